@@ -1,0 +1,54 @@
+//! Internal builtins reachable from bytecode through `call_builtin`.
+//!
+//! These are the operations too rare or too large to deserve an opcode of their own. The
+//! compiler refers to them by `BuiltinId`; the VM implements each one. The numbering is part
+//! of the bundle format: append rows, never reorder them.
+
+/// Invokes `$m!` with every internal builtin row: `Name = index, "js name", arity;`.
+#[macro_export]
+macro_rules! for_each_builtin {
+    ($m:ident) => { $m! {
+        /// `copyDataProperties(target, source, excludedKeys...)`: object spread and rest;
+        /// copies the own enumerable properties of `source` not listed in the excluded keys
+        /// onto `target` and returns `target`.
+        CopyDataProperties = 0, "copyDataProperties";
+        /// `defineClass(ctor, superclass)`: wires a class constructor to its superclass (or to
+        /// Function.prototype/Object.prototype when `superclass` is empty), creates its
+        /// `prototype` object and returns it. Throws a TypeError if `superclass` is neither
+        /// null nor a constructor.
+        DefineClass = 1, "defineClass";
+        /// `setHomeObject(func, home)`: records `home` as the [[HomeObject]] of method
+        /// `func`, for `super` lookups; returns `func`.
+        SetHomeObject = 2, "setHomeObject";
+        /// `getPrototypeOf(obj)`: the [[Prototype]] of `obj` (used for `super`).
+        GetPrototypeOf = 3, "getPrototypeOf";
+        /// `superGet(home, key, this)`: `super[key]` read with receiver `this`.
+        SuperGet = 4, "superGet";
+        /// `superSet(home, key, value, this)`: `super[key] = value` with receiver `this`.
+        SuperSet = 5, "superSet";
+        /// `getTemplateObject(id, cooked..., raw...)`: the frozen template strings array of
+        /// tagged template `id`, created once per call site.
+        GetTemplateObject = 6, "getTemplateObject";
+        /// `appendSpread(array, nextIndex, iterable)`: appends every value of `iterable` to
+        /// `array` starting at `nextIndex` and returns the next free index.
+        AppendSpread = 7, "appendSpread";
+        /// `ensureObject(value, message)`: throws a TypeError with `message` unless `value`
+        /// is an object; returns `value`.
+        EnsureObject = 8, "ensureObject";
+        /// `throwTypeErrorIfNullish(value, message)`: throws a TypeError when destructuring
+        /// null or undefined; returns `value`.
+        RequireObjectCoercible = 9, "requireObjectCoercible";
+        /// `setFunctionName(func, name)`: sets the `name` of an anonymous function or class
+        /// from a computed key.
+        SetFunctionName = 10, "setFunctionName";
+        /// `checkDerivedThis(this)`: throws a ReferenceError when a derived constructor
+        /// reads `this` before calling `super()` (its `this` binding is still empty).
+        ThrowSuperNotCalled = 11, "throwSuperNotCalled";
+        /// `derivedReturn(result, this)`: the value a derived constructor returns: `result`
+        /// if it is an object, `this` if `result` is undefined, else a TypeError.
+        DerivedReturn = 12, "derivedReturn";
+        /// `restArray(arrayLike, start)`: a new array of the elements of `arrayLike` from
+        /// `start` on (rest elements in array destructuring over a closed iterator's list).
+        ArrayFromIndex = 13, "arrayFromIndex";
+    }};
+}

@@ -1,0 +1,312 @@
+//! The opcode table: the only place a bytecode instruction is declared.
+//!
+//! Every other view of the instruction set — the `Opcode` enum, the decoded `Inst` enum, the
+//! encoder, the decoder, the disassembler and the verifier's operand checks — is generated from
+//! `for_each_opcode!` by passing it a consumer macro. A new row is a compile error in the
+//! interpreter's exhaustive `match` until it is handled there.
+//!
+//! Row syntax: `mnemonic = Name { operand: Kind, ... } [FLAGS];`
+//!
+//! Operand kinds (see `operand.rs`): `Reg` a frame register, `Id` an index into one of the
+//! bundle's tables (strings, functions, regexps, literal buffers), `Slot` an inline-cache or
+//! environment slot, `Off` a signed jump offset relative to the first byte of the
+//! instruction (including a `Wide` prefix), `Count` a small unsigned count, `Imm32` a signed
+//! 32-bit immediate, `F64` a double, `U8` a byte of flags or an enum tag.
+//!
+//! Encoding: one opcode byte followed by the operands, little-endian, unaligned. `Reg`, `Id`,
+//! `Slot`, `Off` and `Count` have a narrow form (1, 2, 2, 1, 1 bytes) and a wide form (4 bytes
+//! each); an instruction whose operands do not all fit the narrow form is preceded by the
+//! `Wide` prefix byte, which widens every variable-width operand of the instruction after it.
+//!
+//! Calls pass their arguments in consecutive registers: `first` holds `this` and
+//! `first + 1 .. first + argc` the arguments (`argc` counts `this`).
+//!
+//! Changing a row changes the bundle format: bump `BUNDLE_VERSION` and the snapshot test.
+
+/// Invokes `$m!` with every opcode row.
+#[macro_export]
+macro_rules! for_each_opcode {
+    ($m:ident) => { $m! {
+        // ---- Prefix -------------------------------------------------------------------
+        /// Prefix: the next instruction's variable-width operands are 4 bytes wide.
+        wide = Wide {} [PREFIX];
+
+        // ---- Moves and constants ------------------------------------------------------
+        /// `dst = src`.
+        mov = Mov { dst: Reg, src: Reg } [];
+        /// `dst = undefined`.
+        load_const_undefined = LoadConstUndefined { dst: Reg } [];
+        /// `dst = null`.
+        load_const_null = LoadConstNull { dst: Reg } [];
+        /// `dst = true`.
+        load_const_true = LoadConstTrue { dst: Reg } [];
+        /// `dst = false`.
+        load_const_false = LoadConstFalse { dst: Reg } [];
+        /// `dst = empty`, the internal "uninitialized binding" marker (never visible to JS).
+        load_const_empty = LoadConstEmpty { dst: Reg } [];
+        /// `dst = value` as a number.
+        load_const_int = LoadConstInt { dst: Reg, value: Imm32 } [];
+        /// `dst = value`.
+        load_const_double = LoadConstDouble { dst: Reg, value: F64 } [];
+        /// `dst = strings[id]`.
+        load_const_string = LoadConstString { dst: Reg, id: Id } [];
+        /// `dst = ` parameter `index` of the current frame (0 is `this`, as passed); missing
+        /// arguments read as undefined.
+        load_param = LoadParam { dst: Reg, index: Count } [];
+        /// `dst = ` the number of arguments passed, not counting `this`.
+        load_arg_count = LoadArgCount { dst: Reg } [];
+        /// `dst = ` sloppy-mode `this`: undefined/null become the global object, primitives are
+        /// wrapped with ToObject.
+        load_this_ns = LoadThisNS { dst: Reg } [];
+        /// `dst = new.target` of the current frame (undefined for a plain call).
+        get_new_target = GetNewTarget { dst: Reg } [];
+        /// `dst = ` the closure being executed.
+        load_callee = LoadCallee { dst: Reg } [];
+        /// `dst = ` an unmapped arguments object for the current frame.
+        create_arguments = CreateArguments { dst: Reg } [ALLOCATES];
+        /// `dst = ` the global object.
+        get_global_object = GetGlobalObject { dst: Reg } [];
+
+        // ---- Generic operators (ECMAScript semantics; may call valueOf/toString) --------
+        /// `dst = lhs + rhs`.
+        add = Add { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs - rhs`.
+        sub = Sub { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs * rhs`.
+        mul = Mul { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs / rhs`.
+        div = Div { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs % rhs`.
+        modulo = Mod { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs ** rhs`.
+        exp = Exp { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs & rhs`.
+        bit_and = BitAnd { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs | rhs`.
+        bit_or = BitOr { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs ^ rhs`.
+        bit_xor = BitXor { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs << rhs`.
+        shl = Shl { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs >> rhs`.
+        shr = Shr { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs >>> rhs`.
+        ushr = UShr { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs == rhs`.
+        eq = Eq { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs != rhs`.
+        neq = Neq { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs === rhs`.
+        strict_eq = StrictEq { dst: Reg, lhs: Reg, rhs: Reg } [];
+        /// `dst = lhs !== rhs`.
+        strict_neq = StrictNeq { dst: Reg, lhs: Reg, rhs: Reg } [];
+        /// `dst = lhs < rhs`.
+        less = Less { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs <= rhs`.
+        less_eq = LessEq { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs > rhs`.
+        greater = Greater { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs >= rhs`.
+        greater_eq = GreaterEq { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = lhs instanceof rhs`.
+        instance_of = InstanceOf { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        /// `dst = key in obj`.
+        is_in = IsIn { dst: Reg, key: Reg, obj: Reg } [THROWS | CALLS_JS];
+
+        // ---- Typed operators (operands proven to be numbers by the optimizer) ----------
+        /// `dst = lhs + rhs`, both numbers.
+        add_n = AddN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        /// `dst = lhs - rhs`, both numbers.
+        sub_n = SubN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        /// `dst = lhs * rhs`, both numbers.
+        mul_n = MulN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        /// `dst = lhs / rhs`, both numbers.
+        div_n = DivN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        /// `dst = lhs < rhs`, both numbers.
+        less_n = LessN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        /// `dst = lhs <= rhs`, both numbers.
+        less_eq_n = LessEqN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        /// `dst = lhs > rhs`, both numbers.
+        greater_n = GreaterN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        /// `dst = lhs >= rhs`, both numbers.
+        greater_eq_n = GreaterEqN { dst: Reg, lhs: Reg, rhs: Reg } [];
+
+        // ---- Unary operators -------------------------------------------------------------
+        /// `dst = -src`.
+        negate = Negate { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        /// `dst = ~src`.
+        bit_not = BitNot { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        /// `dst = !src`.
+        not = Not { dst: Reg, src: Reg } [];
+        /// `dst = typeof src`.
+        type_of = TypeOf { dst: Reg, src: Reg } [];
+        /// `dst = ToNumber(src)` (unary `+`).
+        to_number = ToNumber { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        /// `dst = ToNumeric(src)` (the old value of a postfix `++`/`--`).
+        to_numeric = ToNumeric { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        /// `dst = ToNumeric(src) + 1`.
+        inc = Inc { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        /// `dst = ToNumeric(src) - 1`.
+        dec = Dec { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        /// `dst = ToString(src)` (template literal substitutions).
+        to_string = ToString { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        /// `dst = ToPropertyKey(src)` (computed keys evaluated before their values).
+        to_property_key = ToPropertyKey { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+
+        // ---- Control flow ------------------------------------------------------------------
+        /// Jump by `off`. A backward jump polls for interrupts.
+        jmp = Jmp { off: Off } [BRANCH | TERMINATOR];
+        /// Jump by `off` if ToBoolean(cond).
+        jmp_true = JmpTrue { off: Off, cond: Reg } [BRANCH];
+        /// Jump by `off` if !ToBoolean(cond).
+        jmp_false = JmpFalse { off: Off, cond: Reg } [BRANCH];
+        /// Jump by `off` if `value` is undefined.
+        jmp_undefined = JmpUndefined { off: Off, value: Reg } [BRANCH];
+        /// Jump by `off` if `value` is the empty marker.
+        jmp_empty = JmpEmpty { off: Off, value: Reg } [BRANCH];
+        /// Return `value` to the caller.
+        ret = Ret { value: Reg } [TERMINATOR];
+        /// Throw `value`.
+        throw = Throw { value: Reg } [TERMINATOR | THROWS];
+        /// `dst = src`; throws a ReferenceError naming `strings[name]` if `src` is empty (TDZ).
+        throw_if_empty = ThrowIfEmpty { dst: Reg, src: Reg, name: Id } [THROWS];
+        /// Throw a new error of kind `kind` (see `ErrorKind`) with message `strings[msg]`.
+        throw_error = ThrowError { kind: U8, msg: Id } [TERMINATOR | THROWS];
+        /// `dst = ` the exception being handled; first instruction of every handler.
+        catch = Catch { dst: Reg } [];
+        /// Does nothing (the `debugger` statement).
+        debugger = Debugger {} [];
+
+        // ---- Environments (heap scopes of captured variables) ------------------------------
+        /// `dst = ` a new environment of `size` slots (all undefined) whose parent is `parent`.
+        create_env = CreateEnvironment { dst: Reg, parent: Reg, size: Count } [ALLOCATES];
+        /// `dst = ` the environment the executing closure was created in.
+        get_parent_env = GetParentEnvironment { dst: Reg } [];
+        /// `dst = ` the environment `levels` parents above `env`.
+        resolve_env = ResolveEnvironment { dst: Reg, env: Reg, levels: Count } [];
+        /// `dst = env[slot]`.
+        load_env = LoadFromEnvironment { dst: Reg, env: Reg, slot: Slot } [];
+        /// `env[slot] = value`.
+        store_env = StoreToEnvironment { env: Reg, slot: Slot, value: Reg } [];
+
+        // ---- Properties --------------------------------------------------------------------
+        /// `dst = obj[strings[name]]`, cached in inline-cache slot `ic`.
+        get_by_id = GetById { dst: Reg, obj: Reg, name: Id, ic: Slot } [THROWS | CALLS_JS];
+        /// Like `get_by_id` but throws a ReferenceError if the property does not exist
+        /// (reads of undeclared globals).
+        try_get_by_id = TryGetById { dst: Reg, obj: Reg, name: Id, ic: Slot } [THROWS | CALLS_JS];
+        /// `obj[strings[name]] = value` (strictness from the function's header).
+        put_by_id = PutById { obj: Reg, name: Id, value: Reg, ic: Slot } [THROWS | CALLS_JS];
+        /// Strict-mode assignment to an undeclared global: throws a ReferenceError if
+        /// `strings[name]` does not exist on `obj`, else like `put_by_id`.
+        try_put_by_id = TryPutById { obj: Reg, name: Id, value: Reg, ic: Slot } [THROWS | CALLS_JS];
+        /// `dst = obj[key]`.
+        get_by_val = GetByVal { dst: Reg, obj: Reg, key: Reg } [THROWS | CALLS_JS];
+        /// `obj[key] = value` (strictness from the function's header).
+        put_by_val = PutByVal { obj: Reg, key: Reg, value: Reg } [THROWS | CALLS_JS];
+        /// `dst = delete obj[strings[name]]`.
+        del_by_id = DelById { dst: Reg, obj: Reg, name: Id } [THROWS];
+        /// `dst = delete obj[key]`.
+        del_by_val = DelByVal { dst: Reg, obj: Reg, key: Reg } [THROWS | CALLS_JS];
+        /// Define an own enumerable, writable, configurable data property
+        /// `strings[name]` of `obj` (object literals).
+        put_own_by_id = PutOwnById { obj: Reg, name: Id, value: Reg } [THROWS];
+        /// Define an own data property `key` of `obj`; `flags` bit 0: enumerable.
+        put_own_by_val = PutOwnByVal { obj: Reg, key: Reg, value: Reg, flags: U8 } [THROWS | CALLS_JS];
+        /// Define an own enumerable data property at array index `index` of `obj`.
+        put_own_by_index = PutOwnByIndex { obj: Reg, index: Count, value: Reg } [THROWS];
+        /// Define an accessor property `key` of `obj` from `getter` and `setter`, either of
+        /// which may be undefined; `flags` bit 0: enumerable.
+        put_own_getter_setter = PutOwnGetterSetter { obj: Reg, key: Reg, getter: Reg, setter: Reg, flags: U8 } [THROWS | CALLS_JS];
+        /// `dst = ` a new empty object whose prototype is Object.prototype.
+        new_object = NewObject { dst: Reg } [ALLOCATES];
+        /// `dst = ` a new empty object whose prototype is `proto` (an object or null).
+        new_object_with_proto = NewObjectWithProto { dst: Reg, proto: Reg } [ALLOCATES];
+        /// `dst = ` a new array of length `size`, all holes.
+        new_array = NewArray { dst: Reg, size: Count } [ALLOCATES];
+
+        // ---- Calls and closures ------------------------------------------------------------
+        /// `dst = callee.call(first, first+1 .. first+argc-1)`.
+        call = Call { dst: Reg, callee: Reg, first: Reg, argc: Count } [THROWS | CALLS_JS];
+        /// `dst = Reflect.construct(callee, [first+1 .. first+argc-1], new_target)`;
+        /// register `first` is unused (it keeps the argument layout of `call`).
+        construct = Construct { dst: Reg, callee: Reg, new_target: Reg, first: Reg, argc: Count } [THROWS | CALLS_JS];
+        /// `dst = callee.apply(this, args)` where `args` is an array built by the caller.
+        call_spread = CallSpread { dst: Reg, callee: Reg, this: Reg, args: Reg } [THROWS | CALLS_JS];
+        /// `dst = Reflect.construct(callee, args, new_target)`, `args` an array.
+        construct_spread = ConstructSpread { dst: Reg, callee: Reg, new_target: Reg, args: Reg } [THROWS | CALLS_JS];
+        /// `dst = ` internal builtin `builtin` (see `builtins.rs`) applied to registers
+        /// `first .. first+argc-1` (no `this`).
+        call_builtin = CallBuiltin { dst: Reg, builtin: U8, first: Reg, argc: Count } [THROWS | CALLS_JS];
+        /// `dst = ` a closure of function `func` over environment `env`.
+        create_closure = CreateClosure { dst: Reg, env: Reg, func: Id } [ALLOCATES];
+        /// `dst = ` a generator object whose body is inner function `func` over `env`,
+        /// receiving the current frame's `this` and arguments.
+        create_generator = CreateGenerator { dst: Reg, env: Reg, func: Id } [ALLOCATES];
+        /// `dst = ` the [[HomeObject]] of the executing closure (for `super`).
+        load_home_object = LoadHomeObject { dst: Reg } [];
+        /// `dst = ` a new RegExp object from `strings[pattern]` and `strings[flags]`.
+        create_regexp = CreateRegExp { dst: Reg, pattern: Id, flags: Id } [THROWS | ALLOCATES];
+
+        // ---- Generators (inner function of a generator) ------------------------------------
+        /// First instruction of a generator's inner function: suspends in the "start" state
+        /// until the first `next()`.
+        start_generator = StartGenerator {} [];
+        /// Record that the next resumption continues at `off` (then `ret` yields a value).
+        save_generator = SaveGenerator { off: Off } [];
+        /// `dst = ` the value sent by `next(v)`/`return(v)`; throws it for `throw(v)`;
+        /// `is_return = ` true when resumed by `return(v)`.
+        resume_generator = ResumeGenerator { dst: Reg, is_return: Reg } [THROWS];
+        /// Mark the generator completed (following `ret` returns `{value, done: true}`).
+        complete_generator = CompleteGenerator {} [];
+
+        // ---- Iteration -----------------------------------------------------------------------
+        /// `dst = GetIterator(src)` (fast path for arrays and strings with unmodified
+        /// iteration protocol).
+        get_iterator = GetIterator { dst: Reg, src: Reg } [THROWS | CALLS_JS | ALLOCATES];
+        /// `dst = ` the next value of iterator `iter`, or empty when it is done.
+        iterator_next = IteratorNext { dst: Reg, iter: Reg } [THROWS | CALLS_JS];
+        /// Call `iter.return()` if it exists; `ignore_errors` nonzero: errors from it are
+        /// dropped (used while an exception is already propagating).
+        iterator_close = IteratorClose { iter: Reg, ignore_errors: U8 } [THROWS | CALLS_JS];
+        /// `dst = ` a for-in enumerator over the enumerable string keys of `obj` and its
+        /// prototype chain.
+        get_pname_list = GetPNameList { dst: Reg, obj: Reg } [THROWS | ALLOCATES];
+        /// `dst = ` the next key of for-in enumerator `iter` still present on the object, or
+        /// empty when done.
+        get_next_pname = GetNextPName { dst: Reg, iter: Reg } [THROWS];
+    }};
+}
+
+/// Behaviour flags of an opcode row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpFlags(pub u8);
+
+impl OpFlags {
+    /// No flags.
+    pub const NONE: OpFlags = OpFlags(0);
+    /// May throw an exception.
+    pub const THROWS: OpFlags = OpFlags(1);
+    /// May run JavaScript code (getters, valueOf, calls).
+    pub const CALLS_JS: OpFlags = OpFlags(2);
+    /// Ends a basic block: control never falls through to the next instruction.
+    pub const TERMINATOR: OpFlags = OpFlags(4);
+    /// Has a jump offset operand.
+    pub const BRANCH: OpFlags = OpFlags(8);
+    /// Allocates on the heap.
+    pub const ALLOCATES: OpFlags = OpFlags(16);
+    /// A prefix that modifies the next instruction.
+    pub const PREFIX: OpFlags = OpFlags(32);
+
+    /// Whether every flag of `other` is set in `self`.
+    pub const fn contains(self, other: OpFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl std::ops::BitOr for OpFlags {
+    type Output = OpFlags;
+    fn bitor(self, rhs: OpFlags) -> OpFlags {
+        OpFlags(self.0 | rhs.0)
+    }
+}
