@@ -4,7 +4,7 @@
 //! compiler refers to them by `BuiltinId`; the VM implements each one. The numbering is part
 //! of the bundle format: append rows, never reorder them.
 
-/// Invokes `$m!` with every internal builtin row: `Name = index, "js name", arity;`.
+/// Invokes `$m!` with every internal builtin row: `Name = index, "js name";`.
 #[macro_export]
 macro_rules! for_each_builtin {
     ($m:ident) => { $m! {

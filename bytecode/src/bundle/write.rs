@@ -1,0 +1,192 @@
+//! `BundleBuilder`: lays out a bundle from the compiler's functions and strings.
+
+use std::collections::HashMap;
+
+use super::format::*;
+use super::{BundleError, FunctionDesc};
+
+/// Collects strings and functions and writes the bundle bytes.
+pub struct BundleBuilder {
+    source_name: String,
+    source_hash: u64,
+    strings: Vec<Vec<u16>>,
+    string_ids: HashMap<Vec<u16>, u32>,
+    functions: Vec<Option<FunctionDesc>>,
+}
+
+impl BundleBuilder {
+    /// A builder for a bundle compiled from the file `source_name`.
+    pub fn new(source_name: &str) -> BundleBuilder {
+        BundleBuilder {
+            source_name: source_name.to_string(),
+            source_hash: 0,
+            strings: Vec::new(),
+            string_ids: HashMap::new(),
+            functions: Vec::new(),
+        }
+    }
+
+    /// Records the hash of the source text (see [`hash_source`]).
+    pub fn set_source_hash(&mut self, hash: u64) {
+        self.source_hash = hash;
+    }
+
+    /// The id of the string `units`, added if new. It is stored one-byte if every unit is
+    /// below 256.
+    pub fn add_string(&mut self, units: &[u16]) -> u32 {
+        if let Some(&id) = self.string_ids.get(units) {
+            return id;
+        }
+        let id = self.strings.len() as u32;
+        self.strings.push(units.to_vec());
+        self.string_ids.insert(units.to_vec(), id);
+        id
+    }
+
+    /// The id of the string `s` (converted to UTF-16), added if new.
+    pub fn add_str(&mut self, s: &str) -> u32 {
+        let units: Vec<u16> = s.encode_utf16().collect();
+        self.add_string(&units)
+    }
+
+    /// The number of strings added so far.
+    pub fn string_count(&self) -> u32 {
+        self.strings.len() as u32
+    }
+
+    /// A new function id, defined later with [`BundleBuilder::define_function`]. Ids follow
+    /// reservation order; function 0 is the global code.
+    pub fn reserve_function(&mut self) -> u32 {
+        self.functions.push(None);
+        self.functions.len() as u32 - 1
+    }
+
+    /// Defines reserved function `id` (a later definition replaces an earlier one).
+    pub fn define_function(&mut self, id: u32, f: FunctionDesc) {
+        let index = id as usize;
+        if index >= self.functions.len() {
+            self.functions.resize(index + 1, None);
+        }
+        self.functions[index] = Some(f);
+    }
+
+    /// Writes the bundle. A function reserved but never defined is written with empty
+    /// code, which the reader rejects. Panics only if the bundle would exceed 4 GiB; see
+    /// [`BundleBuilder::try_finish`].
+    pub fn finish(self) -> Vec<u8> {
+        match self.try_finish() {
+            Ok(bytes) => bytes,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Writes the bundle, or fails if it would exceed the 4 GiB the format addresses.
+    pub fn try_finish(self) -> Result<Vec<u8>, BundleError> {
+        let too_big = || BundleError::new("bundle larger than 4 GiB");
+        let w32 = |v: usize| u32::try_from(v).map_err(|_| too_big());
+
+        // Strings.
+        let mut string_table = Vec::with_capacity(self.strings.len() * STRING_ENTRY_SIZE);
+        let mut one_byte = Vec::new();
+        let mut two_byte = Vec::new();
+        for units in &self.strings {
+            let (offset, kind) = if units.iter().all(|&u| u < 256) {
+                let offset = one_byte.len();
+                one_byte.extend(units.iter().map(|&u| u as u8));
+                (offset, STRING_ONE_BYTE)
+            } else {
+                let offset = two_byte.len();
+                for &u in units {
+                    two_byte.extend_from_slice(&u.to_le_bytes());
+                }
+                (offset, STRING_TWO_BYTE)
+            };
+            for word in [w32(offset)?, w32(units.len())?, kind] {
+                string_table.extend_from_slice(&word.to_le_bytes());
+            }
+        }
+
+        // Functions with their code, handlers and locations.
+        let mut functions = Vec::with_capacity(self.functions.len() * FUNCTION_ENTRY_SIZE);
+        let mut code = Vec::new();
+        let mut handlers = Vec::new();
+        let mut locations = Vec::new();
+        let (mut handler_count, mut location_count) = (0usize, 0usize);
+        let empty = FunctionDesc::default();
+        for f in &self.functions {
+            let f = f.as_ref().unwrap_or(&empty);
+            let mut words = [0u32; FUNCTION_ENTRY_SIZE / 4];
+            words[FN_NAME] = f.name;
+            words[FN_LENGTH] = f.length;
+            words[FN_PARAM_COUNT] = f.param_count;
+            words[FN_FRAME_SIZE] = f.frame_size;
+            words[FN_IC_COUNT] = f.ic_count;
+            words[FN_FLAGS] = f.flags.0;
+            words[FN_SOURCE] = f.source.unwrap_or(NO_SOURCE);
+            words[FN_CODE_OFFSET] = w32(code.len())?;
+            words[FN_CODE_LEN] = w32(f.code.len())?;
+            words[FN_HANDLER_START] = w32(handler_count)?;
+            words[FN_HANDLER_COUNT] = w32(f.handlers.len())?;
+            words[FN_LOCATION_START] = w32(location_count)?;
+            words[FN_LOCATION_COUNT] = w32(f.locations.len())?;
+            for word in words {
+                functions.extend_from_slice(&word.to_le_bytes());
+            }
+            code.extend_from_slice(&f.code);
+            for h in &f.handlers {
+                for word in [h.start, h.end, h.target] {
+                    handlers.extend_from_slice(&word.to_le_bytes());
+                }
+            }
+            handler_count += f.handlers.len();
+            for &(pc, line, col) in &f.locations {
+                for word in [pc, line, col] {
+                    locations.extend_from_slice(&word.to_le_bytes());
+                }
+            }
+            location_count += f.locations.len();
+        }
+
+        let contents: [(Section, &[u8]); 8] = [
+            (Section::Functions, &functions),
+            (Section::StringTable, &string_table),
+            (Section::OneByteChars, &one_byte),
+            (Section::TwoByteChars, &two_byte),
+            (Section::Code, &code),
+            (Section::Handlers, &handlers),
+            (Section::Locations, &locations),
+            (Section::SourceName, self.source_name.as_bytes()),
+        ];
+        debug_assert!(contents.iter().map(|c| c.0).eq(SECTIONS));
+
+        let mut out = vec![0u8; HEADER_SIZE];
+        let mut table = [(0u32, 0u32); SECTION_COUNT];
+        for (section, bytes) in contents {
+            out.resize(align_up(out.len()), 0);
+            if !bytes.is_empty() {
+                table[section as usize] = (w32(out.len())?, w32(bytes.len())?);
+                out.extend_from_slice(bytes);
+            }
+        }
+        out.resize(align_up(out.len()), 0);
+        let file_size = w32(out.len())?;
+
+        let flags = if location_count > 0 { BUNDLE_FLAG_DEBUG_INFO } else { 0 };
+        out[..8].copy_from_slice(&BUNDLE_MAGIC);
+        let mut put = |at: usize, v: u32| out[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        put(OFF_VERSION, BUNDLE_VERSION);
+        put(OFF_FLAGS, flags);
+        put(OFF_HEADER_SIZE, HEADER_SIZE as u32);
+        put(OFF_FILE_SIZE, file_size);
+        put(OFF_FUNCTION_COUNT, w32(self.functions.len())?);
+        put(OFF_STRING_COUNT, w32(self.strings.len())?);
+        for (i, (offset, size)) in table.into_iter().enumerate() {
+            put(OFF_SECTIONS + 8 * i, offset);
+            put(OFF_SECTIONS + 8 * i + 4, size);
+        }
+        out[OFF_SOURCE_HASH..OFF_SOURCE_HASH + 8].copy_from_slice(&self.source_hash.to_le_bytes());
+        let sum = checksum(&out);
+        out[OFF_CHECKSUM..OFF_CHECKSUM + 8].copy_from_slice(&sum.to_le_bytes());
+        Ok(out)
+    }
+}
