@@ -350,7 +350,7 @@ impl Function {
     pub fn effects(&self, inst: Inst) -> Effects {
         let data = &self.insts[inst];
         let base = data.opcode.info().effects;
-        let arg_ty = |i: usize| self.ty(data.args[i]);
+        let arg_ty = |i: usize| data.args.get(i).map_or(Type::ANY, |&a| self.ty(a));
         match (data.opcode, data.imm) {
             (Opcode::BinaryOp, Imm::BinOp(op)) => {
                 let (l, r) = (arg_ty(0), arg_ty(1));
@@ -388,7 +388,15 @@ impl Function {
         let data = &self.insts[inst];
         match data.opcode.info().result {
             ResultRule::None => Type::NONE,
-            ResultRule::Fixed(ty) => ty,
+            // A fixed row type is an upper bound that some operand types narrow.
+            ResultRule::Fixed(ty) => match data.opcode {
+                // ToNumeric of anything but a BigInt or an object (whose valueOf may return
+                // a BigInt) is a number.
+                Opcode::AsNumeric if data.args.first().is_some_and(|&a| !self.ty(a).overlaps(Type::BIGINT.union(Type::OBJECT))) => {
+                    Type::NUMBER
+                }
+                _ => ty,
+            },
             ResultRule::Dynamic => {
                 let arg_ty = |i: usize| data.args.get(i).map_or(Type::ANY, |&a| self.ty(a));
                 match (data.opcode, data.imm) {
@@ -404,7 +412,9 @@ impl Function {
                     },
                     (Opcode::GetNewTarget, _) => Type::UNDEFINED.union(Type::OBJECT),
                     (Opcode::IteratorNext, _) => Type::ANY.union(Type::EMPTY),
-                    (Opcode::LoadFrame, _) | (Opcode::LoadStack, _) => Type::ANY.union(Type::EMPTY),
+                    // A load from a slot gives what was stored in it.
+                    (Opcode::LoadStack, _) => data.args.first().map_or(Type::ANY.union(Type::EMPTY), |&a| self.ty(a)),
+                    (Opcode::LoadFrame, _) => Type::ANY.union(Type::EMPTY),
                     _ => Type::ANY.union(Type::EMPTY),
                 }
             }

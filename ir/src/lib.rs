@@ -15,13 +15,21 @@
 //! declared once, in the table of `inst/defs.rs`, with its operand arity, immediate kind,
 //! side effects and result type rule.
 
+#![warn(missing_docs)]
+
 pub mod builder;
+pub mod cfg;
+pub mod domtree;
+pub mod dump;
 pub mod effects;
 pub mod entity;
 pub mod function;
 pub mod inst;
 pub mod module;
+pub mod parse;
+pub mod passes;
 pub mod types;
+pub mod verify;
 
 entity!(
     /// An SSA value: an instruction result or a literal.

@@ -4,6 +4,12 @@
 //! anything else at run time. The empty set is "no value" (unreachable); `Type::ANY` is every
 //! kind a program can observe. `empty` is the TDZ marker of an uninitialized binding and
 //! `environment` a heap scope; neither is ever visible to JavaScript code.
+//!
+//! An object of unknown origin has the full `anyobject` type. Only instructions that make
+//! fresh ordinary objects give a narrower object type (`object`, `closure`, `regexp`), so a
+//! value typed that way is never a host exotic object such as test262's IsHTMLDDA (which is
+//! falsy and whose `typeof` is "undefined"); passes rely on this when folding truthiness and
+//! `typeof`.
 
 /// A set of value kinds.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -134,11 +140,20 @@ impl std::fmt::Display for Type {
         }
         let mut rest = *self;
         let mut first = true;
+        // `any` plus extra internal kinds (`any|empty`) prints the base set by name.
+        let any_prefix = Type::ANY.is_subset_of(rest);
+        if any_prefix {
+            rest = rest.without(Type::ANY);
+        }
         let mut sep = |f: &mut std::fmt::Formatter<'_>| {
             let s = if first { "" } else { "|" };
             first = false;
             f.write_str(s)
         };
+        if any_prefix {
+            sep(f)?;
+            f.write_str("any")?;
+        }
         if rest.intersect(Type::OBJECT) == Type::OBJECT {
             sep(f)?;
             f.write_str("anyobject")?;
@@ -175,9 +190,15 @@ mod tests {
             Type::OBJECT.union(Type::UNDEFINED),
             Type::CLOSURE,
             Type::EMPTY.union(Type::ANY),
+            Type::ENVIRONMENT.union(Type::STRING),
         ] {
             assert_eq!(Type::parse(&ty.to_string()), Some(ty), "{ty}");
         }
+    }
+
+    #[test]
+    fn any_with_internal_kinds_prints_compactly() {
+        assert_eq!(Type::ANY.union(Type::EMPTY).to_string(), "any|empty");
     }
 
     #[test]

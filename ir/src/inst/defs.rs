@@ -18,8 +18,10 @@ macro_rules! for_each_hir_inst {
     ($m:ident) => { $m! {
         // ---- Frame -------------------------------------------------------------------------
         /// A stack slot for a non-captured variable named by `imm`; entry block only.
-        /// mem2reg replaces it with SSA values.
-        AllocStack = "alloc_stack" args(0) targets(0) imm(Name) [] -> none;
+        /// mem2reg replaces it with SSA values. The result names the slot and is used only as
+        /// the slot operand of LoadStack, StoreStack and ResumeGenerator; its type is the type
+        /// of every value stored in it (`any|empty` until type inference narrows it).
+        AllocStack = "alloc_stack" args(0) targets(0) imm(Name) [] -> dynamic;
         /// `%r = *slot`.
         LoadStack = "load_stack" args(1) targets(0) imm(None) [READS_FRAME] -> dynamic;
         /// `*slot = value` (operands: value, slot).
@@ -103,22 +105,22 @@ macro_rules! for_each_hir_inst {
         /// `%r = callee.call(this, args...)` (operands: callee, this, args...).
         Call = "call" args(2+) targets(0) imm(None) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS | READS_FRAME | WRITES_FRAME] -> any;
         /// `%r = new callee(args...)` with new.target (operands: callee, new_target, args...).
-        Construct = "construct" args(2+) targets(0) imm(None) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS | READS_FRAME | WRITES_FRAME] -> object;
+        Construct = "construct" args(2+) targets(0) imm(None) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS | READS_FRAME | WRITES_FRAME] -> anyobject;
         /// `%r = callee.apply(this, array)` (operands: callee, this, array).
         CallSpread = "call_spread" args(3) targets(0) imm(None) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS | READS_FRAME | WRITES_FRAME] -> any;
         /// `%r = Reflect.construct(callee, array, new_target)` (operands: callee,
         /// new_target, array).
-        ConstructSpread = "construct_spread" args(3) targets(0) imm(None) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS | READS_FRAME | WRITES_FRAME] -> object;
+        ConstructSpread = "construct_spread" args(3) targets(0) imm(None) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS | READS_FRAME | WRITES_FRAME] -> anyobject;
         /// Internal builtin `imm` applied to the operands.
         CallBuiltin = "call_builtin" args(0+) targets(0) imm(Builtin) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS] -> any;
         /// The [[HomeObject]] of the executing method.
-        GetHomeObject = "get_home_object" args(0) targets(0) imm(None) [IDEMPOTENT] -> object;
+        GetHomeObject = "get_home_object" args(0) targets(0) imm(None) [IDEMPOTENT] -> anyobject;
         /// A new RegExp object from pattern and flags `imm`.
         CreateRegExp = "create_regexp" args(0) targets(0) imm(RegExp) [MAY_THROW] -> regexp;
 
         // ---- Iteration -------------------------------------------------------------------------
         /// GetIterator(operand 0).
-        GetIterator = "get_iterator" args(1) targets(0) imm(None) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS] -> object;
+        GetIterator = "get_iterator" args(1) targets(0) imm(None) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS] -> anyobject;
         /// The next value of iterator operand 0, or empty when it is done.
         IteratorNext = "iterator_next" args(1) targets(0) imm(None) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS] -> dynamic;
         /// Closes iterator operand 0; `imm` bit 0: ignore errors from `return()`.
