@@ -50,5 +50,22 @@ macro_rules! for_each_builtin {
         /// `restArray(arrayLike, start)`: a new array of the elements of `arrayLike` from
         /// `start` on (rest elements in array destructuring over a closed iterator's list).
         ArrayFromIndex = 13, "arrayFromIndex";
+        /// `declareGlobalVar(name)`: a top-level `var` of a script (CreateGlobalVarBinding
+        /// with D = false): if the global object has no own property `name`, defines it as
+        /// `{ value: undefined, writable: true, enumerable: true, configurable: false }`
+        /// (a TypeError if the global object is not extensible); otherwise does nothing.
+        /// Returns undefined.
+        DeclareGlobalVar = 14, "declareGlobalVar";
+        /// `declareGlobalFunction(name, closure)`: a top-level function declaration of a
+        /// script (CanDeclareGlobalFunction + CreateGlobalFunctionBinding with D = false):
+        /// if the existing own property `name` is absent or configurable, defines
+        /// `{ value: closure, writable: true, enumerable: true, configurable: false }`;
+        /// else if it is a writable, enumerable data property, sets its value; else throws
+        /// a TypeError. Returns undefined.
+        DeclareGlobalFunction = 15, "declareGlobalFunction";
+        /// `setProtoFromLiteral(obj, value)`: `__proto__: value` in an object literal: sets
+        /// the [[Prototype]] of the new object `obj` to `value` if `value` is an object or
+        /// null, else does nothing. Returns undefined.
+        SetProtoFromLiteral = 16, "setProtoFromLiteral";
     }};
 }

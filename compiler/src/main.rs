@@ -1,1 +1,317 @@
-fn main() {}
+//! `iris`: run JavaScript files and bytecode bundles, compile bundles, dump the IR and bytecode.
+//!
+//! ```text
+//!  iris FILE | iris run FILE ── .js: driver::compile ─┐
+//!                              .irb: verified bundle ─┴─▶ vm::Runtime::run_bundle
+//!  iris compile FILE -o OUT.irb      iris dump --ir | --ir-opt | --bytecode | --stats FILE
+//! ```
+//! Exit status: 0 on success, 1 on a syntax error, an uncaught exception, an invalid bundle or
+//! an unreadable file, 2 on a usage error.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use bytecode::Bundle;
+use clap::{Args, Parser, Subcommand};
+use compiler::driver::{self, CompileError, CompileOptions, IrStage};
+use ir::passes::OptLevel;
+use vm::{Runtime, RuntimeOptions};
+
+/// Iris, a JavaScript engine: compiles JavaScript ahead of time through an optimizing SSA IR
+/// into register bytecode, and runs it in an interpreter.
+///
+/// `iris FILE` runs FILE: JavaScript source (.js), or a bytecode bundle written by
+/// `iris compile` (recognized by its contents, whatever its name). HIR text (.ir) runs too.
+#[derive(Parser, Debug)]
+#[command(name = "iris", version, after_long_help = EXAMPLES, args_override_self = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    /// The file to run (same as `iris run FILE`).
+    file: Option<PathBuf>,
+
+    #[command(flatten)]
+    opts: GlobalOpts,
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  iris hello.js                      compile in memory and run
+  iris compile app.js -o app.irb     write a bytecode bundle
+  iris app.irb                       run the bundle (recognized by its magic bytes)
+  iris dump --ir app.js              HIR after IRGen (--ir-opt: after the optimizer)
+  iris dump --ir-opt --pass mem2reg app.js   HIR after just the named passes
+  iris dump --bytecode app.js        disassembly of the bundle
+
+Exit status: 0 on success; 1 on a syntax error (printed as file:line:column with the source
+line and a caret), an uncaught exception (printed with its JavaScript stack), an invalid
+bundle or an unreadable file; 2 on a usage error.";
+
+/// Options every subcommand takes.
+#[derive(Args, Debug, Clone)]
+struct GlobalOpts {
+    /// Optimization level: -O0 runs no optimizer passes; -O (the default, also -O1) runs the
+    /// full pipeline (mem2reg, simplify_cfg, constant folding, type inference, ...).
+    #[arg(short = 'O', value_name = "LEVEL", global = true, value_parser = ["0", "1", "2", "3"])]
+    opt: Option<String>,
+
+    /// Collect garbage at every allocation (finds missing GC roots; slow).
+    #[arg(long, global = true)]
+    gc_stress: bool,
+
+    /// Compile the script as strict mode code, as if it began with "use strict".
+    #[arg(long, global = true)]
+    strict: bool,
+
+    /// Run the HIR verifier after IRGen and after every optimizer pass (always on in debug
+    /// builds).
+    #[arg(long, global = true)]
+    verify: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a JavaScript file, an HIR file (.ir) or a bytecode bundle.
+    Run {
+        /// The file to run.
+        file: PathBuf,
+    },
+    /// Compile a JavaScript (or .ir) file into a bytecode bundle.
+    Compile {
+        /// The source file.
+        file: PathBuf,
+        /// The bundle to write (default: FILE with the extension .irb).
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+    },
+    /// Print an intermediate form of a file on stdout.
+    Dump {
+        #[command(flatten)]
+        what: DumpWhat,
+        /// Instead of the pipeline, run these optimizer passes in order (with --ir-opt; repeatable).
+        #[arg(long = "pass", value_name = "PASS")]
+        passes: Vec<String>,
+        /// The file: JavaScript, HIR text (.ir), or a bundle (for --bytecode).
+        file: PathBuf,
+    },
+}
+
+#[derive(Args, Debug)]
+#[group(required = true, multiple = false)]
+struct DumpWhat {
+    /// The HIR as IRGen makes it.
+    #[arg(long)]
+    ir: bool,
+    /// The HIR after the optimizer (the -O level, or the --pass list).
+    #[arg(long)]
+    ir_opt: bool,
+    /// The disassembled bytecode bundle.
+    #[arg(long)]
+    bytecode: bool,
+    /// Register allocation figures per function (SSA values, registers, coalesced moves, code size).
+    #[arg(long)]
+    stats: bool,
+}
+
+/// A failure with its message for stderr (already rendered) and exit status.
+struct Failure(String, u8);
+
+impl GlobalOpts {
+    fn compile_options(&self) -> CompileOptions {
+        let mut o = CompileOptions { strict: self.strict, ..CompileOptions::default() };
+        if self.verify {
+            o.verify = true;
+        }
+        if self.opt.as_deref() == Some("0") {
+            o.opt_level = OptLevel::O0;
+        }
+        o
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(path).map_err(|e| Failure(format!("iris: cannot read {}: {e}", path.display()), 1))
+}
+
+fn display_name(path: &Path) -> String {
+    path.display().to_string()
+}
+
+fn source_text(path: &Path, bytes: Vec<u8>) -> Result<String, Failure> {
+    String::from_utf8(bytes).map_err(|e| Failure(format!("iris: {} is not UTF-8 text (byte {} is invalid)", path.display(), e.utf8_error().valid_up_to()), 1))
+}
+
+fn is_ir(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "ir")
+}
+
+fn compile_error(e: CompileError, name: &str, source: &str) -> Failure {
+    Failure(e.render(name, source), 1)
+}
+
+/// The bundle bytes for FILE: verified if it is a bundle, compiled otherwise.
+fn bundle_for(path: &Path, opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
+    let bytes = read(path)?;
+    let name = display_name(path);
+    if Bundle::is_bundle(&bytes) {
+        // Verify here for a clear message; the VM verifies again before running.
+        Bundle::from_bytes(bytes.clone()).map_err(|e| Failure(format!("iris: {name}: {e}"), 1))?;
+        return Ok(bytes);
+    }
+    let source = source_text(path, bytes)?;
+    if is_ir(path) {
+        let mut module = driver::parse_ir(&source).map_err(|e| compile_error(e, &name, &source))?;
+        driver::optimize(&mut module, opts).map_err(|e| compile_error(e, &name, &source))?;
+        return driver::emit(&module).map_err(|e| compile_error(e, &name, &source));
+    }
+    driver::compile(&source, &name, opts).map_err(|e| compile_error(e, &name, &source))
+}
+
+fn run(path: &Path, g: &GlobalOpts) -> Result<(), Failure> {
+    let opts = g.compile_options();
+    let bundle = bundle_for(path, &opts)?;
+    let mut rt = Runtime::new(RuntimeOptions { gc_stress: g.gc_stress, ..RuntimeOptions::default() });
+    rt.set_compiler(driver::compile_hook(opts));
+    rt.set_output(Box::new(std::io::BufWriter::new(std::io::stdout())));
+    let result = rt.run_bundle(bundle);
+    // Dropping the runtime flushes what the program printed before the error is reported.
+    drop(rt);
+    let _ = std::io::stdout().flush();
+    result.map_err(|e| Failure(e.to_string(), 1))
+}
+
+fn compile_cmd(path: &Path, output: Option<&Path>, g: &GlobalOpts) -> Result<(), Failure> {
+    let bytes = read(path)?;
+    if Bundle::is_bundle(&bytes) {
+        return Err(Failure(format!("iris: {} is already a bundle", path.display()), 1));
+    }
+    let bundle = bundle_for(path, &g.compile_options())?;
+    let out = output.map(Path::to_path_buf).unwrap_or_else(|| path.with_extension("irb"));
+    std::fs::write(&out, bundle).map_err(|e| Failure(format!("iris: cannot write {}: {e}", out.display()), 1))
+}
+
+fn dump(what: &DumpWhat, passes: &[String], path: &Path, g: &GlobalOpts) -> Result<String, Failure> {
+    let opts = g.compile_options();
+    if !passes.is_empty() && !what.ir_opt {
+        return Err(Failure("iris: --pass goes with --ir-opt".to_string(), 2));
+    }
+    let bytes = read(path)?;
+    let name = display_name(path);
+    if Bundle::is_bundle(&bytes) {
+        if !what.bytecode {
+            return Err(Failure(format!("iris: {name} is a bundle: only --bytecode can dump it"), 1));
+        }
+        return driver::disassemble(bytes).map_err(|e| Failure(format!("iris: {name}: {e}"), 1));
+    }
+    let source = source_text(path, bytes)?;
+    let fail = |e: CompileError| compile_error(e, &name, &source);
+    let mut module = if is_ir(path) { driver::parse_ir(&source).map_err(fail)? } else { driver::lower(&source, &name, &opts).map_err(fail)? };
+    if what.ir || what.ir_opt {
+        let stage = match (what.ir_opt, passes.is_empty()) {
+            (false, _) => IrStage::Lowered,
+            (true, true) => IrStage::Optimized,
+            (true, false) => IrStage::Passes(passes.to_vec()),
+        };
+        return driver::dump_module_at(&mut module, &stage, &opts).map_err(fail);
+    }
+    driver::optimize(&mut module, &opts).map_err(fail)?;
+    if what.stats {
+        return driver::backend_stats(&module).map_err(fail);
+    }
+    let bytes = driver::emit(&module).map_err(fail)?;
+    driver::disassemble(bytes).map_err(|e| Failure(format!("{name}: internal compiler error: the backend wrote a bad bundle: {e}"), 1))
+}
+
+fn real_main(cli: Cli) -> Result<(), Failure> {
+    match (&cli.command, &cli.file) {
+        (Some(Command::Run { file }), _) | (None, Some(file)) => run(file, &cli.opts),
+        (Some(Command::Compile { file, output }), _) => compile_cmd(file, output.as_deref(), &cli.opts),
+        (Some(Command::Dump { what, passes, file }), _) => {
+            let text = dump(what, passes, file, &cli.opts)?;
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(text.as_bytes());
+            if !text.ends_with('\n') {
+                let _ = out.write_all(b"\n");
+            }
+            Ok(())
+        }
+        (None, None) => Err(Failure("iris: no file given; `iris --help` lists the commands".to_string(), 2)),
+    }
+}
+
+/// `-O` alone means `-O1`: clap's short options with optional values would otherwise take the
+/// next argument (the file) as the level.
+fn normalize_args(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    args.map(|a| if a == "-O" { "-O1".into() } else { a }).collect()
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse_from(normalize_args(std::env::args_os()));
+    // Deeply nested programs recurse in the parser and IRGen: give them room. The VM measures
+    // this thread's stack itself.
+    let worker = std::thread::Builder::new().name("iris".into()).stack_size(256 << 20).spawn(move || real_main(cli));
+    let result = match worker {
+        Ok(handle) => match handle.join() {
+            Ok(r) => r,
+            Err(_) => return ExitCode::from(101),
+        },
+        Err(e) => Err(Failure(format!("iris: cannot start the main thread: {e}"), 1)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(msg, code)) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("{msg}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(normalize_args(args.iter().map(|s| std::ffi::OsString::from(*s))))
+    }
+
+    #[test]
+    fn flags_and_subcommands() {
+        let c = parse(&["iris", "-O", "app.js"]).unwrap();
+        assert_eq!(c.file.as_deref(), Some(Path::new("app.js")));
+        assert_eq!(c.opts.compile_options().opt_level, OptLevel::O);
+        let c = parse(&["iris", "-O0", "--gc-stress", "app.js"]).unwrap();
+        assert_eq!(c.opts.compile_options().opt_level, OptLevel::O0);
+        assert!(c.opts.gc_stress);
+        let c = parse(&["iris", "run", "--strict", "app.js"]).unwrap();
+        assert!(matches!(c.command, Some(Command::Run { .. })) && c.opts.strict);
+        let c = parse(&["iris", "--verify", "compile", "a.js", "-o", "a.irb"]).unwrap();
+        assert!(matches!(c.command, Some(Command::Compile { output: Some(_), .. })) && c.opts.verify);
+        let c = parse(&["iris", "dump", "--ir-opt", "--pass", "mem2reg", "--pass", "dce", "a.js"]).unwrap();
+        assert!(matches!(c.command, Some(Command::Dump { ref passes, .. }) if passes.len() == 2));
+        assert!(parse(&["iris", "dump", "a.js"]).is_err(), "a dump needs a kind");
+        assert!(parse(&["iris", "dump", "--ir", "--bytecode", "a.js"]).is_err(), "one kind at a time");
+        assert!(parse(&["iris", "-O7", "a.js"]).is_err());
+    }
+
+    #[test]
+    fn help_mentions_every_subcommand_and_flag() {
+        let help = Cli::command().render_long_help().to_string();
+        for word in ["run", "compile", "dump", "-O", "--gc-stress", "--strict", "--verify"] {
+            assert!(help.contains(word), "help lacks {word}:\n{help}");
+        }
+        let mut cmd = Cli::command();
+        let dump = cmd.find_subcommand_mut("dump").unwrap().render_long_help().to_string();
+        for word in ["--ir", "--ir-opt", "--bytecode", "--stats", "--pass"] {
+            assert!(dump.contains(word), "dump help lacks {word}:\n{dump}");
+        }
+    }
+}

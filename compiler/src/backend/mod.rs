@@ -1,0 +1,204 @@
+//! The backend: optimized HIR to a bytecode bundle.
+//!
+//! ```text
+//!  ir::Module ─┬─ for each function ─ lower/ ──▶ LIR (bytecode over virtual registers, lir.rs)
+//!              │                      dce.rs ──▶ LIR without dead pure instructions
+//!              │                      regalloc.rs ──▶ frame registers (liveness.rs)
+//!              │                      emit.rs ──▶ code, handler table, locations
+//!              └─ BundleBuilder (strings, function table) ──▶ bundle bytes
+//! ```
+//!
+//! Beyond a one-to-one selection, lowering folds a few patterns into cheaper bytecode:
+//! typed arithmetic and comparisons when both operands are numbers, `x === empty` /
+//! `x === undefined` / `!x` into the branch that tests them (`jmp_empty`, `jmp_undefined`,
+//! swapped targets), literal array-index keys into numbers, ToNumeric feeding only `++`/`--`
+//! away, and loops are rotated by layout so an iteration ends in one conditional jump.
+//!
+//! Conventions other parts rely on:
+//! - **Function ids**: the module's top-level function is bundle function 0; every other
+//!   function follows in `FuncId` order.
+//! - **Frame layout**: `[stack slots | allocated registers | argument registers | scratch]`.
+//!   Each AllocStack that mem2reg left is one dedicated register (LoadStack/StoreStack are
+//!   `mov`s; ResumeGenerator writes `is_return` straight into it). Calls take `this` and their
+//!   arguments from consecutive registers starting at the first argument register; a value
+//!   used only as an argument is usually computed directly into its argument register.
+//! - **Literals** are loaded at their first use in each block and reused within the block;
+//!   literals used in loops are loaded once at the start of the entry block (after
+//!   `start_generator`). The global object (`get_global_object`) likewise.
+//! - **Operand reads before writes**: a destination register may be the register of any
+//!   operand of the same instruction (including a call's argument range), so the VM must read
+//!   every operand before writing a result.
+//! - **Callee frames** may overlap the caller's registers from `first` upward: no value lives
+//!   in an argument register across a call other than the one it is an argument of.
+//! - **Handler table**: each try region covers the pcs of its blocks, as one entry per
+//!   contiguous run of code; entries of inner regions come before those of outer ones; every
+//!   handler target starts with `catch`.
+//! - **Generators**: `SaveAndYield v -> B` is `save_generator <B>; ret v`, and `B` starts with
+//!   `resume_generator`; registers survive the suspension.
+//! - **Input the backend rejects** (with an internal-error `Err`, never a panic): blocks
+//!   reached inside different try regions (every edge leaving a try region must go through
+//!   its `try_end`), Phis in a block with several predecessors one of which ends in
+//!   `try_start` (handler edge) or `save_and_yield`, handlers not starting with `catch`,
+//!   resume blocks not starting with `resume_generator`, environment operands whose scope
+//!   cannot be traced to a `create_scope`/`get_parent_scope`/`resolve_scope`, and
+//!   `coerce_this_ns` of anything but `load_param #0`.
+
+mod dce;
+mod emit;
+mod lir;
+mod liveness;
+mod lower;
+mod regalloc;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod fuzz_tests;
+
+use hashbrown::HashMap;
+
+use bytecode::{BundleBuilder, FunctionDesc};
+use ir::{Atom, FuncId, Module};
+
+pub use lower::array_index;
+
+/// Options of the backend.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BackendOptions {
+    /// Record source locations of instructions (stack traces, error positions).
+    pub debug_info: bool,
+}
+
+/// Figures about one compiled function.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FunctionStats {
+    /// The function's name.
+    pub name: String,
+    /// SSA values of the HIR (instruction results).
+    pub ssa_values: u32,
+    /// Registers of the frame.
+    pub frame_size: u32,
+    /// Stack slots left by mem2reg.
+    pub stack_slots: u32,
+    /// Registers holding allocated values (the rest are stack slots, argument registers
+    /// and the scratch register).
+    pub allocated_registers: u32,
+    /// Phi moves removed by coalescing.
+    pub phi_moves_coalesced: u32,
+    /// Phi moves that had to stay.
+    pub phi_moves_kept: u32,
+    /// Argument moves avoided by computing values in their argument registers.
+    pub arg_moves_coalesced: u32,
+    /// Bytes of code.
+    pub code_size: u32,
+}
+
+/// Compiles every function of `module` into a bundle.
+pub fn compile_module(module: &Module, opts: &BackendOptions) -> Result<Vec<u8>, String> {
+    compile_module_with_stats(module, opts).map(|(bytes, _)| bytes)
+}
+
+/// Like [`compile_module`], also returning figures for every function (in bundle order).
+pub fn compile_module_with_stats(
+    module: &Module,
+    opts: &BackendOptions,
+) -> Result<(Vec<u8>, Vec<FunctionStats>), String> {
+    let top = module.top_level.ok_or("the module has no top-level function")?;
+    let mut builder = BundleBuilder::new(&module.source_name);
+    let mut order = vec![top];
+    order.extend(module.functions.keys().filter(|&f| f != top));
+    let mut func_ids = HashMap::new();
+    for &f in &order {
+        func_ids.insert(f, builder.reserve_function());
+    }
+    let mut ids = BundleIds { builder: &mut builder, module, atoms: HashMap::new(), funcs: func_ids };
+    let mut stats = Vec::with_capacity(order.len());
+    let mut descs = Vec::with_capacity(order.len());
+    for &f in &order {
+        let (desc, st) = compile_function(module, f, opts, &mut ids)
+            .map_err(|e| format!("internal compiler error in function {f} ({}): {e}", function_label(module, f)))?;
+        descs.push((ids.funcs[&f], desc));
+        stats.push(st);
+    }
+    for (id, desc) in descs {
+        builder.define_function(id, desc);
+    }
+    let bytes = builder.try_finish().map_err(|e| e.to_string())?;
+    Ok((bytes, stats))
+}
+
+fn function_label(module: &Module, f: FuncId) -> String {
+    let name = module.atom_str(module.functions[f].name);
+    if name.is_empty() {
+        "anonymous".to_string()
+    } else {
+        name
+    }
+}
+
+/// Lowers, allocates and emits one function.
+fn compile_function(
+    module: &Module,
+    f: FuncId,
+    opts: &BackendOptions,
+    ids: &mut BundleIds<'_>,
+) -> Result<(FunctionDesc, FunctionStats), String> {
+    let func = &module.functions[f];
+    let lir = lower::lower_function(module, f, ids)?;
+    let alloc = regalloc::allocate(&lir)?;
+    let out = emit::emit(&lir, &alloc, opts.debug_info)?;
+    let desc = FunctionDesc {
+        name: lower::Ids::atom(ids, func.name),
+        length: func.length,
+        param_count: func.params.len() as u32,
+        frame_size: out.frame_size,
+        ic_count: lir.ic_count,
+        flags: lower::function_flags(func),
+        code: out.code,
+        handlers: out.handlers,
+        locations: out.locations,
+        source: func.source.map(|s| lower::Ids::atom(ids, s)),
+    };
+    let ssa_values = func
+        .layout
+        .iter()
+        .flat_map(|&b| func.blocks[b].insts.iter())
+        .filter(|&&i| func.insts[i].result.is_some())
+        .count() as u32;
+    let stats = FunctionStats {
+        name: function_label(module, f),
+        ssa_values,
+        frame_size: desc.frame_size,
+        stack_slots: lir.slot_count,
+        allocated_registers: alloc.allocated,
+        phi_moves_coalesced: alloc.stats.phi_moves_coalesced,
+        phi_moves_kept: alloc.stats.phi_moves_kept,
+        arg_moves_coalesced: alloc.stats.arg_moves_coalesced,
+        code_size: desc.code.len() as u32,
+    };
+    Ok((desc, stats))
+}
+
+/// Bundle ids of strings and functions during compilation.
+struct BundleIds<'a> {
+    builder: &'a mut BundleBuilder,
+    module: &'a Module,
+    atoms: HashMap<Atom, u32>,
+    funcs: HashMap<FuncId, u32>,
+}
+
+impl lower::Ids for BundleIds<'_> {
+    fn atom(&mut self, atom: Atom) -> u32 {
+        if let Some(&id) = self.atoms.get(&atom) {
+            return id;
+        }
+        let id = self.builder.add_string(self.module.atom_units(atom));
+        self.atoms.insert(atom, id);
+        id
+    }
+    fn text(&mut self, text: &str) -> u32 {
+        self.builder.add_str(text)
+    }
+    fn function(&self, func: FuncId) -> u32 {
+        self.funcs[&func]
+    }
+}

@@ -1,0 +1,250 @@
+//! The driver: source → HIR → optimized HIR → bundle, with diagnostics, for the `iris` CLI,
+//! the test262 runner and the VM's compile hook (eval-like features, `$262.evalScript`).
+//!
+//! ```text
+//!  source ─ irgen::lower_script ─▶ HIR ─ verify ─ passes::run_pipeline(level, verify each) ─▶
+//!  optimized HIR ─ backend::compile_module ─▶ bundle bytes
+//! ```
+//! With `CompileOptions::verify` (the default in debug builds, `--verify` on the CLI) the HIR
+//! verifier runs after IRGen and after every pass. Errors come in two kinds: syntax errors in
+//! the program ([`CompileError::Syntax`], rendered `app.js:3:14: SyntaxError: message` with the
+//! source line and a caret), and internal errors (a verifier or backend failure: a bug in Iris,
+//! reported with what failed).
+
+use bytecode::Bundle;
+use ir::passes::OptLevel;
+use ir::Module;
+
+use crate::backend::{self, BackendOptions, FunctionStats};
+use crate::frontend::Diagnostic;
+use crate::irgen::{self, IrGenOptions};
+
+/// How to compile.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// `O0`: no optimizer passes; `O` (the default): the full pipeline.
+    pub opt_level: OptLevel,
+    /// Run the HIR verifier after IRGen and after every pass.
+    pub verify: bool,
+    /// Compile the script as strict mode code (as if it began with `"use strict";`).
+    pub strict: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> CompileOptions {
+        CompileOptions { opt_level: OptLevel::O, verify: cfg!(debug_assertions), strict: false }
+    }
+}
+
+/// Why a compilation failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompileError {
+    /// The program has syntax errors (including early errors and unsupported features).
+    Syntax(Vec<Diagnostic>),
+    /// Iris failed on a valid program: a verifier or backend error (a bug).
+    Internal(String),
+}
+
+impl CompileError {
+    /// The error as the CLI prints it: every diagnostic with its source line and caret, or the
+    /// internal error with the file name.
+    pub fn render(&self, file_name: &str, source: &str) -> String {
+        match self {
+            CompileError::Syntax(diags) => diags.iter().map(|d| d.render(file_name, source)).collect::<Vec<_>>().join("\n"),
+            CompileError::Internal(msg) => format!("{file_name}: internal compiler error: {msg}"),
+        }
+    }
+
+    /// The error as an exception message for the VM: `SyntaxError: message` (the first
+    /// diagnostic), or the internal error.
+    pub fn exception_text(&self) -> String {
+        match self {
+            CompileError::Syntax(diags) => match diags.first() {
+                Some(d) => format!("SyntaxError: {}", d.message),
+                None => "SyntaxError: invalid program".to_string(),
+            },
+            CompileError::Internal(msg) => format!("SyntaxError: internal compiler error: {msg}"),
+        }
+    }
+}
+
+fn verify(module: &Module, when: &str) -> Result<(), CompileError> {
+    ir::verify::verify_module(module)
+        .map_err(|errors| CompileError::Internal(format!("the HIR does not verify {when}:\n{}", ir::verify::render_errors(&errors))))
+}
+
+/// Source → HIR (IRGen), verified when `opts.verify`.
+pub fn lower(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Module, CompileError> {
+    let module = irgen::lower_script(source, file_name, &IrGenOptions { strict: opts.strict }).map_err(CompileError::Syntax)?;
+    if opts.verify {
+        verify(&module, "after IRGen")?;
+    }
+    Ok(module)
+}
+
+/// Runs the optimizer pipeline of `opts.opt_level` (verifying after every pass when
+/// `opts.verify`).
+pub fn optimize(module: &mut Module, opts: &CompileOptions) -> Result<(), CompileError> {
+    ir::passes::run_pipeline(module, opts.opt_level, opts.verify).map_err(CompileError::Internal)
+}
+
+/// Runs the named passes in order instead of a pipeline (each verified).
+pub fn run_passes(module: &mut Module, passes: &[String]) -> Result<(), CompileError> {
+    for p in passes {
+        ir::passes::run_pass_by_name(module, p).map_err(CompileError::Internal)?;
+    }
+    Ok(())
+}
+
+/// HIR → bundle bytes, with debug info (source locations for stack traces).
+pub fn emit(module: &Module) -> Result<Vec<u8>, CompileError> {
+    backend::compile_module(module, &BackendOptions { debug_info: true }).map_err(CompileError::Internal)
+}
+
+/// Source → bundle bytes.
+pub fn compile(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Vec<u8>, CompileError> {
+    let mut module = lower(source, file_name, opts)?;
+    optimize(&mut module, opts)?;
+    emit(&module)
+}
+
+/// Source → bundle bytes, with errors rendered for a terminal.
+pub fn compile_to_bundle(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Vec<u8>, String> {
+    compile(source, file_name, opts).map_err(|e| e.render(file_name, source))
+}
+
+/// Parses HIR text (an `.ir` file), verified.
+pub fn parse_ir(text: &str) -> Result<Module, CompileError> {
+    let module = ir::parse::parse_module(text).map_err(|e| CompileError::Internal(format!("HIR parse error: {e}")))?;
+    verify(&module, "as parsed")?;
+    Ok(module)
+}
+
+/// Which HIR to dump.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IrStage {
+    /// As IRGen made it.
+    Lowered,
+    /// After the pipeline of the options' level.
+    Optimized,
+    /// After exactly these passes, in order.
+    Passes(Vec<String>),
+}
+
+/// The HIR text of `module` at `stage` (the module is transformed in place).
+pub fn dump_module_at(module: &mut Module, stage: &IrStage, opts: &CompileOptions) -> Result<String, CompileError> {
+    match stage {
+        IrStage::Lowered => {}
+        IrStage::Optimized => optimize(module, opts)?,
+        IrStage::Passes(p) => run_passes(module, p)?,
+    }
+    Ok(ir::dump::dump_module(module))
+}
+
+/// The HIR of a source file, after IRGen (`optimized == false`) or after the optimizer.
+pub fn dump_ir(source: &str, file_name: &str, optimized: bool, opts: &CompileOptions) -> Result<String, String> {
+    let stage = if optimized { IrStage::Optimized } else { IrStage::Lowered };
+    lower(source, file_name, opts)
+        .and_then(|mut m| dump_module_at(&mut m, &stage, opts))
+        .map_err(|e| e.render(file_name, source))
+}
+
+/// The disassembly of a bundle's bytes (verified first).
+pub fn disassemble(bytes: Vec<u8>) -> Result<String, String> {
+    let bundle = Bundle::from_bytes(bytes).map_err(|e| e.to_string())?;
+    Ok(bytecode::disassemble(&bundle))
+}
+
+/// The bytecode disassembly of a source file.
+pub fn dump_bytecode(source: &str, file_name: &str, opts: &CompileOptions) -> Result<String, String> {
+    let bytes = compile_to_bundle(source, file_name, opts)?;
+    disassemble(bytes).map_err(|e| format!("{file_name}: internal compiler error: the backend wrote a bad bundle: {e}"))
+}
+
+/// Register allocation figures per function, one line each.
+pub fn backend_stats(module: &Module) -> Result<String, CompileError> {
+    let (_, stats) = backend::compile_module_with_stats(module, &BackendOptions { debug_info: true }).map_err(CompileError::Internal)?;
+    let mut out = String::from("function               ssa  regs  slots  alloc  phi-coalesced  phi-kept  arg-coalesced  bytes\n");
+    for s in &stats {
+        out.push_str(&stats_line(s));
+    }
+    Ok(out)
+}
+
+fn stats_line(s: &FunctionStats) -> String {
+    let name = if s.name.is_empty() { "(anonymous)" } else { &s.name };
+    format!(
+        "{name:<20} {:>5} {:>5} {:>6} {:>6} {:>14} {:>9} {:>14} {:>6}\n",
+        s.ssa_values, s.frame_size, s.stack_slots, s.allocated_registers, s.phi_moves_coalesced, s.phi_moves_kept, s.arg_moves_coalesced, s.code_size
+    )
+}
+
+/// The VM's compile hook: compiles with `opts` (a hook never compiles strict by default:
+/// evalScript and global eval code choose strictness with their own directives).
+pub fn compile_hook(opts: CompileOptions) -> vm::CompileHook {
+    let opts = CompileOptions { strict: false, ..opts };
+    Box::new(move |source: &str, file_name: &str| compile(source, file_name, &opts).map_err(|e| e.exception_text()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn syntax_errors_render_with_location() {
+        let src = "var a = 1;\nvar b = ;\n";
+        let err = compile(src, "app.js", &CompileOptions::default()).unwrap_err();
+        let CompileError::Syntax(ref diags) = err else { panic!("{err:?}") };
+        assert_eq!(diags[0].line, 2);
+        let text = err.render("app.js", src);
+        assert!(text.starts_with("app.js:2:"), "{text}");
+        assert!(text.contains("SyntaxError: "), "{text}");
+        assert!(text.contains("\nvar b = ;\n"), "{text}");
+        assert!(text.ends_with('^'), "{text}");
+        assert!(err.exception_text().starts_with("SyntaxError: "), "{}", err.exception_text());
+    }
+
+    #[test]
+    fn compiles_to_a_verified_bundle() {
+        let bytes = compile("var x = 1 + 2; function f(a) { return a * x; }", "t.js", &CompileOptions { verify: true, ..CompileOptions::default() }).unwrap();
+        assert!(Bundle::is_bundle(&bytes));
+        let text = disassemble(bytes).unwrap();
+        assert!(!text.is_empty());
+    }
+
+    #[test]
+    fn both_levels_and_strict() {
+        for opt_level in [OptLevel::O0, OptLevel::O] {
+            for strict in [false, true] {
+                let opts = CompileOptions { opt_level, verify: true, strict };
+                compile("let s = 0; for (let i = 0; i < 3; i++) { s += i; }", "t.js", &opts).unwrap();
+            }
+        }
+        // Strict mode makes `with` a syntax error.
+        let strict = CompileOptions { strict: true, ..CompileOptions::default() };
+        assert!(matches!(compile("with ({}) {}", "t.js", &strict), Err(CompileError::Syntax(_))));
+    }
+
+    #[test]
+    fn dumps() {
+        let opts = CompileOptions { verify: true, ..CompileOptions::default() };
+        let lowered = dump_ir("function f() { var a = 1; return a; }", "t.js", false, &opts).unwrap();
+        let optimized = dump_ir("function f() { var a = 1; return a; }", "t.js", true, &opts).unwrap();
+        assert!(lowered.contains("function"), "{lowered}");
+        assert_ne!(lowered, optimized);
+        assert!(dump_bytecode("print(1)", "t.js", &opts).is_ok());
+        assert!(dump_ir("var = ;", "t.js", false, &opts).unwrap_err().starts_with("t.js:1:"));
+    }
+
+    #[test]
+    fn hook_reports_syntax_errors_as_text() {
+        let mut hook = compile_hook(CompileOptions::default());
+        assert!(hook("1 +", "e.js").unwrap_err().starts_with("SyntaxError: "));
+        assert!(hook("1 + 1", "e.js").is_ok());
+    }
+
+    #[test]
+    fn bad_ir_is_an_error() {
+        assert!(parse_ir("this is not HIR").is_err());
+    }
+}

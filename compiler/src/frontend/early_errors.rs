@@ -1,0 +1,1100 @@
+//! Early errors swc does not report (ECMA-262 "Static Semantics: Early Errors").
+//!
+//! swc checks most of the grammar's early errors (labels, `break`/`continue` targets,
+//! `return` outside functions, strict-mode reserved words, invalid simple assignment
+//! targets, ...). What it leaves out, and this pass checks:
+//! - redeclarations: duplicate lexical names in a block, switch, function body or script;
+//!   lexical names that are also `var` names of the same scope; lexical names that are
+//!   parameters; catch parameters redeclared in the catch block; `for (let ...)` names
+//!   redeclared by `var` in the body (sloppy duplicate block functions are allowed, Annex B);
+//! - duplicate parameters in strict functions, arrows, methods and functions with
+//!   non-simple parameter lists; `eval`/`arguments` as names of functions whose own body
+//!   is strict, and as shorthand destructuring assignment targets in strict code;
+//! - `super(...)` outside derived class constructors and `super.x` outside methods;
+//! - duplicate `__proto__: value` in an object literal;
+//! - static class methods named `prototype`;
+//! - `continue` to a label that is not on a loop; labelled functions as loop/if bodies;
+//! - keywords written with escapes used as identifiers; legacy octal and `\8`/`\9`
+//!   escapes in strict code and in templates;
+//! - regular expression literals: flags, and the pattern (parsed by `regress`, the engine
+//!   the VM uses).
+
+use hashbrown::{HashMap, HashSet};
+use swc_common::Span;
+use swc_ecma_ast::*;
+
+use super::scope::{has_use_strict, MAX_DEPTH};
+
+/// Checks `script`; returns every error found as (span, message). `deferred` are the
+/// errors swc recovered from that Annex B may allow (see `ParsedScript::deferred`).
+pub fn check(script: &Script, strict: bool, deferred: &[(Span, String)]) -> Vec<(Span, String)> {
+    let strict = strict || has_use_strict(&script.body);
+    let mut c =
+        Checker { errors: Vec::new(), ctx: Ctx { strict, super_call: false, super_prop: false }, depth: 0, labels: Vec::new(), deferred: deferred.to_vec() };
+    c.directives(&script.body, strict);
+    c.check_scope_body(&script.body, &[], true);
+    c.stmts(&script.body);
+    c.errors.append(&mut c.deferred);
+    c.errors.sort_by_key(|(s, _)| s.lo);
+    c.errors.dedup();
+    c.errors
+}
+
+#[derive(Clone, Copy)]
+struct Ctx {
+    strict: bool,
+    super_call: bool,
+    super_prop: bool,
+}
+
+struct Checker {
+    errors: Vec<(Span, String)>,
+    ctx: Ctx,
+    depth: u32,
+    /// The labels enclosing the current statement in this function, and whether each
+    /// labels an iteration statement.
+    labels: Vec<(String, bool)>,
+    /// swc's recovered errors not yet excused by Annex B.
+    deferred: Vec<(Span, String)>,
+}
+
+/// A bound name and where it is bound.
+type Named = (String, Span);
+
+fn pat_names(pat: &Pat, out: &mut Vec<Named>) {
+    match pat {
+        Pat::Ident(b) => out.push((b.id.sym.to_string(), b.id.span)),
+        Pat::Array(a) => {
+            for p in a.elems.iter().flatten() {
+                pat_names(p, out);
+            }
+        }
+        Pat::Rest(r) => pat_names(&r.arg, out),
+        Pat::Object(o) => {
+            for p in &o.props {
+                match p {
+                    ObjectPatProp::KeyValue(kv) => pat_names(&kv.value, out),
+                    ObjectPatProp::Assign(a) => out.push((a.key.id.sym.to_string(), a.key.id.span)),
+                    ObjectPatProp::Rest(r) => pat_names(&r.arg, out),
+                }
+            }
+        }
+        Pat::Assign(a) => pat_names(&a.left, out),
+        Pat::Expr(_) | Pat::Invalid(_) => {}
+    }
+}
+
+fn fn_decl_of(stmt: &Stmt) -> Option<&FnDecl> {
+    match stmt {
+        Stmt::Decl(Decl::Fn(f)) => Some(f),
+        Stmt::Labeled(l) => fn_decl_of(&l.body),
+        _ => None,
+    }
+}
+
+/// Lexical declarations directly in `stmts`: (name, span, is a plain function declaration).
+fn lexical(stmts: &[Stmt], top_level: bool) -> Vec<(String, Span, bool)> {
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::Decl(Decl::Var(v)) if v.kind != VarDeclKind::Var => {
+                let mut names = Vec::new();
+                for d in &v.decls {
+                    pat_names(&d.name, &mut names);
+                }
+                out.extend(names.into_iter().map(|(n, s)| (n, s, false)));
+            }
+            Stmt::Decl(Decl::Class(c)) => out.push((c.ident.sym.to_string(), c.ident.span, false)),
+            _ => {
+                if let Some(f) = fn_decl_of(s) {
+                    if !top_level {
+                        let plain = !f.function.is_generator && !f.function.is_async;
+                        out.push((f.ident.sym.to_string(), f.ident.span, plain));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `var` names of `stmts`, recursively (not into functions).
+fn var_names(stmts: &[Stmt], out: &mut Vec<Named>) {
+    for s in stmts {
+        var_names_stmt(s, out);
+    }
+}
+
+fn var_decl_names(v: &VarDecl, out: &mut Vec<Named>) {
+    if v.kind == VarDeclKind::Var {
+        for d in &v.decls {
+            pat_names(&d.name, out);
+        }
+    }
+}
+
+fn var_names_stmt(s: &Stmt, out: &mut Vec<Named>) {
+    match s {
+        Stmt::Block(b) => var_names(&b.stmts, out),
+        Stmt::Decl(Decl::Var(v)) => var_decl_names(v, out),
+        Stmt::With(w) => var_names_stmt(&w.body, out),
+        Stmt::Labeled(l) => var_names_stmt(&l.body, out),
+        Stmt::If(i) => {
+            var_names_stmt(&i.cons, out);
+            if let Some(a) = &i.alt {
+                var_names_stmt(a, out);
+            }
+        }
+        Stmt::Switch(sw) => {
+            for c in &sw.cases {
+                var_names(&c.cons, out);
+            }
+        }
+        Stmt::Try(t) => {
+            var_names(&t.block.stmts, out);
+            if let Some(h) = &t.handler {
+                var_names(&h.body.stmts, out);
+            }
+            if let Some(f) = &t.finalizer {
+                var_names(&f.stmts, out);
+            }
+        }
+        Stmt::While(w) => var_names_stmt(&w.body, out),
+        Stmt::DoWhile(w) => var_names_stmt(&w.body, out),
+        Stmt::For(f) => {
+            if let Some(VarDeclOrExpr::VarDecl(v)) = &f.init {
+                var_decl_names(v, out);
+            }
+            var_names_stmt(&f.body, out);
+        }
+        Stmt::ForIn(f) => {
+            if let ForHead::VarDecl(v) = &f.left {
+                var_decl_names(v, out);
+            }
+            var_names_stmt(&f.body, out);
+        }
+        Stmt::ForOf(f) => {
+            if let ForHead::VarDecl(v) = &f.left {
+                var_decl_names(v, out);
+            }
+            var_names_stmt(&f.body, out);
+        }
+        _ => {}
+    }
+}
+
+impl Checker {
+    fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.errors.push((span, msg.into()));
+    }
+
+    /// Redeclaration checks for a block-like statement list. `outer` are names that no
+    /// lexical declaration may repeat (parameters, catch parameters, for-head names).
+    fn check_scope_body(&mut self, stmts: &[Stmt], outer: &[Named], top_level: bool) {
+        let lex = lexical(stmts, top_level);
+        let mut seen: HashMap<&str, bool> = HashMap::new();
+        for (name, span, plain_fn) in &lex {
+            if let Some(&prev_plain) = seen.get(name.as_str()) {
+                if !(prev_plain && *plain_fn && !self.ctx.strict) {
+                    self.error(*span, format!("Identifier '{name}' has already been declared"));
+                }
+            } else {
+                seen.insert(name, *plain_fn);
+            }
+        }
+        for (name, span) in outer {
+            if let Some((_, lspan, _)) = lex.iter().find(|(n, _, _)| n == name) {
+                let at = if lspan.lo > span.lo { *lspan } else { *span };
+                self.error(at, format!("Identifier '{name}' has already been declared"));
+            }
+        }
+        let mut vars = Vec::new();
+        var_names(stmts, &mut vars);
+        if top_level {
+            for s in stmts {
+                if let Some(f) = fn_decl_of(s) {
+                    vars.push((f.ident.sym.to_string(), f.ident.span));
+                }
+            }
+        }
+        for (name, span) in &vars {
+            if let Some((_, lspan, _)) = lex.iter().find(|(n, _, _)| n == name) {
+                let at = if lspan.lo > span.lo { *lspan } else { *span };
+                self.error(at, format!("Identifier '{name}' has already been declared"));
+            }
+        }
+    }
+
+    fn enter(&mut self) -> bool {
+        self.depth += 1;
+        self.depth <= MAX_DEPTH
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn block(&mut self, stmts: &[Stmt], outer: &[Named]) {
+        self.check_scope_body(stmts, outer, false);
+        self.stmts(stmts);
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        if !self.enter() {
+            self.depth -= 1;
+            return;
+        }
+        match s {
+            Stmt::Block(b) => self.block(&b.stmts, &[]),
+            Stmt::With(w) => {
+                self.expr(&w.obj);
+                self.stmt(&w.body);
+            }
+            Stmt::Return(r) => {
+                if let Some(a) = &r.arg {
+                    self.expr(a);
+                }
+            }
+            Stmt::Labeled(l) => {
+                self.ident(&l.label);
+                self.labels.push((l.label.sym.to_string(), labels_loop(&l.body)));
+                self.stmt(&l.body);
+                self.labels.pop();
+            }
+            Stmt::If(i) => {
+                self.expr(&i.test);
+                self.if_branch(&i.cons);
+                if let Some(a) = &i.alt {
+                    self.if_branch(a);
+                }
+            }
+            Stmt::Switch(sw) => {
+                self.expr(&sw.discriminant);
+                let all: Vec<Stmt> = sw.cases.iter().flat_map(|c| c.cons.iter().cloned()).collect();
+                self.check_scope_body(&all, &[], false);
+                for c in &sw.cases {
+                    if let Some(t) = &c.test {
+                        self.expr(t);
+                    }
+                    self.stmts(&c.cons);
+                }
+            }
+            Stmt::Throw(t) => self.expr(&t.arg),
+            Stmt::Try(t) => {
+                self.block(&t.block.stmts, &[]);
+                if let Some(h) = &t.handler {
+                    let mut params = Vec::new();
+                    if let Some(p) = &h.param {
+                        pat_names(p, &mut params);
+                        self.duplicates(&params);
+                        self.pat(p);
+                    }
+                    // Annex B: `var e` (also in a for-of head) may redeclare a simple catch
+                    // parameter, but not a destructured one.
+                    let mut vars = Vec::new();
+                    var_names(&h.body.stmts, &mut vars);
+                    let simple = matches!(h.param, Some(Pat::Ident(_)));
+                    let conflicting = if simple { Vec::new() } else { vars };
+                    for (name, span) in &conflicting {
+                        if params.iter().any(|(n, _)| n == name) {
+                            self.error(*span, format!("Identifier '{name}' has already been declared"));
+                        }
+                    }
+                    self.block(&h.body.stmts, &params);
+                }
+                if let Some(f) = &t.finalizer {
+                    self.block(&f.stmts, &[]);
+                }
+            }
+            Stmt::While(w) => {
+                self.expr(&w.test);
+                self.body_stmt(&w.body);
+            }
+            Stmt::DoWhile(w) => {
+                self.body_stmt(&w.body);
+                self.expr(&w.test);
+            }
+            Stmt::For(f) => {
+                if let Some(VarDeclOrExpr::VarDecl(v)) = &f.init {
+                    self.for_head(v, &f.body);
+                }
+                match &f.init {
+                    Some(VarDeclOrExpr::VarDecl(v)) => self.var_decl(v),
+                    Some(VarDeclOrExpr::Expr(e)) => self.expr(e),
+                    None => {}
+                }
+                if let Some(t) = &f.test {
+                    self.expr(t);
+                }
+                if let Some(u) = &f.update {
+                    self.expr(u);
+                }
+                self.body_stmt(&f.body);
+            }
+            Stmt::ForIn(f) => self.for_in_of(&f.left, &f.right, &f.body),
+            Stmt::ForOf(f) => self.for_in_of(&f.left, &f.right, &f.body),
+            Stmt::Decl(d) => match d {
+                Decl::Class(c) => {
+                    self.ident(&c.ident);
+                    self.class(&c.class)
+                }
+                Decl::Fn(f) => self.function(&f.function, FnCtx::Plain, Some(&f.ident)),
+                Decl::Var(v) => self.var_decl(v),
+                _ => {}
+            },
+            Stmt::Expr(e) => self.expr(&e.expr),
+            Stmt::Continue(c) => {
+                if let Some(l) = &c.label {
+                    if let Some((_, is_loop)) = self.labels.iter().rev().find(|(n, _)| *n == *l.sym) {
+                        if !is_loop {
+                            self.error(l.span, format!("Illegal continue statement: '{}' does not denote an iteration statement", l.sym));
+                        }
+                    }
+                }
+            }
+            Stmt::Empty(_) | Stmt::Debugger(_) | Stmt::Break(_) => {}
+        }
+        self.depth -= 1;
+    }
+
+    /// A branch of an `if`: Annex B allows a plain function declaration there in sloppy
+    /// code (as if it were in a block).
+    fn if_branch(&mut self, s: &Stmt) {
+        if let Stmt::Decl(Decl::Fn(f)) = s {
+            if !self.ctx.strict && !f.function.is_generator && !f.function.is_async {
+                let lo = f.function.span.lo;
+                self.deferred.retain(|(span, _)| span.lo != lo);
+            }
+        }
+        self.body_stmt(s);
+    }
+
+    /// The body of an `if` or a loop: a labelled function declaration is not allowed there.
+    fn body_stmt(&mut self, s: &Stmt) {
+        if let Stmt::Labeled(l) = s {
+            if fn_decl_of(s).is_some() {
+                self.error(l.span, "Labelled function declarations are not allowed as the body of a statement");
+            }
+        }
+        self.stmt(s);
+    }
+
+    /// An identifier: reserved words can only get here written with escapes.
+    fn ident(&mut self, i: &Ident) {
+        let name: &str = &i.sym;
+        if RESERVED.contains(&name) || (self.ctx.strict && STRICT_RESERVED.contains(&name)) {
+            self.error(i.span, format!("Keyword must not contain escaped characters ('{name}')"));
+        }
+    }
+
+    /// Strict directive prologues must not contain legacy octal escapes before or after
+    /// "use strict".
+    fn directives(&mut self, stmts: &[Stmt], strict: bool) {
+        if !strict {
+            return;
+        }
+        for s in stmts {
+            let Stmt::Expr(ExprStmt { expr, .. }) = s else { break };
+            let Expr::Lit(Lit::Str(st)) = &**expr else { break };
+            if st.raw.as_ref().is_some_and(|r| legacy_escape(r)) {
+                self.error(st.span, "Octal escape sequences are not allowed in strict mode");
+            }
+        }
+    }
+
+    /// A string literal: legacy octal and `\8`/`\9` escapes are errors in strict code.
+    fn string(&mut self, st: &Str) {
+        if let Some(raw) = &st.raw {
+            if self.ctx.strict && legacy_escape(raw) {
+                self.error(st.span, "Octal escape sequences are not allowed in strict mode");
+            }
+            if bad_unicode_escape(raw) {
+                self.error(st.span, "Invalid Unicode escape sequence");
+            }
+        }
+    }
+
+    fn for_head(&mut self, v: &VarDecl, body: &Stmt) {
+        if v.kind == VarDeclKind::Var {
+            return;
+        }
+        let mut names = Vec::new();
+        for d in &v.decls {
+            pat_names(&d.name, &mut names);
+        }
+        self.duplicates(&names);
+        let mut vars = Vec::new();
+        var_names_stmt(body, &mut vars);
+        for (name, span) in &vars {
+            if names.iter().any(|(n, _)| n == name) {
+                self.error(*span, format!("Identifier '{name}' has already been declared"));
+            }
+        }
+    }
+
+    fn for_in_of(&mut self, left: &ForHead, right: &Expr, body: &Stmt) {
+        match left {
+            ForHead::VarDecl(v) => {
+                self.for_head(v, body);
+                self.var_decl(v);
+            }
+            ForHead::Pat(p) => {
+                self.assign_pat(p);
+            }
+            ForHead::UsingDecl(_) => {}
+        }
+        self.expr(right);
+        self.body_stmt(body);
+    }
+
+    fn duplicates(&mut self, names: &[Named]) {
+        let mut seen = HashSet::new();
+        for (n, span) in names {
+            if !seen.insert(n.as_str()) {
+                self.error(*span, format!("Identifier '{n}' has already been declared"));
+            }
+        }
+    }
+
+    fn var_decl(&mut self, v: &VarDecl) {
+        for d in &v.decls {
+            self.pat(&d.name);
+            if let Some(init) = &d.init {
+                self.expr(init);
+            }
+        }
+    }
+
+    /// Defaults and computed keys in a binding pattern.
+    fn pat(&mut self, p: &Pat) {
+        if !self.enter() {
+            self.depth -= 1;
+            return;
+        }
+        match p {
+            Pat::Array(a) => {
+                for e in a.elems.iter().flatten() {
+                    self.pat(e);
+                }
+            }
+            Pat::Rest(r) => self.pat(&r.arg),
+            Pat::Object(o) => {
+                for prop in &o.props {
+                    match prop {
+                        ObjectPatProp::KeyValue(kv) => {
+                            self.prop_name(&kv.key);
+                            self.pat(&kv.value);
+                        }
+                        ObjectPatProp::Assign(a) => {
+                            self.ident(&a.key.id);
+                            if let Some(v) = &a.value {
+                                self.expr(v);
+                            }
+                        }
+                        ObjectPatProp::Rest(r) => self.pat(&r.arg),
+                    }
+                }
+            }
+            Pat::Assign(a) => {
+                self.pat(&a.left);
+                self.expr(&a.right);
+            }
+            Pat::Expr(e) => self.expr(e),
+            Pat::Ident(b) => self.ident(&b.id),
+            Pat::Invalid(_) => {}
+        }
+        self.depth -= 1;
+    }
+
+    /// A destructuring assignment pattern: also checks strict-mode `eval`/`arguments`
+    /// shorthand targets.
+    fn assign_pat(&mut self, p: &Pat) {
+        if self.ctx.strict {
+            self.strict_targets(p);
+        }
+        self.pat(p);
+    }
+
+    fn strict_targets(&mut self, p: &Pat) {
+        match p {
+            Pat::Ident(b) if &*b.id.sym == "eval" || &*b.id.sym == "arguments" => {
+                self.error(b.id.span, format!("Unexpected eval or arguments in strict mode ('{}')", b.id.sym));
+            }
+            Pat::Array(a) => {
+                for e in a.elems.iter().flatten() {
+                    self.strict_targets(e);
+                }
+            }
+            Pat::Rest(r) => self.strict_targets(&r.arg),
+            Pat::Object(o) => {
+                for prop in &o.props {
+                    match prop {
+                        ObjectPatProp::KeyValue(kv) => self.strict_targets(&kv.value),
+                        ObjectPatProp::Assign(a) => {
+                            if &*a.key.id.sym == "eval" || &*a.key.id.sym == "arguments" {
+                                self.error(a.key.id.span, format!("Unexpected eval or arguments in strict mode ('{}')", a.key.id.sym));
+                            }
+                        }
+                        ObjectPatProp::Rest(r) => self.strict_targets(&r.arg),
+                    }
+                }
+            }
+            Pat::Assign(a) => self.strict_targets(&a.left),
+            _ => {}
+        }
+    }
+
+    fn prop_name(&mut self, key: &PropName) {
+        if let PropName::Computed(c) = key {
+            self.expr(&c.expr);
+        }
+    }
+
+    fn function(&mut self, f: &Function, kind: FnCtx, name: Option<&Ident>) {
+        let params: Vec<&Pat> = f.params.iter().map(|p| &p.pat).collect();
+        let body: &[Stmt] = f.body.as_ref().map_or(&[], |b| &b.stmts);
+        self.function_like(&params, body, kind, name, false);
+    }
+
+    fn function_like(&mut self, params: &[&Pat], body: &[Stmt], kind: FnCtx, name: Option<&Ident>, arrow: bool) {
+        let saved = self.ctx;
+        let saved_labels = std::mem::take(&mut self.labels);
+        let own_strict = has_use_strict(body);
+        self.ctx.strict = saved.strict || own_strict;
+        self.directives(body, self.ctx.strict);
+        if let Some(n) = name {
+            self.ident(n);
+        }
+        match kind {
+            FnCtx::Plain => {
+                if !arrow {
+                    self.ctx.super_call = false;
+                    self.ctx.super_prop = false;
+                }
+            }
+            FnCtx::Method => {
+                self.ctx.super_call = false;
+                self.ctx.super_prop = true;
+            }
+            FnCtx::Constructor { derived } => {
+                self.ctx.super_call = derived;
+                self.ctx.super_prop = true;
+            }
+        }
+        if own_strict && !saved.strict {
+            if let Some(n) = name {
+                if &*n.sym == "eval" || &*n.sym == "arguments" {
+                    self.error(n.span, format!("Unexpected eval or arguments in strict mode ('{}')", n.sym));
+                }
+            }
+        }
+        let mut names = Vec::new();
+        for p in params {
+            pat_names(p, &mut names);
+        }
+        let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
+        if self.ctx.strict || arrow || !simple || kind != FnCtx::Plain {
+            self.duplicates(&names);
+        }
+        if own_strict && !saved.strict {
+            for (n, span) in &names {
+                if n == "eval" || n == "arguments" {
+                    self.error(*span, format!("Unexpected eval or arguments in strict mode ('{n}')"));
+                }
+            }
+        }
+        for p in params {
+            self.pat(p);
+        }
+        self.check_scope_body(body, &names, true);
+        self.stmts(body);
+        self.ctx = saved;
+        self.labels = saved_labels;
+    }
+
+    fn class(&mut self, class: &Class) {
+        let saved = self.ctx;
+        self.ctx.strict = true;
+        if let Some(s) = &class.super_class {
+            self.expr(s);
+        }
+        let derived = class.super_class.is_some();
+        for m in &class.body {
+            match m {
+                ClassMember::Constructor(c) => {
+                    let params: Vec<&Pat> = c
+                        .params
+                        .iter()
+                        .filter_map(|p| match p {
+                            ParamOrTsParamProp::Param(p) => Some(&p.pat),
+                            ParamOrTsParamProp::TsParamProp(_) => None,
+                        })
+                        .collect();
+                    let body: &[Stmt] = c.body.as_ref().map_or(&[], |b| &b.stmts);
+                    self.function_like(&params, body, FnCtx::Constructor { derived }, None, false);
+                }
+                ClassMember::Method(m) => {
+                    self.prop_name(&m.key);
+                    if m.is_static && static_name(&m.key) == Some("prototype") {
+                        self.error(m.span, "Classes may not have a static property named 'prototype'");
+                    }
+                    self.function(&m.function, FnCtx::Method, None);
+                }
+                ClassMember::PrivateMethod(m) => self.function(&m.function, FnCtx::Method, None),
+                ClassMember::ClassProp(p) => {
+                    self.prop_name(&p.key);
+                    if p.is_static && static_name(&p.key) == Some("prototype") {
+                        self.error(p.span, "Classes may not have a static property named 'prototype'");
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.ctx = saved;
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        if !self.enter() {
+            self.depth -= 1;
+            return;
+        }
+        match e {
+            Expr::Array(a) => {
+                for el in a.elems.iter().flatten() {
+                    self.expr(&el.expr);
+                }
+            }
+            Expr::Object(o) => {
+                let mut proto: Option<Span> = None;
+                for p in &o.props {
+                    match p {
+                        PropOrSpread::Spread(s) => self.expr(&s.expr),
+                        PropOrSpread::Prop(p) => match &**p {
+                            Prop::KeyValue(kv) => {
+                                if static_name(&kv.key) == Some("__proto__") && !matches!(kv.key, PropName::Computed(_)) {
+                                    if proto.is_some() {
+                                        self.error(prop_name_span(&kv.key), "Duplicate __proto__ fields are not allowed in object literals");
+                                    }
+                                    proto = Some(prop_name_span(&kv.key));
+                                }
+                                self.prop_name(&kv.key);
+                                self.expr(&kv.value);
+                            }
+                            Prop::Assign(a) => self.expr(&a.value),
+                            Prop::Getter(g) => {
+                                self.prop_name(&g.key);
+                                self.function(&g.function, FnCtx::Method, None);
+                            }
+                            Prop::Setter(s) => {
+                                self.prop_name(&s.key);
+                                self.function(&s.function, FnCtx::Method, None);
+                            }
+                            Prop::Method(m) => {
+                                self.prop_name(&m.key);
+                                self.function(&m.function, FnCtx::Method, None);
+                            }
+                            Prop::Shorthand(i) => self.ident(i),
+                        },
+                    }
+                }
+            }
+            Expr::Fn(f) => self.function(&f.function, FnCtx::Plain, f.ident.as_ref()),
+            Expr::Class(c) => {
+                if let Some(i) = &c.ident {
+                    self.ident(i);
+                }
+                self.class(&c.class)
+            }
+            Expr::Ident(i) => self.ident(i),
+            Expr::Lit(Lit::Str(st)) => self.string(st),
+            Expr::Lit(Lit::Regex(re)) => {
+                if let Err(msg) = check_regexp(&re.exp, &re.flags) {
+                    self.error(re.span, format!("Invalid regular expression: /{}/{}: {msg}", re.exp, re.flags));
+                }
+            }
+            Expr::Unary(u) => {
+                if u.op == UnaryOp::Delete && self.ctx.strict {
+                    if let Expr::Ident(i) = u.arg.unwrap_parens() {
+                        self.error(i.span, "Delete of an unqualified identifier in strict mode.");
+                    }
+                }
+                self.expr(&u.arg)
+            }
+            Expr::Update(u) => {
+                self.strict_simple_target(u.arg.unwrap_parens());
+                self.expr(&u.arg)
+            }
+            Expr::Bin(b) => {
+                self.expr(&b.left);
+                self.expr(&b.right);
+            }
+            Expr::Assign(a) => {
+                match &a.left {
+                    AssignTarget::Simple(s) => {
+                        match s {
+                            SimpleAssignTarget::Ident(b) => self.strict_simple_target(&Expr::Ident(b.id.clone())),
+                            SimpleAssignTarget::Paren(p) => self.strict_simple_target(p.expr.unwrap_parens()),
+                            _ => {}
+                        }
+                        self.simple_target(s)
+                    }
+                    AssignTarget::Pat(AssignTargetPat::Array(p)) => self.assign_pat(&Pat::Array(p.clone())),
+                    AssignTarget::Pat(AssignTargetPat::Object(p)) => self.assign_pat(&Pat::Object(p.clone())),
+                    AssignTarget::Pat(AssignTargetPat::Invalid(_)) => {}
+                }
+                self.expr(&a.right);
+            }
+            Expr::Member(m) => self.member(m),
+            Expr::SuperProp(s) => {
+                if !self.ctx.super_prop {
+                    self.error(s.span, "'super' keyword unexpected here");
+                }
+                if let SuperProp::Computed(c) = &s.prop {
+                    self.expr(&c.expr);
+                }
+            }
+            Expr::Cond(c) => {
+                self.expr(&c.test);
+                self.expr(&c.cons);
+                self.expr(&c.alt);
+            }
+            Expr::Call(c) => {
+                match &c.callee {
+                    Callee::Super(s) => {
+                        if !self.ctx.super_call {
+                            self.error(s.span, "'super' keyword unexpected here");
+                        }
+                    }
+                    Callee::Expr(e) => self.expr(e),
+                    Callee::Import(_) => {}
+                }
+                for a in &c.args {
+                    self.expr(&a.expr);
+                }
+            }
+            Expr::New(n) => {
+                self.expr(&n.callee);
+                for a in n.args.iter().flatten() {
+                    self.expr(&a.expr);
+                }
+            }
+            Expr::Seq(s) => {
+                for e in &s.exprs {
+                    self.expr(e);
+                }
+            }
+            Expr::Tpl(t) => {
+                for q in &t.quasis {
+                    if legacy_escape(&q.raw) || bad_unicode_escape(&q.raw) || q.cooked.is_none() {
+                        self.error(q.span, "Invalid escape sequence in template");
+                    }
+                }
+                for e in &t.exprs {
+                    self.expr(e);
+                }
+            }
+            Expr::TaggedTpl(t) => {
+                self.expr(&t.tag);
+                for e in &t.tpl.exprs {
+                    self.expr(e);
+                }
+            }
+            Expr::Arrow(a) => {
+                let params: Vec<&Pat> = a.params.iter().collect();
+                match &*a.body {
+                    ArrowFunctionBody::FunctionBody(b) => self.function_like(&params, &b.stmts, FnCtx::Plain, None, true),
+                    ArrowFunctionBody::Expr(body) => {
+                        self.function_like(&params, &[], FnCtx::Plain, None, true);
+                        self.expr(body);
+                    }
+                }
+            }
+            Expr::Yield(y) => {
+                if let Some(a) = &y.arg {
+                    self.expr(a);
+                }
+            }
+            Expr::Await(a) => self.expr(&a.arg),
+            Expr::Paren(p) => self.expr(&p.expr),
+            Expr::OptChain(o) => match &*o.base {
+                OptChainBase::Member(m) => self.member(m),
+                OptChainBase::Call(c) => {
+                    self.expr(&c.callee);
+                    for a in &c.args {
+                        self.expr(&a.expr);
+                    }
+                }
+            },
+            _ => {}
+        }
+        self.depth -= 1;
+    }
+
+    /// `eval = 1`, `arguments++` in strict code.
+    fn strict_simple_target(&mut self, e: &Expr) {
+        if let Expr::Ident(i) = e {
+            if self.ctx.strict && (&*i.sym == "eval" || &*i.sym == "arguments") {
+                self.error(i.span, format!("Unexpected eval or arguments in strict mode ('{}')", i.sym));
+            }
+        }
+    }
+
+    fn member(&mut self, m: &MemberExpr) {
+        self.expr(&m.obj);
+        if let MemberProp::Computed(c) = &m.prop {
+            self.expr(&c.expr);
+        }
+    }
+
+    fn simple_target(&mut self, s: &SimpleAssignTarget) {
+        match s {
+            SimpleAssignTarget::Member(m) => self.member(m),
+            SimpleAssignTarget::SuperProp(sp) => self.expr(&Expr::SuperProp(sp.clone())),
+            SimpleAssignTarget::Paren(p) => self.expr(&p.expr),
+            SimpleAssignTarget::OptChain(o) => self.expr(&Expr::OptChain(o.clone())),
+            _ => {}
+        }
+    }
+}
+
+/// Words that are never identifiers (they reach the AST as identifiers only when written
+/// with Unicode escapes).
+const RESERVED: &[&str] = &[
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "null",
+    "return",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+];
+
+/// Words reserved in strict mode code.
+const STRICT_RESERVED: &[&str] = &["implements", "interface", "let", "package", "private", "protected", "public", "static", "yield"];
+
+/// Whether the raw text of a string or template contains a legacy octal escape (`\1`,
+/// `\01`) or a non-octal decimal escape (`\8`, `\9`).
+fn legacy_escape(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' && i + 1 < b.len() {
+            let c = b[i + 1];
+            if matches!(c, b'1'..=b'9') || (c == b'0' && b.get(i + 2).is_some_and(|d| d.is_ascii_digit())) {
+                return true;
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// Whether the raw text contains `\u{...}` with a numeric separator (not allowed there).
+fn bad_unicode_escape(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i + 2 < b.len() {
+        if b[i] == b'\\' {
+            if b[i + 1] == b'u' && b[i + 2] == b'{' {
+                let mut j = i + 3;
+                while j < b.len() && b[j] != b'}' {
+                    if b[j] == b'_' {
+                        return true;
+                    }
+                    j += 1;
+                }
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// Checks a regular expression literal's flags and pattern (with the same engine the VM
+/// runs it with).
+fn check_regexp(pattern: &str, flags: &str) -> Result<(), String> {
+    if pattern.contains(['\u{2028}', '\u{2029}']) {
+        return Err("line terminators are not allowed in regular expression literals".into());
+    }
+    let mut seen = String::new();
+    for c in flags.chars() {
+        if !"dgimsuyv".contains(c) {
+            return Err(format!("invalid flag '{c}'"));
+        }
+        if seen.contains(c) {
+            return Err(format!("duplicate flag '{c}'"));
+        }
+        seen.push(c);
+    }
+    if seen.contains('u') && seen.contains('v') {
+        return Err("the 'u' and 'v' flags cannot be used together".into());
+    }
+    // `d`, `g` and `y` do not change the syntax.
+    let syntax_flags: String = seen.chars().filter(|c| !"dgy".contains(*c)).collect();
+    regress::Regex::with_flags(pattern, syntax_flags.as_str()).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// Whether a labelled statement's body (through more labels) is an iteration statement.
+fn labels_loop(s: &Stmt) -> bool {
+    match s {
+        Stmt::Labeled(l) => labels_loop(&l.body),
+        Stmt::While(_) | Stmt::DoWhile(_) | Stmt::For(_) | Stmt::ForIn(_) | Stmt::ForOf(_) => true,
+        _ => false,
+    }
+}
+
+/// What kind of function body is being checked, for `super`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FnCtx {
+    Plain,
+    Method,
+    Constructor { derived: bool },
+}
+
+/// The string value of a non-computed property name that is an identifier or a string.
+fn static_name(key: &PropName) -> Option<&str> {
+    match key {
+        PropName::Ident(i) => Some(&i.sym),
+        PropName::Str(s) => s.value.as_str(),
+        _ => None,
+    }
+}
+
+fn prop_name_span(key: &PropName) -> Span {
+    use swc_common::Spanned;
+    key.span()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::frontend::parse_script;
+
+    /// Errors from swc or from the early error checks.
+    fn errors(src: &str) -> Vec<String> {
+        match parse_script(src, false) {
+            Ok(p) => super::check(&p.script, false, &p.deferred).into_iter().map(|(_, m)| m).collect(),
+            Err(d) => d.into_iter().map(|d| d.message).collect(),
+        }
+    }
+
+    #[test]
+    fn redeclarations() {
+        for bad in [
+            "let a; let a;",
+            "let a; var a;",
+            "var a; let a;",
+            "{ let a; var a; }",
+            "function f(){ let a; { var a; } }",
+            "function g(){} let g;",
+            "{ function g(){} let g; }",
+            "'use strict'; { function g(){} function g(){} }",
+            "for (let x of []) { var x; }",
+            "try {} catch (e) { let e; }",
+            "function f(a) { let a; }",
+            "switch (1) { case 1: let a; case 2: let a; }",
+            "let [a, a] = b;",
+            "try {} catch ([e]) { var e; }",
+            "x => { let x; }",
+            "class A {} var A;",
+        ] {
+            assert!(!errors(bad).is_empty(), "{bad} should be an error");
+        }
+        for good in [
+            "var a; var a;",
+            "function g(){} var g;",
+            "{ function g(){} function g(){} }",
+            "try {} catch (e) { var e; }",
+            "try {} catch (e) { for (var e of []) {} }",
+            "let a; { let a; }",
+            "function f(a) { var a; }",
+            "function f() { let a; } let a;",
+        ] {
+            assert!(errors(good).is_empty(), "{good} should be fine: {:?}", errors(good));
+        }
+    }
+
+    #[test]
+    fn parameters_and_super() {
+        for bad in [
+            "'use strict'; function f(a, a){}",
+            "(a, a) => 1",
+            "function f(a, [a]){}",
+            "({m(a, a){}})",
+            "function f(a, a){ 'use strict'; }",
+            "function eval(){ 'use strict'; }",
+            "'use strict'; ({arguments} = 1)",
+            "class A { constructor(){ super() } }",
+            "({ m(){ super() } })",
+            "class A { static get prototype(){} }",
+            "x = {__proto__: 1, \"__proto__\": 2}",
+            "x: { while (1) { continue x; } }",
+            "while (1) l: function f() {}",
+            "if (1) l: function f() {}",
+            "var \\u{76}\\u{6f}\\u{69}\\u{64} = 123;",
+            "'use strict'; var x = '\\08';",
+            "'\\07'; 'use strict';",
+            "function f() { 'use strict'; return '\\8'; }",
+            "'use strict'; delete ((x));",
+            "'use strict'; eval++;",
+            "'use strict'; (arguments) = 1;",
+            "`\\08`",
+            "/(/",
+            "/a/uv",
+            "/x{2,1}/",
+            "'use strict'; if (a) function f() {}",
+            "while (a) function f() {}",
+            "if (a) function* g() {}",
+        ] {
+            assert!(!errors(bad).is_empty(), "{bad} should be an error");
+        }
+        for good in [
+            "function f(a, a){}",
+            "class A extends B { constructor(){ (() => super())() } }",
+            "({ m(){ return () => super.x } })",
+            "x = {__proto__: 1, ['__proto__']: 2, __proto__(){}}",
+            "class A { static ['prototype'](){} }",
+            "x: while (1) { continue x; }",
+            "var x = '\\08'; var \\u0061 = 1;",
+            "tag`\\08`",
+            "/a{/; /]/; /(?<n>x)\\k<n>/u; /[\\p{L}--[a-z]]/v; /\\d+/dgimsy",
+            "if (a) function f() {} else function g() {}",
+        ] {
+            assert!(errors(good).is_empty(), "{good} should be fine: {:?}", errors(good));
+        }
+    }
+}

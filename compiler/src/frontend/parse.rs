@@ -1,0 +1,242 @@
+//! Parsing a script with swc, and mapping swc byte positions to lines and UTF-16 columns.
+//!
+//! The source is handed to swc as a `StringInput` starting at `BytePos(1)` (swc reserves
+//! position 0 for dummy spans), so a position `p` is the byte offset `p - 1`. Both the fatal
+//! error and the recovered errors swc collects become diagnostics; a script with any error
+//! is rejected.
+
+use swc_common::{input::StringInput, BytePos, Span, Spanned};
+use swc_ecma_ast::{EsVersion, Script};
+use swc_ecma_parser::{lexer::Lexer, Context, EsSyntax, Parser, Syntax};
+
+use super::Diagnostic;
+
+/// The position swc gives the first byte of the source.
+pub const BASE: u32 = 1;
+
+/// The spacing of column checkpoints on non-ASCII lines.
+const CHECKPOINT: usize = 256;
+
+/// Line starts of a source text, for position → (line, column) lookups.
+#[derive(Clone, Debug)]
+pub struct LineTable {
+    /// Byte offset of the first character of each line.
+    starts: Vec<u32>,
+    /// Whether each line is pure ASCII (then columns are byte differences).
+    ascii: Vec<bool>,
+    /// On non-ASCII lines, (byte offset, UTF-16 column) pairs at character boundaries every
+    /// `CHECKPOINT` bytes or so, so a lookup scans a bounded stretch of text.
+    checkpoints: Vec<(u32, u32)>,
+    /// The source text (needed to count UTF-16 units on non-ASCII lines).
+    text: String,
+}
+
+impl LineTable {
+    /// The line table of `source`. Line terminators are those of ECMAScript: LF, CR, CRLF,
+    /// U+2028 and U+2029.
+    pub fn new(source: &str) -> LineTable {
+        let mut starts = vec![0u32];
+        let mut ascii = Vec::new();
+        let mut line_ascii = true;
+        let bytes = source.as_bytes();
+        let mut chars = source.char_indices().peekable();
+        while let Some((i, ch)) = chars.next() {
+            let next_start = match ch {
+                '\n' => Some(i + 1),
+                '\r' => {
+                    if bytes.get(i + 1) == Some(&b'\n') {
+                        chars.next();
+                        Some(i + 2)
+                    } else {
+                        Some(i + 1)
+                    }
+                }
+                '\u{2028}' | '\u{2029}' => Some(i + ch.len_utf8()),
+                _ => {
+                    if !ch.is_ascii() {
+                        line_ascii = false;
+                    }
+                    None
+                }
+            };
+            if let Some(s) = next_start {
+                ascii.push(line_ascii);
+                line_ascii = true;
+                starts.push(s as u32);
+            }
+        }
+        ascii.push(line_ascii);
+        let mut checkpoints = Vec::new();
+        for (line, &is_ascii) in ascii.iter().enumerate() {
+            if is_ascii {
+                continue;
+            }
+            let start = starts[line] as usize;
+            let end = starts.get(line + 1).map_or(source.len(), |&e| e as usize);
+            let mut col = 0u32;
+            let mut last = start;
+            for (i, ch) in source[start..end].char_indices() {
+                let at = start + i;
+                if at - last >= CHECKPOINT {
+                    checkpoints.push((at as u32, col));
+                    last = at;
+                }
+                col += ch.len_utf16() as u32;
+            }
+        }
+        LineTable { starts, ascii, checkpoints, text: source.to_string() }
+    }
+
+    /// The 1-based line and 1-based UTF-16 column of byte offset `offset`.
+    pub fn loc(&self, offset: u32) -> (u32, u32) {
+        let offset = offset.min(self.text.len() as u32);
+        let line = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.starts[line];
+        let col = if self.ascii[line] {
+            offset - start
+        } else {
+            let mut end = offset as usize;
+            while !self.text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let (from, base) = match self.checkpoints.binary_search_by_key(&(end as u32), |&(o, _)| o) {
+                Ok(i) => self.checkpoints[i],
+                Err(0) => (start, 0),
+                Err(i) => self.checkpoints[i - 1],
+            };
+            let (from, base) = if from < start { (start, 0) } else { (from, base) };
+            base + self.text[from as usize..end].encode_utf16().count() as u32
+        };
+        (line as u32 + 1, col + 1)
+    }
+
+    /// The line and column of swc position `pos`.
+    pub fn pos(&self, pos: BytePos) -> (u32, u32) {
+        self.loc(pos.0.saturating_sub(BASE))
+    }
+
+    /// The text of 1-based line `line` of `source` without its terminator.
+    pub fn line_text<'s>(&self, source: &'s str, line: u32) -> Option<&'s str> {
+        let i = (line as usize).checked_sub(1)?;
+        let start = *self.starts.get(i)? as usize;
+        let end = self.starts.get(i + 1).map_or(source.len(), |&e| e as usize);
+        let text = source.get(start..end)?;
+        Some(text.trim_end_matches(['\n', '\r', '\u{2028}', '\u{2029}']))
+    }
+
+    /// The source text covered by `span`.
+    pub fn slice(&self, span: Span) -> &str {
+        let lo = (span.lo.0.saturating_sub(BASE) as usize).min(self.text.len());
+        let hi = (span.hi.0.saturating_sub(BASE) as usize).clamp(lo, self.text.len());
+        self.text.get(lo..hi).unwrap_or("")
+    }
+
+    /// A diagnostic at the start of `span`.
+    pub fn diag(&self, span: Span, message: impl Into<String>) -> Diagnostic {
+        let (line, col) = self.pos(span.lo);
+        Diagnostic::new(message, line, col)
+    }
+}
+
+/// A parsed script and its line table.
+pub struct ParsedScript {
+    /// The swc AST.
+    pub script: Script,
+    /// Positions → lines and columns.
+    pub lines: LineTable,
+    /// Errors swc recovered from that may be allowed by Annex B: a function declaration as
+    /// the body of an `if` (B.3.3, sloppy code only). The early error pass decides.
+    pub deferred: Vec<(Span, String)>,
+}
+
+/// Parses `source` as a script (sloppy unless it starts with `"use strict"` or `strict`).
+pub fn parse_script(source: &str, strict: bool) -> Result<ParsedScript, Vec<Diagnostic>> {
+    let lines = LineTable::new(source);
+    let len = u32::try_from(source.len()).ok().filter(|&l| l < u32::MAX - 16);
+    let Some(len) = len else {
+        return Err(vec![Diagnostic::new("the source file is too large", 1, 1)]);
+    };
+    let input = StringInput::new(source, BytePos(BASE), BytePos(BASE + len));
+    let syntax = Syntax::Es(EsSyntax { allow_return_outside_function: false, ..EsSyntax::default() });
+    let lexer = Lexer::new(syntax, EsVersion::latest(), input, None);
+    let mut parser = Parser::new_from(lexer);
+    if strict {
+        let ctx = parser.ctx() | Context::Strict;
+        parser.set_ctx(ctx);
+    }
+    let result = parser.parse_script();
+    let mut errors = parser.take_errors();
+    let script = match result {
+        Ok(script) => Some(script),
+        Err(e) => {
+            errors.push(e);
+            None
+        }
+    };
+    let (deferred, errors): (Vec<_>, Vec<_>) = errors
+        .into_iter()
+        .partition(|e| matches!(e.kind(), swc_ecma_parser::error::SyntaxError::DeclNotAllowed) && lines.slice(e.span()).starts_with("function"));
+    if errors.is_empty() {
+        if let Some(script) = script {
+            let deferred = deferred.into_iter().map(|e| (e.span(), e.kind().msg().into_owned())).collect();
+            return Ok(ParsedScript { script, lines, deferred });
+        }
+    }
+    let errors: Vec<_> = errors.into_iter().chain(deferred).collect();
+    let mut diags: Vec<(u32, Diagnostic)> = errors
+        .into_iter()
+        .map(|e| {
+            let span = e.span();
+            let message = e.kind().msg().into_owned();
+            (span.lo.0, lines.diag(span, message))
+        })
+        .collect();
+    diags.sort_by_key(|(pos, _)| *pos);
+    diags.dedup_by(|a, b| a.1 == b.1);
+    if diags.is_empty() {
+        diags.push((0, Diagnostic::new("invalid script", 1, 1)));
+    }
+    Err(diags.into_iter().map(|(_, d)| d).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_utf16_units() {
+        let t = LineTable::new("a\n😀b\r\nc\u{2028}d");
+        assert_eq!(t.loc(0), (1, 1));
+        assert_eq!(t.loc(2), (2, 1));
+        assert_eq!(t.loc(6), (2, 3)); // after the astral character (2 units)
+        assert_eq!(t.loc(9), (3, 1));
+        assert_eq!(t.loc(13), (4, 1));
+    }
+
+    #[test]
+    fn long_non_ascii_lines_use_checkpoints() {
+        let line = "é".repeat(2000) + "x";
+        let t = LineTable::new(&format!("a\n{line}"));
+        assert_eq!(t.loc(2 + 4000), (2, 2001));
+        assert_eq!(t.loc(2 + 1001), (2, 501));
+        assert_eq!(t.loc(2 + 1000), (2, 501));
+        assert_eq!(t.loc(2), (2, 1));
+    }
+
+    #[test]
+    fn syntax_error_has_position() {
+        let errs = parse_script("var a = 1;\nvar b = ;\n", false).err().expect("error");
+        assert_eq!(errs[0].line, 2);
+        assert_eq!(errs[0].col, 9);
+    }
+
+    #[test]
+    fn strict_option_applies() {
+        assert!(parse_script("with (a) {}", false).is_ok());
+        assert!(parse_script("with (a) {}", true).is_err());
+        assert!(parse_script("'use strict'; with (a) {}", false).is_err());
+    }
+}

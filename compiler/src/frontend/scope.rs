@@ -1,0 +1,1437 @@
+//! Scope analysis: every declaration of a script, which scope declares it, and which are
+//! captured by closures.
+//!
+//! One walk over the AST builds a `ScopeTree`. Entering a function or block first hoists its
+//! declarations (parameters, `var`s, function declarations, `let`/`const`/`class`, Annex B
+//! block functions), then resolves every identifier reference against the chain of scopes.
+//! A reference from a function other than the declaring one marks the declaration captured:
+//! IRGen puts captured declarations in heap environments (CreateScope/LoadFrame/StoreFrame)
+//! and the rest in stack slots.
+//!
+//! Scopes and functions are found again by IRGen through `ScopeKey`s built from the span of
+//! the AST node that creates them, so both walks agree without numbering nodes.
+//!
+//! Names that resolve to nothing are globals. Top-level `var`s and function declarations of
+//! a script are properties of the global object and are not in the tree; top-level
+//! `let`/`const`/`class` live in the `Script` scope.
+//!
+//! Lexical `this`, `new.target` and `super` of arrow functions are internal declarations
+//! (`DeclKind::This`, ...) of the nearest non-arrow function, created when an arrow needs them.
+
+use hashbrown::{HashMap, HashSet};
+use swc_common::Span;
+use swc_ecma_ast::*;
+
+/// A declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DeclId(pub u32);
+/// A scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ScopeIdx(pub u32);
+/// A function (or the script).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncIdx(pub u32);
+
+/// How a name was declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeclKind {
+    /// `var` (and Annex B var bindings of block functions).
+    Var,
+    /// `let`.
+    Let,
+    /// `const`.
+    Const,
+    /// A class declaration's outer binding.
+    Class,
+    /// A function declaration at the top level of a function body.
+    Function,
+    /// A function declaration in a block (block scoped, initialized at block entry).
+    BlockFunction,
+    /// A formal parameter.
+    Param,
+    /// A catch parameter.
+    CatchParam,
+    /// The name of a function expression, bound inside it to the closure.
+    FunctionName,
+    /// The name of a class, bound inside the class body (immutable).
+    ClassName,
+    /// The implicit `arguments` of a non-arrow function.
+    Arguments,
+    /// The `this` of a function, when arrows read it or it is a derived constructor's.
+    This,
+    /// The `new.target` of a function, when arrows read it.
+    NewTarget,
+    /// The function itself, when arrows call `super(...)`.
+    Callee,
+    /// The [[HomeObject]] of a method, when arrows use `super.x`.
+    HomeObject,
+}
+
+impl DeclKind {
+    /// Whether reads before initialization throw a ReferenceError (TDZ).
+    pub fn has_tdz(self) -> bool {
+        matches!(self, DeclKind::Let | DeclKind::Const | DeclKind::Class | DeclKind::ClassName)
+    }
+    /// Whether it is a lexical (block-scoped) declaration.
+    pub fn is_lexical(self) -> bool {
+        matches!(self, DeclKind::Let | DeclKind::Const | DeclKind::Class | DeclKind::BlockFunction)
+    }
+}
+
+/// A declared name.
+#[derive(Clone, Debug)]
+pub struct DeclInfo {
+    /// The name (`this`, `new.target`, `%callee`, `%home` for internal declarations).
+    pub name: String,
+    /// How it was declared.
+    pub kind: DeclKind,
+    /// The scope that declares it.
+    pub scope: ScopeIdx,
+    /// Whether a function other than the declaring one refers to it.
+    pub captured: bool,
+    /// Whether anything refers to it.
+    pub referenced: bool,
+}
+
+/// What kind of construct creates a scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScopeKind {
+    /// The script's top level (its `let`/`const`/`class`).
+    Script,
+    /// A function's parameters, `var`s and top-level declarations.
+    Function,
+    /// A block statement.
+    Block,
+    /// The case block of a `switch`.
+    Switch,
+    /// The head of a `for`/`for-in`/`for-of` with `let`/`const`.
+    For,
+    /// A catch clause: its parameter and the declarations of its block.
+    Catch,
+    /// A class body: the class's own name.
+    Class,
+    /// The implicit block around a function declaration in an `if` branch (Annex B).
+    ImplicitBlock,
+}
+
+/// Finds a scope or function again from the AST node that creates it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScopeKey {
+    lo: u32,
+    hi: u32,
+    kind: u8,
+}
+
+impl ScopeKey {
+    /// The key of the scope of kind `kind` created by the node at `span`.
+    pub fn new(span: Span, kind: ScopeKind) -> ScopeKey {
+        ScopeKey { lo: span.lo.0, hi: span.hi.0, kind: kind as u8 }
+    }
+}
+
+/// A scope.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    /// What creates it.
+    pub kind: ScopeKind,
+    /// The enclosing scope.
+    pub parent: Option<ScopeIdx>,
+    /// The function whose code it belongs to.
+    pub func: FuncIdx,
+    /// Its declarations, in declaration order.
+    pub decls: Vec<DeclId>,
+    names: HashMap<String, DeclId>,
+}
+
+/// What kind of function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FuncKind {
+    /// The script's global code.
+    Script,
+    /// A function declaration or expression.
+    Normal,
+    /// An arrow function.
+    Arrow,
+    /// An object literal or class method.
+    Method,
+    /// A getter.
+    Getter,
+    /// A setter.
+    Setter,
+    /// A base class constructor.
+    ClassConstructor,
+    /// A derived class constructor.
+    DerivedConstructor,
+}
+
+/// Facts about one function.
+#[derive(Clone, Debug)]
+pub struct FuncInfo {
+    /// What kind of function.
+    pub kind: FuncKind,
+    /// Whether it is a generator.
+    pub is_generator: bool,
+    /// The enclosing function.
+    pub parent: Option<FuncIdx>,
+    /// Its function scope (the script scope for the script).
+    pub scope: ScopeIdx,
+    /// Whether its code is strict.
+    pub strict: bool,
+    /// Whether its parameters are all plain identifiers without defaults or rest.
+    pub simple_params: bool,
+    /// Internal declarations for arrows' lexical `this`, `new.target`, `super`.
+    pub this_decl: Option<DeclId>,
+    /// See `this_decl`.
+    pub new_target_decl: Option<DeclId>,
+    /// See `this_decl`.
+    pub callee_decl: Option<DeclId>,
+    /// See `this_decl`.
+    pub home_decl: Option<DeclId>,
+    /// Whether it (or an arrow in it) uses `super.x`: its closure needs a [[HomeObject]].
+    pub uses_super_property: bool,
+    /// Whether its own code (not nested arrows) reads `this`.
+    pub uses_this: bool,
+}
+
+/// Where the Annex B var binding of a block function lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnnexBTarget {
+    /// A `var` of the enclosing function.
+    Decl(DeclId),
+    /// A global variable (top-level code of a script).
+    Global(String),
+}
+
+/// The result of scope analysis.
+#[derive(Clone, Debug, Default)]
+pub struct ScopeTree {
+    /// Every declaration.
+    pub decls: Vec<DeclInfo>,
+    /// Every scope.
+    pub scopes: Vec<Scope>,
+    /// Every function; the first is the script.
+    pub funcs: Vec<FuncInfo>,
+    scope_keys: HashMap<ScopeKey, ScopeIdx>,
+    func_keys: HashMap<ScopeKey, FuncIdx>,
+    /// Block functions with an Annex B var binding, and that binding.
+    pub annexb: HashMap<DeclId, AnnexBTarget>,
+    /// Names of the script's top-level `var`s and functions (global object properties), in
+    /// order, including Annex B names.
+    pub global_vars: Vec<String>,
+}
+
+impl ScopeTree {
+    /// The declaration `d`.
+    pub fn decl(&self, d: DeclId) -> &DeclInfo {
+        &self.decls[d.0 as usize]
+    }
+    /// The scope `s`.
+    pub fn scope(&self, s: ScopeIdx) -> &Scope {
+        &self.scopes[s.0 as usize]
+    }
+    /// The function `f`.
+    pub fn func(&self, f: FuncIdx) -> &FuncInfo {
+        &self.funcs[f.0 as usize]
+    }
+    /// The scope created by the node with key `key`.
+    pub fn scope_by_key(&self, key: ScopeKey) -> Option<ScopeIdx> {
+        self.scope_keys.get(&key).copied()
+    }
+    /// The function created by the node at `span`.
+    pub fn func_by_span(&self, span: Span) -> Option<FuncIdx> {
+        self.func_keys.get(&ScopeKey::new(span, ScopeKind::Function)).copied()
+    }
+    /// The declaration of `name` in `scope` itself.
+    pub fn lookup_local(&self, scope: ScopeIdx, name: &str) -> Option<DeclId> {
+        self.scope(scope).names.get(name).copied()
+    }
+    /// The declaration `name` refers to from `scope`, `None` for a global.
+    pub fn resolve(&self, scope: ScopeIdx, name: &str) -> Option<DeclId> {
+        let mut cur = Some(scope);
+        while let Some(s) = cur {
+            if let Some(&d) = self.scope(s).names.get(name) {
+                return Some(d);
+            }
+            cur = self.scope(s).parent;
+        }
+        None
+    }
+    /// Whether any declaration of `scope` is captured (then the scope gets an environment).
+    pub fn scope_has_captured(&self, scope: ScopeIdx) -> bool {
+        self.scope(scope).decls.iter().any(|&d| self.decl(d).captured)
+    }
+    /// The nearest non-arrow function enclosing (or being) `f`.
+    pub fn this_function(&self, mut f: FuncIdx) -> FuncIdx {
+        while self.func(f).kind == FuncKind::Arrow {
+            match self.func(f).parent {
+                Some(p) => f = p,
+                None => break,
+            }
+        }
+        f
+    }
+}
+
+/// How deep statements and expressions may nest before analysis gives up with a diagnostic.
+pub const MAX_DEPTH: u32 = 3000;
+
+/// Builds the scope tree of `script`. `strict` is whether the script is strict.
+/// Returns the spans and messages of problems found (only excessive nesting).
+pub fn analyze(script: &Script, strict: bool) -> (ScopeTree, Vec<(Span, String)>) {
+    let mut a = Analyzer { tree: ScopeTree::default(), cur_scope: ScopeIdx(0), cur_func: FuncIdx(0), depth: 0, errors: Vec::new(), annexb_ok: HashSet::new() };
+    let strict = strict || has_use_strict(&script.body);
+    a.tree.funcs.push(FuncInfo {
+        kind: FuncKind::Script,
+        is_generator: false,
+        parent: None,
+        scope: ScopeIdx(0),
+        strict,
+        simple_params: true,
+        this_decl: None,
+        new_target_decl: None,
+        callee_decl: None,
+        home_decl: None,
+        uses_super_property: false,
+        uses_this: false,
+    });
+    let scope = a.new_scope(ScopeKind::Script, None, ScopeKey::new(script.span, ScopeKind::Script));
+    a.cur_scope = scope;
+    // Global declarations: functions and vars are global object properties.
+    let mut seen = HashSet::new();
+    let mut vars = Vec::new();
+    collect_var_names(&script.body, &mut vars);
+    for f in top_level_functions(&script.body) {
+        if seen.insert(f.ident.sym.to_string()) {
+            a.tree.global_vars.push(f.ident.sym.to_string());
+        }
+    }
+    for v in vars {
+        if seen.insert(v.clone()) {
+            a.tree.global_vars.push(v);
+        }
+    }
+    for (name, kind) in lexical_decls(&script.body, true) {
+        a.declare(scope, &name, kind);
+    }
+    if !strict {
+        let mut found = Vec::new();
+        let top_lexical: HashSet<String> = lexical_decls(&script.body, true).into_iter().map(|(n, _)| n).collect();
+        scan_annexb(&script.body, &top_lexical, &mut Vec::new(), &mut found, true);
+        for (name, lo) in found {
+            a.annexb_ok.insert(lo);
+            if seen.insert(name.clone()) {
+                a.tree.global_vars.push(name);
+            }
+        }
+    }
+    a.walk_stmts(&script.body);
+    (a.tree, a.errors)
+}
+
+struct Analyzer {
+    tree: ScopeTree,
+    cur_scope: ScopeIdx,
+    cur_func: FuncIdx,
+    depth: u32,
+    errors: Vec<(Span, String)>,
+    /// Start positions of function declarations that get an Annex B var binding.
+    annexb_ok: HashSet<u32>,
+}
+
+impl Analyzer {
+    fn new_scope(&mut self, kind: ScopeKind, parent: Option<ScopeIdx>, key: ScopeKey) -> ScopeIdx {
+        let idx = ScopeIdx(self.tree.scopes.len() as u32);
+        self.tree.scopes.push(Scope { kind, parent, func: self.cur_func, decls: Vec::new(), names: HashMap::new() });
+        self.tree.scope_keys.insert(key, idx);
+        idx
+    }
+
+    /// Declares `name` in `scope`, or returns the existing declaration of that name.
+    fn declare(&mut self, scope: ScopeIdx, name: &str, kind: DeclKind) -> DeclId {
+        if let Some(&d) = self.tree.scopes[scope.0 as usize].names.get(name) {
+            return d;
+        }
+        self.declare_new(scope, name, kind)
+    }
+
+    fn declare_new(&mut self, scope: ScopeIdx, name: &str, kind: DeclKind) -> DeclId {
+        let d = DeclId(self.tree.decls.len() as u32);
+        self.tree.decls.push(DeclInfo { name: name.to_string(), kind, scope, captured: false, referenced: false });
+        let s = &mut self.tree.scopes[scope.0 as usize];
+        s.decls.push(d);
+        s.names.insert(name.to_string(), d);
+        d
+    }
+
+    fn func(&mut self, f: FuncIdx) -> &mut FuncInfo {
+        &mut self.tree.funcs[f.0 as usize]
+    }
+
+    fn strict(&self) -> bool {
+        self.tree.func(self.cur_func).strict
+    }
+
+    /// A reference to `name` from the current scope.
+    fn reference(&mut self, name: &str) {
+        if let Some(d) = self.tree.resolve(self.cur_scope, name) {
+            self.use_decl(d);
+        }
+    }
+
+    fn use_decl(&mut self, d: DeclId) {
+        let scope = self.tree.decl(d).scope;
+        let func = self.tree.scope(scope).func;
+        let decl = &mut self.tree.decls[d.0 as usize];
+        decl.referenced = true;
+        if func != self.cur_func {
+            decl.captured = true;
+        }
+    }
+
+    /// The internal declaration `kind` of the nearest non-arrow function, used from here.
+    fn lexical_special(&mut self, kind: DeclKind) {
+        let f = self.tree.this_function(self.cur_func);
+        if self.tree.func(f).kind == FuncKind::Script {
+            return;
+        }
+        if f == self.cur_func && kind == DeclKind::This {
+            self.func(f).uses_this = true;
+        }
+        let existing = match kind {
+            DeclKind::This => self.tree.func(f).this_decl,
+            DeclKind::NewTarget => self.tree.func(f).new_target_decl,
+            DeclKind::Callee => self.tree.func(f).callee_decl,
+            _ => self.tree.func(f).home_decl,
+        };
+        let d = match existing {
+            Some(d) => d,
+            None if f == self.cur_func => return,
+            None => {
+                let scope = self.tree.func(f).scope;
+                let name = match kind {
+                    DeclKind::This => "this",
+                    DeclKind::NewTarget => "new.target",
+                    DeclKind::Callee => "%callee",
+                    _ => "%home",
+                };
+                let d = self.declare_new(scope, name, kind);
+                let info = self.func(f);
+                match kind {
+                    DeclKind::This => info.this_decl = Some(d),
+                    DeclKind::NewTarget => info.new_target_decl = Some(d),
+                    DeclKind::Callee => info.callee_decl = Some(d),
+                    _ => info.home_decl = Some(d),
+                }
+                d
+            }
+        };
+        self.use_decl(d);
+    }
+
+    fn enter(&mut self) -> bool {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            if self.depth == MAX_DEPTH + 1 && self.errors.is_empty() {
+                self.errors.push((Span::default(), "the program is nested too deeply".to_string()));
+            }
+            return false;
+        }
+        true
+    }
+
+    // ---- statements -------------------------------------------------------------------
+
+    fn walk_stmts(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            self.walk_stmt(s);
+        }
+    }
+
+    /// Enters a block-like scope with the lexical declarations of `stmts`.
+    fn enter_block(&mut self, kind: ScopeKind, key_span: Span, stmts: &[&Stmt]) -> ScopeIdx {
+        let saved = self.cur_scope;
+        let s = self.new_scope(kind, Some(saved), ScopeKey::new(key_span, kind));
+        self.cur_scope = s;
+        for stmt in stmts {
+            for (name, kind) in lexical_decls(std::slice::from_ref(*stmt), false) {
+                let d = self.declare(s, &name, kind);
+                if kind == DeclKind::BlockFunction {
+                    self.link_annexb(d, stmt);
+                }
+            }
+        }
+        saved
+    }
+
+    /// Records the Annex B var binding of the block function `d` declared by `stmt`.
+    fn link_annexb(&mut self, d: DeclId, stmt: &Stmt) {
+        let Some(f) = fn_decl_of(stmt) else { return };
+        if !self.annexb_ok.contains(&f.function.span.lo.0) {
+            return;
+        }
+        let name = f.ident.sym.to_string();
+        let this_fn = self.cur_func;
+        let target = if self.tree.func(this_fn).kind == FuncKind::Script {
+            AnnexBTarget::Global(name)
+        } else {
+            let fscope = self.tree.func(this_fn).scope;
+            match self.tree.lookup_local(fscope, &name) {
+                Some(v) => AnnexBTarget::Decl(v),
+                None => return,
+            }
+        };
+        if let AnnexBTarget::Decl(v) = target {
+            // The var is written from this block, which belongs to the same function.
+            self.tree.decls[v.0 as usize].referenced = true;
+        }
+        self.tree.annexb.insert(d, target);
+    }
+
+    fn walk_stmt(&mut self, stmt: &Stmt) {
+        if !self.enter() {
+            self.depth -= 1;
+            return;
+        }
+        match stmt {
+            Stmt::Block(b) => {
+                let stmts: Vec<&Stmt> = b.stmts.iter().collect();
+                let saved = self.enter_block(ScopeKind::Block, b.span, &stmts);
+                self.walk_stmts(&b.stmts);
+                self.cur_scope = saved;
+            }
+            Stmt::Empty(_) | Stmt::Debugger(_) | Stmt::Break(_) | Stmt::Continue(_) => {}
+            Stmt::With(w) => {
+                self.walk_expr(&w.obj);
+                self.walk_stmt(&w.body);
+            }
+            Stmt::Return(r) => {
+                if let Some(e) = &r.arg {
+                    self.walk_expr(e);
+                }
+            }
+            Stmt::Labeled(l) => self.walk_stmt(&l.body),
+            Stmt::If(i) => {
+                self.walk_expr(&i.test);
+                self.walk_sub_stmt(&i.cons);
+                if let Some(alt) = &i.alt {
+                    self.walk_sub_stmt(alt);
+                }
+            }
+            Stmt::Switch(s) => {
+                self.walk_expr(&s.discriminant);
+                let stmts: Vec<&Stmt> = s.cases.iter().flat_map(|c| c.cons.iter()).collect();
+                let saved = self.enter_block(ScopeKind::Switch, s.span, &stmts);
+                for case in &s.cases {
+                    if let Some(t) = &case.test {
+                        self.walk_expr(t);
+                    }
+                    self.walk_stmts(&case.cons);
+                }
+                self.cur_scope = saved;
+            }
+            Stmt::Throw(t) => self.walk_expr(&t.arg),
+            Stmt::Try(t) => {
+                self.walk_stmt_block(&t.block);
+                if let Some(h) = &t.handler {
+                    let saved = self.cur_scope;
+                    let s = self.new_scope(ScopeKind::Catch, Some(saved), ScopeKey::new(h.span, ScopeKind::Catch));
+                    self.cur_scope = s;
+                    if let Some(p) = &h.param {
+                        let mut names = Vec::new();
+                        pat_names(p, &mut names);
+                        for n in names {
+                            self.declare(s, &n, DeclKind::CatchParam);
+                        }
+                    }
+                    for stmt in &h.body.stmts {
+                        for (name, kind) in lexical_decls(std::slice::from_ref(stmt), false) {
+                            let d = self.declare(s, &name, kind);
+                            if kind == DeclKind::BlockFunction {
+                                self.link_annexb(d, stmt);
+                            }
+                        }
+                    }
+                    if let Some(p) = &h.param {
+                        self.walk_pat(p);
+                    }
+                    self.walk_stmts(&h.body.stmts);
+                    self.cur_scope = saved;
+                }
+                if let Some(f) = &t.finalizer {
+                    self.walk_stmt_block(f);
+                }
+            }
+            Stmt::While(w) => {
+                self.walk_expr(&w.test);
+                self.walk_sub_stmt(&w.body);
+            }
+            Stmt::DoWhile(w) => {
+                self.walk_sub_stmt(&w.body);
+                self.walk_expr(&w.test);
+            }
+            Stmt::For(f) => {
+                let saved = self.cur_scope;
+                if let Some(VarDeclOrExpr::VarDecl(v)) = &f.init {
+                    if v.kind != VarDeclKind::Var {
+                        self.enter_for_scope(f.span, v);
+                    }
+                }
+                match &f.init {
+                    Some(VarDeclOrExpr::VarDecl(v)) => self.walk_var_decl(v),
+                    Some(VarDeclOrExpr::Expr(e)) => self.walk_expr(e),
+                    None => {}
+                }
+                if let Some(t) = &f.test {
+                    self.walk_expr(t);
+                }
+                if let Some(u) = &f.update {
+                    self.walk_expr(u);
+                }
+                self.walk_sub_stmt(&f.body);
+                self.cur_scope = saved;
+            }
+            Stmt::ForIn(f) => self.walk_for_in_of(f.span, &f.left, &f.right, &f.body),
+            Stmt::ForOf(f) => self.walk_for_in_of(f.span, &f.left, &f.right, &f.body),
+            Stmt::Decl(d) => self.walk_decl(d),
+            Stmt::Expr(e) => self.walk_expr(&e.expr),
+        }
+        self.depth -= 1;
+    }
+
+    /// A statement in a position where a declaration gets its own implicit block
+    /// (`if (x) function f() {}` in sloppy code).
+    fn walk_sub_stmt(&mut self, stmt: &Stmt) {
+        if let Stmt::Decl(_) = stmt {
+            let saved = self.enter_block(ScopeKind::ImplicitBlock, stmt_span(stmt), &[stmt]);
+            self.walk_stmt(stmt);
+            self.cur_scope = saved;
+        } else {
+            self.walk_stmt(stmt);
+        }
+    }
+
+    fn walk_stmt_block(&mut self, b: &BlockStmt) {
+        let stmts: Vec<&Stmt> = b.stmts.iter().collect();
+        let saved = self.enter_block(ScopeKind::Block, b.span, &stmts);
+        self.walk_stmts(&b.stmts);
+        self.cur_scope = saved;
+    }
+
+    fn enter_for_scope(&mut self, span: Span, v: &VarDecl) {
+        let s = self.new_scope(ScopeKind::For, Some(self.cur_scope), ScopeKey::new(span, ScopeKind::For));
+        self.cur_scope = s;
+        let kind = if v.kind == VarDeclKind::Const { DeclKind::Const } else { DeclKind::Let };
+        for d in &v.decls {
+            let mut names = Vec::new();
+            pat_names(&d.name, &mut names);
+            for n in names {
+                self.declare(s, &n, kind);
+            }
+        }
+    }
+
+    fn walk_for_in_of(&mut self, span: Span, left: &ForHead, right: &Expr, body: &Stmt) {
+        let saved = self.cur_scope;
+        if let ForHead::VarDecl(v) = left {
+            if v.kind != VarDeclKind::Var {
+                self.enter_for_scope(span, v);
+            }
+        }
+        self.walk_expr(right);
+        match left {
+            ForHead::VarDecl(v) => self.walk_var_decl(v),
+            ForHead::UsingDecl(u) => {
+                for d in &u.decls {
+                    self.walk_pat(&d.name);
+                }
+            }
+            ForHead::Pat(p) => self.walk_pat(p),
+        }
+        self.walk_sub_stmt(body);
+        self.cur_scope = saved;
+    }
+
+    fn walk_var_decl(&mut self, v: &VarDecl) {
+        for d in &v.decls {
+            self.walk_pat(&d.name);
+            if let Some(init) = &d.init {
+                self.walk_expr(init);
+            }
+        }
+    }
+
+    fn walk_decl(&mut self, d: &Decl) {
+        match d {
+            Decl::Class(c) => {
+                self.reference(&c.ident.sym);
+                self.walk_class(&c.class, Some(&c.ident.sym));
+            }
+            Decl::Fn(f) => {
+                self.reference(&f.ident.sym);
+                self.walk_function(&f.function, FuncKind::Normal, None);
+            }
+            Decl::Var(v) => self.walk_var_decl(v),
+            Decl::Using(u) => {
+                for d in &u.decls {
+                    self.walk_pat(&d.name);
+                    if let Some(init) = &d.init {
+                        self.walk_expr(init);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // ---- functions ----------------------------------------------------------------------
+
+    fn begin_function(&mut self, span: Span, kind: FuncKind, is_generator: bool, strict: bool, simple_params: bool) -> (ScopeIdx, FuncIdx) {
+        let saved = (self.cur_scope, self.cur_func);
+        let f = FuncIdx(self.tree.funcs.len() as u32);
+        let parent_scope = self.cur_scope;
+        self.tree.funcs.push(FuncInfo {
+            kind,
+            is_generator,
+            parent: Some(self.cur_func),
+            scope: ScopeIdx(0),
+            strict,
+            simple_params,
+            this_decl: None,
+            new_target_decl: None,
+            callee_decl: None,
+            home_decl: None,
+            uses_super_property: false,
+            uses_this: false,
+        });
+        self.tree.func_keys.insert(ScopeKey::new(span, ScopeKind::Function), f);
+        self.cur_func = f;
+        let s = self.new_scope(ScopeKind::Function, Some(parent_scope), ScopeKey::new(span, ScopeKind::Function));
+        self.func(f).scope = s;
+        self.cur_scope = s;
+        saved
+    }
+
+    /// Hoists the declarations of a function scope (see the module docs).
+    fn hoist_function(&mut self, params: &[&Pat], body: &[Stmt], own_name: Option<&str>) {
+        let s = self.cur_scope;
+        let f = self.cur_func;
+        let kind = self.tree.func(f).kind;
+        let mut param_names = Vec::new();
+        for p in params {
+            pat_names(p, &mut param_names);
+        }
+        for n in &param_names {
+            self.declare(s, n, DeclKind::Param);
+        }
+        let lexical = lexical_decls(body, true);
+        let functions = top_level_functions(body);
+        if kind != FuncKind::Arrow
+            && !param_names.iter().any(|n| n == "arguments")
+            && !lexical.iter().any(|(n, _)| n == "arguments")
+            && !functions.iter().any(|f| &*f.ident.sym == "arguments")
+        {
+            self.declare(s, "arguments", DeclKind::Arguments);
+        }
+        if kind == FuncKind::DerivedConstructor {
+            let d = self.declare_new(s, "this", DeclKind::This);
+            // Read by every return of the constructor.
+            self.tree.decls[d.0 as usize].referenced = true;
+            self.func(f).this_decl = Some(d);
+        }
+        for func in &functions {
+            self.declare(s, &func.ident.sym, DeclKind::Function);
+        }
+        let mut vars = Vec::new();
+        collect_var_names(body, &mut vars);
+        for v in vars {
+            self.declare(s, &v, DeclKind::Var);
+        }
+        for (name, kind) in &lexical {
+            self.declare(s, name, *kind);
+        }
+        if !self.strict() {
+            let top_lexical: HashSet<String> = lexical.iter().map(|(n, _)| n.clone()).chain(param_names.iter().cloned()).collect();
+            let mut found = Vec::new();
+            scan_annexb(body, &top_lexical, &mut Vec::new(), &mut found, true);
+            for (name, lo) in found {
+                if param_names.contains(&name) || name == "arguments" {
+                    continue;
+                }
+                self.annexb_ok.insert(lo);
+                self.declare(s, &name, DeclKind::Var);
+            }
+        }
+        if let Some(name) = own_name {
+            self.declare(s, name, DeclKind::FunctionName);
+        }
+    }
+
+    fn walk_params_and_body(&mut self, params: &[&Pat], body: &[Stmt]) {
+        for p in params {
+            self.walk_pat(p);
+        }
+        self.walk_stmts(body);
+    }
+
+    /// A function node: declaration, expression, method, getter or setter.
+    fn walk_function(&mut self, func: &Function, kind: FuncKind, own_name: Option<&str>) {
+        let body: &[Stmt] = func.body.as_ref().map_or(&[], |b| &b.stmts);
+        let strict = self.strict() || has_use_strict(body);
+        let params: Vec<&Pat> = func.params.iter().map(|p| &p.pat).collect();
+        let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
+        let saved = self.begin_function(func.span, kind, func.is_generator, strict, simple);
+        self.hoist_function(&params, body, own_name);
+        self.walk_params_and_body(&params, body);
+        (self.cur_scope, self.cur_func) = saved;
+    }
+
+    fn walk_arrow(&mut self, arrow: &ArrowExpr) {
+        let body: &[Stmt] = match &*arrow.body {
+            ArrowFunctionBody::FunctionBody(b) => &b.stmts,
+            ArrowFunctionBody::Expr(_) => &[],
+        };
+        let strict = self.strict() || has_use_strict(body);
+        let params: Vec<&Pat> = arrow.params.iter().collect();
+        let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
+        let saved = self.begin_function(arrow.span, FuncKind::Arrow, arrow.is_generator, strict, simple);
+        self.hoist_function(&params, body, None);
+        for p in &params {
+            self.walk_pat(p);
+        }
+        match &*arrow.body {
+            ArrowFunctionBody::FunctionBody(b) => self.walk_stmts(&b.stmts),
+            ArrowFunctionBody::Expr(e) => self.walk_expr(e),
+        }
+        (self.cur_scope, self.cur_func) = saved;
+    }
+
+    fn walk_class(&mut self, class: &Class, name: Option<&str>) {
+        let saved_scope = self.cur_scope;
+        let s = self.new_scope(ScopeKind::Class, Some(saved_scope), ScopeKey::new(class.span, ScopeKind::Class));
+        self.cur_scope = s;
+        if let Some(n) = name {
+            self.declare(s, n, DeclKind::ClassName);
+        }
+        // The heritage and the computed keys are strict code of the enclosing function; the
+        // methods are strict functions.
+        let saved_strict = self.strict();
+        self.func(self.cur_func).strict = true;
+        if let Some(sup) = &class.super_class {
+            self.walk_expr(sup);
+        }
+        let derived = class.super_class.is_some();
+        for member in &class.body {
+            match member {
+                ClassMember::Constructor(c) => {
+                    let body: &[Stmt] = c.body.as_ref().map_or(&[], |b| &b.stmts);
+                    let params: Vec<&Pat> = c
+                        .params
+                        .iter()
+                        .filter_map(|p| match p {
+                            ParamOrTsParamProp::Param(p) => Some(&p.pat),
+                            ParamOrTsParamProp::TsParamProp(_) => None,
+                        })
+                        .collect();
+                    let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
+                    let kind = if derived { FuncKind::DerivedConstructor } else { FuncKind::ClassConstructor };
+                    let saved = self.begin_function(c.span, kind, false, true, simple);
+                    self.hoist_function(&params, body, None);
+                    self.walk_params_and_body(&params, body);
+                    (self.cur_scope, self.cur_func) = saved;
+                }
+                ClassMember::Method(m) => {
+                    self.walk_prop_name(&m.key);
+                    let kind = match m.kind {
+                        MethodKind::Method => FuncKind::Method,
+                        MethodKind::Getter => FuncKind::Getter,
+                        MethodKind::Setter => FuncKind::Setter,
+                    };
+                    self.walk_function(&m.function, kind, None);
+                }
+                ClassMember::PrivateMethod(m) => {
+                    self.walk_function(&m.function, FuncKind::Method, None);
+                }
+                ClassMember::ClassProp(p) => {
+                    self.walk_prop_name(&p.key);
+                }
+                ClassMember::PrivateProp(_)
+                | ClassMember::StaticBlock(_)
+                | ClassMember::AutoAccessor(_)
+                | ClassMember::TsIndexSignature(_)
+                | ClassMember::Empty(_) => {}
+            }
+        }
+        self.func(self.cur_func).strict = saved_strict;
+        self.cur_scope = saved_scope;
+    }
+
+    fn walk_prop_name(&mut self, key: &PropName) {
+        if let PropName::Computed(c) = key {
+            self.walk_expr(&c.expr);
+        }
+    }
+
+    // ---- patterns and expressions -----------------------------------------------------------
+
+    /// A binding or assignment pattern: identifiers are references (writes), defaults and
+    /// computed keys are expressions.
+    fn walk_pat(&mut self, pat: &Pat) {
+        if !self.enter() {
+            self.depth -= 1;
+            return;
+        }
+        match pat {
+            Pat::Ident(b) => self.reference(&b.id.sym),
+            Pat::Array(a) => {
+                for p in a.elems.iter().flatten() {
+                    self.walk_pat(p);
+                }
+            }
+            Pat::Rest(r) => self.walk_pat(&r.arg),
+            Pat::Object(o) => {
+                for p in &o.props {
+                    match p {
+                        ObjectPatProp::KeyValue(kv) => {
+                            self.walk_prop_name(&kv.key);
+                            self.walk_pat(&kv.value);
+                        }
+                        ObjectPatProp::Assign(a) => {
+                            self.reference(&a.key.id.sym);
+                            if let Some(v) = &a.value {
+                                self.walk_expr(v);
+                            }
+                        }
+                        ObjectPatProp::Rest(r) => self.walk_pat(&r.arg),
+                    }
+                }
+            }
+            Pat::Assign(a) => {
+                self.walk_pat(&a.left);
+                self.walk_expr(&a.right);
+            }
+            Pat::Expr(e) => self.walk_expr(e),
+            Pat::Invalid(_) => {}
+        }
+        self.depth -= 1;
+    }
+
+    fn walk_expr(&mut self, expr: &Expr) {
+        if !self.enter() {
+            self.depth -= 1;
+            return;
+        }
+        match expr {
+            Expr::This(_) => self.lexical_special(DeclKind::This),
+            Expr::Array(a) => {
+                for e in a.elems.iter().flatten() {
+                    self.walk_expr(&e.expr);
+                }
+            }
+            Expr::Object(o) => {
+                for p in &o.props {
+                    match p {
+                        PropOrSpread::Spread(s) => self.walk_expr(&s.expr),
+                        PropOrSpread::Prop(p) => match &**p {
+                            Prop::Shorthand(i) => self.reference(&i.sym),
+                            Prop::KeyValue(kv) => {
+                                self.walk_prop_name(&kv.key);
+                                self.walk_expr(&kv.value);
+                            }
+                            Prop::Assign(a) => {
+                                self.reference(&a.key.sym);
+                                self.walk_expr(&a.value);
+                            }
+                            Prop::Getter(g) => {
+                                self.walk_prop_name(&g.key);
+                                self.walk_function(&g.function, FuncKind::Getter, None);
+                            }
+                            Prop::Setter(st) => {
+                                self.walk_prop_name(&st.key);
+                                self.walk_function(&st.function, FuncKind::Setter, None);
+                            }
+                            Prop::Method(m) => {
+                                self.walk_prop_name(&m.key);
+                                self.walk_function(&m.function, FuncKind::Method, None);
+                            }
+                        },
+                    }
+                }
+            }
+            Expr::Fn(f) => {
+                let name = f.ident.as_ref().map(|i| i.sym.to_string());
+                self.walk_function(&f.function, FuncKind::Normal, name.as_deref());
+            }
+            Expr::Unary(u) => self.walk_expr(&u.arg),
+            Expr::Update(u) => self.walk_expr(&u.arg),
+            Expr::Bin(b) => {
+                self.walk_expr(&b.left);
+                self.walk_expr(&b.right);
+            }
+            Expr::Assign(a) => {
+                match &a.left {
+                    AssignTarget::Simple(s) => self.walk_simple_target(s),
+                    AssignTarget::Pat(p) => match p {
+                        AssignTargetPat::Array(a) => {
+                            for p in a.elems.iter().flatten() {
+                                self.walk_pat(p);
+                            }
+                        }
+                        AssignTargetPat::Object(o) => {
+                            let pat = Pat::Object(o.clone());
+                            self.walk_pat(&pat);
+                        }
+                        AssignTargetPat::Invalid(_) => {}
+                    },
+                }
+                self.walk_expr(&a.right);
+            }
+            Expr::Member(m) => self.walk_member(m),
+            Expr::SuperProp(s) => {
+                self.super_property();
+                if let SuperProp::Computed(c) = &s.prop {
+                    self.walk_expr(&c.expr);
+                }
+            }
+            Expr::Cond(c) => {
+                self.walk_expr(&c.test);
+                self.walk_expr(&c.cons);
+                self.walk_expr(&c.alt);
+            }
+            Expr::Call(c) => {
+                match &c.callee {
+                    Callee::Super(_) => {
+                        self.lexical_special(DeclKind::Callee);
+                        self.lexical_special(DeclKind::NewTarget);
+                        self.lexical_special(DeclKind::This);
+                    }
+                    Callee::Import(_) => {}
+                    Callee::Expr(e) => self.walk_expr(e),
+                }
+                for a in &c.args {
+                    self.walk_expr(&a.expr);
+                }
+            }
+            Expr::New(n) => {
+                self.walk_expr(&n.callee);
+                for a in n.args.iter().flatten() {
+                    self.walk_expr(&a.expr);
+                }
+            }
+            Expr::Seq(s) => {
+                for e in &s.exprs {
+                    self.walk_expr(e);
+                }
+            }
+            Expr::Ident(i) => self.reference(&i.sym),
+            Expr::Lit(_) => {}
+            Expr::Tpl(t) => {
+                for e in &t.exprs {
+                    self.walk_expr(e);
+                }
+            }
+            Expr::TaggedTpl(t) => {
+                self.walk_expr(&t.tag);
+                for e in &t.tpl.exprs {
+                    self.walk_expr(e);
+                }
+            }
+            Expr::Arrow(a) => self.walk_arrow(a),
+            Expr::Class(c) => {
+                let name = c.ident.as_ref().map(|i| i.sym.to_string());
+                self.walk_class(&c.class, name.as_deref());
+            }
+            Expr::Yield(y) => {
+                if let Some(a) = &y.arg {
+                    self.walk_expr(a);
+                }
+            }
+            Expr::MetaProp(m) if m.kind == MetaPropKind::NewTarget => self.lexical_special(DeclKind::NewTarget),
+            Expr::Await(a) => self.walk_expr(&a.arg),
+            Expr::Paren(p) => self.walk_expr(&p.expr),
+            Expr::OptChain(o) => match &*o.base {
+                OptChainBase::Member(m) => self.walk_member(m),
+                OptChainBase::Call(c) => {
+                    self.walk_expr(&c.callee);
+                    for a in &c.args {
+                        self.walk_expr(&a.expr);
+                    }
+                }
+            },
+            Expr::PrivateName(_) | Expr::Invalid(_) => {}
+            _ => {}
+        }
+        self.depth -= 1;
+    }
+
+    fn super_property(&mut self) {
+        let f = self.tree.this_function(self.cur_func);
+        if self.tree.func(f).kind != FuncKind::Script {
+            self.func(f).uses_super_property = true;
+        }
+        self.lexical_special(DeclKind::HomeObject);
+        self.lexical_special(DeclKind::This);
+    }
+
+    fn walk_member(&mut self, m: &MemberExpr) {
+        self.walk_expr(&m.obj);
+        if let MemberProp::Computed(c) = &m.prop {
+            self.walk_expr(&c.expr);
+        }
+    }
+
+    fn walk_simple_target(&mut self, s: &SimpleAssignTarget) {
+        match s {
+            SimpleAssignTarget::Ident(b) => self.reference(&b.id.sym),
+            SimpleAssignTarget::Member(m) => self.walk_member(m),
+            SimpleAssignTarget::SuperProp(sp) => {
+                self.super_property();
+                if let SuperProp::Computed(c) = &sp.prop {
+                    self.walk_expr(&c.expr);
+                }
+            }
+            SimpleAssignTarget::Paren(p) => self.walk_expr(&p.expr),
+            SimpleAssignTarget::OptChain(o) => {
+                let e = Expr::OptChain(o.clone());
+                self.walk_expr(&e);
+            }
+            _ => {}
+        }
+    }
+}
+
+// ---- declaration collection (shared with early errors and IRGen) --------------------------------
+
+/// Whether a statement list starts with a `"use strict"` directive.
+pub fn has_use_strict(stmts: &[Stmt]) -> bool {
+    for s in stmts {
+        match s {
+            Stmt::Expr(ExprStmt { expr, .. }) => match &**expr {
+                Expr::Lit(Lit::Str(s)) => {
+                    if let Some(raw) = &s.raw {
+                        if &**raw == "'use strict'" || &**raw == "\"use strict\"" {
+                            return true;
+                        }
+                    }
+                }
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The span of a statement.
+pub fn stmt_span(s: &Stmt) -> Span {
+    use swc_common::Spanned;
+    s.span()
+}
+
+/// The function declaration `stmt` is (through labels), if any.
+pub fn fn_decl_of(stmt: &Stmt) -> Option<&FnDecl> {
+    match stmt {
+        Stmt::Decl(Decl::Fn(f)) => Some(f),
+        Stmt::Labeled(l) => fn_decl_of(&l.body),
+        _ => None,
+    }
+}
+
+/// The function declarations directly in `stmts` (through labels).
+pub fn top_level_functions(stmts: &[Stmt]) -> Vec<&FnDecl> {
+    stmts.iter().filter_map(fn_decl_of).collect()
+}
+
+/// The bound names of a pattern.
+pub fn pat_names(pat: &Pat, out: &mut Vec<String>) {
+    match pat {
+        Pat::Ident(b) => out.push(b.id.sym.to_string()),
+        Pat::Array(a) => {
+            for p in a.elems.iter().flatten() {
+                pat_names(p, out);
+            }
+        }
+        Pat::Rest(r) => pat_names(&r.arg, out),
+        Pat::Object(o) => {
+            for p in &o.props {
+                match p {
+                    ObjectPatProp::KeyValue(kv) => pat_names(&kv.value, out),
+                    ObjectPatProp::Assign(a) => out.push(a.key.id.sym.to_string()),
+                    ObjectPatProp::Rest(r) => pat_names(&r.arg, out),
+                }
+            }
+        }
+        Pat::Assign(a) => pat_names(&a.left, out),
+        Pat::Expr(_) | Pat::Invalid(_) => {}
+    }
+}
+
+/// The lexically scoped declarations directly in `stmts`. At a function's or script's top
+/// level (`top_level`), function declarations are var-scoped and not included.
+pub fn lexical_decls(stmts: &[Stmt], top_level: bool) -> Vec<(String, DeclKind)> {
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::Decl(Decl::Var(v)) if v.kind != VarDeclKind::Var => {
+                let kind = if v.kind == VarDeclKind::Const { DeclKind::Const } else { DeclKind::Let };
+                for d in &v.decls {
+                    let mut names = Vec::new();
+                    pat_names(&d.name, &mut names);
+                    out.extend(names.into_iter().map(|n| (n, kind)));
+                }
+            }
+            Stmt::Decl(Decl::Class(c)) => out.push((c.ident.sym.to_string(), DeclKind::Class)),
+            _ => {
+                if let Some(f) = fn_decl_of(s) {
+                    if !top_level {
+                        out.push((f.ident.sym.to_string(), DeclKind::BlockFunction));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The names declared by `var` in `stmts`, recursively through nested statements (not
+/// functions), in source order.
+pub fn collect_var_names(stmts: &[Stmt], out: &mut Vec<String>) {
+    for s in stmts {
+        collect_var_names_stmt(s, out);
+    }
+}
+
+fn collect_var_names_stmt(s: &Stmt, out: &mut Vec<String>) {
+    match s {
+        Stmt::Block(b) => collect_var_names(&b.stmts, out),
+        Stmt::Decl(Decl::Var(v)) if v.kind == VarDeclKind::Var => {
+            for d in &v.decls {
+                pat_names(&d.name, out);
+            }
+        }
+        Stmt::With(w) => collect_var_names_stmt(&w.body, out),
+        Stmt::Labeled(l) => collect_var_names_stmt(&l.body, out),
+        Stmt::If(i) => {
+            collect_var_names_stmt(&i.cons, out);
+            if let Some(a) = &i.alt {
+                collect_var_names_stmt(a, out);
+            }
+        }
+        Stmt::Switch(sw) => {
+            for c in &sw.cases {
+                collect_var_names(&c.cons, out);
+            }
+        }
+        Stmt::Try(t) => {
+            collect_var_names(&t.block.stmts, out);
+            if let Some(h) = &t.handler {
+                collect_var_names(&h.body.stmts, out);
+            }
+            if let Some(f) = &t.finalizer {
+                collect_var_names(&f.stmts, out);
+            }
+        }
+        Stmt::While(w) => collect_var_names_stmt(&w.body, out),
+        Stmt::DoWhile(w) => collect_var_names_stmt(&w.body, out),
+        Stmt::For(f) => {
+            if let Some(VarDeclOrExpr::VarDecl(v)) = &f.init {
+                if v.kind == VarDeclKind::Var {
+                    for d in &v.decls {
+                        pat_names(&d.name, out);
+                    }
+                }
+            }
+            collect_var_names_stmt(&f.body, out);
+        }
+        Stmt::ForIn(f) => {
+            if let ForHead::VarDecl(v) = &f.left {
+                if v.kind == VarDeclKind::Var {
+                    for d in &v.decls {
+                        pat_names(&d.name, out);
+                    }
+                }
+            }
+            collect_var_names_stmt(&f.body, out);
+        }
+        Stmt::ForOf(f) => {
+            if let ForHead::VarDecl(v) = &f.left {
+                if v.kind == VarDeclKind::Var {
+                    for d in &v.decls {
+                        pat_names(&d.name, out);
+                    }
+                }
+            }
+            collect_var_names_stmt(&f.body, out);
+        }
+        _ => {}
+    }
+}
+
+/// Finds the block-level function declarations that get an Annex B var binding: those
+/// whose name no enclosing block (nor the function's top level, in `outer`) declares
+/// lexically. `found` receives (name, function span start).
+fn scan_annexb(stmts: &[Stmt], outer: &HashSet<String>, stack: &mut Vec<HashSet<String>>, found: &mut Vec<(String, u32)>, top: bool) {
+    if !top {
+        // The function declarations of this block itself are checked against the other
+        // lexical declarations of the block and the enclosing ones.
+        let own: HashSet<String> = lexical_decls(stmts, false).into_iter().filter(|(_, k)| *k != DeclKind::BlockFunction).map(|(n, _)| n).collect();
+        stack.push(own);
+        for s in stmts {
+            if let Some(f) = fn_decl_of(s) {
+                if !f.function.is_generator && !f.function.is_async {
+                    let name = f.ident.sym.to_string();
+                    if !outer.contains(&name) && !stack.iter().any(|set| set.contains(&name)) {
+                        found.push((name, f.function.span.lo.0));
+                    }
+                }
+            }
+        }
+    }
+    for s in stmts {
+        scan_annexb_stmt(s, outer, stack, found);
+    }
+    if !top {
+        stack.pop();
+    }
+}
+
+fn scan_annexb_stmt(s: &Stmt, outer: &HashSet<String>, stack: &mut Vec<HashSet<String>>, found: &mut Vec<(String, u32)>) {
+    match s {
+        Stmt::Block(b) => scan_annexb(&b.stmts, outer, stack, found, false),
+        Stmt::Labeled(l) => scan_annexb_stmt(&l.body, outer, stack, found),
+        Stmt::If(i) => {
+            scan_annexb_branch(&i.cons, outer, stack, found);
+            if let Some(a) = &i.alt {
+                scan_annexb_branch(a, outer, stack, found);
+            }
+        }
+        Stmt::Switch(sw) => {
+            let all: Vec<Stmt> = sw.cases.iter().flat_map(|c| c.cons.iter().cloned()).collect();
+            scan_annexb(&all, outer, stack, found, false);
+        }
+        Stmt::Try(t) => {
+            scan_annexb(&t.block.stmts, outer, stack, found, false);
+            if let Some(h) = &t.handler {
+                scan_annexb(&h.body.stmts, outer, stack, found, false);
+            }
+            if let Some(f) = &t.finalizer {
+                scan_annexb(&f.stmts, outer, stack, found, false);
+            }
+        }
+        Stmt::While(w) => scan_annexb_branch(&w.body, outer, stack, found),
+        Stmt::DoWhile(w) => scan_annexb_branch(&w.body, outer, stack, found),
+        Stmt::With(w) => scan_annexb_branch(&w.body, outer, stack, found),
+        Stmt::For(f) => {
+            let head = for_head_lexical(f.init.as_ref().and_then(|i| match i {
+                VarDeclOrExpr::VarDecl(v) => Some(&**v),
+                VarDeclOrExpr::Expr(_) => None,
+            }));
+            stack.push(head);
+            scan_annexb_branch(&f.body, outer, stack, found);
+            stack.pop();
+        }
+        Stmt::ForIn(f) => scan_annexb_for(&f.left, &f.body, outer, stack, found),
+        Stmt::ForOf(f) => scan_annexb_for(&f.left, &f.body, outer, stack, found),
+        _ => {}
+    }
+}
+
+fn scan_annexb_for(left: &ForHead, body: &Stmt, outer: &HashSet<String>, stack: &mut Vec<HashSet<String>>, found: &mut Vec<(String, u32)>) {
+    let head = for_head_lexical(match left {
+        ForHead::VarDecl(v) => Some(&**v),
+        _ => None,
+    });
+    stack.push(head);
+    scan_annexb_branch(body, outer, stack, found);
+    stack.pop();
+}
+
+fn for_head_lexical(v: Option<&VarDecl>) -> HashSet<String> {
+    let mut names = Vec::new();
+    if let Some(v) = v {
+        if v.kind != VarDeclKind::Var {
+            for d in &v.decls {
+                pat_names(&d.name, &mut names);
+            }
+        }
+    }
+    names.into_iter().collect()
+}
+
+/// A statement position that is not a block: a function declaration there (sloppy
+/// `if (x) function f() {}`) behaves as if in its own block.
+fn scan_annexb_branch(s: &Stmt, outer: &HashSet<String>, stack: &mut Vec<HashSet<String>>, found: &mut Vec<(String, u32)>) {
+    if fn_decl_of(s).is_some() {
+        scan_annexb(std::slice::from_ref(s), outer, stack, found, false);
+    } else {
+        scan_annexb_stmt(s, outer, stack, found);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::parse_script;
+
+    fn tree(src: &str) -> ScopeTree {
+        let p = parse_script(src, false).expect("parses");
+        analyze(&p.script, false).0
+    }
+
+    fn decl_named<'t>(t: &'t ScopeTree, name: &str) -> Vec<&'t DeclInfo> {
+        t.decls.iter().filter(|d| d.name == name).collect()
+    }
+
+    #[test]
+    fn captured_only_when_used_by_inner_function() {
+        let t = tree("function f(a, b) { var c = a; return function() { return b; }; }");
+        assert!(!decl_named(&t, "a")[0].captured);
+        assert!(decl_named(&t, "b")[0].captured);
+        assert!(!decl_named(&t, "c")[0].captured);
+    }
+
+    #[test]
+    fn top_level_vars_are_globals() {
+        let t = tree("var x = 1; function g() {} let y = 2; { function h() {} }");
+        assert_eq!(t.global_vars, vec!["g".to_string(), "x".to_string(), "h".to_string()]);
+        assert_eq!(decl_named(&t, "y")[0].kind, DeclKind::Let);
+        assert!(decl_named(&t, "x").is_empty());
+        let h = t.decls.iter().position(|d| d.name == "h").expect("block function");
+        assert_eq!(t.annexb.get(&DeclId(h as u32)), Some(&AnnexBTarget::Global("h".into())));
+    }
+
+    #[test]
+    fn annexb_blocked_by_lexical_declaration() {
+        let t = tree("function f() { let g; { function g() {} } }");
+        assert!(t.annexb.is_empty());
+        let t = tree("function f() { { function g() {} } return g; }");
+        assert_eq!(t.annexb.len(), 1);
+    }
+
+    #[test]
+    fn arrows_capture_this_of_enclosing_function() {
+        let t = tree("function f() { return () => this.x; }");
+        let f = &t.funcs[1];
+        assert!(f.this_decl.is_some());
+        assert!(t.decl(f.this_decl.unwrap()).captured);
+        let t = tree("() => this");
+        assert!(t.funcs[1].this_decl.is_none());
+    }
+
+    #[test]
+    fn arguments_is_implicit_in_functions_only() {
+        let t = tree("function f() { return () => arguments[0]; }");
+        let a = decl_named(&t, "arguments");
+        assert_eq!(a.len(), 1);
+        assert!(a[0].captured && a[0].referenced);
+        let t = tree("function f(arguments) { return arguments; }");
+        assert_eq!(decl_named(&t, "arguments")[0].kind, DeclKind::Param);
+    }
+
+    #[test]
+    fn catch_parameter_shadows_var() {
+        let t = tree("function f() { try {} catch (e) { var e = 1; } }");
+        let es = decl_named(&t, "e");
+        assert_eq!(es.len(), 2);
+        assert!(es.iter().any(|d| d.kind == DeclKind::CatchParam && d.referenced));
+    }
+}

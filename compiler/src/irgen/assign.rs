@@ -1,0 +1,233 @@
+//! References and what uses them: assignment (plain, compound, logical), `++`/`--`,
+//! `delete`.
+//!
+//! A reference is evaluated once (object, key) and then read and/or written. For
+//! read-modify-write operators a computed key is converted with `ToPropertyKey` once, so a
+//! key object's `toString` runs once.
+
+use ir::{BinOp, ErrorKind, Imm, Opcode, UnOp, Value};
+use swc_ecma_ast::*;
+
+use super::{Builtin, Gen};
+
+/// An evaluated reference.
+pub(super) enum LRef {
+    /// An identifier (resolved at each access: a declaration or a global).
+    Name(String),
+    /// `obj[key]`.
+    Member { obj: Value, key: Value },
+    /// `super[key]` with receiver `this`.
+    Super { key: Value, this: Value },
+}
+
+fn compound_op(op: AssignOp) -> Option<BinOp> {
+    Some(match op {
+        AssignOp::AddAssign => BinOp::Add,
+        AssignOp::SubAssign => BinOp::Sub,
+        AssignOp::MulAssign => BinOp::Mul,
+        AssignOp::DivAssign => BinOp::Div,
+        AssignOp::ModAssign => BinOp::Mod,
+        AssignOp::LShiftAssign => BinOp::Shl,
+        AssignOp::RShiftAssign => BinOp::Shr,
+        AssignOp::ZeroFillRShiftAssign => BinOp::UShr,
+        AssignOp::BitOrAssign => BinOp::BitOr,
+        AssignOp::BitXorAssign => BinOp::BitXor,
+        AssignOp::BitAndAssign => BinOp::BitAnd,
+        AssignOp::ExpAssign => BinOp::Exp,
+        AssignOp::Assign | AssignOp::AndAssign | AssignOp::OrAssign | AssignOp::NullishAssign => return None,
+    })
+}
+
+impl<'a> Gen<'a> {
+    fn member_lref(&mut self, m: &'a MemberExpr, convert_key: bool) -> LRef {
+        let obj = self.expr(&m.obj);
+        let mut key = self.member_key(&m.prop);
+        if convert_key && matches!(m.prop, MemberProp::Computed(_)) {
+            key = self.emit(Opcode::ToPropertyKey, vec![key], Imm::None);
+        }
+        LRef::Member { obj, key }
+    }
+
+    fn super_lref(&mut self, s: &'a SuperPropExpr) -> LRef {
+        let this = self.this_value();
+        let key = self.super_key(&s.prop);
+        LRef::Super { key, this }
+    }
+
+    /// Evaluates an assignment target expression.
+    pub(super) fn lref_expr(&mut self, e: &'a Expr, convert_key: bool) -> Option<LRef> {
+        match e {
+            Expr::Ident(i) => Some(LRef::Name(i.sym.to_string())),
+            Expr::Member(m) => Some(self.member_lref(m, convert_key)),
+            Expr::SuperProp(s) => Some(self.super_lref(s)),
+            Expr::Paren(p) => self.lref_expr(&p.expr, convert_key),
+            other => {
+                self.unsupported(swc_common::Spanned::span(other), "this assignment target");
+                None
+            }
+        }
+    }
+
+    fn lref_simple(&mut self, t: &'a SimpleAssignTarget, convert_key: bool) -> Option<LRef> {
+        match t {
+            SimpleAssignTarget::Ident(b) => Some(LRef::Name(b.id.sym.to_string())),
+            SimpleAssignTarget::Member(m) => Some(self.member_lref(m, convert_key)),
+            SimpleAssignTarget::SuperProp(s) => Some(self.super_lref(s)),
+            SimpleAssignTarget::Paren(p) => self.lref_expr(&p.expr, convert_key),
+            other => {
+                self.unsupported(swc_common::Spanned::span(other), "this assignment target");
+                None
+            }
+        }
+    }
+
+    pub(super) fn load_lref(&mut self, r: &LRef) -> Value {
+        match r {
+            LRef::Name(n) => self.load_name(n),
+            LRef::Member { obj, key } => self.emit(Opcode::LoadProperty, vec![*obj, *key], Imm::None),
+            LRef::Super { key, this } => self.super_get(*key, *this),
+        }
+    }
+
+    pub(super) fn store_lref(&mut self, r: &LRef, v: Value) {
+        match r {
+            LRef::Name(n) => self.store_name(n, v),
+            LRef::Member { obj, key } => {
+                self.emit_void(Opcode::StoreProperty, vec![v, *obj, *key], Imm::None);
+            }
+            LRef::Super { key, this } => {
+                let home = self.home_object_value();
+                self.call_builtin(Builtin::SuperSet, vec![home, *key, v, *this]);
+            }
+        }
+    }
+
+    pub(super) fn assign(&mut self, a: &'a AssignExpr) -> Value {
+        let t = match &a.left {
+            AssignTarget::Pat(p) => {
+                let v = self.expr(&a.right);
+                self.at(a.span);
+                match p {
+                    AssignTargetPat::Array(arr) => self.bind_array(arr, v, super::pattern::Mode::Assign),
+                    AssignTargetPat::Object(obj) => self.bind_object(obj, v, super::pattern::Mode::Assign),
+                    AssignTargetPat::Invalid(i) => self.unsupported(i.span, "this assignment target"),
+                }
+                return v;
+            }
+            AssignTarget::Simple(t) => t,
+        };
+        let hint = match t {
+            SimpleAssignTarget::Ident(b) => Some(b.id.sym.to_string()),
+            _ => None,
+        };
+        match a.op {
+            AssignOp::Assign => {
+                let Some(r) = self.lref_simple(t, false) else { return self.undef() };
+                let v = self.expr_named(&a.right, hint.as_deref());
+                self.at(a.span);
+                self.store_lref(&r, v);
+                v
+            }
+            AssignOp::AndAssign | AssignOp::OrAssign | AssignOp::NullishAssign => {
+                let Some(r) = self.lref_simple(t, true) else { return self.undef() };
+                let old = self.load_lref(&r);
+                let rhs = self.new_block();
+                let join = self.new_block();
+                let mut incoming = Vec::new();
+                let test = if a.op == AssignOp::NullishAssign { self.is_nullish(old) } else { old };
+                incoming.push((old, self.cur_block()));
+                match a.op {
+                    AssignOp::OrAssign => self.cond_branch(test, join, rhs),
+                    _ => self.cond_branch(test, rhs, join),
+                }
+                self.switch_to(rhs);
+                let v = self.expr_named(&a.right, hint.as_deref());
+                self.at(a.span);
+                self.store_lref(&r, v);
+                self.edge(v, join, &mut incoming);
+                self.merge(join, incoming)
+            }
+            op => {
+                let Some(r) = self.lref_simple(t, true) else { return self.undef() };
+                let old = self.load_lref(&r);
+                let rv = self.expr(&a.right);
+                self.at(a.span);
+                let bop = compound_op(op).expect("compound assignment operator");
+                let nv = self.b().binary(bop, old, rv);
+                self.store_lref(&r, nv);
+                nv
+            }
+        }
+    }
+
+    pub(super) fn update(&mut self, u: &'a UpdateExpr) -> Value {
+        let Some(r) = self.lref_expr(&u.arg, true) else { return self.undef() };
+        self.at(u.span);
+        let old = self.load_lref(&r);
+        let op = if u.op == UpdateOp::PlusPlus { UnOp::Inc } else { UnOp::Dec };
+        if u.prefix {
+            let nv = self.b().unary(op, old);
+            self.store_lref(&r, nv);
+            nv
+        } else {
+            let o = self.emit(Opcode::AsNumeric, vec![old], Imm::None);
+            let nv = self.b().unary(op, o);
+            self.store_lref(&r, nv);
+            o
+        }
+    }
+
+    pub(super) fn delete(&mut self, arg: &'a Expr) -> Value {
+        match arg {
+            Expr::Paren(p) => self.delete(&p.expr),
+            Expr::Member(m) => {
+                let obj = self.expr(&m.obj);
+                let key = self.member_key(&m.prop);
+                self.at_member(m);
+                self.emit(Opcode::DeleteProperty, vec![obj, key], Imm::None)
+            }
+            Expr::SuperProp(s) => {
+                self.this_value();
+                self.super_key(&s.prop);
+                self.at(s.span);
+                self.throw_error(ErrorKind::ReferenceError, "Unsupported reference to 'super'");
+                self.bool_lit(true)
+            }
+            Expr::Ident(i) => match self.resolve(&i.sym) {
+                Some(_) => self.bool_lit(false),
+                None => {
+                    let g = self.emit(Opcode::GetGlobalObject, Vec::new(), Imm::None);
+                    let k = self.str_lit(&i.sym);
+                    self.emit(Opcode::DeleteProperty, vec![g, k], Imm::None)
+                }
+            },
+            Expr::OptChain(o) => match &*o.base {
+                OptChainBase::Member(m) => {
+                    let nullish = self.new_block();
+                    let obj = self.chain_operand(&m.obj, nullish);
+                    if o.optional {
+                        self.nullish_check(obj, nullish);
+                    }
+                    let key = self.member_key(&m.prop);
+                    self.at_member(m);
+                    let r = self.emit(Opcode::DeleteProperty, vec![obj, key], Imm::None);
+                    let join = self.new_block();
+                    let mut incoming = Vec::new();
+                    self.edge(r, join, &mut incoming);
+                    self.switch_to(nullish);
+                    let t = self.bool_lit(true);
+                    self.edge(t, join, &mut incoming);
+                    self.merge(join, incoming)
+                }
+                OptChainBase::Call(_) => {
+                    self.expr(arg);
+                    self.bool_lit(true)
+                }
+            },
+            other => {
+                self.expr(other);
+                self.bool_lit(true)
+            }
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! Storage of declarations and access to them: stack slots, heap scopes, globals, TDZ.
+//!
+//! Entering a tree scope gives each of its declarations a `Storage`: a heap-scope variable
+//! when an inner function refers to it (the scope then gets an environment, created with
+//! `CreateScope` whose parent is the nearest enclosing environment), otherwise an
+//! `AllocStack` slot. An environment of an enclosing function is reached from the
+//! function's `GetParentScope` with `ResolveScope`, emitted once in the prologue.
+//!
+//! `let`, `const` and `class` bindings start empty; reads and writes check them with
+//! `ThrowIfEmpty` unless the declaration has already been initialized on every path to
+//! this point of the same function (tracked in `FnState::initialized`, never for `switch`
+//! scopes, whose cases can be entered in the middle).
+
+use ir::{ErrorKind, Imm, Opcode, Value, VarKind};
+
+use super::{Builtin, EnvInfo, Gen, Storage};
+use crate::frontend::scope::{DeclId, DeclKind, FuncKind, ScopeIdx, ScopeKind};
+
+fn var_kind(kind: DeclKind) -> VarKind {
+    match kind {
+        DeclKind::Let | DeclKind::Class | DeclKind::ClassName => VarKind::Let,
+        DeclKind::Const => VarKind::Const,
+        DeclKind::This | DeclKind::NewTarget | DeclKind::Callee | DeclKind::HomeObject => VarKind::Internal,
+        _ => VarKind::Var,
+    }
+}
+
+impl<'a> Gen<'a> {
+    /// The heap scope of the nearest tree scope, from `from` outwards, that has an
+    /// environment.
+    pub(super) fn nearest_env_scope(&self, from: Option<ScopeIdx>) -> Option<ir::ScopeId> {
+        let mut cur = from;
+        while let Some(s) = cur {
+            if let Some(&irs) = self.tree_ir.get(&s) {
+                return Some(irs);
+            }
+            cur = self.tree.scope(s).parent;
+        }
+        None
+    }
+
+    /// The environment of heap scope `irs` as seen from the current function.
+    pub(super) fn env_value(&mut self, irs: ir::ScopeId) -> Value {
+        let depth = self.depth();
+        if let Some(info) = self.envs.get(&irs) {
+            if info.depth == depth {
+                return info.value;
+            }
+        }
+        if let Some(&v) = self.fr().resolved.get(&irs) {
+            return v;
+        }
+        let parent_scope = self.fr().func.parent_scope;
+        let Some(parent_env) = self.fr().parent_env else {
+            // A scope of an enclosing function that is not on this function's chain: a
+            // compiler bug, reported instead of producing bad IR.
+            self.diags.push(crate::frontend::Diagnostic::new("internal compiler error: environment not reachable", self.fr().loc.line, self.fr().loc.col));
+            return self.undef();
+        };
+        if parent_scope == Some(irs) {
+            return parent_env;
+        }
+        let v = self.emit_prologue(Opcode::ResolveScope, vec![parent_env], Imm::Scope(irs), false);
+        self.f().resolved.insert(irs, v);
+        v
+    }
+
+    /// The environment operand for a closure or scope created here, and its heap scope.
+    pub(super) fn current_env(&mut self) -> (Value, Option<ir::ScopeId>) {
+        let cur = self.fr().cur_scope;
+        match self.nearest_env_scope(Some(cur)) {
+            Some(irs) => (self.env_value(irs), Some(irs)),
+            None => (self.undef(), None),
+        }
+    }
+
+    /// Enters tree scope `s`: gives its declarations storage and creates its environment if
+    /// any of them is captured. Returns the scope to restore with `exit_scope`.
+    /// Declarations are not initialized here (see `init_scope_decls`).
+    pub(super) fn enter_scope(&mut self, s: ScopeIdx) -> ScopeIdx {
+        let tree = self.tree;
+        let saved = self.fr().cur_scope;
+        let scope = tree.scope(s);
+        if tree.scope_has_captured(s) {
+            let parent_irs = self.nearest_env_scope(scope.parent);
+            let parent_env = match parent_irs {
+                Some(p) => self.env_value(p),
+                None => self.undef(),
+            };
+            let id = self.fr().id;
+            let irs = self.module.add_scope(parent_irs, id);
+            for &d in &scope.decls {
+                let decl = tree.decl(d);
+                if decl.captured {
+                    let name = self.atom(&decl.name);
+                    let var = self.module.add_var(irs, name, var_kind(decl.kind));
+                    self.storage.insert(d, Storage::Frame(var));
+                }
+            }
+            let env = self.emit(Opcode::CreateScope, vec![parent_env], Imm::Scope(irs));
+            let depth = self.depth();
+            self.tree_ir.insert(s, irs);
+            self.envs.insert(irs, EnvInfo { depth, value: env });
+        } else {
+            self.tree_ir.remove(&s);
+        }
+        for &d in &scope.decls {
+            let decl = tree.decl(d);
+            // Nothing reads a declaration nothing refers to; writes to it are dropped.
+            if !decl.captured && decl.referenced {
+                let storage = if decl.kind == DeclKind::FunctionName { Storage::Callee } else { Storage::Stack(self.alloc_stack(&decl.name)) };
+                self.storage.insert(d, storage);
+            } else if !decl.captured {
+                self.storage.remove(&d);
+            }
+            self.f().initialized.remove(&d);
+        }
+        self.f().cur_scope = s;
+        saved
+    }
+
+    pub(super) fn exit_scope(&mut self, saved: ScopeIdx) {
+        self.f().cur_scope = saved;
+    }
+
+    /// Starts the TDZ of the lexical declarations of scope `s` (stores empty).
+    pub(super) fn init_tdz(&mut self, s: ScopeIdx) {
+        let tree = self.tree;
+        for &d in &tree.scope(s).decls {
+            if tree.decl(d).kind.has_tdz() {
+                let e = self.empty();
+                self.write_decl(d, e);
+            }
+        }
+    }
+
+    /// Writes `v` into the storage of `d` with no checks.
+    pub(super) fn write_decl(&mut self, d: DeclId, v: Value) {
+        match self.storage.get(&d).copied() {
+            Some(Storage::Stack(slot)) => self.store_stack(v, slot),
+            Some(Storage::Frame(var)) => {
+                let env = self.env_value(var.scope);
+                self.emit_void(Opcode::StoreFrame, vec![v, env], Imm::Var(var));
+            }
+            Some(Storage::Callee) | None => {}
+        }
+    }
+
+    /// Reads the storage of `d` with no checks.
+    pub(super) fn read_decl(&mut self, d: DeclId) -> Value {
+        match self.storage.get(&d).copied() {
+            Some(Storage::Stack(slot)) => self.load_stack(slot),
+            Some(Storage::Frame(var)) => {
+                let env = self.env_value(var.scope);
+                self.emit(Opcode::LoadFrame, vec![env], Imm::Var(var))
+            }
+            Some(Storage::Callee) => self.emit(Opcode::GetCallee, Vec::new(), Imm::None),
+            None => self.undef(),
+        }
+    }
+
+    /// Whether a read of `d` here must check for the TDZ.
+    fn needs_tdz_check(&self, d: DeclId) -> bool {
+        let decl = self.tree.decl(d);
+        let scope = self.tree.scope(decl.scope);
+        let tdz = decl.kind.has_tdz() || (decl.kind == DeclKind::Param && !self.tree.func(scope.func).simple_params);
+        if !tdz {
+            return false;
+        }
+        let same_function = scope.func == self.fr().tree_func;
+        !(same_function && scope.kind != ScopeKind::Switch && self.fr().initialized.contains(&d))
+    }
+
+    /// Reads declaration `d` (with a TDZ check when needed).
+    pub(super) fn load_decl(&mut self, d: DeclId) -> Value {
+        let v = self.read_decl(d);
+        if self.needs_tdz_check(d) {
+            let name = self.atom(&self.tree.decl(d).name.clone());
+            return self.emit(Opcode::ThrowIfEmpty, vec![v], Imm::Name(name));
+        }
+        v
+    }
+
+    /// Initializes declaration `d` with `v` (`let x = v`, parameters, function hoisting).
+    pub(super) fn init_decl(&mut self, d: DeclId, v: Value) {
+        self.write_decl(d, v);
+        self.f().initialized.insert(d);
+    }
+
+    /// Assigns `v` to declaration `d` (`x = v`): TDZ and const checks.
+    pub(super) fn assign_decl(&mut self, d: DeclId, v: Value) {
+        let kind = self.tree.decl(d).kind;
+        match kind {
+            DeclKind::FunctionName => {
+                if self.strict() {
+                    self.throw_error(ErrorKind::TypeError, "Assignment to constant variable.");
+                }
+                return;
+            }
+            DeclKind::Const | DeclKind::ClassName => {
+                if self.needs_tdz_check(d) {
+                    self.load_decl(d);
+                }
+                self.throw_error(ErrorKind::TypeError, "Assignment to constant variable.");
+                return;
+            }
+            _ => {}
+        }
+        if self.needs_tdz_check(d) {
+            self.load_decl(d);
+        }
+        self.write_decl(d, v);
+    }
+
+    /// Whether the code being generated is strict.
+    pub(super) fn strict(&self) -> bool {
+        self.fr().func.strict
+    }
+
+    /// The declaration `name` resolves to here, `None` for a global.
+    pub(super) fn resolve(&self, name: &str) -> Option<DeclId> {
+        self.tree.resolve(self.fr().cur_scope, name)
+    }
+
+    /// Reads identifier `name`.
+    pub(super) fn load_name(&mut self, name: &str) -> Value {
+        match self.resolve(name) {
+            Some(d) => self.load_decl(d),
+            None => {
+                let a = self.atom(name);
+                self.emit(Opcode::TryLoadGlobal, Vec::new(), Imm::Name(a))
+            }
+        }
+    }
+
+    /// Assigns `v` to identifier `name`.
+    pub(super) fn store_name(&mut self, name: &str, v: Value) {
+        match self.resolve(name) {
+            Some(d) => self.assign_decl(d, v),
+            None => {
+                let a = self.atom(name);
+                self.emit_void(Opcode::StoreGlobal, vec![v], Imm::Name(a));
+            }
+        }
+    }
+
+    /// Initializes the binding `name` declared in the current scope chain (declarations).
+    pub(super) fn init_name(&mut self, name: &str, v: Value) {
+        match self.resolve(name) {
+            Some(d) => {
+                // `var x = v` assigns (the name may resolve to a parameter or a catch
+                // parameter); lexical declarations initialize.
+                match self.tree.decl(d).kind {
+                    DeclKind::Let | DeclKind::Const | DeclKind::Class | DeclKind::BlockFunction | DeclKind::Param | DeclKind::CatchParam => {
+                        self.init_decl(d, v)
+                    }
+                    _ => self.write_decl(d, v),
+                }
+            }
+            None => {
+                let a = self.atom(name);
+                self.emit_void(Opcode::StoreGlobal, vec![v], Imm::Name(a));
+            }
+        }
+    }
+
+    // ---- this, new.target, super ----------------------------------------------------------
+
+    /// `this` at the current point.
+    pub(super) fn this_value(&mut self) -> Value {
+        let tree = self.tree;
+        let cur = self.fr().tree_func;
+        let f = tree.this_function(cur);
+        let info = tree.func(f);
+        if info.kind == FuncKind::Script {
+            return self.emit(Opcode::GetGlobalObject, Vec::new(), Imm::None);
+        }
+        if info.kind == FuncKind::DerivedConstructor {
+            let d = info.this_decl.expect("derived constructors declare `this`");
+            let v = self.read_decl(d);
+            return self.call_builtin(Builtin::ThrowSuperNotCalled, vec![v]);
+        }
+        if f == cur {
+            if let Some(v) = self.fr().this_value {
+                return v;
+            }
+            return self.undef();
+        }
+        match info.this_decl {
+            Some(d) => self.read_decl(d),
+            None => self.undef(),
+        }
+    }
+
+    /// `new.target` at the current point.
+    pub(super) fn new_target_value(&mut self) -> Value {
+        let tree = self.tree;
+        let cur = self.fr().tree_func;
+        let f = tree.this_function(cur);
+        if f == cur {
+            return self.emit(Opcode::GetNewTarget, Vec::new(), Imm::None);
+        }
+        match tree.func(f).new_target_decl {
+            Some(d) => self.read_decl(d),
+            None => self.undef(),
+        }
+    }
+
+    /// The function `super(...)` belongs to (the derived constructor).
+    pub(super) fn super_callee_value(&mut self) -> Value {
+        let tree = self.tree;
+        let cur = self.fr().tree_func;
+        let f = tree.this_function(cur);
+        if f == cur {
+            return self.emit(Opcode::GetCallee, Vec::new(), Imm::None);
+        }
+        match tree.func(f).callee_decl {
+            Some(d) => self.read_decl(d),
+            None => self.undef(),
+        }
+    }
+
+    /// The [[HomeObject]] for `super.x`.
+    pub(super) fn home_object_value(&mut self) -> Value {
+        let tree = self.tree;
+        let cur = self.fr().tree_func;
+        let f = tree.this_function(cur);
+        if f == cur {
+            return self.emit(Opcode::GetHomeObject, Vec::new(), Imm::None);
+        }
+        match tree.func(f).home_decl {
+            Some(d) => self.read_decl(d),
+            None => self.undef(),
+        }
+    }
+
+    /// Binds the result of `super(...)` as `this` of the derived constructor; a
+    /// ReferenceError if it was already bound.
+    pub(super) fn bind_derived_this(&mut self, v: Value) {
+        let tree = self.tree;
+        let cur = self.fr().tree_func;
+        let f = tree.this_function(cur);
+        let Some(d) = tree.func(f).this_decl else { return };
+        let old = self.read_decl(d);
+        let is_empty = self.is_empty(old);
+        let ok = self.new_block();
+        let bad = self.new_block();
+        self.cond_branch(is_empty, ok, bad);
+        self.switch_to(bad);
+        self.throw_error(ErrorKind::ReferenceError, "Super constructor may only be called once");
+        self.switch_to(ok);
+        self.write_decl(d, v);
+    }
+}

@@ -1,0 +1,500 @@
+//! Expressions: identifiers, literals, operators (short-circuiting `&&`, `||`, `??` with
+//! Phis), conditionals, calls (with spread), `new`, `super(...)`, `super.x`, member access,
+//! optional chains, functions and arrows, `new.target`.
+//!
+//! An optional chain `a?.b.c()` evaluates its links in order and jumps to one "nullish"
+//! block as soon as a `?.` finds null or undefined; the chain's value is a Phi of the last
+//! link and `undefined`.
+
+use ir::{BinOp, Block, Imm, Opcode, UnOp, Value};
+use swc_common::Spanned;
+use swc_ecma_ast::*;
+
+use super::func::{Body, FnDef};
+use super::{Builtin, Gen};
+
+/// Call arguments: a list, or an array when some are spread.
+pub(super) enum Args {
+    List(Vec<Value>),
+    Array(Value),
+}
+
+/// The HIR operator of a non-logical binary operator.
+fn bin_op(op: BinaryOp) -> Option<BinOp> {
+    Some(match op {
+        BinaryOp::EqEq => BinOp::Eq,
+        BinaryOp::NotEq => BinOp::Ne,
+        BinaryOp::EqEqEq => BinOp::StrictEq,
+        BinaryOp::NotEqEq => BinOp::StrictNe,
+        BinaryOp::Lt => BinOp::Lt,
+        BinaryOp::LtEq => BinOp::Le,
+        BinaryOp::Gt => BinOp::Gt,
+        BinaryOp::GtEq => BinOp::Ge,
+        BinaryOp::LShift => BinOp::Shl,
+        BinaryOp::RShift => BinOp::Shr,
+        BinaryOp::ZeroFillRShift => BinOp::UShr,
+        BinaryOp::Add => BinOp::Add,
+        BinaryOp::Sub => BinOp::Sub,
+        BinaryOp::Mul => BinOp::Mul,
+        BinaryOp::Div => BinOp::Div,
+        BinaryOp::Mod => BinOp::Mod,
+        BinaryOp::BitOr => BinOp::BitOr,
+        BinaryOp::BitXor => BinOp::BitXor,
+        BinaryOp::BitAnd => BinOp::BitAnd,
+        BinaryOp::In => BinOp::In,
+        BinaryOp::InstanceOf => BinOp::InstanceOf,
+        BinaryOp::Exp => BinOp::Exp,
+        BinaryOp::LogicalOr | BinaryOp::LogicalAnd | BinaryOp::NullishCoalescing => return None,
+    })
+}
+
+/// Whether `e` is an anonymous function definition, which takes its name from the binding
+/// or property it is assigned to (IsAnonymousFunctionDefinition).
+pub(super) fn is_anonymous_function(e: &Expr) -> bool {
+    match e {
+        Expr::Fn(f) => f.ident.is_none(),
+        Expr::Arrow(_) => true,
+        Expr::Class(c) => c.ident.is_none(),
+        Expr::Paren(p) => is_anonymous_function(&p.expr),
+        _ => false,
+    }
+}
+
+impl<'a> Gen<'a> {
+    pub(super) fn expr(&mut self, e: &'a Expr) -> Value {
+        self.expr_named(e, None)
+    }
+
+    /// Evaluates `e`; an anonymous function or class gets `name`.
+    pub(super) fn expr_named(&mut self, e: &'a Expr, name: Option<&str>) -> Value {
+        self.at(e.span());
+        match e {
+            Expr::This(_) => self.this_value(),
+            Expr::Array(a) => self.array_lit(&a.elems),
+            Expr::Object(o) => self.object_lit(o),
+            Expr::Fn(f) => {
+                let name = f.ident.as_ref().map(|i| i.sym.to_string()).or_else(|| name.map(String::from)).unwrap_or_default();
+                let def = self.fn_def(&f.function, name, f.function.span);
+                match self.gen_function(&def) {
+                    Some(fid) => self.closure(fid),
+                    None => self.undef(),
+                }
+            }
+            Expr::Arrow(a) => {
+                let def = FnDef {
+                    key: a.span,
+                    source: a.span,
+                    params: a.params.iter().collect(),
+                    body: match &*a.body {
+                        ArrowFunctionBody::FunctionBody(b) => Body::Stmts(&b.stmts),
+                        ArrowFunctionBody::Expr(e) => Body::Expr(e),
+                    },
+                    name: name.unwrap_or_default().to_string(),
+                    is_generator: a.is_generator,
+                    is_async: a.is_async,
+                };
+                match self.gen_function(&def) {
+                    Some(fid) => self.closure(fid),
+                    None => self.undef(),
+                }
+            }
+            Expr::Class(c) => {
+                let own = c.ident.as_ref().map(|i| &*i.sym);
+                self.gen_class(&c.class, own, name)
+            }
+            Expr::Unary(u) => self.unary(u),
+            Expr::Update(u) => self.update(u),
+            Expr::Bin(b) => self.binary(b),
+            Expr::Assign(a) => self.assign(a),
+            Expr::Member(m) => {
+                let obj = self.expr(&m.obj);
+                let key = self.member_key(&m.prop);
+                self.at_member(m);
+                self.emit(Opcode::LoadProperty, vec![obj, key], Imm::None)
+            }
+            Expr::SuperProp(s) => {
+                let this = self.this_value();
+                let key = self.super_key(&s.prop);
+                self.at(s.span);
+                self.super_get(key, this)
+            }
+            Expr::Cond(c) => {
+                let t = self.expr(&c.test);
+                let then = self.new_block();
+                let otherwise = self.new_block();
+                let join = self.new_block();
+                self.cond_branch(t, then, otherwise);
+                let mut incoming = Vec::new();
+                self.switch_to(then);
+                let a = self.expr_named(&c.cons, name);
+                self.edge(a, join, &mut incoming);
+                self.switch_to(otherwise);
+                let b = self.expr_named(&c.alt, name);
+                self.edge(b, join, &mut incoming);
+                self.merge(join, incoming)
+            }
+            Expr::Call(c) => self.call(c),
+            Expr::New(n) => {
+                let callee = self.expr(&n.callee);
+                let args = match &n.args {
+                    Some(args) => self.args(args),
+                    None => Args::List(Vec::new()),
+                };
+                self.at(n.span);
+                match args {
+                    Args::List(mut list) => {
+                        list.insert(0, callee);
+                        list.insert(0, callee);
+                        self.emit(Opcode::Construct, list, Imm::None)
+                    }
+                    Args::Array(arr) => self.emit(Opcode::ConstructSpread, vec![callee, callee, arr], Imm::None),
+                }
+            }
+            Expr::Seq(s) => {
+                let mut v = self.undef();
+                let n = s.exprs.len();
+                for (i, e) in s.exprs.iter().enumerate() {
+                    v = if i + 1 == n { self.expr_named(e, None) } else { self.expr(e) };
+                }
+                v
+            }
+            Expr::Ident(i) => self.ident(i),
+            Expr::Lit(l) => self.literal(l),
+            Expr::Tpl(t) => self.template(t),
+            Expr::TaggedTpl(t) => self.tagged_template(t),
+            Expr::Yield(y) => self.gen_yield(y),
+            Expr::MetaProp(m) => match m.kind {
+                MetaPropKind::NewTarget => self.new_target_value(),
+                MetaPropKind::ImportMeta => {
+                    self.unsupported(m.span, "`import.meta`");
+                    self.undef()
+                }
+            },
+            Expr::Await(a) => {
+                self.unsupported(a.span, "`await`");
+                self.undef()
+            }
+            Expr::Paren(p) => self.expr_named(&p.expr, name),
+            Expr::OptChain(o) => self.opt_chain(o),
+            Expr::PrivateName(p) => {
+                self.unsupported(p.span, "private name");
+                self.undef()
+            }
+            other => {
+                self.unsupported(other.span(), "this expression");
+                self.undef()
+            }
+        }
+    }
+
+    fn ident(&mut self, i: &Ident) -> Value {
+        let name: &str = &i.sym;
+        if self.resolve(name).is_none() {
+            // Non-writable, non-configurable properties of the global object.
+            match name {
+                "undefined" => return self.undef(),
+                "NaN" => return self.num(f64::NAN),
+                "Infinity" => return self.num(f64::INFINITY),
+                _ => {}
+            }
+        }
+        self.load_name(name)
+    }
+
+    pub(super) fn literal(&mut self, l: &'a Lit) -> Value {
+        match l {
+            Lit::Str(s) => {
+                let units: Vec<u16> = s.value.to_ill_formed_utf16().collect();
+                self.str_units(&units)
+            }
+            Lit::Bool(b) => self.bool_lit(b.value),
+            Lit::Null(_) => self.null(),
+            Lit::Num(n) => self.num(n.value),
+            Lit::BigInt(b) => {
+                self.unsupported(b.span, "BigInt literal");
+                self.undef()
+            }
+            Lit::Regex(r) => {
+                let pattern = self.atom(&r.exp);
+                let flags = self.atom(&r.flags);
+                self.emit(Opcode::CreateRegExp, Vec::new(), Imm::RegExp(pattern, flags))
+            }
+            Lit::JSXText(t) => {
+                self.unsupported(t.span, "JSX");
+                self.undef()
+            }
+        }
+    }
+
+    fn unary(&mut self, u: &'a UnaryExpr) -> Value {
+        match u.op {
+            UnaryOp::TypeOf => {
+                let v = match &*u.arg {
+                    Expr::Ident(i) if self.resolve(&i.sym).is_none() => {
+                        let a = self.atom(&i.sym);
+                        self.emit(Opcode::LoadGlobal, Vec::new(), Imm::Name(a))
+                    }
+                    arg => self.expr(arg),
+                };
+                self.at(u.span);
+                self.b().unary(UnOp::TypeOf, v)
+            }
+            UnaryOp::Void => {
+                self.expr(&u.arg);
+                self.undef()
+            }
+            UnaryOp::Delete => self.delete(&u.arg),
+            UnaryOp::Minus => {
+                if let Expr::Lit(Lit::Num(n)) = &*u.arg {
+                    return self.num(-n.value);
+                }
+                let v = self.expr(&u.arg);
+                self.at(u.span);
+                self.b().unary(UnOp::Neg, v)
+            }
+            UnaryOp::Plus => {
+                let v = self.expr(&u.arg);
+                self.at(u.span);
+                self.emit(Opcode::AsNumber, vec![v], Imm::None)
+            }
+            UnaryOp::Bang => {
+                let v = self.expr(&u.arg);
+                self.b().unary(UnOp::Not, v)
+            }
+            UnaryOp::Tilde => {
+                let v = self.expr(&u.arg);
+                self.at(u.span);
+                self.b().unary(UnOp::BitNot, v)
+            }
+        }
+    }
+
+    fn binary(&mut self, b: &'a BinExpr) -> Value {
+        if let Some(op) = bin_op(b.op) {
+            if let Expr::PrivateName(p) = &*b.left {
+                self.unsupported(p.span, "private name");
+                return self.undef();
+            }
+            let l = self.expr(&b.left);
+            let r = self.expr(&b.right);
+            self.at(b.span);
+            return self.b().binary(op, l, r);
+        }
+        let l = self.expr(&b.left);
+        let rhs = self.new_block();
+        let join = self.new_block();
+        let mut incoming = vec![(l, self.cur_block())];
+        match b.op {
+            BinaryOp::LogicalAnd => self.cond_branch(l, rhs, join),
+            BinaryOp::LogicalOr => self.cond_branch(l, join, rhs),
+            _ => {
+                let n = self.is_nullish(l);
+                incoming[0].1 = self.cur_block();
+                self.cond_branch(n, rhs, join);
+            }
+        }
+        self.switch_to(rhs);
+        let r = self.expr(&b.right);
+        self.edge(r, join, &mut incoming);
+        self.merge(join, incoming)
+    }
+
+    /// Locates the following instructions at the property of a member expression.
+    pub(super) fn at_member(&mut self, m: &MemberExpr) {
+        let span = match &m.prop {
+            MemberProp::Ident(i) => i.span,
+            MemberProp::Computed(c) => c.span,
+            MemberProp::PrivateName(p) => p.span,
+        };
+        self.at(span);
+    }
+
+    /// The key of `obj.x` or `obj[x]`.
+    pub(super) fn member_key(&mut self, prop: &'a MemberProp) -> Value {
+        match prop {
+            MemberProp::Ident(i) => self.str_lit(&i.sym),
+            MemberProp::Computed(c) => self.expr(&c.expr),
+            MemberProp::PrivateName(p) => {
+                self.unsupported(p.span, "private name");
+                self.undef()
+            }
+        }
+    }
+
+    /// The key of `super.x` or `super[x]` (converted to a property key before the
+    /// [[HomeObject]]'s prototype is read).
+    pub(super) fn super_key(&mut self, prop: &'a SuperProp) -> Value {
+        match prop {
+            SuperProp::Ident(i) => self.str_lit(&i.sym),
+            SuperProp::Computed(c) => {
+                let v = self.expr(&c.expr);
+                self.emit(Opcode::ToPropertyKey, vec![v], Imm::None)
+            }
+        }
+    }
+
+    pub(super) fn super_get(&mut self, key: Value, this: Value) -> Value {
+        let home = self.home_object_value();
+        self.call_builtin(Builtin::SuperGet, vec![home, key, this])
+    }
+
+    // ---- calls -------------------------------------------------------------------------------
+
+    /// Evaluates arguments.
+    pub(super) fn args(&mut self, args: &'a [ExprOrSpread]) -> Args {
+        if args.iter().any(|a| a.spread.is_some()) {
+            let elems: Vec<Option<&'a ExprOrSpread>> = args.iter().map(Some).collect();
+            return Args::Array(self.array_from(&elems));
+        }
+        Args::List(args.iter().map(|a| self.expr(&a.expr)).collect())
+    }
+
+    pub(super) fn do_call(&mut self, f: Value, this: Value, args: Args) -> Value {
+        match args {
+            Args::List(mut list) => {
+                list.insert(0, this);
+                list.insert(0, f);
+                self.emit(Opcode::Call, list, Imm::None)
+            }
+            Args::Array(arr) => self.emit(Opcode::CallSpread, vec![f, this, arr], Imm::None),
+        }
+    }
+
+    /// The function and `this` value of a call's callee.
+    pub(super) fn callee_and_this(&mut self, callee: &'a Expr) -> (Value, Value) {
+        match callee {
+            Expr::Paren(p) if matches!(&*p.expr, Expr::Member(_) | Expr::SuperProp(_) | Expr::Paren(_)) => self.callee_and_this(&p.expr),
+            Expr::Member(m) => {
+                let obj = self.expr(&m.obj);
+                let key = self.member_key(&m.prop);
+                self.at_member(m);
+                let f = self.emit(Opcode::LoadProperty, vec![obj, key], Imm::None);
+                (f, obj)
+            }
+            Expr::SuperProp(s) => {
+                let this = self.this_value();
+                let key = self.super_key(&s.prop);
+                self.at(s.span);
+                let f = self.super_get(key, this);
+                (f, this)
+            }
+            _ => {
+                let f = self.expr(callee);
+                (f, self.undef())
+            }
+        }
+    }
+
+    fn call(&mut self, c: &'a CallExpr) -> Value {
+        match &c.callee {
+            Callee::Super(_) => {
+                // SuperCall: new.target and the super constructor first, then the arguments.
+                let nt = self.new_target_value();
+                let callee = self.super_callee_value();
+                let parent = self.call_builtin(Builtin::GetPrototypeOf, vec![callee]);
+                let args = self.args(&c.args);
+                self.at(c.span);
+                let r = match args {
+                    Args::List(mut list) => {
+                        list.insert(0, nt);
+                        list.insert(0, parent);
+                        self.emit(Opcode::Construct, list, Imm::None)
+                    }
+                    Args::Array(arr) => self.emit(Opcode::ConstructSpread, vec![parent, nt, arr], Imm::None),
+                };
+                self.bind_derived_this(r);
+                r
+            }
+            Callee::Import(i) => {
+                self.unsupported(i.span, "`import()`");
+                self.undef()
+            }
+            Callee::Expr(e) => {
+                let (f, this) = self.callee_and_this(e);
+                let args = self.args(&c.args);
+                // Like V8, a method call is located at the property name.
+                match &**e {
+                    Expr::Member(m) => self.at_member(m),
+                    _ => self.at(c.span),
+                }
+                self.do_call(f, this, args)
+            }
+        }
+    }
+
+    // ---- optional chains --------------------------------------------------------------------
+
+    fn opt_chain(&mut self, o: &'a OptChainExpr) -> Value {
+        let nullish = self.new_block();
+        let v = self.chain_link(o, nullish);
+        let join = self.new_block();
+        let mut incoming = Vec::new();
+        self.edge(v, join, &mut incoming);
+        self.switch_to(nullish);
+        let u = self.undef();
+        self.edge(u, join, &mut incoming);
+        self.merge(join, incoming)
+    }
+
+    /// Jumps to `nullish` when `v` is null or undefined.
+    pub(super) fn nullish_check(&mut self, v: Value, nullish: Block) {
+        let c = self.is_nullish(v);
+        let next = self.new_block();
+        self.cond_branch(c, nullish, next);
+        self.switch_to(next);
+    }
+
+    /// One link of an optional chain.
+    fn chain_link(&mut self, o: &'a OptChainExpr, nullish: Block) -> Value {
+        match &*o.base {
+            OptChainBase::Member(m) => {
+                let obj = self.chain_operand(&m.obj, nullish);
+                if o.optional {
+                    self.nullish_check(obj, nullish);
+                }
+                let key = self.member_key(&m.prop);
+                self.at_member(m);
+                self.emit(Opcode::LoadProperty, vec![obj, key], Imm::None)
+            }
+            OptChainBase::Call(c) => {
+                let (f, this) = self.chain_callee(&c.callee, nullish);
+                if o.optional {
+                    self.nullish_check(f, nullish);
+                }
+                let args = self.args(&c.args);
+                self.at(c.span);
+                self.do_call(f, this, args)
+            }
+        }
+    }
+
+    /// The object of a link: an earlier link of the same chain, or any expression.
+    pub(super) fn chain_operand(&mut self, e: &'a Expr, nullish: Block) -> Value {
+        match e {
+            Expr::OptChain(inner) => self.chain_link(inner, nullish),
+            _ => self.expr(e),
+        }
+    }
+
+    fn chain_callee(&mut self, e: &'a Expr, nullish: Block) -> (Value, Value) {
+        match e {
+            Expr::OptChain(inner) => match &*inner.base {
+                OptChainBase::Member(m) => {
+                    let obj = self.chain_operand(&m.obj, nullish);
+                    if inner.optional {
+                        self.nullish_check(obj, nullish);
+                    }
+                    let key = self.member_key(&m.prop);
+                    self.at_member(m);
+                    let f = self.emit(Opcode::LoadProperty, vec![obj, key], Imm::None);
+                    (f, obj)
+                }
+                OptChainBase::Call(_) => {
+                    let f = self.chain_link(inner, nullish);
+                    (f, self.undef())
+                }
+            },
+            _ => self.callee_and_this(e),
+        }
+    }
+}

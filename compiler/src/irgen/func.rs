@@ -1,0 +1,434 @@
+//! Functions: the script's global code, function prologues (environment, `this`,
+//! `arguments`, parameters with defaults, rest and destructuring, hoisted `var`s and
+//! function declarations), closures, and the outer/inner split of generators.
+//!
+//! A generator `function* g(a) { body }` becomes two HIR functions:
+//! ```text
+//! generator g(a)            (the closure user code sees)
+//!   %0 = get_parent_scope $P          (or undefined when there is no environment)
+//!   %1 = create_generator %0, @g_inner
+//!   return %1
+//! generator_inner g(a)      (run by the generator object)
+//!   start_generator
+//!   ... prologue (parameters read with load_param from the outer call) ... body ...
+//!   complete_generator
+//!   return undefined
+//! ```
+
+use ir::{FuncId, FunctionKind, Imm, Literal, Loc, Opcode, Value};
+use swc_common::Span;
+use swc_ecma_ast::*;
+
+use super::{Builtin, FnState, Gen};
+use crate::frontend::scope::{self, DeclKind, FuncKind};
+
+/// A function body: statements, or the expression of a concise arrow.
+#[derive(Clone, Copy)]
+pub(super) enum Body<'a> {
+    Stmts(&'a [Stmt]),
+    Expr(&'a Expr),
+}
+
+/// Everything needed to generate one function.
+pub(super) struct FnDef<'a> {
+    /// The span that keys the function in the scope tree.
+    pub key: Span,
+    /// The source text for `Function.prototype.toString`.
+    pub source: Span,
+    pub params: Vec<&'a Pat>,
+    pub body: Body<'a>,
+    /// The `name` of the function ("" when computed at run time).
+    pub name: String,
+    pub is_generator: bool,
+    pub is_async: bool,
+}
+
+impl<'a> Gen<'a> {
+    /// Generates the script's global code.
+    pub(super) fn gen_script(&mut self, script: &'a Script) {
+        let tree = self.tree;
+        let strict = tree.func(scope::FuncIdx(0)).strict;
+        let name = self.atom("");
+        let mut func = ir::Function::new(name, FunctionKind::TopLevel, strict);
+        func.loc = Loc { line: 1, col: 1 };
+        let entry = func.add_block();
+        let id = self.module.add_function(ir::Function::new(name, FunctionKind::TopLevel, strict));
+        self.module.top_level = Some(id);
+        self.fs.push(new_state(id, func, scope::FuncIdx(0), entry, scope::ScopeIdx(0), false));
+        let script_scope = scope::ScopeIdx(0);
+        self.enter_scope(script_scope);
+        self.init_tdz(script_scope);
+        // Global declarations: functions, then vars (GlobalDeclarationInstantiation).
+        let functions = scope::top_level_functions(&script.body);
+        let mut function_names = Vec::new();
+        for (i, f) in functions.iter().enumerate() {
+            let name = f.ident.sym.to_string();
+            function_names.push(name.clone());
+            if functions[i + 1..].iter().any(|g| g.ident.sym == f.ident.sym) {
+                continue;
+            }
+            self.at(f.ident.span);
+            let closure = self.fn_decl_closure(f);
+            let n = self.str_lit(&name);
+            self.call_builtin(Builtin::DeclareGlobalFunction, vec![n, closure]);
+        }
+        for v in &tree.global_vars {
+            if !function_names.contains(v) {
+                let n = self.str_lit(v);
+                self.call_builtin(Builtin::DeclareGlobalVar, vec![n]);
+            }
+        }
+        self.gen_stmts(&script.body);
+        if !self.is_terminated() {
+            let u = self.undef();
+            self.b().ret(u);
+        }
+        self.finish_function();
+    }
+
+    /// Creates the closure of a function declaration.
+    pub(super) fn fn_decl_closure(&mut self, f: &'a FnDecl) -> Value {
+        let def = FnDef {
+            key: f.function.span,
+            source: f.function.span,
+            params: f.function.params.iter().map(|p| &p.pat).collect(),
+            body: Body::Stmts(f.function.body.as_ref().map_or(&[], |b| &b.stmts)),
+            name: f.ident.sym.to_string(),
+            is_generator: f.function.is_generator,
+            is_async: f.function.is_async,
+        };
+        match self.gen_function(&def) {
+            Some(fid) => self.closure(fid),
+            None => self.undef(),
+        }
+    }
+
+    /// A closure of `fid` over the current environment.
+    pub(super) fn closure(&mut self, fid: FuncId) -> Value {
+        let (env, _) = self.current_env();
+        self.emit(Opcode::CreateClosure, vec![env], Imm::Func(fid))
+    }
+
+    /// The FnDef of a `Function` node.
+    pub(super) fn fn_def(&self, f: &'a Function, name: String, source: Span) -> FnDef<'a> {
+        FnDef {
+            key: f.span,
+            source,
+            params: f.params.iter().map(|p| &p.pat).collect(),
+            body: Body::Stmts(f.body.as_ref().map_or(&[], |b| &b.stmts)),
+            name,
+            is_generator: f.is_generator,
+            is_async: f.is_async,
+        }
+    }
+
+    /// Generates a function and returns the id its closures are made of (the outer
+    /// function of a generator). `None` after reporting an unsupported feature.
+    pub(super) fn gen_function(&mut self, def: &FnDef<'a>) -> Option<FuncId> {
+        if def.is_async {
+            let what = if def.is_generator { "async generator function" } else { "async function" };
+            self.unsupported(def.source, what);
+            return None;
+        }
+        let Some(tf) = self.tree.func_by_span(def.key) else {
+            self.unsupported(def.key, "this kind of function");
+            return None;
+        };
+        let info = self.tree.func(tf);
+        let parent_scope = self.nearest_env_scope(Some(self.fr().cur_scope));
+        let kind = match info.kind {
+            FuncKind::Arrow => FunctionKind::Arrow,
+            FuncKind::Method | FuncKind::Getter | FuncKind::Setter => FunctionKind::Method,
+            FuncKind::ClassConstructor => FunctionKind::ClassConstructor,
+            FuncKind::DerivedConstructor => FunctionKind::DerivedConstructor,
+            FuncKind::Normal | FuncKind::Script => FunctionKind::Normal,
+        };
+        let strict = info.strict;
+        let name = self.atom(&def.name);
+        let source_text = self.lines.slice(def.source).to_string();
+        let source = self.atom(&source_text);
+        let loc = self.loc_of(def.source);
+        let mut params = Vec::new();
+        let mut length = 0;
+        let mut counting = true;
+        for p in &def.params {
+            match p {
+                Pat::Rest(_) => {
+                    counting = false;
+                    continue;
+                }
+                Pat::Assign(_) => counting = false,
+                _ => {}
+            }
+            if counting {
+                length += 1;
+            }
+            let text = match p {
+                Pat::Ident(b) => b.id.sym.to_string(),
+                _ => self.lines.slice(swc_common::Spanned::span(*p)).to_string(),
+            };
+            params.push(self.atom(&text));
+        }
+        let make = |kind: FunctionKind| {
+            let mut f = ir::Function::new(name, kind, strict);
+            f.params = params.clone();
+            f.length = length;
+            f.parent_scope = parent_scope;
+            f.loc = loc;
+            f.source = Some(source);
+            f
+        };
+        if def.is_generator {
+            let outer = self.module.add_function(make(FunctionKind::GeneratorOuter));
+            let inner = self.module.add_function(make(FunctionKind::GeneratorInner));
+            self.gen_body(inner, make(FunctionKind::GeneratorInner), tf, def);
+            // The outer function only creates the generator object.
+            let mut f = make(FunctionKind::GeneratorOuter);
+            let entry = f.add_block();
+            let mut b = ir::Builder::new(&mut f, entry);
+            b.loc = loc;
+            let env = match parent_scope {
+                Some(p) => b.value(Opcode::GetParentScope, Vec::new(), Imm::Scope(p)),
+                None => b.undefined(),
+            };
+            let g = b.value(Opcode::CreateGenerator, vec![env], Imm::Func(inner));
+            b.ret(g);
+            self.module.functions[outer] = f;
+            Some(outer)
+        } else {
+            let id = self.module.add_function(make(kind));
+            self.gen_body(id, make(kind), tf, def);
+            Some(id)
+        }
+    }
+
+    /// Generates the code of function `id` (the inner function of a generator).
+    fn gen_body(&mut self, id: FuncId, mut func: ir::Function, tf: scope::FuncIdx, def: &FnDef<'a>) {
+        let tree = self.tree;
+        let info = tree.func(tf);
+        let entry = func.add_block();
+        let creator_scope = self.fr().cur_scope;
+        let is_inner = func.kind == FunctionKind::GeneratorInner;
+        let derived = info.kind == FuncKind::DerivedConstructor;
+        self.fs.push(new_state(id, func, tf, entry, creator_scope, derived));
+        self.at(def.source);
+        if is_inner {
+            self.emit_void(Opcode::StartGenerator, Vec::new(), Imm::None);
+            self.f().prologue_len = 1;
+            let slot = self.alloc_stack("%is_return");
+            self.f().resume_slot = Some(slot);
+        }
+        if let Some(p) = self.fr().func.parent_scope {
+            let env = self.emit_prologue(Opcode::GetParentScope, Vec::new(), Imm::Scope(p), true);
+            self.f().parent_env = Some(env);
+        }
+        let fscope = info.scope;
+        self.enter_scope(fscope);
+
+        // `this` and the other values arrows may capture.
+        if derived {
+            if let Some(d) = info.this_decl {
+                let e = self.empty();
+                self.write_decl(d, e);
+            }
+        } else if info.kind != FuncKind::Arrow && (info.uses_this || info.this_decl.is_some() || info.uses_super_property) {
+            let p0 = self.emit(Opcode::LoadParam, Vec::new(), Imm::Index(0));
+            let this = if info.strict { p0 } else { self.emit(Opcode::CoerceThisNS, vec![p0], Imm::None) };
+            self.f().this_value = Some(this);
+            if let Some(d) = info.this_decl {
+                self.init_decl(d, this);
+            }
+        }
+        if let Some(d) = info.new_target_decl {
+            let v = self.emit(Opcode::GetNewTarget, Vec::new(), Imm::None);
+            self.init_decl(d, v);
+        }
+        if let Some(d) = info.callee_decl {
+            let v = self.emit(Opcode::GetCallee, Vec::new(), Imm::None);
+            self.init_decl(d, v);
+        }
+        if let Some(d) = info.home_decl {
+            let v = self.emit(Opcode::GetHomeObject, Vec::new(), Imm::None);
+            self.init_decl(d, v);
+        }
+        let mut arguments_object = None;
+        for &d in &tree.scope(fscope).decls {
+            let decl = tree.decl(d);
+            match decl.kind {
+                DeclKind::Arguments if decl.referenced => {
+                    let v = self.emit(Opcode::CreateArguments, Vec::new(), Imm::None);
+                    arguments_object = Some(v);
+                    self.init_decl(d, v);
+                }
+                DeclKind::FunctionName if decl.captured => {
+                    let v = self.emit(Opcode::GetCallee, Vec::new(), Imm::None);
+                    self.init_decl(d, v);
+                }
+                _ => {}
+            }
+        }
+
+        // Parameters.
+        if info.simple_params {
+            for (i, p) in def.params.iter().enumerate() {
+                if let Pat::Ident(b) = p {
+                    let v = self.emit(Opcode::LoadParam, Vec::new(), Imm::Index(i as u32 + 1));
+                    if let Some(d) = tree.lookup_local(fscope, &b.id.sym) {
+                        self.init_decl(d, v);
+                    }
+                }
+            }
+        } else {
+            for &d in &tree.scope(fscope).decls {
+                if tree.decl(d).kind == DeclKind::Param {
+                    let e = self.empty();
+                    self.write_decl(d, e);
+                }
+            }
+            for (i, p) in def.params.iter().enumerate() {
+                self.at(swc_common::Spanned::span(*p));
+                match p {
+                    Pat::Rest(r) => {
+                        let args = match arguments_object {
+                            Some(a) => a,
+                            None => self.emit(Opcode::CreateArguments, Vec::new(), Imm::None),
+                        };
+                        let start = self.num(i as f64);
+                        let v = self.call_builtin(Builtin::ArrayFromIndex, vec![args, start]);
+                        self.bind_pattern(&r.arg, v, super::pattern::Mode::Init);
+                    }
+                    _ => {
+                        let v = self.emit(Opcode::LoadParam, Vec::new(), Imm::Index(i as u32 + 1));
+                        self.bind_pattern(p, v, super::pattern::Mode::Init);
+                    }
+                }
+            }
+        }
+
+        // Hoisted declarations of the body.
+        let stmts: &'a [Stmt] = match def.body {
+            Body::Stmts(s) => s,
+            Body::Expr(_) => &[],
+        };
+        for &d in &tree.scope(fscope).decls {
+            if tree.decl(d).kind == DeclKind::Var {
+                let u = self.undef();
+                self.write_decl(d, u);
+            }
+        }
+        self.init_tdz(fscope);
+        self.hoist_functions(stmts, fscope);
+
+        match def.body {
+            Body::Stmts(s) => self.gen_stmts(s),
+            Body::Expr(e) => {
+                let v = self.expr(e);
+                self.gen_return(Some(v));
+            }
+        }
+        if !self.is_terminated() {
+            self.gen_return(None);
+        }
+        self.finish_function();
+    }
+
+    /// Creates the closures of the function declarations directly in `stmts` and stores
+    /// them into their bindings of scope `s` (the last declaration of a name wins).
+    pub(super) fn hoist_functions(&mut self, stmts: &'a [Stmt], s: scope::ScopeIdx) {
+        let functions = scope::top_level_functions(stmts);
+        for (i, f) in functions.iter().enumerate() {
+            if functions[i + 1..].iter().any(|g| g.ident.sym == f.ident.sym) {
+                continue;
+            }
+            let Some(d) = self.tree.lookup_local(s, &f.ident.sym) else { continue };
+            self.at(f.ident.span);
+            let closure = self.fn_decl_closure(f);
+            self.init_decl(d, closure);
+        }
+    }
+
+    /// Ends the function being generated and stores it in the module.
+    pub(super) fn finish_function(&mut self) {
+        let mut st = self.fs.pop().expect("a function is being generated");
+        Gen::prune_unreachable(&mut st.func);
+        self.module.functions[st.id] = st.func;
+    }
+
+    /// The final return of a function with value `v` (undefined if `None`), after the
+    /// cleanups of every enclosing try/finally and for-of.
+    pub(super) fn gen_return(&mut self, v: Option<Value>) {
+        let v = match v {
+            Some(v) => v,
+            None => self.undef(),
+        };
+        self.emit_cleanups(0);
+        if self.is_terminated() {
+            return;
+        }
+        let v = if self.fr().derived {
+            let tree = self.tree;
+            let d = tree.func(self.fr().tree_func).this_decl;
+            let this = match d {
+                Some(d) => self.read_decl(d),
+                None => self.undef(),
+            };
+            self.call_builtin(Builtin::DerivedReturn, vec![v, this])
+        } else {
+            v
+        };
+        if self.fr().func.kind == FunctionKind::GeneratorInner {
+            self.emit_void(Opcode::CompleteGenerator, Vec::new(), Imm::None);
+        }
+        self.term(Opcode::Return, vec![v], Vec::new(), Imm::None);
+        self.start_dead_block();
+    }
+
+    /// A class constructor with no `constructor` member: `constructor() {}` or, for a
+    /// derived class, `constructor(...args) { super(...args); }` (which passes the
+    /// arguments on without iterating them).
+    pub(super) fn gen_default_constructor(&mut self, name: &str, derived: bool, source: Span) -> FuncId {
+        let kind = if derived { FunctionKind::DerivedConstructor } else { FunctionKind::ClassConstructor };
+        let atom = self.atom(name);
+        let text = self.lines.slice(source).to_string();
+        let src = self.atom(&text);
+        let mut f = ir::Function::new(atom, kind, true);
+        f.loc = self.loc_of(source);
+        f.source = Some(src);
+        let entry = f.add_block();
+        let mut b = ir::Builder::new(&mut f, entry);
+        b.loc = b.func.loc;
+        if derived {
+            let callee = b.value(Opcode::GetCallee, Vec::new(), Imm::None);
+            let parent = b.value(Opcode::CallBuiltin, vec![callee], Imm::Builtin(Builtin::GetPrototypeOf as u8));
+            let nt = b.value(Opcode::GetNewTarget, Vec::new(), Imm::None);
+            let args = b.value(Opcode::CreateArguments, Vec::new(), Imm::None);
+            let r = b.value(Opcode::ConstructSpread, vec![parent, nt, args], Imm::None);
+            b.ret(r);
+        } else {
+            let u = b.lit(Literal::Undefined);
+            b.ret(u);
+        }
+        self.module.add_function(f)
+    }
+}
+
+fn new_state<'a>(id: FuncId, func: ir::Function, tree_func: scope::FuncIdx, entry: ir::Block, cur_scope: scope::ScopeIdx, derived: bool) -> FnState<'a> {
+    FnState {
+        id,
+        func,
+        tree_func,
+        block: entry,
+        loc: Loc::default(),
+        cur_scope,
+        prologue_len: 0,
+        parent_env: None,
+        resolved: Default::default(),
+        this_value: None,
+        cleanups: Vec::new(),
+        targets: Vec::new(),
+        pending_labels: Vec::new(),
+        initialized: Default::default(),
+        resume_slot: None,
+        derived,
+    }
+}

@@ -1,0 +1,474 @@
+//! IRGen: lowering of the swc AST to HIR with scopes, closures, exceptions and generators.
+//!
+//! ```text
+//!  source ─ frontend::parse ─▶ AST ─ early_errors ─ scope::analyze ─▶ ScopeTree
+//!  AST + ScopeTree ─ irgen (this module) ─▶ ir::Module
+//!     func.rs       functions: prologue, parameters, hoisting, generators (outer + inner)
+//!     stmt.rs       statements, control flow, labels, try/finally, cleanups on jumps
+//!     loops.rs      while, do-while, for (per-iteration environments), for-in, for-of
+//!     expr.rs       operators, calls, members, optional chains, `new`, `super`
+//!     literal.rs    object, array, template and regexp literals, property keys
+//!     assign.rs     references: identifiers, members, super; assignment, update, delete
+//!     pattern.rs    destructuring in declarations, parameters, assignments and loop heads
+//!     class.rs      classes: constructors, methods, accessors, `extends`
+//!     generator.rs  `yield` and `yield*`
+//!     binding.rs    storage of declarations (stack slots or heap scopes), TDZ checks
+//! ```
+//!
+//! Conventions beyond the HIR seed (the backend and the VM rely on them):
+//! - Declarations captured by an inner function live in heap scopes; one `ir` scope is made
+//!   each time IRGen enters a tree scope that has captured declarations. The rest are
+//!   `AllocStack` slots. Environments flow through SSA values (Phis in `for (let ...)` loops
+//!   that copy the environment per iteration), never through stack slots.
+//! - "Done" tests for `IteratorNext`/`GetNextPName` and "is this binding still empty" tests
+//!   are `binary_op "===" %v, empty` followed by `cond_branch`.
+//! - `finally` blocks are duplicated: once on the normal path, once in the exception
+//!   handler (`catch`, finally code, `throw`), and once on every `break`/`continue`/`return`
+//!   that leaves the try (after its `try_end`).
+//! - Top-level `var`s and functions of a script are global object properties declared with
+//!   the `declareGlobalVar`/`declareGlobalFunction` internal builtins; top-level `let`,
+//!   `const` and `class` are scoped to the script (not shared between scripts yet).
+
+mod assign;
+mod binding;
+mod class;
+mod expr;
+mod func;
+mod generator;
+mod literal;
+mod loops;
+mod number;
+mod pattern;
+mod stmt;
+#[cfg(test)]
+mod tests;
+
+use hashbrown::{HashMap, HashSet};
+use ir::{Atom, Block, FuncId, Imm, Inst, Literal, Loc, Module, Opcode, Value};
+use swc_common::Span;
+use swc_ecma_ast::BlockStmt;
+
+use crate::frontend::scope::{DeclId, FuncIdx, ScopeIdx, ScopeTree};
+use crate::frontend::{early_errors, parse_script, scope, Diagnostic, LineTable};
+
+pub use number::number_to_string;
+
+/// Options of IRGen.
+#[derive(Clone, Debug, Default)]
+pub struct IrGenOptions {
+    /// Compile the script as strict mode code even without a `"use strict"` directive.
+    pub strict: bool,
+}
+
+/// The stack given to the thread that parses and lowers a script: the AST of a deeply
+/// nested program is walked (and dropped) recursively.
+const LOWERING_STACK: usize = 256 << 20;
+
+/// Parses `source` and lowers it to HIR; `file_name` names the module for stack traces.
+pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
+    let run = || lower_script_inline(source, file_name, opts);
+    std::thread::scope(|s| match std::thread::Builder::new().name("iris-irgen".into()).stack_size(LOWERING_STACK).spawn_scoped(s, run) {
+        Ok(handle) => handle.join().unwrap_or_else(|_| Err(vec![Diagnostic::new("internal compiler error while lowering the script", 1, 1)])),
+        Err(_) => lower_script_inline(source, file_name, opts),
+    })
+}
+
+fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
+    let parsed = parse_script(source, opts.strict)?;
+    let lines = &parsed.lines;
+    let to_diags = |errs: Vec<(Span, String)>| -> Vec<Diagnostic> { errs.into_iter().map(|(span, m)| lines.diag(span, m)).collect() };
+    let errors = early_errors::check(&parsed.script, opts.strict, &parsed.deferred);
+    if !errors.is_empty() {
+        return Err(to_diags(errors));
+    }
+    let (tree, errors) = scope::analyze(&parsed.script, opts.strict);
+    if !errors.is_empty() {
+        return Err(to_diags(errors));
+    }
+    let mut g = Gen::new(&tree, lines, file_name);
+    g.gen_script(&parsed.script);
+    if !g.diags.is_empty() {
+        let mut diags = std::mem::take(&mut g.diags);
+        diags.sort_by_key(|d| (d.line, d.col));
+        diags.dedup();
+        return Err(diags);
+    }
+    Ok(g.module)
+}
+
+/// Internal builtins, numbered as in `bytecode::builtins`.
+macro_rules! builtin_ids {
+    ($( $(#[$doc:meta])* $name:ident = $idx:literal $(, $rest:tt)* ; )*) => {
+        /// An internal builtin reached through `call_builtin`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[allow(dead_code)]
+        pub(crate) enum Builtin { $($name = $idx,)* }
+    };
+}
+bytecode::for_each_builtin!(builtin_ids);
+
+/// Where a declaration lives while its scope is active.
+#[derive(Clone, Copy, Debug)]
+enum Storage {
+    /// An `AllocStack` slot of the declaring function.
+    Stack(Value),
+    /// A variable of a heap scope.
+    Frame(ir::Var),
+    /// The executing closure (a function expression's own name, not captured).
+    Callee,
+}
+
+/// A heap scope whose environment is available.
+#[derive(Clone, Copy, Debug)]
+struct EnvInfo {
+    /// The depth (index in `Gen::fs`) of the function that created it.
+    depth: usize,
+    /// The environment value in that function at the current point of generation.
+    value: Value,
+}
+
+/// Something that must happen when a jump leaves a region of code.
+#[derive(Clone, Copy)]
+enum Cleanup<'a> {
+    /// Leave a try region (`try_end`).
+    TryRegion,
+    /// Run a finally block. `targets` is the number of jump targets visible to it and
+    /// `scope` the tree scope around the try statement.
+    Finally { block: &'a BlockStmt, targets: usize, scope: ScopeIdx },
+    /// Close a for-of iterator.
+    IteratorClose(Value),
+    /// Close a destructuring iterator unless the `done` slot says it is exhausted.
+    CloseIfNotDone { iter: Value, done: Value },
+}
+
+/// Where `break` and `continue` go.
+#[derive(Clone, Debug)]
+struct JumpTarget {
+    labels: Vec<String>,
+    /// Whether an unlabeled `break` may target it (loops and switches).
+    breakable: bool,
+    break_block: Block,
+    break_depth: usize,
+    /// For loops: where `continue` goes and the cleanup depth there.
+    continue_to: Option<(Block, usize)>,
+}
+
+/// The state of one function being generated.
+struct FnState<'a> {
+    id: FuncId,
+    func: ir::Function,
+    tree_func: FuncIdx,
+    block: Block,
+    loc: Loc,
+    cur_scope: ScopeIdx,
+    /// Instructions at the start of the entry block that form the prologue (StartGenerator,
+    /// AllocStack, GetParentScope, ResolveScope); code is appended after them.
+    prologue_len: usize,
+    parent_env: Option<Value>,
+    resolved: HashMap<ir::ScopeId, Value>,
+    /// Values of the non-arrow function's own `this`, `new.target`, callee and home object.
+    this_value: Option<Value>,
+    cleanups: Vec<Cleanup<'a>>,
+    targets: Vec<JumpTarget>,
+    pending_labels: Vec<String>,
+    /// Declarations known to be initialized at this point (TDZ checks elided).
+    initialized: HashSet<DeclId>,
+    /// The `ResumeGenerator` slot of a generator's inner function.
+    resume_slot: Option<Value>,
+    /// Whether this is a derived class constructor (returns go through DerivedReturn).
+    derived: bool,
+}
+
+/// The IRGen state for one script.
+struct Gen<'a> {
+    module: Module,
+    tree: &'a ScopeTree,
+    lines: &'a LineTable,
+    diags: Vec<Diagnostic>,
+    fs: Vec<FnState<'a>>,
+    storage: HashMap<DeclId, Storage>,
+    /// The heap scope currently made for each tree scope that has one.
+    tree_ir: HashMap<ScopeIdx, ir::ScopeId>,
+    envs: HashMap<ir::ScopeId, EnvInfo>,
+    next_template_id: u32,
+}
+
+impl<'a> Gen<'a> {
+    fn new(tree: &'a ScopeTree, lines: &'a LineTable, file_name: &str) -> Gen<'a> {
+        Gen {
+            module: Module::new(file_name),
+            tree,
+            lines,
+            diags: Vec::new(),
+            fs: Vec::new(),
+            storage: HashMap::new(),
+            tree_ir: HashMap::new(),
+            envs: HashMap::new(),
+            next_template_id: 0,
+        }
+    }
+
+    // ---- diagnostics and locations ----------------------------------------------------------
+
+    /// Reports `what` as not supported yet at `span`.
+    fn unsupported(&mut self, span: Span, what: &str) {
+        let d = self.lines.diag(span, format!("{what} is not supported yet"));
+        self.diags.push(d);
+    }
+
+    fn loc_of(&self, span: Span) -> Loc {
+        let (line, col) = self.lines.pos(span.lo);
+        Loc { line, col }
+    }
+
+    /// Sets the location given to the following instructions.
+    fn at(&mut self, span: Span) {
+        if span.lo.0 == 0 {
+            return;
+        }
+        let loc = self.loc_of(span);
+        self.f().loc = loc;
+    }
+
+    // ---- emission -----------------------------------------------------------------------------
+
+    fn f(&mut self) -> &mut FnState<'a> {
+        self.fs.last_mut().expect("inside a function")
+    }
+
+    fn fr(&self) -> &FnState<'a> {
+        self.fs.last().expect("inside a function")
+    }
+
+    fn depth(&self) -> usize {
+        self.fs.len() - 1
+    }
+
+    fn b(&mut self) -> ir::Builder<'_> {
+        let st = self.fs.last_mut().expect("inside a function");
+        let mut b = ir::Builder::new(&mut st.func, st.block);
+        b.loc = st.loc;
+        b
+    }
+
+    /// Appends an instruction with a result.
+    fn emit(&mut self, op: Opcode, args: Vec<Value>, imm: Imm) -> Value {
+        self.b().value(op, args, imm)
+    }
+
+    /// Appends an instruction without a result.
+    fn emit_void(&mut self, op: Opcode, args: Vec<Value>, imm: Imm) -> Inst {
+        self.b().inst(op, args, Vec::new(), imm)
+    }
+
+    /// Appends a terminator.
+    fn term(&mut self, op: Opcode, args: Vec<Value>, targets: Vec<Block>, imm: Imm) {
+        if self.is_terminated() {
+            return;
+        }
+        self.b().inst(op, args, targets, imm);
+    }
+
+    fn new_block(&mut self) -> Block {
+        self.f().func.add_block()
+    }
+
+    fn switch_to(&mut self, b: Block) {
+        self.f().block = b;
+    }
+
+    fn cur_block(&self) -> Block {
+        self.fr().block
+    }
+
+    fn is_terminated(&self) -> bool {
+        let st = self.fr();
+        st.func.terminator(st.block).is_some()
+    }
+
+    /// Continues in a fresh block (no predecessors) after a terminator, so that code
+    /// following an abrupt completion has somewhere to go; it is pruned at the end.
+    fn start_dead_block(&mut self) {
+        let b = self.new_block();
+        self.switch_to(b);
+    }
+
+    fn branch(&mut self, to: Block) {
+        self.term(Opcode::Branch, Vec::new(), vec![to], Imm::None);
+    }
+
+    fn cond_branch(&mut self, cond: Value, then: Block, otherwise: Block) {
+        self.term(Opcode::CondBranch, vec![cond], vec![then, otherwise], Imm::None);
+    }
+
+    /// A Phi at the start of the current block.
+    fn phi(&mut self, incoming: Vec<(Value, Block)>) -> Value {
+        let (args, blocks): (Vec<Value>, Vec<Block>) = incoming.into_iter().unzip();
+        let st = self.f();
+        let loc = st.loc;
+        let inst = st.func.make_inst(Opcode::Phi, args, blocks, Imm::None, loc);
+        let pos = st.func.blocks[st.block].insts.iter().take_while(|&&i| st.func.insts[i].opcode == Opcode::Phi).count();
+        let block = st.block;
+        st.func.insert_inst(block, pos, inst);
+        st.func.result(inst)
+    }
+
+    /// Branches to a new join block from the current block with `v`, for a later Phi.
+    fn edge(&mut self, v: Value, join: Block, incoming: &mut Vec<(Value, Block)>) {
+        if !self.is_terminated() {
+            incoming.push((v, self.cur_block()));
+            self.branch(join);
+        }
+    }
+
+    /// Switches to `join` and merges `incoming` (a Phi unless all values are the same).
+    fn merge(&mut self, join: Block, incoming: Vec<(Value, Block)>) -> Value {
+        self.switch_to(join);
+        if incoming.is_empty() {
+            return self.undef();
+        }
+        if incoming.iter().all(|(v, _)| *v == incoming[0].0) {
+            return incoming[0].0;
+        }
+        self.phi(incoming)
+    }
+
+    /// Inserts an instruction into the prologue of the entry block.
+    fn emit_prologue(&mut self, op: Opcode, args: Vec<Value>, imm: Imm, name_loc: bool) -> Value {
+        let st = self.f();
+        let loc = if name_loc { st.func.loc } else { Loc::default() };
+        let inst = st.func.make_inst(op, args, Vec::new(), imm, loc);
+        let entry = st.func.entry();
+        let pos = st.prologue_len;
+        st.func.insert_inst(entry, pos, inst);
+        st.prologue_len += 1;
+        st.func.result(inst)
+    }
+
+    /// A new stack slot named `name`.
+    fn alloc_stack(&mut self, name: &str) -> Value {
+        let atom = self.atom(name);
+        let st = self.f();
+        let inst = st.func.make_inst(Opcode::AllocStack, Vec::new(), Vec::new(), Imm::Name(atom), Loc::default());
+        let entry = st.func.entry();
+        let pos = st.prologue_len;
+        st.func.insert_inst(entry, pos, inst);
+        st.prologue_len += 1;
+        st.func.result(inst)
+    }
+
+    fn load_stack(&mut self, slot: Value) -> Value {
+        self.emit(Opcode::LoadStack, vec![slot], Imm::None)
+    }
+
+    fn store_stack(&mut self, v: Value, slot: Value) {
+        self.emit_void(Opcode::StoreStack, vec![v, slot], Imm::None);
+    }
+
+    fn call_builtin(&mut self, b: Builtin, args: Vec<Value>) -> Value {
+        self.emit(Opcode::CallBuiltin, args, Imm::Builtin(b as u8))
+    }
+
+    fn throw_error(&mut self, kind: ir::ErrorKind, message: &str) {
+        let atom = self.atom(message);
+        self.term(Opcode::ThrowError, Vec::new(), Vec::new(), Imm::Error(kind, atom));
+        self.start_dead_block();
+    }
+
+    // ---- literals ---------------------------------------------------------------------------
+
+    fn atom(&mut self, s: &str) -> Atom {
+        self.module.atom(s)
+    }
+
+    fn lit(&mut self, l: Literal) -> Value {
+        self.f().func.literal(l)
+    }
+
+    fn undef(&mut self) -> Value {
+        self.lit(Literal::Undefined)
+    }
+
+    fn empty(&mut self) -> Value {
+        self.lit(Literal::Empty)
+    }
+
+    fn null(&mut self) -> Value {
+        self.lit(Literal::Null)
+    }
+
+    fn bool_lit(&mut self, b: bool) -> Value {
+        self.lit(Literal::Bool(b))
+    }
+
+    fn num(&mut self, n: f64) -> Value {
+        self.lit(Literal::Number(n))
+    }
+
+    fn str_lit(&mut self, s: &str) -> Value {
+        let a = self.atom(s);
+        self.lit(Literal::String(a))
+    }
+
+    fn str_units(&mut self, units: &[u16]) -> Value {
+        let a = self.module.atom_utf16(units);
+        self.lit(Literal::String(a))
+    }
+
+    /// `v === empty`: whether an iterator is done or a binding uninitialized.
+    fn is_empty(&mut self, v: Value) -> Value {
+        let e = self.empty();
+        self.b().binary(ir::BinOp::StrictEq, v, e)
+    }
+
+    /// `v == null`: whether `v` is undefined or null.
+    fn is_nullish(&mut self, v: Value) -> Value {
+        let n = self.null();
+        self.b().binary(ir::BinOp::Eq, v, n)
+    }
+
+    // ---- function bookkeeping ------------------------------------------------------------------
+
+    /// Removes blocks unreachable from the entry and the Phi entries that came from them.
+    fn prune_unreachable(func: &mut ir::Function) {
+        let entry = func.entry();
+        let mut reachable = HashSet::new();
+        let mut work = vec![entry];
+        while let Some(b) = work.pop() {
+            if reachable.insert(b) {
+                work.extend(func.successors(b).iter().copied());
+            }
+        }
+        let dead: Vec<Block> = func.layout.iter().copied().filter(|b| !reachable.contains(b)).collect();
+        for b in dead {
+            func.remove_block(b);
+        }
+        let layout = func.layout.clone();
+        for b in layout {
+            let phis: Vec<Inst> = func.blocks[b].insts.iter().copied().filter(|&i| func.insts[i].opcode == Opcode::Phi).collect();
+            for p in phis {
+                let data = &mut func.insts[p];
+                let mut args = Vec::new();
+                let mut targets = Vec::new();
+                for (&a, &t) in data.args.iter().zip(data.targets.iter()) {
+                    if reachable.contains(&t) {
+                        args.push(a);
+                        targets.push(t);
+                    }
+                }
+                data.args = args;
+                data.targets = targets;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) fn builtin_for_tests(name: &str) -> Option<u8> {
+    macro_rules! find {
+        ($( $(#[$doc:meta])* $n:ident = $idx:literal $(, $rest:tt)* ; )*) => {
+            match name { $(stringify!($n) => Some($idx),)* _ => None }
+        };
+    }
+    bytecode::for_each_builtin!(find)
+}

@@ -1,0 +1,377 @@
+//! Statements: blocks, declarations, `if`, `switch`, labels, `break`/`continue`/`return`,
+//! `throw`, and `try`/`catch`/`finally`.
+//!
+//! Jumps out of a region run the region's cleanups, innermost first (`emit_cleanups`):
+//! leaving a try region emits `try_end`, leaving a `finally`-protected region emits a copy
+//! of the finally block, leaving a for-of body closes its iterator. So
+//! `try { return f(); } finally { g(); }` lowers to
+//! ```text
+//!   try_start %body, %handler
+//! %body:   %r = call f ...; try_end %exit
+//! %exit:   call g ...; return %r
+//! %handler: %e = catch; call g ...; throw %e
+//! ```
+
+use ir::{BinOp, Imm, Opcode};
+use swc_ecma_ast::*;
+
+use super::pattern::Mode;
+use super::{Cleanup, Gen, JumpTarget};
+use crate::frontend::scope::{self, AnnexBTarget, ScopeKey, ScopeKind};
+
+impl<'a> Gen<'a> {
+    pub(super) fn gen_stmts(&mut self, stmts: &'a [Stmt]) {
+        for s in stmts {
+            self.stmt(s);
+        }
+    }
+
+    pub(super) fn stmt(&mut self, s: &'a Stmt) {
+        let span = swc_common::Spanned::span(s);
+        self.at(span);
+        if !matches!(s, Stmt::Labeled(_) | Stmt::While(_) | Stmt::DoWhile(_) | Stmt::For(_) | Stmt::ForIn(_) | Stmt::ForOf(_)) {
+            self.f().pending_labels.clear();
+        }
+        match s {
+            Stmt::Block(b) => self.gen_block(b),
+            Stmt::Empty(_) => {}
+            Stmt::Debugger(_) => {
+                self.emit_void(Opcode::Debugger, Vec::new(), Imm::None);
+            }
+            Stmt::With(w) => self.unsupported(w.span, "the `with` statement"),
+            Stmt::Return(r) => {
+                let v = r.arg.as_ref().map(|e| self.expr(e));
+                self.at(r.span);
+                self.gen_return(v);
+            }
+            Stmt::Labeled(l) => self.gen_labeled(l),
+            Stmt::Break(b) => self.gen_break(b.label.as_ref()),
+            Stmt::Continue(c) => self.gen_continue(c.label.as_ref()),
+            Stmt::If(i) => {
+                let test = self.expr(&i.test);
+                let then = self.new_block();
+                let end = self.new_block();
+                let otherwise = if i.alt.is_some() { self.new_block() } else { end };
+                self.cond_branch(test, then, otherwise);
+                self.switch_to(then);
+                self.sub_stmt(&i.cons);
+                self.branch(end);
+                if let Some(alt) = &i.alt {
+                    self.switch_to(otherwise);
+                    self.sub_stmt(alt);
+                    self.branch(end);
+                }
+                self.switch_to(end);
+            }
+            Stmt::Switch(sw) => self.gen_switch(sw),
+            Stmt::Throw(t) => {
+                let v = self.expr(&t.arg);
+                self.at(t.span);
+                self.term(Opcode::Throw, vec![v], Vec::new(), Imm::None);
+                self.start_dead_block();
+            }
+            Stmt::Try(t) => self.gen_try(t),
+            Stmt::While(w) => self.gen_while(w),
+            Stmt::DoWhile(w) => self.gen_do_while(w),
+            Stmt::For(f) => self.gen_for(f),
+            Stmt::ForIn(f) => self.gen_for_in(f),
+            Stmt::ForOf(f) => self.gen_for_of(f),
+            Stmt::Decl(d) => self.gen_decl(d),
+            Stmt::Expr(e) => {
+                self.expr(&e.expr);
+            }
+        }
+    }
+
+    /// A statement in a position where a declaration is in an implicit block (Annex B
+    /// `if (x) function f() {}`).
+    pub(super) fn sub_stmt(&mut self, s: &'a Stmt) {
+        if let Stmt::Decl(_) = s {
+            let key = ScopeKey::new(scope::stmt_span(s), ScopeKind::ImplicitBlock);
+            if let Some(sc) = self.tree.scope_by_key(key) {
+                let saved = self.enter_scope(sc);
+                self.init_tdz(sc);
+                self.hoist_functions(std::slice::from_ref(s), sc);
+                self.stmt(s);
+                self.exit_scope(saved);
+                return;
+            }
+        }
+        self.stmt(s);
+    }
+
+    pub(super) fn gen_block(&mut self, b: &'a BlockStmt) {
+        let Some(sc) = self.tree.scope_by_key(ScopeKey::new(b.span, ScopeKind::Block)) else {
+            self.gen_stmts(&b.stmts);
+            return;
+        };
+        let saved = self.enter_scope(sc);
+        self.init_tdz(sc);
+        self.hoist_functions(&b.stmts, sc);
+        self.gen_stmts(&b.stmts);
+        self.exit_scope(saved);
+    }
+
+    fn gen_decl(&mut self, d: &'a Decl) {
+        match d {
+            Decl::Var(v) => self.gen_var_decl(v),
+            Decl::Fn(f) => {
+                // Hoisted; here only the Annex B copy into the var binding happens.
+                if let Some(d) = self.resolve(&f.ident.sym) {
+                    if let Some(target) = self.tree.annexb.get(&d) {
+                        let v = self.read_decl(d);
+                        match target {
+                            AnnexBTarget::Decl(var) => self.write_decl(*var, v),
+                            AnnexBTarget::Global(name) => {
+                                let a = self.atom(name);
+                                self.emit_void(Opcode::StoreGlobal, vec![v], Imm::Name(a));
+                            }
+                        }
+                    }
+                }
+            }
+            Decl::Class(c) => {
+                let ctor = self.gen_class(&c.class, Some(&c.ident.sym), None);
+                self.init_name(&c.ident.sym, ctor);
+            }
+            Decl::Using(u) => self.unsupported(u.span, "`using` declaration"),
+            _ => {}
+        }
+    }
+
+    pub(super) fn gen_var_decl(&mut self, v: &'a VarDecl) {
+        let mode = Mode::Init;
+        for d in &v.decls {
+            self.at(d.span);
+            match &d.init {
+                Some(init) => {
+                    let hint = match &d.name {
+                        Pat::Ident(b) => Some(b.id.sym.to_string()),
+                        _ => None,
+                    };
+                    let val = self.expr_named(init, hint.as_deref());
+                    self.bind_pattern(&d.name, val, mode);
+                }
+                None if v.kind != VarDeclKind::Var => {
+                    let u = self.undef();
+                    self.bind_pattern(&d.name, u, mode);
+                }
+                None => {}
+            }
+        }
+    }
+
+    // ---- labels and jumps -------------------------------------------------------------------
+
+    pub(super) fn take_labels(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.f().pending_labels)
+    }
+
+    fn gen_labeled(&mut self, l: &'a LabeledStmt) {
+        self.f().pending_labels.push(l.label.sym.to_string());
+        match &*l.body {
+            Stmt::Labeled(_) | Stmt::While(_) | Stmt::DoWhile(_) | Stmt::For(_) | Stmt::ForIn(_) | Stmt::ForOf(_) => self.stmt(&l.body),
+            body => {
+                let labels = self.take_labels();
+                let brk = self.new_block();
+                let depth = self.fr().cleanups.len();
+                self.f().targets.push(JumpTarget { labels, breakable: false, break_block: brk, break_depth: depth, continue_to: None });
+                self.sub_stmt(body);
+                self.f().targets.pop();
+                self.branch(brk);
+                self.switch_to(brk);
+            }
+        }
+    }
+
+    fn gen_break(&mut self, label: Option<&Ident>) {
+        let targets = &self.fr().targets;
+        let found = match label {
+            Some(l) => targets.iter().rposition(|t| t.labels.iter().any(|x| *x == *l.sym)),
+            None => targets.iter().rposition(|t| t.breakable),
+        };
+        let Some(i) = found else {
+            self.unsupported(label.map_or(swc_common::DUMMY_SP, |l| l.span), "this `break`");
+            return;
+        };
+        let t = self.fr().targets[i].clone();
+        self.emit_cleanups(t.break_depth);
+        self.branch(t.break_block);
+        self.start_dead_block();
+    }
+
+    fn gen_continue(&mut self, label: Option<&Ident>) {
+        let targets = &self.fr().targets;
+        let found = match label {
+            Some(l) => targets.iter().rposition(|t| t.continue_to.is_some() && t.labels.iter().any(|x| *x == *l.sym)),
+            None => targets.iter().rposition(|t| t.continue_to.is_some()),
+        };
+        let Some((block, depth)) = found.and_then(|i| self.fr().targets[i].continue_to) else {
+            self.unsupported(label.map_or(swc_common::DUMMY_SP, |l| l.span), "this `continue`");
+            return;
+        };
+        self.emit_cleanups(depth);
+        self.branch(block);
+        self.start_dead_block();
+    }
+
+    /// Runs the cleanups above `depth`, innermost first (see the module docs).
+    pub(super) fn emit_cleanups(&mut self, depth: usize) {
+        let mut i = self.fr().cleanups.len();
+        while i > depth {
+            i -= 1;
+            let c = self.fr().cleanups[i];
+            match c {
+                Cleanup::TryRegion => {
+                    let next = self.new_block();
+                    self.term(Opcode::TryEnd, Vec::new(), vec![next], Imm::None);
+                    self.switch_to(next);
+                }
+                Cleanup::IteratorClose(iter) => {
+                    self.emit_void(Opcode::IteratorClose, vec![iter], Imm::Flags(0));
+                }
+                Cleanup::CloseIfNotDone { iter, done } => {
+                    let d = self.load_stack(done);
+                    let close = self.new_block();
+                    let after = self.new_block();
+                    self.cond_branch(d, after, close);
+                    self.switch_to(close);
+                    self.emit_void(Opcode::IteratorClose, vec![iter], Imm::Flags(0));
+                    self.branch(after);
+                    self.switch_to(after);
+                }
+                Cleanup::Finally { block, targets, scope } => {
+                    let saved_cleanups = self.f().cleanups.split_off(i);
+                    let keep = targets.min(self.fr().targets.len());
+                    let saved_targets = self.f().targets.split_off(keep);
+                    let saved_scope = self.fr().cur_scope;
+                    let saved_loc = self.fr().loc;
+                    self.f().cur_scope = scope;
+                    self.gen_block(block);
+                    self.f().cur_scope = saved_scope;
+                    self.f().loc = saved_loc;
+                    self.f().targets.extend(saved_targets);
+                    self.f().cleanups.extend(saved_cleanups);
+                }
+            }
+        }
+    }
+
+    // ---- switch -----------------------------------------------------------------------------
+
+    fn gen_switch(&mut self, sw: &'a SwitchStmt) {
+        let labels = self.take_labels();
+        let d = self.expr(&sw.discriminant);
+        let sc = self.tree.scope_by_key(ScopeKey::new(sw.span, ScopeKind::Switch));
+        let saved = sc.map(|sc| {
+            let saved = self.enter_scope(sc);
+            self.init_tdz(sc);
+            let all: Vec<&'a Stmt> = sw.cases.iter().flat_map(|c| c.cons.iter()).collect();
+            for s in all {
+                self.hoist_functions(std::slice::from_ref(s), sc);
+            }
+            saved
+        });
+        let exit = self.new_block();
+        let bodies: Vec<ir::Block> = sw.cases.iter().map(|_| self.new_block()).collect();
+        // Tests in source order; the default case is taken when none matches.
+        for (i, case) in sw.cases.iter().enumerate() {
+            if let Some(test) = &case.test {
+                let t = self.expr(test);
+                self.at(case.span);
+                let eq = self.b().binary(BinOp::StrictEq, d, t);
+                let next = self.new_block();
+                self.cond_branch(eq, bodies[i], next);
+                self.switch_to(next);
+            }
+        }
+        let default = sw.cases.iter().position(|c| c.test.is_none()).map_or(exit, |i| bodies[i]);
+        self.branch(default);
+        let depth = self.fr().cleanups.len();
+        self.f().targets.push(JumpTarget { labels, breakable: true, break_block: exit, break_depth: depth, continue_to: None });
+        for (i, case) in sw.cases.iter().enumerate() {
+            self.switch_to(bodies[i]);
+            self.gen_stmts(&case.cons);
+            let next = bodies.get(i + 1).copied().unwrap_or(exit);
+            self.branch(next);
+        }
+        self.f().targets.pop();
+        if let Some(saved) = saved {
+            self.exit_scope(saved);
+        }
+        self.switch_to(exit);
+    }
+
+    // ---- try --------------------------------------------------------------------------------
+
+    fn gen_try(&mut self, t: &'a TryStmt) {
+        let Some(fin) = &t.finalizer else {
+            match &t.handler {
+                Some(h) => self.gen_try_catch(&t.block, h),
+                None => self.gen_block(&t.block),
+            }
+            return;
+        };
+        let cont = self.new_block();
+        let body = self.new_block();
+        let handler = self.new_block();
+        self.term(Opcode::TryStart, Vec::new(), vec![body, handler], Imm::None);
+        let scope = self.fr().cur_scope;
+        let targets = self.fr().targets.len();
+        self.f().cleanups.push(Cleanup::Finally { block: fin, targets, scope });
+        self.f().cleanups.push(Cleanup::TryRegion);
+        self.switch_to(body);
+        match &t.handler {
+            Some(h) => self.gen_try_catch(&t.block, h),
+            None => self.gen_block(&t.block),
+        }
+        self.f().cleanups.pop();
+        self.f().cleanups.pop();
+        if !self.is_terminated() {
+            let normal = self.new_block();
+            self.term(Opcode::TryEnd, Vec::new(), vec![normal], Imm::None);
+            self.switch_to(normal);
+            self.gen_block(fin);
+            self.branch(cont);
+        }
+        // Exceptional path: run the finally block and rethrow.
+        self.switch_to(handler);
+        self.at(fin.span);
+        let e = self.emit(Opcode::Catch, Vec::new(), Imm::None);
+        self.gen_block(fin);
+        self.term(Opcode::Throw, vec![e], Vec::new(), Imm::None);
+        self.switch_to(cont);
+    }
+
+    fn gen_try_catch(&mut self, block: &'a BlockStmt, h: &'a CatchClause) {
+        let cont = self.new_block();
+        let body = self.new_block();
+        let handler = self.new_block();
+        self.term(Opcode::TryStart, Vec::new(), vec![body, handler], Imm::None);
+        self.f().cleanups.push(Cleanup::TryRegion);
+        self.switch_to(body);
+        self.gen_block(block);
+        self.f().cleanups.pop();
+        if !self.is_terminated() {
+            self.term(Opcode::TryEnd, Vec::new(), vec![cont], Imm::None);
+        }
+        self.switch_to(handler);
+        self.at(h.span);
+        let e = self.emit(Opcode::Catch, Vec::new(), Imm::None);
+        match self.tree.scope_by_key(ScopeKey::new(h.span, ScopeKind::Catch)) {
+            Some(sc) => {
+                let saved = self.enter_scope(sc);
+                self.init_tdz(sc);
+                if let Some(p) = &h.param {
+                    self.bind_pattern(p, e, Mode::Init);
+                }
+                self.hoist_functions(&h.body.stmts, sc);
+                self.gen_stmts(&h.body.stmts);
+                self.exit_scope(saved);
+            }
+            None => self.gen_stmts(&h.body.stmts),
+        }
+        self.branch(cont);
+        self.switch_to(cont);
+    }
+}

@@ -1,0 +1,51 @@
+// Bytecode: calls take this and the arguments from consecutive registers.
+// RUN: %iris dump --bytecode %s | %FileCheck %s --match-full-lines
+function f(o, a, b) { return o.m(a, b, 3) + g(a); }
+function g(x) { return x; }
+
+// Auto-generated content below. Please do not modify manually.
+
+// CHECK:      bundle "{{.*}}calls.js": 3 functions, 6 strings
+// CHECK-EMPTY:
+// CHECK-NEXT: function 0 "": params 0, length 0, frame 4, ic 0
+// CHECK-NEXT:   0000: load_const_undefined r0
+// CHECK-NEXT:   0002: create_closure r3, r0, f1
+// CHECK-NEXT:   0007: load_const_string r2, "f"
+// CHECK-NEXT:   0011: call_builtin r1, declareGlobalFunction, r2, 2
+// CHECK-NEXT:   0016: create_closure r3, r0, f2
+// CHECK-NEXT:   0021: load_const_string r2, "g"
+// CHECK-NEXT:   0025: call_builtin r1, declareGlobalFunction, r2, 2
+// CHECK-NEXT:   0030: ret r0
+// CHECK-NEXT:   locations:
+// CHECK-NEXT:     0000 3:10
+// CHECK-NEXT:     0016 4:10
+// CHECK-NEXT:     0030 4:1
+// CHECK-EMPTY:
+// CHECK-NEXT: function 1 "f": params 3, length 3, frame 7, ic 2, flags constructor, source s4
+// CHECK-NEXT:   0000: load_param r3, 1
+// CHECK-NEXT:   0003: load_param r0, 2
+// CHECK-NEXT:   0006: load_param r5, 3
+// CHECK-NEXT:   0009: get_by_id r1, r3, "m", ic0
+// CHECK-NEXT:   0016: mov r4, r0
+// CHECK-NEXT:   0019: load_const_int r6, 3
+// CHECK-NEXT:   0025: call r1, r1, r3, 4
+// CHECK-NEXT:   0030: get_global_object r2
+// CHECK-NEXT:   0032: try_get_by_id r2, r2, "g", ic1
+// CHECK-NEXT:   0039: load_const_undefined r3
+// CHECK-NEXT:   0041: mov r4, r0
+// CHECK-NEXT:   0044: call r0, r2, r3, 2
+// CHECK-NEXT:   0049: add r0, r1, r0
+// CHECK-NEXT:   0053: ret r0
+// CHECK-NEXT:   locations:
+// CHECK-NEXT:     0000 3:1
+// CHECK-NEXT:     0009 3:32
+// CHECK-NEXT:     0030 3:45
+// CHECK-NEXT:     0049 3:30
+// CHECK-NEXT:     0053 3:23
+// CHECK-EMPTY:
+// CHECK-NEXT: function 2 "g": params 1, length 1, frame 1, ic 0, flags constructor, source s5
+// CHECK-NEXT:   0000: load_param r0, 1
+// CHECK-NEXT:   0003: ret r0
+// CHECK-NEXT:   locations:
+// CHECK-NEXT:     0000 4:1
+// CHECK-NEXT:     0003 4:17

@@ -1,0 +1,46 @@
+// Bytecode: environments for captured variables (create_environment, load/store slots).
+// RUN: %iris dump --bytecode %s | %FileCheck %s --match-full-lines
+function make() {
+  var x = 1;
+  return function () { return x++; };
+}
+
+// Auto-generated content below. Please do not modify manually.
+
+// CHECK:      bundle "{{.*}}closure-env.js": 3 functions, 4 strings
+// CHECK-EMPTY:
+// CHECK-NEXT: function 0 "": params 0, length 0, frame 4, ic 0
+// CHECK-NEXT:   0000: load_const_undefined r0
+// CHECK-NEXT:   0002: create_closure r3, r0, f1
+// CHECK-NEXT:   0007: load_const_string r2, "make"
+// CHECK-NEXT:   0011: call_builtin r1, declareGlobalFunction, r2, 2
+// CHECK-NEXT:   0016: ret r0
+// CHECK-NEXT:   locations:
+// CHECK-NEXT:     0000 3:10
+// CHECK-NEXT:     0016 3:1
+// CHECK-EMPTY:
+// CHECK-NEXT: function 1 "make": params 0, length 0, frame 2, ic 0, flags constructor, source s2
+// CHECK-NEXT:   0000: load_const_undefined r0
+// CHECK-NEXT:   0002: create_env r1, r0, 1
+// CHECK-NEXT:   0006: store_env r1, 0, r0
+// CHECK-NEXT:   0011: load_const_int r0, 1
+// CHECK-NEXT:   0017: store_env r1, 0, r0
+// CHECK-NEXT:   0022: create_closure r0, r1, f2
+// CHECK-NEXT:   0027: ret r0
+// CHECK-NEXT:   locations:
+// CHECK-NEXT:     0000 3:1
+// CHECK-NEXT:     0011 4:11
+// CHECK-NEXT:     0022 5:10
+// CHECK-NEXT:     0027 5:3
+// CHECK-EMPTY:
+// CHECK-NEXT: function 2 "": params 0, length 0, frame 3, ic 0, flags constructor, source s3
+// CHECK-NEXT:   0000: get_parent_env r0
+// CHECK-NEXT:   0002: load_env r1, r0, 0
+// CHECK-NEXT:   0007: to_numeric r1, r1
+// CHECK-NEXT:   0010: inc r2, r1
+// CHECK-NEXT:   0013: store_env r0, 0, r2
+// CHECK-NEXT:   0018: ret r1
+// CHECK-NEXT:   locations:
+// CHECK-NEXT:     0000 5:10
+// CHECK-NEXT:     0002 5:31
+// CHECK-NEXT:     0018 5:24

@@ -1,0 +1,39 @@
+// Bytecode: a loop with a backward jump; phi moves coalesced into one register.
+// RUN: %iris dump --bytecode %s | %FileCheck %s --match-full-lines
+function count(n) {
+  var c = 0;
+  for (var i = 0; i < n; i++) c = c + i;
+  return c;
+}
+
+// Auto-generated content below. Please do not modify manually.
+
+// CHECK:      bundle "{{.*}}loop.js": 2 functions, 3 strings
+// CHECK-EMPTY:
+// CHECK-NEXT: function 0 "": params 0, length 0, frame 4, ic 0
+// CHECK-NEXT:   0000: load_const_undefined r0
+// CHECK-NEXT:   0002: create_closure r3, r0, f1
+// CHECK-NEXT:   0007: load_const_string r2, "count"
+// CHECK-NEXT:   0011: call_builtin r1, declareGlobalFunction, r2, 2
+// CHECK-NEXT:   0016: ret r0
+// CHECK-NEXT:   locations:
+// CHECK-NEXT:     0000 3:10
+// CHECK-NEXT:     0016 3:1
+// CHECK-EMPTY:
+// CHECK-NEXT: function 1 "count": params 1, length 1, frame 4, ic 0, flags constructor, source s2
+// CHECK-NEXT:   0000: load_param r0, 1
+// CHECK-NEXT:   0003: load_const_int r1, 0
+// CHECK-NEXT:   0009: load_const_int r2, 0
+// CHECK-NEXT:   0015: less r3, r2, r0
+// CHECK-NEXT:   0019: jmp_false @0031, r3
+// CHECK-NEXT:   0022: add_n r1, r1, r2
+// CHECK-NEXT:   0026: inc r2, r2
+// CHECK-NEXT:   0029: jmp @0015
+// CHECK-NEXT:   0031: ret r1
+// CHECK-NEXT:   locations:
+// CHECK-NEXT:     0000 3:1
+// CHECK-NEXT:     0003 5:16
+// CHECK-NEXT:     0015 5:19
+// CHECK-NEXT:     0022 5:35
+// CHECK-NEXT:     0026 5:26
+// CHECK-NEXT:     0031 6:3

@@ -1,0 +1,40 @@
+// Bytecode: try/catch regions become the handler table; the handler starts with catch.
+// RUN: %iris dump --bytecode %s | %FileCheck %s --match-full-lines
+function f(g) {
+  try { g(); } catch (e) { return e; }
+  return 0;
+}
+
+// Auto-generated content below. Please do not modify manually.
+
+// CHECK:      bundle "{{.*}}try-handlers.js": 2 functions, 3 strings
+// CHECK-EMPTY:
+// CHECK-NEXT: function 0 "": params 0, length 0, frame 4, ic 0
+// CHECK-NEXT:   0000: load_const_undefined r0
+// CHECK-NEXT:   0002: create_closure r3, r0, f1
+// CHECK-NEXT:   0007: load_const_string r2, "f"
+// CHECK-NEXT:   0011: call_builtin r1, declareGlobalFunction, r2, 2
+// CHECK-NEXT:   0016: ret r0
+// CHECK-NEXT:   locations:
+// CHECK-NEXT:     0000 3:10
+// CHECK-NEXT:     0016 3:1
+// CHECK-EMPTY:
+// CHECK-NEXT: function 1 "f": params 1, length 1, frame 2, ic 0, flags constructor, source s2
+// CHECK-NEXT:   0000: load_param r0, 1
+// CHECK-NEXT:   0003: jmp @0013
+// CHECK-NEXT:   0005: load_const_int r0, 0
+// CHECK-NEXT:   0011: ret r0
+// CHECK-NEXT:   0013: load_const_undefined r1
+// CHECK-NEXT:   0015: call r0, r0, r1, 1
+// CHECK-NEXT:   0020: jmp @0005
+// CHECK-NEXT:   0022: catch r0
+// CHECK-NEXT:   0024: ret r0
+// CHECK-NEXT:   handlers:
+// CHECK-NEXT:     [0013, 0022) -> 0022
+// CHECK-NEXT:   locations:
+// CHECK-NEXT:     0000 3:1
+// CHECK-NEXT:     0003 4:3
+// CHECK-NEXT:     0005 5:3
+// CHECK-NEXT:     0013 4:9
+// CHECK-NEXT:     0022 4:16
+// CHECK-NEXT:     0024 4:28

@@ -1,0 +1,27 @@
+// IRGen: a function that uses arguments creates the arguments object.
+// RUN: %iris dump --ir %s | %FileCheck %s --match-full-lines
+function f(a) { return arguments.length + a; }
+
+// Auto-generated content below. Please do not modify manually.
+
+// CHECK:      module "{{.*}}arguments.js" top_level=@0
+// CHECK-EMPTY:
+// CHECK-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
+// CHECK-NEXT: %BB0:
+// CHECK-NEXT:   %0 = create_closure @1:"f" undefined : closure
+// CHECK-NEXT:   %1 = call_builtin #15 "f", %0 : any
+// CHECK-NEXT:   return undefined
+// CHECK-EMPTY:
+// CHECK-NEXT: function @1 "f"("a") kind=function sloppy parent=none length=1 loc=3:1 source="function f(a) { return arguments.length + a; }"
+// CHECK-NEXT: %BB0:
+// CHECK-NEXT:   %0 = alloc_stack "a" : any|empty
+// CHECK-NEXT:   %1 = alloc_stack "arguments" : any|empty
+// CHECK-NEXT:   %2 = create_arguments : object
+// CHECK-NEXT:   store_stack %2, %1
+// CHECK-NEXT:   %3 = load_param #1 : any
+// CHECK-NEXT:   store_stack %3, %0
+// CHECK-NEXT:   %4 = load_stack %1 : any|empty
+// CHECK-NEXT:   %5 = load_property %4, "length" : any
+// CHECK-NEXT:   %6 = load_stack %0 : any|empty
+// CHECK-NEXT:   %7 = binary_op "+" %5, %6 : string|number|bigint
+// CHECK-NEXT:   return %7

@@ -1,0 +1,182 @@
+//! Running one test262 test in Iris: compile with the driver, a fresh `vm::Runtime` with the
+//! `$262` host, the harness includes, the test, and the verdict (INTERPRETING.md).
+//!
+//! ```text
+//!  negative parse test ── driver compile error of the expected type ─▶ pass
+//!  other tests ── Runtime::new ─ $262 ─ assert.js, sta.js, [doneprintHandle.js], includes ─ test
+//!     ├─ no exception (async: "Test262:AsyncTestComplete" printed) ─▶ pass
+//!     └─ negative runtime test: uncaught error whose name is the expected type ─▶ pass
+//! ```
+//! Harness files are compiled once per process (non-strict, as their own scripts) and their
+//! bundles reused by every test.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+
+use compiler::driver::{self, CompileError, CompileOptions};
+use vm::{JsError, Runtime, RuntimeOptions};
+
+use test262_runner::discover::Mode;
+use test262_runner::frontmatter::Phase;
+use test262_runner::worker::{Interrupter, TestJob};
+
+/// Engine settings.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Compiler options for tests and harness files.
+    pub compile: CompileOptions,
+    /// Heap limit per runtime, bytes.
+    pub heap_limit: usize,
+}
+
+/// A harness file's bundle, or why it has none.
+type Compiled = Arc<Result<Vec<u8>, String>>;
+
+/// Compiled harness files, shared by the worker threads.
+pub struct Harness {
+    dir: PathBuf,
+    cache: Mutex<HashMap<String, Compiled>>,
+}
+
+impl Harness {
+    /// Harness files come from `root/harness`.
+    pub fn new(root: &Path) -> Harness {
+        Harness { dir: root.join("harness"), cache: Mutex::new(HashMap::new()) }
+    }
+
+    /// The bundle of harness file `name`, compiled on first use.
+    fn bundle(&self, name: &str, opts: &CompileOptions) -> Result<Vec<u8>, String> {
+        if let Some(b) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
+            return (**b).clone();
+        }
+        let path = self.dir.join(name);
+        let result = match std::fs::read_to_string(&path) {
+            Err(e) => Err(format!("cannot read harness file {}: {e}", path.display())),
+            Ok(src) => driver::compile(&src, name, opts).map_err(|e| format!("harness file {name} does not compile: {}", e.render(name, &src))),
+        };
+        let result = Arc::new(result);
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), result.clone());
+        (*result).clone()
+    }
+}
+
+/// Collects what the test prints (bounded: a test printing in a loop must not exhaust memory).
+#[derive(Clone, Default)]
+struct Output(Rc<RefCell<Vec<u8>>>);
+
+const OUTPUT_LIMIT: usize = 1 << 20;
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut v = self.0.borrow_mut();
+        let room = OUTPUT_LIMIT.saturating_sub(v.len());
+        v.extend_from_slice(&buf[..buf.len().min(room)]);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn describe(e: &JsError) -> String {
+    if e.interrupted {
+        return "timeout: interrupted at the time limit".to_string();
+    }
+    if e.out_of_memory {
+        return "heap limit exceeded".to_string();
+    }
+    let head = match (e.name.as_str(), e.message.as_str()) {
+        ("", m) => format!("uncaught non-error value: {m}"),
+        (n, "") => n.to_string(),
+        (n, m) => format!("{n}: {m}"),
+    };
+    // The first frame says where: enough to find the failing assertion.
+    match e.stack.lines().find(|l| l.trim_start().starts_with("at ")) {
+        Some(frame) => format!("{head} ({})", frame.trim()),
+        None => head,
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+/// Runs one test; `Ok` when it passes.
+pub fn run_test(job: &TestJob<'_>, arm: &dyn Fn(Interrupter), harness: &Harness, cfg: &EngineConfig) -> Result<(), String> {
+    if job.mode == Mode::Module {
+        return Err("module code is not supported yet (module tests count as failures)".to_string());
+    }
+    let meta = job.meta;
+    let raw = meta.has_flag("raw");
+    let source = match job.mode {
+        // INTERPRETING.md: the directive, a semicolon and a newline come first.
+        Mode::Strict => format!("\"use strict\";\n{}", job.source),
+        _ => job.source.to_string(),
+    };
+    let name = Path::new(job.rel).file_name().map_or_else(|| job.rel.to_string(), |n| n.to_string_lossy().into_owned());
+    let compiled = driver::compile(&source, &name, &cfg.compile);
+
+    if let Some(neg) = &meta.negative {
+        match neg.phase {
+            Phase::Parse => {
+                return match compiled {
+                    Err(CompileError::Syntax(_)) if neg.error_type == "SyntaxError" => Ok(()),
+                    Err(e) => Err(format!("expected a {} at parse time, got: {}", neg.error_type, first_line(&e.render(&name, &source)))),
+                    Ok(_) => Err(format!("expected a {} at parse time, but the test compiled", neg.error_type)),
+                };
+            }
+            Phase::Resolution => return Err("module resolution is not supported yet".to_string()),
+            Phase::Runtime => {}
+        }
+    }
+    let bundle = compiled.map_err(|e| format!("compile error: {}", first_line(&e.render(&name, &source))))?;
+
+    let mut rt = Runtime::new(RuntimeOptions { heap_limit: cfg.heap_limit, ..RuntimeOptions::default() });
+    rt.set_compiler(driver::compile_hook(cfg.compile.clone()));
+    let output = Output::default();
+    rt.set_output(Box::new(output.clone()));
+    rt.install_test262_host();
+    let handle = rt.interrupt_handle();
+    arm(Box::new(move || handle.interrupt()));
+
+    let is_async = meta.has_flag("async");
+    if !raw {
+        let mut includes: Vec<&str> = vec!["assert.js", "sta.js"];
+        if is_async {
+            includes.push("doneprintHandle.js");
+        }
+        includes.extend(meta.includes.iter().map(String::as_str));
+        for inc in includes {
+            let b = harness.bundle(inc, &cfg.compile)?;
+            rt.run_bundle(b).map_err(|e| format!("harness file {inc} threw: {}", describe(&e)))?;
+        }
+    }
+    let result = rt.run_bundle(bundle);
+    let printed = String::from_utf8_lossy(&output.0.borrow()).into_owned();
+    match (&meta.negative, result) {
+        (Some(neg), Err(e)) if !e.interrupted && !e.out_of_memory => {
+            if e.name == neg.error_type {
+                Ok(())
+            } else {
+                Err(format!("expected a {} at run time, got {}", neg.error_type, describe(&e)))
+            }
+        }
+        (Some(neg), Ok(())) => Err(format!("expected a {} at run time, but the test completed", neg.error_type)),
+        (_, Err(e)) => Err(describe(&e)),
+        (None, Ok(())) if is_async => {
+            if let Some(line) = printed.lines().find(|l| l.starts_with("Test262:AsyncTestFailure:")) {
+                Err(line.trim_start_matches("Test262:AsyncTestFailure:").to_string())
+            } else if printed.lines().any(|l| l == "Test262:AsyncTestComplete") {
+                Ok(())
+            } else {
+                Err("async test did not call $DONE".to_string())
+            }
+        }
+        (None, Ok(())) => Ok(()),
+    }
+}

@@ -1,0 +1,213 @@
+//! 21.2 BigInt objects, and the BigInt helpers the operators use.
+
+use std::cmp::Ordering;
+
+use num_bigint::BigInt;
+
+use super::{arg, rows, Row};
+use crate::object::{BigIntCell, PrimitiveObject};
+use crate::runtime::convert::Hint;
+use crate::runtime::{Intrinsic, JsResult, Runtime};
+use crate::value::Value;
+
+pub(crate) const ROWS: &[Row] = rows! {
+    BigIntPrototype."toString" => to_string, 0;
+    BigIntPrototype."valueOf" => value_of, 0;
+    BigIntPrototype."toLocaleString" => to_string, 0;
+    BigInt."asIntN" => as_int_n, 2;
+    BigInt."asUintN" => as_uint_n, 2;
+};
+
+/// Creates BigInt and BigInt.prototype.
+pub(crate) fn init(rt: &mut Runtime) {
+    let op = rt.intrinsic(Intrinsic::ObjectPrototype);
+    let proto = rt.new_object(op);
+    super::iterator::define_tag(rt, proto, "BigInt");
+    let c = rt.make_constructor("BigInt", constructor, 1, Some(proto));
+    rt.set_intrinsic(Intrinsic::BigIntPrototype, Value::object(proto));
+    rt.set_intrinsic(Intrinsic::BigInt, Value::object(c));
+}
+
+/// StringToBigInt for the trimmed text of a string (decimal, 0x, 0o, 0b; no sign with a
+/// prefix; empty is 0).
+pub fn parse_bigint_literal(s: &str) -> Option<BigInt> {
+    if s.is_empty() {
+        return Some(BigInt::from(0));
+    }
+    let lower = s.to_ascii_lowercase();
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+        if let Some(rest) = lower.strip_prefix(prefix) {
+            if rest.is_empty() {
+                return None;
+            }
+            return BigInt::parse_bytes(rest.as_bytes(), radix);
+        }
+    }
+    let (neg, digits) = match s.as_bytes()[0] {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let v = BigInt::parse_bytes(digits.as_bytes(), 10)?;
+    Some(if neg { -v } else { v })
+}
+
+/// Compares a BigInt with a Number (None if the number is NaN).
+pub fn compare_bigint_number(x: &BigInt, n: f64) -> Option<Ordering> {
+    if n.is_nan() {
+        return None;
+    }
+    if n == f64::INFINITY {
+        return Some(Ordering::Less);
+    }
+    if n == f64::NEG_INFINITY {
+        return Some(Ordering::Greater);
+    }
+    let t = n.trunc();
+    let tb = bigint_from_integral_f64(t);
+    match x.cmp(&tb) {
+        Ordering::Equal => {
+            if n > t {
+                Some(Ordering::Less)
+            } else if n < t {
+                Some(Ordering::Greater)
+            } else {
+                Some(Ordering::Equal)
+            }
+        }
+        o => Some(o),
+    }
+}
+
+/// Whether a BigInt equals a Number.
+pub fn bigint_equals_number(x: &BigInt, n: f64) -> bool {
+    compare_bigint_number(x, n) == Some(Ordering::Equal)
+}
+
+/// The BigInt of an integral finite double.
+pub fn bigint_from_integral_f64(t: f64) -> BigInt {
+    if t.abs() < 9007199254740992.0 {
+        return BigInt::from(t as i64);
+    }
+    let bits = t.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64 - 1075;
+    let mant = (bits & ((1 << 52) - 1)) | (1 << 52);
+    let mut v = BigInt::from(mant);
+    if exp > 0 {
+        v <<= exp as usize;
+    } else {
+        v >>= (-exp) as usize;
+    }
+    if t < 0.0 {
+        -v
+    } else {
+        v
+    }
+}
+
+/// The Number closest to a BigInt.
+pub fn bigint_to_f64(x: &BigInt) -> f64 {
+    x.to_string().parse::<f64>().unwrap_or(f64::NAN)
+}
+
+/// 7.1.13 ToBigInt.
+pub(crate) fn to_bigint(rt: &mut Runtime, v: Value) -> JsResult<BigInt> {
+    let p = rt.to_primitive(v, Hint::Number)?;
+    if p.is_bigint() {
+        return Ok(rt.heap().get(p.ptr_unchecked::<BigIntCell>()).value.clone());
+    }
+    if let Some(b) = p.as_boolean() {
+        return Ok(BigInt::from(b as i32));
+    }
+    if p.is_string() {
+        let s = rt.string_to_rust(p);
+        return match parse_bigint_literal(s.trim()) {
+            Some(b) => Ok(b),
+            None => Err(rt.throw_syntax_error(&format!("Cannot convert {s} to a BigInt"))),
+        };
+    }
+    let what = crate::builtins::console::inspect(rt, p);
+    Err(rt.throw_type_error(&format!("Cannot convert {what} to a BigInt")))
+}
+
+/// 21.2.1.1 BigInt(value).
+fn constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1. If NewTarget is not undefined, throw a TypeError exception.
+    if !rt.native_new_target().is_undefined() {
+        return Err(rt.throw_type_error("BigInt is not a constructor"));
+    }
+    // 2. Let prim be ? ToPrimitive(value, number).
+    let prim = rt.to_primitive(arg(args, 0), Hint::Number)?;
+    // 3. If prim is a Number, return ? NumberToBigInt(prim).
+    if let Some(n) = prim.as_number() {
+        if !n.is_finite() || n.trunc() != n {
+            return Err(rt.throw_range_error(&format!("The number {} cannot be converted to a BigInt because it is not an integer", crate::conv::number_to_string::number_to_string(n))));
+        }
+        return Ok(rt.new_bigint(bigint_from_integral_f64(n)));
+    }
+    let b = to_bigint(rt, prim)?;
+    Ok(rt.new_bigint(b))
+}
+
+fn this_bigint(rt: &mut Runtime, this: Value) -> JsResult<BigInt> {
+    if this.is_bigint() {
+        return Ok(rt.heap().get(this.ptr_unchecked::<BigIntCell>()).value.clone());
+    }
+    if this.is_object() {
+        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(this.ptr_unchecked()) {
+            let v = rt.heap().get(p).value;
+            if v.is_bigint() {
+                return Ok(rt.heap().get(v.ptr_unchecked::<BigIntCell>()).value.clone());
+            }
+        }
+    }
+    Err(rt.throw_type_error("BigInt.prototype method called on incompatible receiver"))
+}
+
+/// 21.2.3.3 BigInt.prototype.toString([radix]).
+fn to_string(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    let x = this_bigint(rt, this)?;
+    let r = arg(args, 0);
+    let radix = if r.is_undefined() { 10.0 } else { rt.to_integer_or_infinity(r)? };
+    if !(2.0..=36.0).contains(&radix) {
+        return Err(rt.throw_range_error("toString() radix must be between 2 and 36"));
+    }
+    Ok(rt.new_string(&x.to_str_radix(radix as u32)))
+}
+
+/// 21.2.3.4 BigInt.prototype.valueOf().
+fn value_of(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    let x = this_bigint(rt, this)?;
+    Ok(rt.new_bigint(x))
+}
+
+fn as_n(rt: &mut Runtime, args: &[Value], signed: bool) -> JsResult<Value> {
+    let bits = rt.to_index(arg(args, 0))?;
+    let b = to_bigint(rt, arg(args, 1))?;
+    if bits > 1_000_000.0 {
+        return Err(rt.throw_range_error("Maximum BigInt size exceeded"));
+    }
+    let bits = bits as usize;
+    if bits == 0 {
+        return Ok(rt.new_bigint(BigInt::from(0)));
+    }
+    let modulus = BigInt::from(1) << bits;
+    let mut m = ((b % &modulus) + &modulus) % &modulus;
+    if signed && m >= (BigInt::from(1) << (bits - 1)) {
+        m -= modulus;
+    }
+    Ok(rt.new_bigint(m))
+}
+
+/// 21.2.2.1 BigInt.asIntN(bits, bigint).
+fn as_int_n(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    as_n(rt, args, true)
+}
+
+/// 21.2.2.2 BigInt.asUintN(bits, bigint).
+fn as_uint_n(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    as_n(rt, args, false)
+}

@@ -1,0 +1,376 @@
+//! `console` and value display: `console.log` prints primitives like node and objects in a
+//! simplified node style (`{ a: 1, b: 'x' }`, `[ 1, 2, 3 ]`, `[Function: f]`), without
+//! running JavaScript (accessors show as `[Getter]`).
+
+use super::arg;
+use crate::gc::{CellKind, Gc};
+use crate::object::function::{BoundFunction, Closure, NativeFunction};
+use crate::object::property::Own;
+use crate::object::shape::{ACCESSOR, ENUMERABLE, WRITABLE, CONFIGURABLE};
+use crate::object::{DateObject, JsObject, Key, PrimitiveObject};
+use crate::runtime::{JsResult, Runtime};
+use crate::value::{Kind, Value};
+
+/// Installs `console` on the global object.
+pub(crate) fn install(rt: &mut Runtime, global: Gc<JsObject>) {
+    let op = rt.intrinsic(crate::runtime::Intrinsic::ObjectPrototype);
+    let console = rt.new_object(op);
+    for name in ["log", "info", "warn", "error", "debug", "trace"] {
+        rt.define_method(console, name, console_log, 0);
+    }
+    rt.define_value(global, "console", Value::object(console), WRITABLE | CONFIGURABLE);
+}
+
+/// `console.log(...args)`.
+pub(crate) fn console_log(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let mut line = String::new();
+    for (i, &a) in args.iter().enumerate() {
+        if i > 0 {
+            line.push(' ');
+        }
+        if a.is_string() {
+            line.push_str(&rt.string_to_rust(a));
+        } else {
+            line.push_str(&inspect(rt, a));
+        }
+    }
+    line.push('\n');
+    rt.write_output(&line);
+    Ok(Value::UNDEFINED)
+}
+
+/// `print(...args)`: the arguments converted with ToString, separated by spaces.
+pub(crate) fn print(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let mut line = String::new();
+    for (i, &a) in args.iter().enumerate() {
+        if i > 0 {
+            line.push(' ');
+        }
+        if a.is_symbol() {
+            line.push_str(&rt.symbol_descriptive_string(a));
+        } else {
+            let s = rt.to_rust_string(a)?;
+            line.push_str(&s);
+        }
+    }
+    line.push('\n');
+    rt.write_output(&line);
+    let _ = arg(args, 0);
+    Ok(Value::UNDEFINED)
+}
+
+/// Node-like display of a value.
+pub fn inspect(rt: &mut Runtime, v: Value) -> String {
+    let mut out = String::new();
+    let mut seen = Vec::new();
+    inspect_into(rt, v, 0, &mut seen, &mut out, true);
+    out
+}
+
+fn number_text(n: f64) -> String {
+    if n == 0.0 && n.is_sign_negative() {
+        "-0".to_string()
+    } else {
+        crate::conv::number_to_string::number_to_string(n)
+    }
+}
+
+fn quote(s: &str) -> String {
+    let q = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::new();
+    out.push(q);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\\' => out.push_str("\\\\"),
+            c if c == q => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(q);
+    out
+}
+
+fn function_name(rt: &mut Runtime, obj: Gc<JsObject>) -> String {
+    let key = Key::Name(rt.names.name);
+    match rt.peek_data(obj, key) {
+        Some(n) if n.is_string() => rt.string_to_rust(n),
+        _ => String::new(),
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_alphabetic() || c == '_' || c == '$' => {}
+        _ => return false,
+    }
+    chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+fn inspect_into(rt: &mut Runtime, v: Value, depth: usize, seen: &mut Vec<Value>, out: &mut String, top: bool) {
+    match v.kind() {
+        Kind::Number => out.push_str(&number_text(v.number_unchecked())),
+        Kind::Undefined | Kind::Empty | Kind::Cell => out.push_str("undefined"),
+        Kind::Null => out.push_str("null"),
+        Kind::Boolean => out.push_str(if v == Value::TRUE { "true" } else { "false" }),
+        Kind::String => {
+            let s = rt.string_to_rust(v);
+            if top {
+                out.push_str(&s);
+            } else {
+                out.push_str(&quote(&s));
+            }
+        }
+        Kind::Symbol => out.push_str(&rt.symbol_descriptive_string(v)),
+        Kind::BigInt => {
+            let s = rt.heap.get(v.ptr_unchecked::<crate::object::BigIntCell>()).value.to_string();
+            out.push_str(&s);
+            out.push('n');
+        }
+        Kind::Object => inspect_object(rt, v.ptr_unchecked(), depth, seen, out),
+    }
+}
+
+fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut Vec<Value>, out: &mut String) {
+    let v = Value::object(obj);
+    if seen.contains(&v) {
+        out.push_str("[Circular *1]");
+        return;
+    }
+    let kind = rt.heap.object_kind(obj);
+    match kind {
+        CellKind::Closure | CellKind::NativeFunction | CellKind::BoundFunction => {
+            let name = function_name(rt, obj);
+            let is_class = kind == CellKind::Closure
+                && crate::interp::code::info_flags(rt.heap.get(obj.cast::<Closure>()).func)
+                    .contains(bytecode::FunctionFlags::CLASS_CONSTRUCTOR);
+            let _ = (rt.heap.downcast::<NativeFunction>(obj), rt.heap.downcast::<BoundFunction>(obj));
+            if is_class {
+                out.push_str(&format!("[class {}]", if name.is_empty() { "(anonymous)" } else { &name }));
+            } else if name.is_empty() {
+                out.push_str("[Function (anonymous)]");
+            } else {
+                out.push_str(&format!("[Function: {name}]"));
+            }
+            return;
+        }
+        CellKind::Error => {
+            let key = Key::Name(rt.names.stack);
+            if let Some(s) = rt.peek_data(obj, key) {
+                if s.is_string() {
+                    let text = rt.string_to_rust(s);
+                    if depth > 0 {
+                        out.push('[');
+                        out.push_str(text.lines().next().unwrap_or(""));
+                        out.push(']');
+                    } else {
+                        out.push_str(&text);
+                    }
+                    return;
+                }
+            }
+            let e = rt.describe_thrown(v);
+            out.push_str(&e.stack);
+            return;
+        }
+        CellKind::PrimitiveObject => {
+            let p = rt.heap.get(obj.cast::<PrimitiveObject>()).value;
+            let tag = match p.kind() {
+                Kind::String => "String",
+                Kind::Number => "Number",
+                Kind::Boolean => "Boolean",
+                Kind::Symbol => "Symbol",
+                _ => "BigInt",
+            };
+            out.push_str(&format!("[{tag}: "));
+            inspect_into(rt, p, depth + 1, seen, out, false);
+            out.push(']');
+            return;
+        }
+        CellKind::Date => {
+            let t = rt.heap.get(obj.cast::<DateObject>()).time;
+            match crate::conv::date::to_iso_string(t) {
+                Some(s) => out.push_str(&s),
+                None => out.push_str("Invalid Date"),
+            }
+            return;
+        }
+        CellKind::RegExp => {
+            let r = rt.heap.get(obj.cast::<crate::object::RegExpObject>());
+            let (src, flags) = (r.source, r.flags);
+            let s = if src.is_string() { rt.string_to_rust(src) } else { String::new() };
+            let f = if flags.is_string() { rt.string_to_rust(flags) } else { String::new() };
+            out.push_str(&format!("/{s}/{f}"));
+            return;
+        }
+        _ => {}
+    }
+    if depth > 2 {
+        out.push_str(if kind == CellKind::Array { "[Array]" } else { "[Object]" });
+        return;
+    }
+    seen.push(v);
+    let keys = rt.own_keys_raw(obj);
+    let mut parts: Vec<String> = Vec::new();
+    let is_array = kind == CellKind::Array;
+    if is_array {
+        let len = rt.heap.array_length(obj);
+        let mut holes = 0u32;
+        let mut i = 0u32;
+        while i < len && parts.len() < 100 {
+            match rt.own_lookup(obj, Key::Index(i)) {
+                Own::Absent => holes += 1,
+                _ => {
+                    if holes > 0 {
+                        parts.push(format!("<{holes} empty item{}>", if holes > 1 { "s" } else { "" }));
+                        holes = 0;
+                    }
+                    let mut s = String::new();
+                    property_value(rt, obj, Key::Index(i), depth, seen, &mut s);
+                    parts.push(s);
+                }
+            }
+            i += 1;
+        }
+        if holes > 0 {
+            parts.push(format!("<{holes} empty item{}>", if holes > 1 { "s" } else { "" }));
+        }
+        if i < len {
+            parts.push(format!("... {} more item{}", len - i, if len - i > 1 { "s" } else { "" }));
+        }
+    }
+    for k in keys {
+        if is_array && matches!(k, Key::Index(_)) {
+            continue;
+        }
+        let attrs = match rt.own_lookup(obj, k) {
+            Own::Slot(_, a) => a,
+            Own::Element(_) => ENUMERABLE,
+            Own::Virtual(_, a) => a,
+            Own::Absent => continue,
+        };
+        if attrs & ENUMERABLE == 0 {
+            continue;
+        }
+        let name = match k {
+            Key::Index(i) => i.to_string(),
+            Key::Name(n) => {
+                let kv = n.value();
+                if kv.is_symbol() {
+                    format!("[{}]", rt.symbol_descriptive_string(kv))
+                } else {
+                    let s = rt.string_to_rust(kv);
+                    if is_identifier(&s) { s } else { quote(&s) }
+                }
+            }
+        };
+        let mut s = format!("{name}: ");
+        property_value(rt, obj, k, depth, seen, &mut s);
+        parts.push(s);
+    }
+    seen.pop();
+    let proto = rt.get_prototype_of(obj);
+    let mut prefix = String::new();
+    if proto.is_null() && !is_array {
+        prefix.push_str("[Object: null prototype] ");
+    } else if proto.is_object() && !is_array {
+        let ck = Key::Name(rt.names.constructor);
+        if let Some(c) = rt.peek_data(proto.ptr_unchecked(), ck) {
+            if c.is_object() {
+                let n = function_name(rt, c.ptr_unchecked());
+                if !n.is_empty() && n != "Object" {
+                    prefix = format!("{n} ");
+                }
+            }
+        }
+    }
+    if kind == CellKind::Arguments {
+        prefix = "[Arguments] ".to_string();
+    }
+    let (open, close) = if is_array || kind == CellKind::Arguments { ("[", "]") } else { ("{", "}") };
+    if parts.is_empty() {
+        out.push_str(&format!("{prefix}{open}{close}"));
+        return;
+    }
+    let total: usize = parts.iter().map(|p| p.len() + 2).sum();
+    if total + prefix.len() <= 72 && !parts.iter().any(|p| p.contains('\n')) {
+        out.push_str(&format!("{prefix}{open} {} {close}", parts.join(", ")));
+    } else {
+        let indent = "  ".repeat(depth + 1);
+        out.push_str(&format!("{prefix}{open}\n"));
+        for (i, p) in parts.iter().enumerate() {
+            out.push_str(&indent);
+            out.push_str(p);
+            if i + 1 < parts.len() {
+                out.push(',');
+            }
+            out.push('\n');
+        }
+        out.push_str(&"  ".repeat(depth));
+        out.push_str(close);
+    }
+}
+
+fn property_value(rt: &mut Runtime, obj: Gc<JsObject>, k: Key, depth: usize, seen: &mut Vec<Value>, out: &mut String) {
+    match rt.own_lookup(obj, k) {
+        Own::Slot(_, attrs) if attrs & ACCESSOR != 0 => {
+            let d = rt.get_own_property(obj, k).ok().flatten().unwrap_or_default();
+            let g = !d.get.unwrap_or(Value::UNDEFINED).is_undefined();
+            let s = !d.set.unwrap_or(Value::UNDEFINED).is_undefined();
+            out.push_str(match (g, s) {
+                (true, true) => "[Getter/Setter]",
+                (true, false) => "[Getter]",
+                _ => "[Setter]",
+            });
+        }
+        _ => {
+            let v = rt.peek_data(obj, k).unwrap_or(Value::UNDEFINED);
+            inspect_into(rt, v, depth + 1, seen, out, false);
+        }
+    }
+}
+
+/// A short description of a value for error messages ("undefined", "foo", "#<Object>").
+pub fn short_description(rt: &mut Runtime, v: Value) -> String {
+    match v.kind() {
+        Kind::String => {
+            let s = rt.string_to_rust(v);
+            format!("\"{s}\"")
+        }
+        Kind::Object => {
+            let obj: Gc<JsObject> = v.ptr_unchecked();
+            if rt.is_callable(v) {
+                let n = function_name(rt, obj);
+                if n.is_empty() {
+                    "function".to_string()
+                } else {
+                    n
+                }
+            } else if rt.heap.object_kind(obj) == CellKind::Array {
+                "object".to_string()
+            } else {
+                let proto = rt.get_prototype_of(obj);
+                let mut name = "Object".to_string();
+                if proto.is_object() {
+                    let ck = Key::Name(rt.names.constructor);
+                    if let Some(c) = rt.peek_data(proto.ptr_unchecked(), ck) {
+                        if c.is_object() {
+                            let n = function_name(rt, c.ptr_unchecked());
+                            if !n.is_empty() {
+                                name = n;
+                            }
+                        }
+                    }
+                }
+                format!("#<{name}>")
+            }
+        }
+        _ => inspect(rt, v),
+    }
+}

@@ -1,0 +1,193 @@
+//! 20.5 Error objects: Error, the NativeError constructors and AggregateError.
+
+use super::{arg, rows, Row};
+use crate::gc::{CellKind, Gc};
+use crate::object::shape::{CONFIGURABLE, WRITABLE};
+use crate::object::{JsObject, Key};
+use crate::runtime::{ErrorType, Intrinsic, JsResult, Runtime};
+use crate::value::Value;
+
+pub(crate) const ROWS: &[Row] = rows! {
+    ErrorPrototype."toString" => to_string, 0;
+    Error."captureStackTrace" => capture_stack_trace, 1;
+};
+
+const TYPES: [ErrorType; 8] = [
+    ErrorType::Error,
+    ErrorType::TypeError,
+    ErrorType::RangeError,
+    ErrorType::ReferenceError,
+    ErrorType::SyntaxError,
+    ErrorType::EvalError,
+    ErrorType::UriError,
+    ErrorType::AggregateError,
+];
+
+/// Creates Error, the native errors and their prototypes.
+pub(crate) fn init(rt: &mut Runtime) {
+    let op = rt.intrinsic(Intrinsic::ObjectPrototype);
+    let fp = rt.intrinsic(Intrinsic::FunctionPrototype);
+    let mut error_ctor = Value::UNDEFINED;
+    let mut error_proto = op;
+    for ty in TYPES {
+        let proto = rt.new_object(error_proto);
+        let func: crate::object::function::NativeFn = match ty {
+            ErrorType::AggregateError => aggregate_error_constructor,
+            _ => error_constructor,
+        };
+        let len = if ty == ErrorType::AggregateError { 2 } else { 1 };
+        let c = rt.make_constructor(ty.name(), func, len, Some(proto));
+        let name = rt.new_string(ty.name());
+        rt.define_value(proto, "name", name, WRITABLE | CONFIGURABLE);
+        let empty = rt.names.empty.value();
+        rt.define_value(proto, "message", empty, WRITABLE | CONFIGURABLE);
+        rt.set_intrinsic(ty.prototype(), Value::object(proto));
+        rt.set_intrinsic(ty.constructor(), Value::object(c));
+        if ty == ErrorType::Error {
+            error_ctor = Value::object(c);
+            error_proto = Value::object(proto);
+        } else {
+            // NativeError constructors inherit from %Error%.
+            rt.change_prototype(c, error_ctor);
+        }
+        let _ = fp;
+    }
+}
+
+/// The error type a constructor function stands for.
+fn type_of_callee(rt: &Runtime) -> ErrorType {
+    let callee = rt.native_callee();
+    for ty in TYPES {
+        if rt.intrinsic(ty.constructor()) == callee {
+            return ty;
+        }
+    }
+    // A constructor from another realm: find it there.
+    for realm in rt.realms.iter() {
+        for ty in TYPES {
+            if realm.intrinsic(ty.constructor()) == callee {
+                return ty;
+            }
+        }
+    }
+    ErrorType::Error
+}
+
+/// Creates the error object for `ty` from `new_target` with `message` and `options`.
+fn make_error(rt: &mut Runtime, ty: ErrorType, message: Value, options: Value) -> JsResult<Gc<JsObject>> {
+    // 1. If NewTarget is undefined, let newTarget be the active function object.
+    let nt = rt.native_new_target();
+    let nt = if nt.is_undefined() { rt.native_callee() } else { nt };
+    // 2. Let O be ? OrdinaryCreateFromConstructor(newTarget, "%NativeError.prototype%").
+    let proto = rt.prototype_from_constructor(nt, ty.prototype())?;
+    let o = rt.new_object_of_kind(proto, CellKind::Error, 3);
+    rt.root(Value::object(o));
+    // 3. If message is not undefined, then
+    let mut msg_text = String::new();
+    if !message.is_undefined() {
+        // a. Let msg be ? ToString(message).
+        let m = rt.to_string(message)?;
+        msg_text = rt.string_to_rust(m);
+        // b. Perform CreateNonEnumerableDataPropertyOrThrow(O, "message", msg).
+        let key = Key::Name(rt.names.message);
+        rt.define_data_raw(o, key, m, WRITABLE | CONFIGURABLE);
+    }
+    // 4. Perform ? InstallErrorCause(O, options).
+    if options.is_object() {
+        let ck = Key::Name(rt.names.cause);
+        if rt.has_property(options.ptr_unchecked(), ck)? {
+            let cause = rt.get(options.ptr_unchecked(), ck, options)?;
+            rt.define_data_raw(o, ck, cause, WRITABLE | CONFIGURABLE);
+        }
+    }
+    let name = error_name(rt, o).unwrap_or_else(|| ty.name().to_string());
+    let header = if msg_text.is_empty() { name } else { format!("{name}: {msg_text}") };
+    rt.attach_stack(o, &header);
+    Ok(o)
+}
+
+/// The `name` an error inherits, read without running JavaScript.
+fn error_name(rt: &mut Runtime, o: Gc<JsObject>) -> Option<String> {
+    let key = Key::Name(rt.names.name);
+    let mut cur = o;
+    loop {
+        if let Some(v) = rt.peek_data(cur, key) {
+            return v.is_string().then(|| rt.string_to_rust(v));
+        }
+        let p = rt.get_prototype_of(cur);
+        if !p.is_object() {
+            return None;
+        }
+        cur = p.ptr_unchecked();
+    }
+}
+
+/// 20.5.1.1 Error(message [, options]) and 20.5.6.1.1 NativeError(message [, options]).
+fn error_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let ty = type_of_callee(rt);
+    Ok(Value::object(make_error(rt, ty, arg(args, 0), arg(args, 1))?))
+}
+
+/// 20.5.7.1.1 AggregateError(errors, message [, options]).
+fn aggregate_error_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let o = make_error(rt, ErrorType::AggregateError, arg(args, 1), arg(args, 2))?;
+    // 5. Let errorsList be ? IteratorToList(? GetIterator(errors, sync)).
+    let it = crate::interp::ops::iter::get_iterator(rt, arg(args, 0))?;
+    rt.root(it);
+    let mut list = Vec::new();
+    loop {
+        let v = crate::interp::ops::iter::iterator_next(rt, it)?;
+        if v.is_empty() {
+            break;
+        }
+        rt.root(v);
+        list.push(v);
+    }
+    let arr = rt.new_array_from(&list);
+    let key = Key::Name(rt.names.errors);
+    rt.define_data_raw(o, key, Value::object(arr), WRITABLE | CONFIGURABLE);
+    Ok(Value::object(o))
+}
+
+/// 20.5.3.4 Error.prototype.toString().
+fn to_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    // 2. If O is not an Object, throw a TypeError exception.
+    if !this.is_object() {
+        return Err(rt.throw_type_error("Error.prototype.toString called on non-object"));
+    }
+    let o: Gc<JsObject> = this.ptr_unchecked();
+    // 3-4. Let name be ? Get(O, "name"); undefined → "Error", else ? ToString(name).
+    let nk = Key::Name(rt.names.name);
+    let name = rt.get(o, nk, this)?;
+    let name = if name.is_undefined() { rt.new_string("Error") } else { rt.to_string(name)? };
+    rt.root(name);
+    // 5-6. Let msg be ? Get(O, "message"); undefined → "", else ? ToString(msg).
+    let mk = Key::Name(rt.names.message);
+    let msg = rt.get(o, mk, this)?;
+    let msg = if msg.is_undefined() { rt.names.empty.value() } else { rt.to_string(msg)? };
+    let (n, m) = (rt.string_to_rust(name), rt.string_to_rust(msg));
+    // 7-9.
+    let s = if n.is_empty() {
+        m
+    } else if m.is_empty() {
+        n
+    } else {
+        format!("{n}: {m}")
+    };
+    Ok(rt.new_string(&s))
+}
+
+/// `Error.captureStackTrace(obj)` (a V8 extension many programs call): defines `stack`.
+fn capture_stack_trace(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let o = arg(args, 0);
+    if !o.is_object() {
+        return Err(rt.throw_type_error("Invalid argument"));
+    }
+    let obj: Gc<JsObject> = o.ptr_unchecked();
+    let header = {
+        let e = rt.describe_thrown(o);
+        if e.message.is_empty() { if e.name.is_empty() { "Error".to_string() } else { e.name } } else { format!("{}: {}", if e.name.is_empty() { "Error" } else { &e.name }, e.message) }
+    };
+    rt.attach_stack(obj, &header);
+    Ok(Value::UNDEFINED)
+}

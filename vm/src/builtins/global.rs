@@ -1,0 +1,223 @@
+//! Functions of the global object (19.2): parseInt, parseFloat, isNaN, isFinite, the URI
+//! functions, indirect eval, and `print`.
+
+use super::{arg, Row};
+use crate::conv;
+use crate::gc::Gc;
+use crate::object::shape::{CONFIGURABLE, WRITABLE};
+use crate::object::JsObject;
+use crate::runtime::{ErrorType, JsResult, Runtime};
+use crate::string::StrView;
+use crate::value::Value;
+
+/// Global functions are installed by `install` (the global object is not an intrinsic).
+pub(crate) const ROWS: &[Row] = &[];
+
+const GLOBALS: &[(&str, crate::object::function::NativeFn, u32)] = &[
+    ("parseInt", parse_int, 2),
+    ("parseFloat", parse_float, 1),
+    ("isNaN", is_nan, 1),
+    ("isFinite", is_finite, 1),
+    ("print", super::console::print, 0),
+    ("encodeURIComponent", encode_uri_component, 1),
+    ("encodeURI", encode_uri, 1),
+    ("decodeURIComponent", decode_uri_component, 1),
+    ("decodeURI", decode_uri, 1),
+    ("eval", eval, 1),
+];
+
+/// Installs the global functions.
+pub(crate) fn install(rt: &mut Runtime, global: Gc<JsObject>) {
+    for &(name, f, len) in GLOBALS {
+        let func = rt.new_native(name, f, len);
+        rt.define_value(global, name, Value::object(func), WRITABLE | CONFIGURABLE);
+        if name == "eval" {
+            rt.set_intrinsic(crate::runtime::Intrinsic::Eval, Value::object(func));
+        }
+    }
+    let pi = rt.intrinsic_prop(crate::runtime::Intrinsic::Number, "parseInt");
+    let _ = pi;
+}
+
+/// 19.2.5 parseInt(string, radix).
+pub(crate) fn parse_int(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1. Let inputString be ? ToString(string).
+    let s = rt.to_string(arg(args, 0))?;
+    let mark = rt.handle_mark();
+    rt.root(s);
+    // 6. Let R be ℝ(? ToInt32(radix)).
+    let radix = rt.to_int32(arg(args, 1))?;
+    rt.release_handles(mark);
+    let flat = rt.flat(s);
+    let n = match rt.heap().str_view(flat) {
+        StrView::Latin1(b) => conv::string_to_number::parse_int(b, radix),
+        StrView::Utf16(u) => conv::string_to_number::parse_int(u, radix),
+    };
+    Ok(Value::number(n))
+}
+
+/// 19.2.4 parseFloat(string).
+pub(crate) fn parse_float(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let s = rt.to_string(arg(args, 0))?;
+    let flat = rt.flat(s);
+    let n = match rt.heap().str_view(flat) {
+        StrView::Latin1(b) => conv::string_to_number::parse_float(b),
+        StrView::Utf16(u) => conv::string_to_number::parse_float(u),
+    };
+    Ok(Value::number(n))
+}
+
+/// 19.2.3 isNaN(number).
+fn is_nan(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let n = rt.to_number(arg(args, 0))?;
+    Ok(Value::boolean(n.is_nan()))
+}
+
+/// 19.2.2 isFinite(number).
+fn is_finite(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let n = rt.to_number(arg(args, 0))?;
+    Ok(Value::boolean(n.is_finite()))
+}
+
+/// 19.2.1 eval(x), indirect: a script evaluated in the global scope of the current realm.
+fn eval(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let x = arg(args, 0);
+    // 2. If x is not a String, return x.
+    if !x.is_string() {
+        return Ok(x);
+    }
+    let source = rt.string_to_rust(x);
+    let bytes = rt.compile_source(&source, "eval")?;
+    let realm = rt.realm;
+    rt.eval_bundle(bytes, realm)
+}
+
+impl Runtime {
+    /// Compiles source text with the compile hook; a failure throws the SyntaxError.
+    pub(crate) fn compile_source(&mut self, source: &str, name: &str) -> JsResult<Vec<u8>> {
+        let Some(hook) = self.compiler.as_mut() else {
+            return Err(self.throw_error(ErrorType::EvalError, "code generation from strings is not supported (no compiler)"));
+        };
+        match hook(source, name) {
+            Ok(b) => Ok(b),
+            Err(msg) => {
+                let first = msg.lines().next().unwrap_or("").to_string();
+                let m = match first.find("SyntaxError: ") {
+                    Some(i) => first[i + "SyntaxError: ".len()..].to_string(),
+                    None => first,
+                };
+                Err(self.throw_syntax_error(&m))
+            }
+        }
+    }
+}
+
+const URI_RESERVED: &str = ";/?:@&=+$,";
+const URI_UNESCAPED_EXTRA: &str = "-_.!~*'()";
+
+fn encode(rt: &mut Runtime, v: Value, extra_unescaped: &str) -> JsResult<Value> {
+    let s = rt.to_string(v)?;
+    let units = rt.string_units(s);
+    let mut out = String::new();
+    let mut i = 0;
+    while i < units.len() {
+        let c = units[i];
+        if c < 128 {
+            let ch = c as u8 as char;
+            if ch.is_ascii_alphanumeric() || URI_UNESCAPED_EXTRA.contains(ch) || extra_unescaped.contains(ch) {
+                out.push(ch);
+                i += 1;
+                continue;
+            }
+        }
+        let cp = conv::string_ops::code_point_at(&units, i);
+        if cp.is_unpaired_surrogate {
+            return Err(rt.throw_error(ErrorType::UriError, "URI malformed"));
+        }
+        let ch = char::from_u32(cp.code_point).unwrap_or('\u{fffd}');
+        let mut buf = [0u8; 4];
+        for b in ch.encode_utf8(&mut buf).bytes() {
+            out.push_str(&format!("%{b:02X}"));
+        }
+        i += cp.code_unit_count as usize;
+    }
+    Ok(rt.new_string(&out))
+}
+
+fn decode(rt: &mut Runtime, v: Value, reserved: &str) -> JsResult<Value> {
+    let s = rt.to_string(v)?;
+    let units = rt.string_units(s);
+    let mut out: Vec<u16> = Vec::with_capacity(units.len());
+    let hex = |u: u16| -> Option<u8> { (u < 128).then(|| (u as u8 as char).to_digit(16)).flatten().map(|d| d as u8) };
+    let mut i = 0;
+    while i < units.len() {
+        if units[i] != b'%' as u16 {
+            out.push(units[i]);
+            i += 1;
+            continue;
+        }
+        let byte_at = |k: usize| -> Option<u8> {
+            if k + 2 < units.len() + 0 && units[k] == b'%' as u16 {
+                Some(hex(units[k + 1])? * 16 + hex(units[k + 2])?)
+            } else if k + 2 == units.len() - 0 && false {
+                None
+            } else {
+                None
+            }
+        };
+        let Some(b) = (if i + 2 < units.len() { byte_at(i) } else { None }) else {
+            return Err(rt.throw_error(ErrorType::UriError, "URI malformed"));
+        };
+        if b < 0x80 {
+            let ch = b as char;
+            if reserved.contains(ch) {
+                out.extend_from_slice(&units[i..i + 3]);
+            } else {
+                out.push(b as u16);
+            }
+            i += 3;
+            continue;
+        }
+        let n = if b & 0xe0 == 0xc0 { 2 } else if b & 0xf0 == 0xe0 { 3 } else if b & 0xf8 == 0xf0 { 4 } else { 0 };
+        if n == 0 {
+            return Err(rt.throw_error(ErrorType::UriError, "URI malformed"));
+        }
+        let mut bytes = vec![b];
+        let mut k = i + 3;
+        for _ in 1..n {
+            match if k + 2 < units.len() { byte_at(k) } else { None } {
+                Some(c) if c & 0xc0 == 0x80 => bytes.push(c),
+                _ => return Err(rt.throw_error(ErrorType::UriError, "URI malformed")),
+            }
+            k += 3;
+        }
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => {
+                for u in text.encode_utf16() {
+                    out.push(u);
+                }
+            }
+            Err(_) => return Err(rt.throw_error(ErrorType::UriError, "URI malformed")),
+        }
+        i = k;
+    }
+    Ok(rt.new_string_units(&out))
+}
+
+fn encode_uri_component(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    encode(rt, arg(args, 0), "")
+}
+
+fn encode_uri(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    encode(rt, arg(args, 0), ";/?:@&=+$,#")
+}
+
+fn decode_uri_component(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    decode(rt, arg(args, 0), "")
+}
+
+fn decode_uri(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let mut reserved = URI_RESERVED.to_string();
+    reserved.push('#');
+    decode(rt, arg(args, 0), &reserved)
+}

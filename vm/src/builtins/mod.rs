@@ -1,0 +1,474 @@
+//! Builtins: realm creation and the builtin registry.
+//!
+//! Every builtin function property is one row of a module's `ROWS` table (the table
+//! pattern of STYLE.md, as for opcodes): where it goes, its name (a string or a well-known
+//! symbol), its Rust function, its `length`, and whether it is a method, a getter or a
+//! setter. `create_realm` builds the intrinsic objects in dependency order and then
+//! installs every table:
+//!
+//! ```text
+//!  create_realm ─▶ %Object.prototype%, %Function.prototype%, shapes, constructors
+//!               ─▶ for each module: install its ROWS onto the intrinsics
+//!  install_globals ─▶ global object properties (constructors, Math, JSON, print, ...)
+//! ```
+//!
+//! Builtins follow the specification's steps, numbered in comments.
+
+pub mod array;
+pub mod bigint;
+pub mod boolean;
+pub mod collections;
+pub mod console;
+pub mod date;
+pub mod error;
+pub mod function;
+pub mod global;
+pub mod iterator;
+pub mod json;
+pub mod math;
+pub mod number;
+pub mod object;
+pub mod reflect;
+pub mod regexp;
+pub mod string;
+pub mod symbol;
+pub mod test262;
+
+use crate::gc::{CellKind, Gc};
+use crate::object::function::{NativeFn, NativeFunction};
+use crate::object::property::IMMUTABLE_PROTO;
+use crate::object::shape::{PropKey, Shape, ACCESSOR, CONFIGURABLE, ENUMERABLE, WRITABLE};
+use crate::object::{JsObject, Key, IS_GLOBAL};
+use crate::runtime::{Intrinsic, JsResult, Realm, RealmShapes, Runtime, WellKnownSymbols};
+use crate::value::Value;
+
+/// A builtin property name.
+#[derive(Clone, Copy)]
+pub enum Name {
+    /// A string name.
+    S(&'static str),
+    /// A well-known symbol.
+    Sym(fn(&WellKnownSymbols) -> PropKey),
+}
+
+/// What a row defines.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum RowKind {
+    /// A method: writable, configurable, not enumerable.
+    Method,
+    /// A getter (the accessor's setter is undefined unless a `Setter` row follows).
+    Getter,
+    /// A setter added to the accessor of the same name.
+    Setter,
+    /// A method that is not writable nor configurable (e.g. `Function.prototype[@@hasInstance]`).
+    Frozen,
+}
+
+/// One builtin function property.
+#[derive(Clone, Copy)]
+pub struct Row {
+    /// The object it is installed on.
+    pub on: Intrinsic,
+    /// The property name.
+    pub name: Name,
+    /// The implementation.
+    pub func: NativeFn,
+    /// The function's `length`.
+    pub length: u8,
+    /// Method, getter or setter.
+    pub kind: RowKind,
+}
+
+/// Shorthand for table rows.
+macro_rules! rows {
+    ($($on:ident . $name:tt => $func:path, $len:expr $(, $kind:ident)?;)*) => {
+        &[$( $crate::builtins::Row {
+            on: $crate::runtime::Intrinsic::$on,
+            name: rows!(@name $name),
+            func: $func,
+            length: $len,
+            kind: rows!(@kind $($kind)?),
+        }, )*]
+    };
+    (@name [$sym:ident]) => { $crate::builtins::Name::Sym(|s| s.$sym) };
+    (@name $s:literal) => { $crate::builtins::Name::S($s) };
+    (@kind) => { $crate::builtins::RowKind::Method };
+    (@kind getter) => { $crate::builtins::RowKind::Getter };
+    (@kind setter) => { $crate::builtins::RowKind::Setter };
+    (@kind frozen) => { $crate::builtins::RowKind::Frozen };
+}
+pub(crate) use rows;
+
+/// Every module's table, installed in this order.
+fn tables() -> [&'static [Row]; 17] {
+    [
+        object::ROWS,
+        function::ROWS,
+        array::ROWS,
+        string::ROWS,
+        number::ROWS,
+        boolean::ROWS,
+        symbol::ROWS,
+        bigint::ROWS,
+        math::ROWS,
+        error::ROWS,
+        json::ROWS,
+        date::ROWS,
+        iterator::ROWS,
+        regexp::ROWS,
+        collections::ROWS,
+        reflect::ROWS,
+        global::ROWS,
+    ]
+}
+
+/// Argument `i`, or undefined.
+#[inline(always)]
+pub fn arg(args: &[Value], i: usize) -> Value {
+    args.get(i).copied().unwrap_or(Value::UNDEFINED)
+}
+
+impl Runtime {
+    /// The key of a row name.
+    pub(crate) fn row_key(&mut self, name: Name) -> Key {
+        match name {
+            Name::S(s) => self.key(s),
+            Name::Sym(f) => Key::Name(f(&self.symbols)),
+        }
+    }
+
+    /// The `name` value of a builtin function for a row name (symbols: "[desc]").
+    fn row_function_name(&mut self, name: Name, prefix: &str) -> Value {
+        match name {
+            Name::S(s) => self.new_string(&format!("{prefix}{s}")),
+            Name::Sym(f) => {
+                let k = f(&self.symbols);
+                let d = self.heap.get(k.value().ptr_unchecked::<crate::object::Symbol>()).description;
+                let desc = self.string_to_rust(d);
+                self.new_string(&format!("{prefix}[{desc}]"))
+            }
+        }
+    }
+
+    /// A new native function object.
+    pub fn new_native_function(&mut self, name: Value, func: NativeFn, length: u32, constructor: bool) -> Gc<JsObject> {
+        let shape = self.realm().shapes.native_function;
+        let realm = self.realm;
+        let nf = NativeFunction {
+            base: JsObject::new(CellKind::NativeFunction, shape),
+            func,
+            data: Value::UNDEFINED,
+            realm,
+            constructor,
+        };
+        let f = self.heap.alloc_object(nf, 2);
+        let obj: Gc<JsObject> = f.cast();
+        let s = self.heap.inline_slots_mut(obj);
+        s[0] = Value::number(length as f64);
+        s[1] = name;
+        obj
+    }
+
+    /// A new native function named by a Rust string.
+    pub fn new_native(&mut self, name: &str, func: NativeFn, length: u32) -> Gc<JsObject> {
+        let n = self.new_string(name);
+        self.new_native_function(n, func, length, false)
+    }
+
+    /// Defines a method-like data property (writable, configurable, not enumerable).
+    pub fn define_method(&mut self, obj: Gc<JsObject>, name: &str, func: NativeFn, length: u32) -> Gc<JsObject> {
+        let f = self.new_native(name, func, length);
+        let key = self.key(name);
+        self.define_data_raw(obj, key, Value::object(f), WRITABLE | CONFIGURABLE);
+        f
+    }
+
+    /// Defines a data property.
+    pub fn define_value(&mut self, obj: Gc<JsObject>, name: &str, v: Value, attrs: u8) {
+        let key = self.key(name);
+        self.define_data_raw(obj, key, v, attrs);
+    }
+
+    /// Installs one table row.
+    fn install_row(&mut self, row: &Row) {
+        let target: Gc<JsObject> = self.intrinsic(row.on).ptr_unchecked();
+        let key = self.row_key(row.name);
+        match row.kind {
+            RowKind::Method | RowKind::Frozen => {
+                let n = self.row_function_name(row.name, "");
+                let f = self.new_native_function(n, row.func, row.length as u32, false);
+                let attrs = if row.kind == RowKind::Frozen { 0 } else { WRITABLE | CONFIGURABLE };
+                self.define_data_raw(target, key, Value::object(f), attrs);
+            }
+            RowKind::Getter | RowKind::Setter => {
+                let prefix = if row.kind == RowKind::Getter { "get " } else { "set " };
+                let n = self.row_function_name(row.name, prefix);
+                let f = Value::object(self.new_native_function(n, row.func, row.length as u32, false));
+                let existing = self.get_own_property(target, key).ok().flatten();
+                let (mut g, mut s) = match existing {
+                    Some(d) if d.is_accessor() => (d.get.unwrap_or(Value::UNDEFINED), d.set.unwrap_or(Value::UNDEFINED)),
+                    _ => (Value::UNDEFINED, Value::UNDEFINED),
+                };
+                if row.kind == RowKind::Getter {
+                    g = f;
+                } else {
+                    s = f;
+                }
+                let desc = crate::object::property::PropertyDescriptor::accessor(g, s, CONFIGURABLE);
+                let _ = self.define_own_property(target, key, &desc);
+            }
+        }
+    }
+
+    /// A constructor function with `prototype` (not writable/enumerable/configurable) and
+    /// `prototype.constructor`.
+    pub(crate) fn make_constructor(&mut self, name: &str, func: NativeFn, length: u32, proto: Option<Gc<JsObject>>) -> Gc<JsObject> {
+        let n = self.new_string(name);
+        let c = self.new_native_function(n, func, length, true);
+        if let Some(p) = proto {
+            let pk = Key::Name(self.names.prototype);
+            self.define_data_raw(c, pk, Value::object(p), 0);
+            let ck = Key::Name(self.names.constructor);
+            self.define_data_raw(p, ck, Value::object(c), WRITABLE | CONFIGURABLE);
+        }
+        c
+    }
+
+    /// Sets an intrinsic of the current realm.
+    pub(crate) fn set_intrinsic(&mut self, i: Intrinsic, v: Value) {
+        let r = self.realm as usize;
+        self.realms[r].intrinsics[i as usize] = v;
+    }
+
+    /// An object data property value of an intrinsic (for wiring during setup).
+    pub(crate) fn intrinsic_prop(&mut self, i: Intrinsic, name: &str) -> Value {
+        let o = self.intrinsic_object(i);
+        let key = self.key(name);
+        self.peek_data(o, key).unwrap_or(Value::UNDEFINED)
+    }
+}
+
+fn shape_with(rt: &mut Runtime, proto: Value, kind: CellKind, cap: u8, props: &[(PropKey, u8)]) -> Gc<Shape> {
+    let mut s = rt.root_shape(proto, kind, cap);
+    for &(k, attrs) in props {
+        s = match rt.heap.get(s).find_transition(k, attrs) {
+            Some(n) => n,
+            None => {
+                let d = rt.heap.get(s).derive_with(s, k, attrs);
+                let n = rt.heap.alloc(d);
+                rt.heap.get_mut(s).transitions.push((k, attrs, n));
+                n
+            }
+        };
+    }
+    s
+}
+
+/// Builds a realm: the intrinsics and a global object with every builtin. The realm is
+/// pushed onto `rt.realms`, made current while it is built, and returned (popped again)
+/// for the caller to register.
+pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
+    let index = rt.realms.len() as u32;
+    let saved = rt.realm;
+    let tmp = rt.root_shape(Value::NULL, CellKind::Object, 0);
+    let placeholder = rt.heap.alloc_object(JsObject::new(CellKind::Object, tmp), 0);
+    let tmp_shapes = RealmShapes {
+        object: tmp,
+        array: tmp,
+        iter_result: tmp,
+        function: tmp,
+        constructor: tmp,
+        generator_function: tmp,
+        class_constructor: tmp,
+        native_function: tmp,
+        prototype_object: tmp,
+        arguments: tmp,
+    };
+    rt.realms.push(Realm {
+        global: placeholder,
+        intrinsics: vec![Value::UNDEFINED; Intrinsic::COUNT],
+        shapes: tmp_shapes,
+        templates: hashbrown::HashMap::new(),
+    });
+    rt.realm = index;
+
+    // %Object.prototype%: an immutable-prototype exotic object.
+    let object_proto = rt.new_object_of_kind(Value::NULL, CellKind::Object, 8);
+    rt.heap.get_mut(object_proto).header.flags |= IMMUTABLE_PROTO;
+    rt.set_intrinsic(Intrinsic::ObjectPrototype, Value::object(object_proto));
+    let op = Value::object(object_proto);
+
+    // %Function.prototype%: itself a function returning undefined.
+    let length = rt.names.length;
+    let name = rt.names.name;
+    let fp_shape = shape_with(rt, op, CellKind::NativeFunction, 2, &[(length, CONFIGURABLE), (name, CONFIGURABLE)]);
+    let fp = NativeFunction { base: JsObject::new(CellKind::NativeFunction, fp_shape), func: function::function_prototype_call, data: Value::UNDEFINED, realm: index, constructor: false };
+    let fp = rt.heap.alloc_object(fp, 2).cast::<JsObject>();
+    {
+        let empty = rt.names.empty.value();
+        let s = rt.heap.inline_slots_mut(fp);
+        s[0] = Value::number(0.0);
+        s[1] = empty;
+    }
+    rt.set_intrinsic(Intrinsic::FunctionPrototype, Value::object(fp));
+    let fpv = Value::object(fp);
+
+    // The shapes every allocation path uses.
+    let prototype = rt.names.prototype;
+    let constructor = rt.names.constructor;
+    let value = rt.names.value;
+    let done = rt.names.done;
+    let callee = rt.names.callee;
+    let iterator = rt.symbols.iterator;
+    let native_function = shape_with(rt, fpv, CellKind::NativeFunction, 2, &[(length, CONFIGURABLE), (name, CONFIGURABLE)]);
+    let function = shape_with(rt, fpv, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE)]);
+    let ctor = shape_with(rt, fpv, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)]);
+    let class_ctor = shape_with(rt, fpv, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, 0)]);
+    let object = rt.root_shape(op, CellKind::Object, 4);
+    let iter_result = shape_with(rt, op, CellKind::Object, 2, &[(value, WRITABLE | ENUMERABLE | CONFIGURABLE), (done, WRITABLE | ENUMERABLE | CONFIGURABLE)]);
+    let prototype_object = shape_with(rt, op, CellKind::Object, 4, &[(constructor, WRITABLE | CONFIGURABLE)]);
+    let arguments = shape_with(rt, op, CellKind::Arguments, 3, &[(length, WRITABLE | CONFIGURABLE), (iterator, WRITABLE | CONFIGURABLE), (callee, WRITABLE | CONFIGURABLE)]);
+    {
+        let r = &mut rt.realms[index as usize].shapes;
+        r.native_function = native_function;
+        r.function = function;
+        r.constructor = ctor;
+        r.class_constructor = class_ctor;
+        r.generator_function = ctor;
+        r.object = object;
+        r.iter_result = iter_result;
+        r.prototype_object = prototype_object;
+        r.arguments = arguments;
+    }
+
+    // %Array.prototype% is an Array exotic object.
+    let array_root = rt.root_shape(op, CellKind::Array, 0);
+    let ap = rt.heap.alloc_object(crate::object::array::JsArray::new(JsObject::new(CellKind::Array, array_root), 0), 0);
+    let ap: Gc<JsObject> = ap.cast();
+    rt.set_intrinsic(Intrinsic::ArrayPrototype, Value::object(ap));
+    let array_shape = rt.root_shape(Value::object(ap), CellKind::Array, 0);
+    rt.realms[index as usize].shapes.array = array_shape;
+
+    // The remaining prototypes and constructors.
+    object::init(rt);
+    function::init(rt);
+    array::init(rt);
+    string::init(rt);
+    number::init(rt);
+    boolean::init(rt);
+    symbol::init(rt);
+    bigint::init(rt);
+    error::init(rt);
+    iterator::init(rt);
+    date::init(rt);
+    regexp::init(rt);
+    collections::init(rt);
+
+    // Generator function closures inherit %GeneratorFunction.prototype%.
+    let gfp = rt.intrinsic(Intrinsic::GeneratorFunctionPrototype);
+    let gen_fn = shape_with(rt, gfp, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)]);
+    rt.realms[index as usize].shapes.generator_function = gen_fn;
+
+    for table in tables() {
+        for row in table {
+            rt.install_row(row);
+        }
+    }
+    // Intrinsics that are builtin functions installed by the tables.
+    let values = rt.intrinsic_prop(Intrinsic::ArrayPrototype, "values");
+    rt.set_intrinsic(Intrinsic::ArrayProtoValues, values);
+    let ap_obj = rt.intrinsic_object(Intrinsic::ArrayPrototype);
+    let it_key = Key::Name(rt.symbols.iterator);
+    rt.define_data_raw(ap_obj, it_key, values, WRITABLE | CONFIGURABLE);
+    let ots = rt.intrinsic_prop(Intrinsic::ObjectPrototype, "toString");
+    rt.set_intrinsic(Intrinsic::ObjectProtoToString, ots);
+    let next = rt.intrinsic_prop(Intrinsic::ArrayIteratorPrototype, "next");
+    rt.set_intrinsic(Intrinsic::ArrayIteratorProtoNext, next);
+    let next = rt.intrinsic_prop(Intrinsic::StringIteratorPrototype, "next");
+    rt.set_intrinsic(Intrinsic::StringIteratorProtoNext, next);
+    let sp = rt.intrinsic_object(Intrinsic::StringPrototype);
+    let si = rt.peek_data(sp, it_key).unwrap_or(Value::UNDEFINED);
+    rt.set_intrinsic(Intrinsic::StringProtoIterator, si);
+    function::init_throw_type_error(rt);
+    collections::link_aliases(rt);
+
+    // The global object.
+    let global = rt.new_object_of_kind(op, CellKind::Object, 16);
+    rt.heap.get_mut(global).header.flags |= IS_GLOBAL;
+    rt.realms[index as usize].global = global;
+
+    rt.realm = saved;
+    rt.realms.pop().unwrap_or_else(|| unreachable!())
+}
+
+/// Defines the global object's properties for realm `realm`.
+pub(crate) fn install_globals(rt: &mut Runtime, realm: u32) {
+    let saved = rt.realm;
+    rt.realm = realm;
+    let g = rt.global_object();
+    let ctors: &[(&str, Intrinsic)] = &[
+        ("Object", Intrinsic::Object),
+        ("Function", Intrinsic::Function),
+        ("Array", Intrinsic::Array),
+        ("String", Intrinsic::String),
+        ("Number", Intrinsic::Number),
+        ("Boolean", Intrinsic::Boolean),
+        ("Symbol", Intrinsic::Symbol),
+        ("BigInt", Intrinsic::BigInt),
+        ("Error", Intrinsic::Error),
+        ("TypeError", Intrinsic::TypeError),
+        ("RangeError", Intrinsic::RangeError),
+        ("ReferenceError", Intrinsic::ReferenceError),
+        ("SyntaxError", Intrinsic::SyntaxError),
+        ("EvalError", Intrinsic::EvalError),
+        ("URIError", Intrinsic::UriError),
+        ("AggregateError", Intrinsic::AggregateError),
+        ("Date", Intrinsic::Date),
+        ("RegExp", Intrinsic::RegExp),
+        ("Map", Intrinsic::Map),
+        ("Set", Intrinsic::Set),
+        ("WeakMap", Intrinsic::WeakMap),
+        ("WeakSet", Intrinsic::WeakSet),
+    ];
+    for &(name, i) in ctors {
+        let v = rt.intrinsic(i);
+        if !v.is_undefined() {
+            rt.define_value(g, name, v, WRITABLE | CONFIGURABLE);
+        }
+    }
+    rt.define_value(g, "globalThis", Value::object(g), WRITABLE | CONFIGURABLE);
+    rt.define_value(g, "NaN", Value::number(f64::NAN), 0);
+    rt.define_value(g, "Infinity", Value::number(f64::INFINITY), 0);
+    rt.define_value(g, "undefined", Value::UNDEFINED, 0);
+    global::install(rt, g);
+    math::install(rt, g);
+    json::install(rt, g);
+    reflect::install(rt, g);
+    console::install(rt, g);
+    number::link_parse_functions(rt);
+    date::link_aliases(rt);
+    string_aliases(rt);
+    rt.realm = saved;
+}
+
+/// `String.prototype.trimLeft`/`trimRight` are the same functions as trimStart/trimEnd.
+fn string_aliases(rt: &mut Runtime) {
+    let sp = rt.intrinsic_object(Intrinsic::StringPrototype);
+    for (alias, name) in [("trimLeft", "trimStart"), ("trimRight", "trimEnd")] {
+        let key = rt.key(name);
+        if let Some(f) = rt.peek_data(sp, key) {
+            rt.define_value(sp, alias, f, WRITABLE | CONFIGURABLE);
+        }
+    }
+}
+
+/// A property of the intrinsic `on` that is an accessor (for checks in tests).
+#[allow(dead_code)]
+pub(crate) fn has_accessor(rt: &mut Runtime, on: Intrinsic, name: &str) -> JsResult<bool> {
+    let o = rt.intrinsic_object(on);
+    let key = rt.key(name);
+    Ok(match rt.own_lookup(o, key) {
+        crate::object::property::Own::Slot(_, attrs) => attrs & ACCESSOR != 0,
+        _ => false,
+    })
+}

@@ -1,0 +1,56 @@
+//! The test262 host object `$262` and `print`.
+//!
+//! `$262.global`, `$262.gc()`, `$262.evalScript(src)` (through the compile hook),
+//! `$262.createRealm()` (a fresh realm whose `$262` is returned), `$262.detachArrayBuffer`
+//! and `$262.agent` are absent until ArrayBuffer and agents exist.
+
+use super::arg;
+use crate::gc::Gc;
+use crate::object::shape::{CONFIGURABLE, WRITABLE};
+use crate::object::JsObject;
+use crate::runtime::{Intrinsic, JsResult, Runtime};
+use crate::value::Value;
+
+/// Defines `$262` and `print` on the global object of `realm`; returns `$262`.
+pub(crate) fn install(rt: &mut Runtime, realm: u32) -> Gc<JsObject> {
+    let saved = rt.realm;
+    rt.realm = realm;
+    let global = rt.global_object();
+    let op = rt.intrinsic(Intrinsic::ObjectPrototype);
+    let host = rt.new_object(op);
+    rt.define_value(host, "global", Value::object(global), WRITABLE | CONFIGURABLE);
+    rt.define_method(host, "gc", gc, 0);
+    rt.define_method(host, "evalScript", eval_script, 1);
+    rt.define_method(host, "createRealm", create_realm, 0);
+    rt.define_value(global, "$262", Value::object(host), WRITABLE | CONFIGURABLE);
+    let print = rt.new_native("print", super::console::print, 0);
+    rt.define_value(global, "print", Value::object(print), WRITABLE | CONFIGURABLE);
+    rt.realm = saved;
+    host
+}
+
+/// `$262.gc()`.
+fn gc(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<Value> {
+    // The arguments and the caller's registers are rooted; nothing else is held here.
+    rt.collect_garbage();
+    Ok(Value::UNDEFINED)
+}
+
+/// `$262.evalScript(source)`: runs a script in the realm `$262` belongs to.
+fn eval_script(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let s = rt.to_string(arg(args, 0))?;
+    let source = rt.string_to_rust(s);
+    let bytes = rt.compile_source(&source, "evalScript")?;
+    let realm = rt.realm;
+    rt.eval_bundle(bytes, realm)
+}
+
+/// `$262.createRealm()`: a new realm with its own intrinsics and global object.
+fn create_realm(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<Value> {
+    let realm = super::create_realm(rt);
+    rt.realms.push(realm);
+    let index = (rt.realms.len() - 1) as u32;
+    super::install_globals(rt, index);
+    let host = install(rt, index);
+    Ok(Value::object(host))
+}

@@ -1,0 +1,526 @@
+//! The allocator and the collector's mark and sweep phases.
+//!
+//! Small cells (up to 2048 bytes) live in 256 KiB pages, each page holding cells of one size
+//! class; a class allocates from its free list, then by bumping through its newest page, then
+//! from a fresh page. Pages come from `mmap`, so untouched parts of a fresh page cost no
+//! memory, and a page left empty by a sweep is unmapped. Larger cells are allocated one by
+//! one from the system allocator.
+//!
+//! The collector is a stop-the-world mark-sweep. The roots are marked by the runtime
+//! (`Runtime::collect_garbage`), which then calls [`Heap::drain`] to trace transitively,
+//! lets weak tables drop unmarked entries, and calls [`Heap::sweep`].
+//!
+//! Collection policy: after a collection that left `live` bytes, the next one is due when
+//! `max(MIN_BUDGET, live * (GROWTH - 1))` more bytes have been allocated, so the heap stays
+//! within about `GROWTH` times the live size.
+
+use std::alloc::Layout;
+use std::mem::{align_of, size_of};
+use std::ptr::{self, NonNull};
+
+use super::trace;
+use super::{CellHeader, CellKind, CellType, Gc};
+use crate::value::Value;
+
+/// Size of a small-cell page.
+pub const PAGE_SIZE: usize = 256 * 1024;
+/// Largest cell served from pages.
+pub const MAX_SMALL: usize = 2048;
+/// Minimum allocation between collections.
+const MIN_BUDGET: usize = 8 * 1024 * 1024;
+/// Heap growth factor relative to the live size after a collection.
+const GROWTH_NUM: usize = 3;
+const GROWTH_DEN: usize = 2;
+
+const SIZE_CLASSES: [u32; 28] = [
+    16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 320, 384, 448, 512, 640,
+    768, 896, 1024, 1280, 1536, 1792, 2048,
+];
+
+/// Size class index for each size in 16-byte units (index `(size + 15) / 16`).
+const CLASS_OF: [u8; MAX_SMALL / 16 + 1] = {
+    let mut table = [0u8; MAX_SMALL / 16 + 1];
+    let mut units = 0;
+    while units <= MAX_SMALL / 16 {
+        let size = units * 16;
+        let mut c = 0;
+        while (SIZE_CLASSES[c] as usize) < size {
+            c += 1;
+        }
+        table[units] = c as u8;
+        units += 1;
+    }
+    table
+};
+
+/// A free cell: header (kind `Free`) followed by the next free cell.
+#[repr(C)]
+struct FreeCell {
+    header: CellHeader,
+    next: *mut FreeCell,
+}
+
+struct Page {
+    base: NonNull<u8>,
+    /// Bytes of the page handed out so far (cells beyond are untouched).
+    used: usize,
+}
+
+struct SizeClass {
+    cell_size: usize,
+    free: *mut FreeCell,
+    pages: Vec<Page>,
+    /// Index in `pages` of the page being bump-allocated, if any.
+    bump_page: Option<usize>,
+}
+
+struct LargeCell {
+    ptr: NonNull<u8>,
+    size: usize,
+}
+
+/// Counters reported by `Heap::stats`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeapStats {
+    /// Collections so far.
+    pub collections: u64,
+    /// Bytes in live cells after the last collection.
+    pub live_bytes: usize,
+    /// Bytes allocated since the last collection.
+    pub allocated_since_gc: usize,
+    /// Bytes of mapped pages plus large cells.
+    pub footprint: usize,
+}
+
+/// The garbage-collected heap. See the module docs of `gc`.
+pub struct Heap {
+    classes: Vec<SizeClass>,
+    large: Vec<LargeCell>,
+    mark_stack: Vec<Gc<CellHeader>>,
+    allocated_since_gc: usize,
+    live_bytes: usize,
+    budget: usize,
+    limit: usize,
+    collections: u64,
+    mapped_pages: usize,
+    large_bytes: usize,
+}
+
+impl Heap {
+    /// An empty heap that allows at most `limit` bytes of cells.
+    pub fn new(limit: usize) -> Heap {
+        Heap {
+            classes: SIZE_CLASSES
+                .iter()
+                .map(|&s| SizeClass { cell_size: s as usize, free: ptr::null_mut(), pages: Vec::new(), bump_page: None })
+                .collect(),
+            large: Vec::new(),
+            mark_stack: Vec::new(),
+            allocated_since_gc: 0,
+            live_bytes: 0,
+            budget: MIN_BUDGET,
+            limit,
+            collections: 0,
+            mapped_pages: 0,
+            large_bytes: 0,
+        }
+    }
+
+    /// Reads a cell.
+    #[inline(always)]
+    pub fn get<T: CellType>(&self, g: Gc<T>) -> &T {
+        self.check(g);
+        // SAFETY: `g` points at a live cell of type `T`: it was returned by `alloc` (as `T`
+        // or checked-downcast to `T`) and, by the rooting discipline of `gc`, has not been
+        // swept. The shared borrow of the heap forbids a concurrent `get_mut`.
+        unsafe { &*g.as_ptr() }
+    }
+
+    /// Writes a cell.
+    #[inline(always)]
+    pub fn get_mut<T: CellType>(&mut self, g: Gc<T>) -> &mut T {
+        self.check(g);
+        // SAFETY: as for `get`; the exclusive borrow of the heap makes this the only
+        // reference into any cell.
+        unsafe { &mut *g.as_ptr() }
+    }
+
+    /// Debug check that `g` refers to a live cell of the right kind: a freed cell means a
+    /// missing root, which `gc_stress` turns into this assertion.
+    #[inline(always)]
+    fn check<T: CellType>(&self, g: Gc<T>) {
+        if cfg!(debug_assertions) {
+            // SAFETY: every cell, live or free, starts with a readable header while its page
+            // is mapped; a dangling pointer into an unmapped page is what this check exists
+            // to catch earlier in testing (pages are only unmapped when entirely free).
+            let kind = unsafe { (*g.header().as_ptr()).kind };
+            assert!(kind != CellKind::Free, "use of a freed cell {:#x} (missing GC root?)", g.addr());
+            if let Some(k) = T::KIND {
+                assert_eq!(kind, k, "cell {:#x} has the wrong kind", g.addr());
+            }
+        }
+    }
+
+    /// The kind of the cell `g` points at.
+    #[inline(always)]
+    pub fn kind_of<T>(&self, g: Gc<T>) -> CellKind {
+        // SAFETY: as in `get`: a rooted cell's header is readable.
+        unsafe { (*g.header().as_ptr()).kind }
+    }
+
+    /// Offset of the trailing array of `E` after a `T`.
+    #[inline(always)]
+    const fn trailing_offset<T, E>() -> usize {
+        let a = align_of::<E>();
+        (size_of::<T>() + a - 1) / a * a
+    }
+
+    /// The `n` trailing elements of type `E` stored after the `T` at `g`.
+    #[inline(always)]
+    pub fn trailing<T: CellType, E: Copy>(&self, g: Gc<T>, n: usize) -> &[E] {
+        self.check(g);
+        // SAFETY: `g` was allocated by `alloc_trailing::<T, E>` with room for at least `n`
+        // elements (callers pass the count stored in the cell), all initialized. The
+        // pointer comes from the allocation itself, so it may address the trailing bytes.
+        unsafe {
+            let p = (g.as_ptr() as *const u8).add(Self::trailing_offset::<T, E>()) as *const E;
+            std::slice::from_raw_parts(p, n)
+        }
+    }
+
+    /// The `n` trailing elements of type `E` stored after the `T` at `g`, writable.
+    #[inline(always)]
+    pub fn trailing_mut<T: CellType, E: Copy>(&mut self, g: Gc<T>, n: usize) -> &mut [E] {
+        self.check(g);
+        // SAFETY: as for `trailing`, with the exclusive heap borrow.
+        unsafe {
+            let p = (g.as_ptr() as *mut u8).add(Self::trailing_offset::<T, E>()) as *mut E;
+            std::slice::from_raw_parts_mut(p, n)
+        }
+    }
+
+    /// Allocates a cell holding `cell`.
+    #[inline]
+    pub fn alloc<T: CellType>(&mut self, cell: T) -> Gc<T> {
+        let p = self.alloc_raw(size_of::<T>()).cast::<T>();
+        // SAFETY: `alloc_raw` returned at least `size_of::<T>()` writable bytes aligned to
+        // 16 (every size class is a multiple of 16 and pages are page-aligned).
+        unsafe { p.as_ptr().write(cell) };
+        Gc::from_ptr(p)
+    }
+
+    /// Allocates a cell holding `cell` followed by `n` copies of `fill`.
+    pub fn alloc_trailing<T: CellType, E: Copy>(&mut self, cell: T, n: usize, fill: E) -> Gc<T> {
+        debug_assert!(align_of::<E>() <= 16 && align_of::<T>() <= 16);
+        let off = Self::trailing_offset::<T, E>();
+        let size = (off + n * size_of::<E>()).max(size_of::<FreeCell>());
+        let p = self.alloc_raw(size);
+        // SAFETY: `p` has `size` writable bytes, enough for the `T` and the `n` elements at
+        // their aligned offset.
+        unsafe {
+            p.cast::<T>().as_ptr().write(cell);
+            let e = p.as_ptr().add(off) as *mut E;
+            for i in 0..n {
+                e.add(i).write(fill);
+            }
+        }
+        Gc::from_ptr(p.cast())
+    }
+
+    /// Allocates a cell holding `cell` followed by a copy of `data`.
+    pub fn alloc_trailing_from<T: CellType, E: Copy>(&mut self, cell: T, data: &[E]) -> Gc<T> {
+        let off = Self::trailing_offset::<T, E>();
+        let size = (off + std::mem::size_of_val(data)).max(size_of::<FreeCell>());
+        let p = self.alloc_raw(size);
+        // SAFETY: as in `alloc_trailing`; `data` cannot overlap a fresh cell.
+        unsafe {
+            p.cast::<T>().as_ptr().write(cell);
+            ptr::copy_nonoverlapping(data.as_ptr(), p.as_ptr().add(off) as *mut E, data.len());
+        }
+        Gc::from_ptr(p.cast())
+    }
+
+    /// Bytes to allocate for a `T` with `n` trailing `E`s.
+    pub fn size_with_trailing<T, E>(n: usize) -> usize {
+        Self::trailing_offset::<T, E>() + n * size_of::<E>()
+    }
+
+    fn alloc_raw(&mut self, size: usize) -> NonNull<u8> {
+        if size > MAX_SMALL {
+            return self.alloc_large(size);
+        }
+        let class = CLASS_OF[size.div_ceil(16)] as usize;
+        let sc = &mut self.classes[class];
+        self.allocated_since_gc += sc.cell_size;
+        if !sc.free.is_null() {
+            let cell = sc.free;
+            // SAFETY: the free list only links free cells of this class inside mapped pages.
+            sc.free = unsafe { (*cell).next };
+            // SAFETY: `cell` is non-null.
+            return unsafe { NonNull::new_unchecked(cell as *mut u8) };
+        }
+        if let Some(i) = sc.bump_page {
+            let page = &mut sc.pages[i];
+            if page.used + sc.cell_size <= PAGE_SIZE {
+                // SAFETY: `used + cell_size <= PAGE_SIZE`, so the cell is inside the page.
+                let p = unsafe { page.base.as_ptr().add(page.used) };
+                page.used += sc.cell_size;
+                // SAFETY: inside a mapped page, non-null.
+                return unsafe { NonNull::new_unchecked(p) };
+            }
+        }
+        let base = map_page();
+        self.mapped_pages += 1;
+        let sc = &mut self.classes[class];
+        sc.pages.push(Page { base, used: sc.cell_size });
+        sc.bump_page = Some(sc.pages.len() - 1);
+        base
+    }
+
+    fn alloc_large(&mut self, size: usize) -> NonNull<u8> {
+        let size = size.div_ceil(16) * 16;
+        let layout = Layout::from_size_align(size, 16).unwrap_or_else(|_| Layout::new::<u128>());
+        // SAFETY: the layout has a non-zero size.
+        let p = unsafe { std::alloc::alloc(layout) };
+        let Some(p) = NonNull::new(p) else { std::alloc::handle_alloc_error(layout) };
+        self.large.push(LargeCell { ptr: p, size });
+        self.large_bytes += size;
+        self.allocated_since_gc += size;
+        p
+    }
+
+    /// Whether the allocation budget since the last collection is spent.
+    #[inline(always)]
+    pub fn should_collect(&self) -> bool {
+        self.allocated_since_gc >= self.budget
+    }
+
+    /// Whether the heap holds more than its limit (live after the last collection plus
+    /// everything allocated since).
+    #[inline]
+    pub fn over_limit(&self) -> bool {
+        self.live_bytes + self.allocated_since_gc > self.limit
+    }
+
+    /// Whether allocating `extra` more bytes would exceed the limit.
+    pub fn would_exceed(&self, extra: usize) -> bool {
+        self.live_bytes.saturating_add(self.allocated_since_gc).saturating_add(extra) > self.limit
+    }
+
+    /// The heap limit in bytes.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> HeapStats {
+        HeapStats {
+            collections: self.collections,
+            live_bytes: self.live_bytes,
+            allocated_since_gc: self.allocated_since_gc,
+            footprint: self.mapped_pages * PAGE_SIZE + self.large_bytes,
+        }
+    }
+
+    /// Marks the cell a value points to, if any.
+    #[inline(always)]
+    pub fn mark_value(&mut self, v: Value) {
+        if let Some(h) = v.as_header() {
+            self.mark(h);
+        }
+    }
+
+    /// Marks a cell and queues it for tracing if it was not marked yet.
+    #[inline(always)]
+    pub fn mark<T>(&mut self, g: Gc<T>) {
+        let h = g.header();
+        // SAFETY: `g` is reachable from a root or from a marked cell, hence live; only the
+        // header byte is touched.
+        unsafe {
+            let hp = h.as_ptr();
+            debug_assert!((*hp).kind != CellKind::Free, "marking a freed cell {:#x}", g.addr());
+            if (*hp).mark == 0 {
+                (*hp).mark = 1;
+                self.mark_stack.push(h);
+            }
+        }
+    }
+
+    /// Whether a cell is marked (valid between marking and sweeping).
+    #[inline]
+    pub fn is_marked<T>(&self, g: Gc<T>) -> bool {
+        // SAFETY: the caller holds `g` from a weak table whose cells are not freed before
+        // the sweep that follows this query.
+        unsafe { (*g.header().as_ptr()).mark != 0 }
+    }
+
+    /// Traces everything reachable from the marked cells.
+    pub fn drain(&mut self) {
+        while let Some(h) = self.mark_stack.pop() {
+            trace::trace_cell(self, h);
+        }
+    }
+
+    /// Frees every unmarked cell, clears the marks and sets the next budget.
+    pub fn sweep(&mut self) {
+        let mut live = 0usize;
+        let mut unmapped = 0usize;
+        for class in &mut self.classes {
+            let cs = class.cell_size;
+            let mut free_head: *mut FreeCell = ptr::null_mut();
+            let bump_base = class.bump_page.map(|i| class.pages[i].base);
+            let mut kept = Vec::with_capacity(class.pages.len());
+            for page in class.pages.drain(..) {
+                let mut page_head = free_head;
+                let mut page_live = 0usize;
+                let mut off = 0;
+                while off + cs <= page.used {
+                    // SAFETY: `off < used`, so the cell was handed out and has a header.
+                    let cell = unsafe { page.base.as_ptr().add(off) } as *mut FreeCell;
+                    // SAFETY: as above; the header is initialized.
+                    let hdr = unsafe { &mut (*cell).header };
+                    if hdr.kind == CellKind::Free {
+                        // SAFETY: writing the link of a free cell we own.
+                        unsafe { (*cell).next = page_head };
+                        page_head = cell;
+                    } else if hdr.mark != 0 {
+                        hdr.mark = 0;
+                        page_live += 1;
+                    } else {
+                        // SAFETY: the cell is unreachable, so nothing refers to it any more.
+                        unsafe { trace::finalize_cell(cell as *mut CellHeader) };
+                        poison(cell as *mut u8, cs);
+                        // SAFETY: the cell is ours again.
+                        unsafe {
+                            (*cell).header = CellHeader::new(CellKind::Free);
+                            (*cell).next = page_head;
+                        }
+                        page_head = cell;
+                    }
+                    off += cs;
+                }
+                live += page_live * cs;
+                if page_live == 0 && Some(page.base) != bump_base {
+                    unmap_page(page.base);
+                    unmapped += 1;
+                } else {
+                    free_head = page_head;
+                    kept.push(page);
+                }
+            }
+            class.bump_page = bump_base.and_then(|b| kept.iter().position(|p| p.base == b));
+            class.pages = kept;
+            class.free = free_head;
+        }
+        self.mapped_pages -= unmapped;
+        let mut i = 0;
+        while i < self.large.len() {
+            let LargeCell { ptr, size } = self.large[i];
+            let hdr = ptr.as_ptr() as *mut CellHeader;
+            // SAFETY: large cells are live allocations with an initialized header.
+            if unsafe { (*hdr).mark } != 0 {
+                // SAFETY: as above.
+                unsafe { (*hdr).mark = 0 };
+                live += size;
+                i += 1;
+            } else {
+                // SAFETY: unreachable; finalize then return it to the system allocator
+                // with the layout it was allocated with.
+                unsafe {
+                    trace::finalize_cell(hdr);
+                    std::alloc::dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(size, 16));
+                }
+                self.large_bytes -= size;
+                self.large.swap_remove(i);
+            }
+        }
+        self.live_bytes = live;
+        self.allocated_since_gc = 0;
+        self.budget = MIN_BUDGET.max(live * GROWTH_NUM / GROWTH_DEN - live);
+        self.collections += 1;
+    }
+
+    /// Frees everything (the runtime is going away). Finalizers run; no tracing.
+    fn release_all(&mut self) {
+        for class in &mut self.classes {
+            let cs = class.cell_size;
+            for page in class.pages.drain(..) {
+                let mut off = 0;
+                while off + cs <= page.used {
+                    // SAFETY: handed-out cells have headers; each is finalized once.
+                    unsafe {
+                        let hdr = page.base.as_ptr().add(off) as *mut CellHeader;
+                        if (*hdr).kind != CellKind::Free {
+                            trace::finalize_cell(hdr);
+                        }
+                    }
+                    off += cs;
+                }
+                unmap_page(page.base);
+            }
+            class.free = ptr::null_mut();
+            class.bump_page = None;
+        }
+        for LargeCell { ptr, size } in self.large.drain(..) {
+            // SAFETY: as in `sweep`.
+            unsafe {
+                trace::finalize_cell(ptr.as_ptr() as *mut CellHeader);
+                std::alloc::dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(size, 16));
+            }
+        }
+    }
+}
+
+impl Drop for Heap {
+    fn drop(&mut self) {
+        self.release_all();
+    }
+}
+
+/// Fills a freed cell with a pattern in debug builds, so stale reads are loud.
+fn poison(cell: *mut u8, size: usize) {
+    if cfg!(debug_assertions) {
+        // SAFETY: the whole cell belongs to the sweeper now.
+        unsafe { ptr::write_bytes(cell, 0xdb, size) };
+    }
+}
+
+#[cfg(unix)]
+fn map_page() -> NonNull<u8> {
+    // SAFETY: an anonymous private mapping has no preconditions.
+    let p = unsafe {
+        libc::mmap(
+            ptr::null_mut(),
+            PAGE_SIZE,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        std::alloc::handle_alloc_error(Layout::from_size_align(PAGE_SIZE, 4096).unwrap_or(Layout::new::<u8>()));
+    }
+    // SAFETY: mmap succeeded, so `p` is non-null.
+    unsafe { NonNull::new_unchecked(p as *mut u8) }
+}
+
+#[cfg(unix)]
+fn unmap_page(base: NonNull<u8>) {
+    // SAFETY: `base` was returned by `map_page` and no cell in it is referenced any more.
+    unsafe { libc::munmap(base.as_ptr() as *mut libc::c_void, PAGE_SIZE) };
+}
+
+#[cfg(not(unix))]
+fn map_page() -> NonNull<u8> {
+    let layout = Layout::from_size_align(PAGE_SIZE, 4096).unwrap_or(Layout::new::<u8>());
+    // SAFETY: non-zero size.
+    let p = unsafe { std::alloc::alloc_zeroed(layout) };
+    NonNull::new(p).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
+}
+
+#[cfg(not(unix))]
+fn unmap_page(base: NonNull<u8>) {
+    // SAFETY: allocated by `map_page` with this layout.
+    unsafe { std::alloc::dealloc(base.as_ptr(), Layout::from_size_align_unchecked(PAGE_SIZE, 4096)) };
+}

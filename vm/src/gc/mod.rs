@@ -1,0 +1,242 @@
+//! The garbage-collected heap: precise, non-moving mark-sweep over size-class pages.
+//!
+//! ```text
+//!  roots (register stack, frames, realms, handle stack, persistent handles, bundle
+//!         string caches, inline caches, pending exception)
+//!        │ mark (explicit mark stack, per-kind `trace`)
+//!        ▼
+//!  cells in size-class pages (16 .. 2048 bytes) and large cells (malloc)
+//!        │ sweep (per-kind `finalize`, free lists rebuilt, empty pages unmapped)
+//!        ▼
+//!  free lists
+//! ```
+//!
+//! Every cell starts with a [`CellHeader`] whose [`CellKind`] says how to trace and finalize
+//! it. A [`Gc<T>`] is a typed pointer to a cell; it is `Copy` and carries no lifetime, so
+//! the invariant that keeps it valid is the rooting discipline:
+//!
+//! **A collection happens only at a safepoint**: an instruction boundary of the interpreter
+//! (before an allocating instruction, at calls, returns and backward jumps) or an explicit
+//! `Runtime::safepoint` call. Allocation itself never collects; it only accounts bytes and
+//! the next safepoint collects when the budget is spent. Consequently native code must root
+//! (in the handle stack, see `handles.rs`) exactly the values it holds in Rust locals across
+//! anything that can reach a safepoint: a call into JavaScript (including getters, setters,
+//! `valueOf`/`toString` through ToPrimitive, and callbacks) or an explicit safepoint.
+//! Arguments of a native call live in the caller's registers and are rooted for the whole
+//! call. `RuntimeOptions::gc_stress` collects at every safepoint, so a missing root turns
+//! into a use of a freed (poisoned) cell that the heap's kind checks report at once.
+//!
+//! The heap is also the access token: cell contents are read with `Heap::get` and written
+//! with `Heap::get_mut`, so Rust's borrow rules forbid two live `&mut` to a cell.
+
+pub mod handles;
+pub mod heap;
+pub mod trace;
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
+pub use heap::Heap;
+
+/// Invokes `$m!` with every cell kind: `Name, "description", is_object;`.
+/// Object kinds come after `Object` so that `is_object` is one comparison.
+macro_rules! for_each_cell_kind {
+    ($m:ident) => { $m! {
+        /// A free cell in a size-class page (never reachable).
+        Free, "free";
+        /// A flat string: one-byte (Latin-1) or two-byte (UTF-16) code units inline.
+        String, "string";
+        /// A rope: the lazy concatenation of two strings, flattened on first read.
+        Rope, "rope";
+        /// A symbol with its description.
+        Symbol, "symbol";
+        /// A BigInt.
+        BigInt, "bigint";
+        /// A hidden class: the ordered property keys and attributes of objects sharing it.
+        Shape, "shape";
+        /// A heap environment (captured variables) with a parent link.
+        Environment, "environment";
+        /// A vector of values: out-of-line property slots, array elements, saved frames.
+        ValueVec, "value vector";
+        /// The getter/setter pair of an accessor property.
+        AccessorPair, "accessor pair";
+        /// The state of a for-in enumeration.
+        ForInState, "for-in state";
+        /// An ordinary object.
+        Object, "Object";
+        /// An Array exotic object.
+        Array, "Array";
+        /// A function compiled to bytecode (a closure).
+        Closure, "Function";
+        /// A bound function exotic object.
+        BoundFunction, "BoundFunction";
+        /// A function implemented in Rust.
+        NativeFunction, "NativeFunction";
+        /// An Error instance.
+        Error, "Error";
+        /// A Boolean, Number, String, Symbol or BigInt wrapper object.
+        PrimitiveObject, "PrimitiveObject";
+        /// A Date instance.
+        Date, "Date";
+        /// A RegExp instance.
+        RegExp, "RegExp";
+        /// An unmapped arguments object.
+        Arguments, "Arguments";
+        /// A generator object with its suspended frame.
+        Generator, "Generator";
+        /// An array, string, map or set iterator.
+        Iterator, "Iterator";
+        /// A Map or Set.
+        Collection, "Collection";
+    }};
+}
+
+macro_rules! define_cell_kinds {
+    ($( $(#[$meta:meta])* $name:ident, $desc:literal; )*) => {
+        /// What a cell is; decides how it is traced and finalized.
+        #[repr(u8)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum CellKind { $( $(#[$meta])* $name, )* }
+
+        impl CellKind {
+            /// A short description for diagnostics.
+            pub fn description(self) -> &'static str {
+                match self { $( CellKind::$name => $desc, )* }
+            }
+        }
+    };
+}
+
+for_each_cell_kind!(define_cell_kinds);
+
+impl CellKind {
+    /// Whether cells of this kind are JavaScript objects (start with an `ObjectHeader`).
+    #[inline(always)]
+    pub fn is_object(self) -> bool {
+        self >= CellKind::Object
+    }
+}
+
+/// The first word of every cell.
+#[repr(C)]
+#[derive(Debug)]
+pub struct CellHeader {
+    pub(crate) kind: CellKind,
+    pub(crate) mark: u8,
+    /// Kind-specific flag bits (string: one-byte/atom; object: extensible/prototype/...).
+    pub flags: u8,
+    /// Kind-specific byte (object: number of inline slots).
+    pub aux8: u8,
+    /// Kind-specific word (string length, environment size, vector capacity, ...).
+    pub aux32: u32,
+}
+
+impl CellHeader {
+    /// A header for a new cell of `kind`.
+    #[inline(always)]
+    pub fn new(kind: CellKind) -> CellHeader {
+        CellHeader { kind, mark: 0, flags: 0, aux8: 0, aux32: 0 }
+    }
+
+    /// The cell's kind.
+    #[inline(always)]
+    pub fn kind(&self) -> CellKind {
+        self.kind
+    }
+}
+
+/// A typed pointer to a heap cell. Valid while the cell is reachable from a root (see the
+/// module docs); comparing two `Gc`s compares identity.
+#[repr(transparent)]
+pub struct Gc<T> {
+    ptr: NonNull<T>,
+    _marker: PhantomData<*mut T>,
+}
+
+impl<T> Gc<T> {
+    #[inline(always)]
+    pub(crate) fn from_addr(addr: usize) -> Gc<T> {
+        // A zero address never reaches here: values only hold pointers the heap returned,
+        // and only values whose tag says "pointer" are converted.
+        match NonNull::new(addr as *mut T) {
+            Some(ptr) => Gc { ptr, _marker: PhantomData },
+            None => null_cell(),
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn from_ptr(ptr: NonNull<T>) -> Gc<T> {
+        Gc { ptr, _marker: PhantomData }
+    }
+
+    /// The address (identity) of the cell.
+    #[inline(always)]
+    pub fn addr(self) -> usize {
+        self.ptr.as_ptr() as usize
+    }
+
+    #[inline(always)]
+    pub(crate) fn as_ptr(self) -> *mut T {
+        self.ptr.as_ptr()
+    }
+
+    /// The same cell viewed as another type. Only the heap's checked downcasts and the
+    /// object model's prefix casts use this.
+    #[inline(always)]
+    pub(crate) fn cast<U>(self) -> Gc<U> {
+        Gc { ptr: self.ptr.cast(), _marker: PhantomData }
+    }
+
+    /// The cell's header.
+    #[inline(always)]
+    pub fn header(self) -> Gc<CellHeader> {
+        self.cast()
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn null_cell<T>() -> Gc<T> {
+    panic!("null cell pointer in a value (heap corruption)")
+}
+
+impl<T> Clone for Gc<T> {
+    #[inline(always)]
+    fn clone(&self) -> Gc<T> {
+        *self
+    }
+}
+impl<T> Copy for Gc<T> {}
+impl<T> PartialEq for Gc<T> {
+    #[inline(always)]
+    fn eq(&self, other: &Gc<T>) -> bool {
+        self.ptr == other.ptr
+    }
+}
+impl<T> Eq for Gc<T> {}
+impl<T> std::hash::Hash for Gc<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.addr().hash(state)
+    }
+}
+impl<T> fmt::Debug for Gc<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Gc({:#x})", self.addr())
+    }
+}
+
+/// A cell type: a `#[repr(C)]` struct whose first field is a `CellHeader` (directly or
+/// through an `ObjectHeader`).
+///
+/// # Safety
+/// Implementors must be `#[repr(C)]` with the header at offset 0, and `KIND` must be the
+/// kind their constructor writes (or `None` for prefix types shared by several kinds).
+pub unsafe trait CellType: Sized {
+    /// The kind every cell of this type has, if it is a single one.
+    const KIND: Option<CellKind>;
+}
+
+unsafe impl CellType for CellHeader {
+    const KIND: Option<CellKind> = None;
+}

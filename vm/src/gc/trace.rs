@@ -1,0 +1,149 @@
+//! Per-kind tracing and finalization: what each cell kind points to, and which kinds own
+//! Rust-heap data that must be dropped when the cell dies.
+
+use super::{CellHeader, CellKind, Gc, Heap};
+use crate::object::array::JsArray;
+use crate::object::function::{BoundFunction, Closure, NativeFunction};
+use crate::object::shape::Shape;
+use crate::object::{
+    AccessorPair, BigIntCell, CollectionObject, Environment, ForInState, GeneratorObject, IteratorObject, JsObject,
+    PrimitiveObject, RegExpObject, Symbol, ValueVec,
+};
+use crate::string::Rope;
+use crate::value::Value;
+
+/// Marks everything cell `h` refers to.
+pub(crate) fn trace_cell(heap: &mut Heap, h: Gc<CellHeader>) {
+    let kind = heap.kind_of(h);
+    match kind {
+        CellKind::Free | CellKind::String | CellKind::BigInt => {}
+        CellKind::Rope => {
+            let r = heap.get(h.cast::<Rope>());
+            let (a, b, c) = (r.left, r.right, r.flat);
+            heap.mark_value(a);
+            heap.mark_value(b);
+            heap.mark_value(c);
+        }
+        CellKind::Symbol => {
+            let s = heap.get(h.cast::<Symbol>());
+            let (a, b) = (s.description, s.registry_key);
+            heap.mark_value(a);
+            heap.mark_value(b);
+        }
+        CellKind::Shape => {
+            let s = heap.get(h.cast::<Shape>());
+            let mut refs: Vec<Value> = Vec::with_capacity(s.table.entries.len() + s.transitions.len() + 2);
+            refs.push(s.proto);
+            if let Some(p) = s.parent {
+                refs.push(Value::cell(p));
+            }
+            refs.extend(s.table.entries.iter().map(|e| e.key.value()));
+            refs.extend(s.transitions.iter().map(|t| Value::cell(t.2)));
+            for v in refs {
+                heap.mark_value(v);
+            }
+        }
+        CellKind::Environment => {
+            let env = h.cast::<Environment>();
+            let parent = heap.get(env).parent;
+            heap.mark_value(parent);
+            let n = heap.env_slots(env).len();
+            for i in 0..n {
+                let v = heap.env_slots(env)[i];
+                heap.mark_value(v);
+            }
+        }
+        CellKind::ValueVec => {
+            let v = h.cast::<ValueVec>();
+            let cap = heap.vec_capacity(v);
+            for i in 0..cap {
+                let x = heap.vec_get(v, i);
+                heap.mark_value(x);
+            }
+        }
+        CellKind::AccessorPair => {
+            let p = heap.get(h.cast::<AccessorPair>());
+            let (g, s) = (p.getter, p.setter);
+            heap.mark_value(g);
+            heap.mark_value(s);
+        }
+        CellKind::ForInState => {
+            let s = heap.get(h.cast::<ForInState>());
+            let (a, b) = (s.object, s.keys);
+            heap.mark_value(a);
+            heap.mark_value(b);
+        }
+        _ => trace_object(heap, h.cast::<JsObject>(), kind),
+    }
+}
+
+fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) {
+    let o = heap.get(obj);
+    let (shape, slots, elements) = (o.shape, o.slots, o.elements);
+    heap.mark(shape);
+    if let Some(s) = slots {
+        heap.mark(s);
+    }
+    if let Some(e) = elements {
+        heap.mark(e);
+    }
+    let n = heap.inline_slots(obj).len();
+    for i in 0..n {
+        let v = heap.inline_slots(obj)[i];
+        heap.mark_value(v);
+    }
+    let extra: [Value; 3] = match kind {
+        CellKind::Closure => {
+            let c = heap.get(obj.cast::<Closure>());
+            [c.env, c.home, Value::UNDEFINED]
+        }
+        CellKind::BoundFunction => {
+            let b = heap.get(obj.cast::<BoundFunction>());
+            [b.target, b.this, b.args]
+        }
+        CellKind::NativeFunction => [heap.get(obj.cast::<NativeFunction>()).data, Value::UNDEFINED, Value::UNDEFINED],
+        CellKind::PrimitiveObject => [heap.get(obj.cast::<PrimitiveObject>()).value, Value::UNDEFINED, Value::UNDEFINED],
+        CellKind::RegExp => {
+            let r = heap.get(obj.cast::<RegExpObject>());
+            [r.source, r.flags, Value::UNDEFINED]
+        }
+        CellKind::Generator => {
+            let g = heap.get(obj.cast::<GeneratorObject>());
+            [g.closure, g.args, g.regs]
+        }
+        CellKind::Iterator => [heap.get(obj.cast::<IteratorObject>()).target, Value::UNDEFINED, Value::UNDEFINED],
+        CellKind::Collection => {
+            let c = heap.get(obj.cast::<CollectionObject>());
+            let refs: Vec<Value> = c.data.entries.iter().flat_map(|&(k, v)| [k, v]).collect();
+            for v in refs {
+                heap.mark_value(v);
+            }
+            [Value::UNDEFINED; 3]
+        }
+        CellKind::Array => {
+            let _ = heap.get(obj.cast::<JsArray>());
+            [Value::UNDEFINED; 3]
+        }
+        _ => [Value::UNDEFINED; 3],
+    };
+    for v in extra {
+        heap.mark_value(v);
+    }
+}
+
+/// Drops the Rust-owned parts of a dead cell.
+///
+/// # Safety
+/// `h` must point at an initialized, unreachable cell that is finalized only once.
+pub(crate) unsafe fn finalize_cell(h: *mut CellHeader) {
+    // SAFETY: the caller guarantees `h` is an initialized cell; its kind says its type.
+    unsafe {
+        match (*h).kind {
+            CellKind::Shape => std::ptr::drop_in_place(h as *mut Shape),
+            CellKind::BigInt => std::ptr::drop_in_place(h as *mut BigIntCell),
+            CellKind::RegExp => std::ptr::drop_in_place(&mut (*(h as *mut RegExpObject)).matcher),
+            CellKind::Collection => std::ptr::drop_in_place(&mut (*(h as *mut CollectionObject)).data),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Loaded bundles and the interpreter's view of a function's code.
+//!
+//! A verified [`bytecode::Bundle`] is loaded once: its strings become atoms (rooted for the
+//! runtime's lifetime), each function gets a [`FunctionInfo`] and a range of inline-cache
+//! entries. A function's instructions are decoded lazily, on its first call, into a
+//! fixed-size `Inst` array that the interpreter indexes directly:
+//!
+//! ```text
+//!  bytes ──decode once──▶ [Inst; n]   jump offsets rewritten to *instruction* deltas
+//!                         pcs[n]      byte pc of each instruction (locations, handlers)
+//!                         handlers    [start, end) → target, as instruction indices
+//! ```
+//!
+//! `LoadedBundle`s are boxed and never freed or moved while the runtime lives, so closures
+//! and frames refer to their `FunctionInfo` by raw pointer.
+
+use std::cell::{Cell, OnceCell};
+
+use bytecode::{Bundle, BundleStr, FunctionFlags, FunctionHeader, Inst};
+
+use crate::runtime::Runtime;
+use crate::value::Value;
+
+/// A bundle in use by the runtime.
+pub struct LoadedBundle {
+    /// The verified bundle.
+    pub bundle: Bundle,
+    /// Its strings as atoms, by string id.
+    pub strings: Vec<Value>,
+    /// Its functions, by function id.
+    pub functions: Vec<FunctionInfo>,
+    /// The realm its code runs in.
+    pub realm: u32,
+    /// Its index in `Runtime::bundles`.
+    pub index: u32,
+    /// Source file name.
+    pub source_name: String,
+}
+
+/// A function of a loaded bundle.
+pub struct FunctionInfo {
+    pub(crate) bundle: *const LoadedBundle,
+    /// Function id within the bundle.
+    pub id: u32,
+    /// The header from the function table.
+    pub header: FunctionHeader,
+    /// First inline-cache entry of this function in `Runtime::ics`.
+    pub ic_base: u32,
+    code: OnceCell<Code>,
+    /// Inline slots to give objects this function constructs (learned from the
+    /// properties earlier instances received).
+    pub(crate) ctor_slots: Cell<u8>,
+}
+
+/// Decoded instructions of a function.
+pub struct Code {
+    /// The instructions; branch offsets are instruction-index deltas.
+    pub insts: Box<[Inst]>,
+    /// Byte pc of each instruction.
+    pub pcs: Box<[u32]>,
+    /// Exception handlers as `(start, end, target)` instruction indices, inner first.
+    pub handlers: Box<[(u32, u32, u32)]>,
+}
+
+impl FunctionInfo {
+    /// The bundle this function belongs to.
+    #[inline(always)]
+    pub fn bundle(&self) -> &LoadedBundle {
+        // SAFETY: `bundle` points at the boxed `LoadedBundle` that owns this info; bundles
+        // are never freed or moved while the runtime lives.
+        unsafe { &*self.bundle }
+    }
+
+    /// The function's flags.
+    #[inline(always)]
+    pub fn flags(&self) -> FunctionFlags {
+        self.header.flags
+    }
+
+    /// Whether the function is strict mode code.
+    #[inline(always)]
+    pub fn is_strict(&self) -> bool {
+        self.header.flags.contains(FunctionFlags::STRICT)
+    }
+
+    /// The decoded code (decoding it on first use).
+    #[inline]
+    pub fn code(&self) -> &Code {
+        self.code.get_or_init(|| decode(&self.bundle().bundle, self.id))
+    }
+
+    /// The byte pc of instruction `ip`.
+    pub fn byte_pc(&self, ip: u32) -> u32 {
+        self.code().pcs.get(ip as usize).copied().unwrap_or(0)
+    }
+
+    /// The function's name for stack traces.
+    pub fn display_name(&self, _rt: &Runtime) -> String {
+        let b = self.bundle();
+        if self.id == 0 {
+            return String::new();
+        }
+        b.bundle.string(self.header.name).to_string_lossy()
+    }
+
+    /// The function's name atom.
+    pub fn name_value(&self) -> Value {
+        self.bundle().strings[self.header.name as usize]
+    }
+
+    /// The realm its code runs in.
+    pub fn realm(&self) -> u32 {
+        self.bundle().realm
+    }
+}
+
+/// The flags of the function behind a closure's info pointer.
+#[inline(always)]
+pub fn info_flags(info: *const FunctionInfo) -> FunctionFlags {
+    // SAFETY: closures only hold pointers to infos of loaded bundles (see module docs).
+    unsafe { (*info).header.flags }
+}
+
+/// The realm of the function behind a closure's info pointer.
+#[inline(always)]
+pub fn info_realm(info: *const FunctionInfo) -> u32 {
+    // SAFETY: as in `info_flags`.
+    unsafe { (*info).realm() }
+}
+
+/// Borrows the info behind a closure's pointer.
+#[inline(always)]
+pub fn info_ref<'a>(info: *const FunctionInfo) -> &'a FunctionInfo {
+    // SAFETY: as in `info_flags`; infos outlive every interpreter activation, which is the
+    // only scope the returned reference is used in.
+    unsafe { &*info }
+}
+
+/// Decodes function `id` of a verified bundle.
+fn decode(bundle: &Bundle, id: u32) -> Code {
+    let bytes = bundle.code(id);
+    let mut insts = Vec::new();
+    let mut pcs = Vec::new();
+    let mut index_of_pc = vec![u32::MAX; bytes.len() + 1];
+    let mut pc = 0;
+    while pc < bytes.len() {
+        match Inst::decode(bytes, pc) {
+            Ok((inst, len)) => {
+                index_of_pc[pc] = insts.len() as u32;
+                insts.push(inst);
+                pcs.push(pc as u32);
+                pc += len;
+            }
+            // The verifier accepted the bundle, so this cannot happen; stop decoding and
+            // let the missing instructions fault as an out-of-range pc.
+            Err(_) => break,
+        }
+    }
+    index_of_pc[bytes.len().min(pc)] = insts.len() as u32;
+    // Map a byte pc to the index of the first instruction at or after it.
+    let index_at = |p: u32| -> u32 {
+        let p = p as usize;
+        if p >= index_of_pc.len() {
+            return insts.len() as u32;
+        }
+        let mut q = p;
+        while q < index_of_pc.len() && index_of_pc[q] == u32::MAX {
+            q += 1;
+        }
+        index_of_pc.get(q).copied().unwrap_or(insts.len() as u32)
+    };
+    let mut out = Vec::with_capacity(insts.len());
+    for (i, inst) in insts.iter().enumerate() {
+        match inst.branch_offset() {
+            Some(off) => {
+                let target = (pcs[i] as i64 + off as i64).max(0) as u32;
+                let ti = index_at(target) as i64;
+                out.push(inst.with_branch_offset((ti - i as i64) as i32));
+            }
+            None => out.push(*inst),
+        }
+    }
+    let handlers = bundle
+        .handlers_iter(id)
+        .map(|h| (index_at(h.start), index_at(h.end), index_at(h.target)))
+        .collect::<Vec<_>>()
+        .into_boxed_slice();
+    Code { insts: out.into_boxed_slice(), pcs: pcs.into_boxed_slice(), handlers }
+}
+
+impl Runtime {
+    /// Loads a verified bundle into `realm`; returns its index.
+    pub(crate) fn load_bundle(&mut self, bundle: Bundle, realm: u32) -> u32 {
+        let index = self.bundles.len() as u32;
+        let mut strings = Vec::with_capacity(bundle.string_count() as usize);
+        for id in 0..bundle.string_count() {
+            let atom = match bundle.string(id) {
+                BundleStr::OneByte(b) => {
+                    let units: Vec<u16> = b.iter().map(|&c| c as u16).collect();
+                    self.atoms.intern_units(&mut self.heap, &units)
+                }
+                BundleStr::TwoByte(_) => {
+                    let units = bundle.string_units(id);
+                    self.atoms.intern_units(&mut self.heap, &units)
+                }
+            };
+            strings.push(Value::string(atom));
+        }
+        let source_name = bundle.source_name();
+        let mut loaded = Box::new(LoadedBundle { bundle, strings, functions: Vec::new(), realm, index, source_name });
+        let ptr: *const LoadedBundle = &*loaded;
+        let mut functions = Vec::with_capacity(loaded.bundle.function_count() as usize);
+        for id in 0..loaded.bundle.function_count() {
+            let header = loaded.bundle.function(id);
+            let ic_base = self.ics.len() as u32;
+            self.ics.resize(self.ics.len() + header.ic_count as usize, crate::interp::ic::Ic::EMPTY);
+            functions.push(FunctionInfo {
+                bundle: ptr,
+                id,
+                header,
+                ic_base,
+                code: OnceCell::new(),
+                ctor_slots: Cell::new(4),
+            });
+        }
+        loaded.functions = functions;
+        self.bundles.push(loaded);
+        index
+    }
+}

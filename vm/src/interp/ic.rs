@@ -1,0 +1,72 @@
+//! Property inline caches.
+//!
+//! `get_by_id`, `try_get_by_id`, `put_by_id` and `try_put_by_id` carry an IC slot; the
+//! runtime keeps one [`Ic`] entry per slot (the bundle itself is read-only). An entry is
+//! monomorphic and keyed by the receiver's shape, which fixes both the receiver's own layout
+//! and its prototype (see `object/shape.rs`):
+//!
+//! - `OWN`: the value is in the receiver's slot `slot`.
+//! - `PROTO`: the value is in slot `slot` of `holder`, a prototype; valid while
+//!   `epoch == Runtime::proto_epoch` (any layout change of a prototype bumps the epoch).
+//! - `*_GETTER`/`*_SETTER`: the slot holds an accessor pair whose function is called.
+//! - `MISSING`: no property on the whole chain (reads give undefined), epoch-checked.
+//! - `ADD`: a store that adds the property: the receiver moves from `shape` to
+//!   `new_shape` and the value goes to slot `slot`; epoch-checked, because a setter or a
+//!   read-only property appearing on the chain must take the slow path.
+//!
+//! Dictionary-mode shapes are never cached (they are mutated in place).
+
+use crate::gc::{Gc, Heap};
+use crate::object::{JsObject, Shape};
+
+/// No cached information.
+pub const NONE: u8 = 0;
+/// Own data property.
+pub const OWN: u8 = 1;
+/// Data property of a prototype.
+pub const PROTO: u8 = 2;
+/// Own accessor property.
+pub const OWN_ACCESSOR: u8 = 3;
+/// Accessor property of a prototype.
+pub const PROTO_ACCESSOR: u8 = 4;
+/// Absent on the whole chain.
+pub const MISSING: u8 = 5;
+/// Store adding a property by a shape transition.
+pub const ADD: u8 = 6;
+
+/// One inline-cache entry.
+#[derive(Clone, Copy, Debug)]
+pub struct Ic {
+    /// The receiver shape the entry applies to.
+    pub shape: Option<Gc<Shape>>,
+    /// The prototype holding the property (`PROTO*` kinds).
+    pub holder: Option<Gc<JsObject>>,
+    /// The shape after an `ADD`.
+    pub new_shape: Option<Gc<Shape>>,
+    /// The slot.
+    pub slot: u32,
+    /// Where the slot lives in objects of the cached layout (`Heap::slot_location`).
+    pub loc: u32,
+    /// The prototype epoch the entry was made in.
+    pub epoch: u32,
+    /// One of the kinds above.
+    pub kind: u8,
+}
+
+impl Ic {
+    /// An empty entry.
+    pub const EMPTY: Ic = Ic { shape: None, holder: None, new_shape: None, slot: 0, loc: 0, epoch: 0, kind: NONE };
+
+    /// Marks what the entry refers to (entries are strong roots).
+    pub fn trace(&self, heap: &mut Heap) {
+        if let Some(s) = self.shape {
+            heap.mark(s);
+        }
+        if let Some(h) = self.holder {
+            heap.mark(h);
+        }
+        if let Some(s) = self.new_shape {
+            heap.mark(s);
+        }
+    }
+}

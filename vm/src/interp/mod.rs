@@ -1,0 +1,1136 @@
+//! The interpreter: one loop over decoded instructions.
+//!
+//! ```text
+//!  run(rt) ──▶ dispatch loop over frames[fi]'s Inst array
+//!     call/construct of a closure ─▶ push Frame, continue in the same loop (no Rust recursion)
+//!     ret ─▶ pop Frame, resume the caller; an ENTRY frame returns from `run`
+//!     native function ─▶ Rust call; a native calling back into JS re-enters `run` (bounded)
+//!     exception ─▶ unwind: handler table of each frame, innermost first
+//! ```
+//!
+//! Safepoints (where the collector may run, see `gc`): before allocating instructions, at
+//! calls and returns... precisely: at function entry, at backward jumps, and before every
+//! instruction that allocates. All live values are in registers there.
+
+pub mod code;
+pub mod frame;
+pub mod ic;
+pub mod ops;
+
+use std::sync::atomic::Ordering;
+
+use bytecode::{FunctionFlags, Inst};
+
+use self::code::{info_ref, FunctionInfo};
+use self::frame::{Frame, CONSTRUCT, ENTRY, GENERATOR};
+use crate::gc::{CellKind, Gc};
+use crate::object::function::{BoundFunction, Closure, NativeFunction};
+use crate::object::{Environment, JsObject, Key, PropKey, EXTENSIBLE, IS_PROTOTYPE};
+use crate::runtime::{ErrorType, Exception, ExceptionKind, JsResult, Runtime};
+use crate::value::Value;
+
+/// Runs the global code (function 0) of loaded bundle `index`.
+pub(crate) fn run_global_code(rt: &mut Runtime, index: u32) -> JsResult<Value> {
+    let bundle = &rt.bundles[index as usize];
+    let info: *const FunctionInfo = &bundle.functions[0];
+    let realm = bundle.realm;
+    let saved_realm = rt.realm;
+    rt.realm = realm;
+    let closure = ops::call::make_closure(rt, info, Value::UNDEFINED);
+    let global = Value::object(rt.global_object());
+    rt.root(closure);
+    let r = rt.call(closure, global, &[]);
+    rt.realm = saved_realm;
+    r
+}
+
+/// The result of starting a call from the interpreter loop.
+pub(crate) enum CallStart {
+    /// A frame was pushed; continue in it.
+    Pushed,
+    /// The call completed (native or bound-to-native) with this value.
+    Done(Value),
+}
+
+/// Pushes a frame for `info` whose arguments (`this` first) are the `argc` values at the
+/// top of the stack starting at `args`.
+#[inline]
+pub(crate) fn push_frame(
+    rt: &mut Runtime,
+    info: &FunctionInfo,
+    closure: Value,
+    args: usize,
+    argc: usize,
+    new_target: Value,
+    ret_reg: u32,
+    flags: u8,
+) -> JsResult<()> {
+    let base = args + argc;
+    let top = base + info.header.frame_size as usize;
+    if rt.frames.len() >= rt.options.max_stack_depth || top > rt.stack_limit {
+        rt.stack.truncate(args);
+        return Err(rt.throw_range_error("Maximum call stack size exceeded"));
+    }
+    rt.stack.resize(top, Value::UNDEFINED);
+    let realm = info.realm();
+    rt.frames.push(Frame {
+        info,
+        closure,
+        new_target,
+        generator: Value::UNDEFINED,
+        base: base as u32,
+        args: args as u32,
+        argc: argc as u32,
+        ip: 0,
+        ret_reg,
+        flags,
+        saved_realm: rt.realm,
+    });
+    rt.realm = realm;
+    Ok(())
+}
+
+impl Runtime {
+    /// Checks that `n` more values fit on the register stack (which must never reallocate:
+    /// frames hold pointers into it).
+    #[inline]
+    pub(crate) fn ensure_stack(&mut self, n: usize) -> JsResult<()> {
+        if self.stack.len() + n > self.stack_limit {
+            return Err(self.throw_range_error("Maximum call stack size exceeded"));
+        }
+        Ok(())
+    }
+
+    /// `Call(F, thisArgument, argumentsList)`.
+    pub fn call(&mut self, f: Value, this: Value, args: &[Value]) -> JsResult<Value> {
+        self.enter_native()?;
+        let r = self.invoke(f, this, args, Value::UNDEFINED, false);
+        self.leave_native();
+        r
+    }
+
+    /// `Construct(F, argumentsList, newTarget)`.
+    pub fn construct(&mut self, f: Value, args: &[Value], new_target: Value) -> JsResult<Value> {
+        self.enter_native()?;
+        let r = self.invoke(f, Value::UNDEFINED, args, new_target, true);
+        self.leave_native();
+        r
+    }
+
+    fn invoke(&mut self, f: Value, this: Value, args: &[Value], new_target: Value, construct: bool) -> JsResult<Value> {
+        if !f.is_object() {
+            return Err(self.not_a_function(f, construct));
+        }
+        let obj: Gc<JsObject> = f.ptr_unchecked();
+        match self.heap.object_kind(obj) {
+            CellKind::Closure => {
+                let info = info_ref(self.heap.get(obj.cast::<Closure>()).func);
+                let flags = info.flags();
+                let mut this = this;
+                if construct {
+                    if !flags.contains(FunctionFlags::CONSTRUCTOR) {
+                        return Err(self.not_a_function(f, true));
+                    }
+                    this = if flags.contains(FunctionFlags::DERIVED) {
+                        Value::EMPTY
+                    } else {
+                        let proto = self.prototype_from_constructor(new_target, crate::runtime::Intrinsic::ObjectPrototype)?;
+                        let cap = info.ctor_slots.get();
+                        let o = self.new_object_of_kind(proto, CellKind::Object, cap);
+                        Value::object(o)
+                    };
+                } else if flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
+                    return Err(self.throw_type_error("Class constructor cannot be invoked without 'new'"));
+                }
+                self.ensure_stack(args.len() + 1)?;
+                let at = self.stack.len();
+                self.stack.push(this);
+                self.stack.extend_from_slice(args);
+                let fl = ENTRY | if construct { CONSTRUCT } else { 0 };
+                push_frame(self, info, f, at, args.len() + 1, new_target, 0, fl)?;
+                run(self)
+            }
+            CellKind::NativeFunction => {
+                let nf = obj.cast::<NativeFunction>();
+                if construct && !self.heap.get(nf).constructor {
+                    return Err(self.not_a_function(f, true));
+                }
+                self.call_native(nf, this, args, new_target)
+            }
+            CellKind::BoundFunction => {
+                let b = self.heap.get(obj.cast::<BoundFunction>());
+                let (target, bthis, bargs) = (b.target, b.this, b.args);
+                let mut all: Vec<Value> = match bargs.is_cell() {
+                    true => self.heap.vec_values(bargs.ptr_unchecked()).to_vec(),
+                    false => Vec::new(),
+                };
+                all.extend_from_slice(args);
+                if construct {
+                    let nt = if new_target == f { target } else { new_target };
+                    self.invoke(target, Value::UNDEFINED, &all, nt, true)
+                } else {
+                    self.invoke(target, bthis, &all, Value::UNDEFINED, false)
+                }
+            }
+            _ => Err(self.not_a_function(f, construct)),
+        }
+    }
+
+    /// Calls a native function with the calling convention of natives.
+    #[inline]
+    pub(crate) fn call_native(&mut self, nf: Gc<NativeFunction>, this: Value, args: &[Value], new_target: Value) -> JsResult<Value> {
+        let n = self.heap.get(nf);
+        let (func, realm) = (n.func, n.realm);
+        let saved = (self.native_callee, self.native_new_target, self.realm);
+        self.native_callee = Value::object(nf);
+        self.native_new_target = new_target;
+        self.realm = realm;
+        let mark = self.handles.len();
+        let r = func(self, this, args);
+        self.handles.truncate(mark);
+        self.native_callee = saved.0;
+        self.native_new_target = saved.1;
+        self.realm = saved.2;
+        r
+    }
+
+    /// The TypeError for calling or constructing a non-function.
+    #[cold]
+    pub(crate) fn not_a_function(&mut self, f: Value, construct: bool) -> Exception {
+        let what = crate::builtins::console::short_description(self, f);
+        if construct {
+            self.throw_type_error(&format!("{what} is not a constructor"))
+        } else {
+            self.throw_type_error(&format!("{what} is not a function"))
+        }
+    }
+}
+
+/// Unwinds to the innermost handler covering the current instruction of frame `fi`, or
+/// out of the entry frame. Returns the frame index to continue in, with its `ip` set to
+/// the handler.
+fn unwind(rt: &mut Runtime, mut fi: usize) -> Option<usize> {
+    let catchable = rt.exception_kind == ExceptionKind::Normal;
+    loop {
+        let frame = rt.frames[fi];
+        let info = info_ref(frame.info);
+        if catchable {
+            let ip = frame.ip;
+            for &(s, e, t) in info.code().handlers.iter() {
+                if s <= ip && ip < e {
+                    rt.stack.truncate(frame.base as usize + info.header.frame_size as usize);
+                    rt.frames[fi].ip = t;
+                    return Some(fi);
+                }
+            }
+        }
+        if frame.flags & GENERATOR != 0 {
+            ops::generator::finish_abruptly(rt, frame.generator);
+        }
+        rt.frames.pop();
+        rt.stack.truncate(frame.args as usize);
+        rt.realm = frame.saved_realm;
+        if frame.flags & ENTRY != 0 {
+            return None;
+        }
+        fi -= 1;
+    }
+}
+
+/// Runs the interpreter until the ENTRY frame on top of the frame stack returns.
+pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
+    let mut fi = rt.frames.len() - 1;
+    'reload: loop {
+        let frame = rt.frames[fi];
+        let info: &FunctionInfo = info_ref(frame.info);
+        let code = info.code();
+        let insts: &[Inst] = &code.insts;
+        let strings: &[Value] = &info.bundle().strings;
+        let base = frame.base as usize;
+        let args = frame.args as usize;
+        let argc = frame.argc as usize;
+        let strict = info.is_strict();
+        let ic_base = info.ic_base as usize;
+        let mut ip = frame.ip as usize;
+
+        let regs = frame::Regs::new(&mut rt.stack, base, info.header.frame_size as usize);
+        macro_rules! reg {
+            ($r:expr) => {
+                regs.get($r)
+            };
+        }
+        macro_rules! set {
+            ($r:expr, $v:expr) => {{
+                let v = $v;
+                regs.set($r, v);
+            }};
+        }
+        macro_rules! sync {
+            () => {
+                rt.frames[fi].ip = ip as u32
+            };
+        }
+        macro_rules! tri {
+            ($e:expr) => {
+                match $e {
+                    Ok(v) => v,
+                    Err(e) => break e,
+                }
+            };
+        }
+        macro_rules! slow {
+            ($e:expr) => {{
+                sync!();
+                tri!($e)
+            }};
+        }
+        macro_rules! safepoint {
+            () => {
+                if rt.gc_stress || rt.heap.should_collect() || rt.interrupt.load(Ordering::Relaxed) {
+                    sync!();
+                    tri!(rt.safepoint_slow());
+                }
+            };
+        }
+        macro_rules! name_key {
+            ($id:expr) => {
+                rt.key_from_atom(strings[$id as usize])
+            };
+        }
+        macro_rules! num_binop {
+            ($inst:ident, $dst:expr, $lhs:expr, $rhs:expr, $op:expr, $num:expr) => {{
+                let (a, b) = (reg!($lhs), reg!($rhs));
+                let v = match (a.as_number(), b.as_number()) {
+                    (Some(x), Some(y)) => Value::number($num(x, y)),
+                    _ => slow!(rt.op_numeric($op, a, b)),
+                };
+                set!($dst, v);
+            }};
+        }
+        macro_rules! cmp_op {
+            ($dst:expr, $lhs:expr, $rhs:expr, $fast:expr, $slow:expr) => {{
+                let (a, b) = (reg!($lhs), reg!($rhs));
+                let r = match (a.as_number(), b.as_number()) {
+                    (Some(x), Some(y)) => $fast(x, y),
+                    _ => {
+                        sync!();
+                        tri!($slow(rt, a, b))
+                    }
+                };
+                set!($dst, Value::boolean(r));
+            }};
+        }
+        macro_rules! jump {
+            ($off:expr) => {{
+                let off = $off as isize;
+                if off <= 0 {
+                    safepoint!();
+                }
+                ip = (ip as isize + off) as usize;
+                continue;
+            }};
+        }
+
+        // Entering a function is a safepoint: its arguments and registers are on the stack.
+        let entry_error = if ip == 0 && (rt.gc_stress || rt.heap.should_collect() || rt.interrupt.load(Ordering::Relaxed)) {
+            rt.safepoint_slow().err()
+        } else {
+            None
+        };
+        let err: Exception = if let Some(e) = entry_error { e } else { loop {
+            let inst = &insts[ip];
+            #[cfg(feature = "opstats")]
+            opstats::count(inst.opcode());
+            match *inst {
+                Inst::Wide {} => {}
+                Inst::Mov { dst, src } => set!(dst, reg!(src)),
+                Inst::LoadConstUndefined { dst } => set!(dst, Value::UNDEFINED),
+                Inst::LoadConstNull { dst } => set!(dst, Value::NULL),
+                Inst::LoadConstTrue { dst } => set!(dst, Value::TRUE),
+                Inst::LoadConstFalse { dst } => set!(dst, Value::FALSE),
+                Inst::LoadConstEmpty { dst } => set!(dst, Value::EMPTY),
+                Inst::LoadConstInt { dst, value } => set!(dst, Value::number(value as f64)),
+                Inst::LoadConstDouble { dst, value } => set!(dst, Value::number(value)),
+                Inst::LoadConstString { dst, id } => set!(dst, strings[id as usize]),
+                Inst::LoadParam { dst, index } => {
+                    let i = index as usize;
+                    let v = if i < argc { rt.stack[args + i] } else { Value::UNDEFINED };
+                    set!(dst, v);
+                }
+                Inst::LoadArgCount { dst } => set!(dst, Value::number((argc - 1) as f64)),
+                Inst::LoadThisNS { dst } => {
+                    let this = rt.stack[args];
+                    let v = if this.is_object() {
+                        this
+                    } else if this.is_nullish() {
+                        Value::object(rt.global_object())
+                    } else {
+                        safepoint!();
+                        Value::object(slow!(rt.to_object(this)))
+                    };
+                    set!(dst, v);
+                }
+                Inst::GetNewTarget { dst } => set!(dst, rt.frames[fi].new_target),
+                Inst::LoadCallee { dst } => set!(dst, rt.frames[fi].closure),
+                Inst::CreateArguments { dst } => {
+                    safepoint!();
+                    let v = ops::call::create_arguments(rt, fi);
+                    set!(dst, v);
+                }
+                Inst::GetGlobalObject { dst } => set!(dst, Value::object(rt.global_object())),
+
+                // ---- Generic operators ----
+                Inst::Add { dst, lhs, rhs } => {
+                    let (a, b) = (reg!(lhs), reg!(rhs));
+                    let v = match (a.as_number(), b.as_number()) {
+                        (Some(x), Some(y)) => Value::number(x + y),
+                        _ => {
+                            safepoint!();
+                            let (a, b) = (reg!(lhs), reg!(rhs));
+                            slow!(rt.op_add(a, b))
+                        }
+                    };
+                    set!(dst, v);
+                }
+                Inst::Sub { dst, lhs, rhs } => num_binop!(Sub, dst, lhs, rhs, crate::runtime::operators::NumOp::Sub, |x: f64, y: f64| x - y),
+                Inst::Mul { dst, lhs, rhs } => num_binop!(Mul, dst, lhs, rhs, crate::runtime::operators::NumOp::Mul, |x: f64, y: f64| x * y),
+                Inst::Div { dst, lhs, rhs } => num_binop!(Div, dst, lhs, rhs, crate::runtime::operators::NumOp::Div, |x: f64, y: f64| x / y),
+                Inst::Mod { dst, lhs, rhs } => num_binop!(Mod, dst, lhs, rhs, crate::runtime::operators::NumOp::Mod, crate::runtime::operators::js_rem),
+                Inst::Exp { dst, lhs, rhs } => num_binop!(Exp, dst, lhs, rhs, crate::runtime::operators::NumOp::Exp, crate::runtime::operators::js_pow),
+                Inst::BitAnd { dst, lhs, rhs } => num_binop!(BitAnd, dst, lhs, rhs, crate::runtime::operators::NumOp::BitAnd, |x: f64, y: f64| {
+                    (to_i32(x) & to_i32(y)) as f64
+                }),
+                Inst::BitOr { dst, lhs, rhs } => num_binop!(BitOr, dst, lhs, rhs, crate::runtime::operators::NumOp::BitOr, |x: f64, y: f64| {
+                    (to_i32(x) | to_i32(y)) as f64
+                }),
+                Inst::BitXor { dst, lhs, rhs } => num_binop!(BitXor, dst, lhs, rhs, crate::runtime::operators::NumOp::BitXor, |x: f64, y: f64| {
+                    (to_i32(x) ^ to_i32(y)) as f64
+                }),
+                Inst::Shl { dst, lhs, rhs } => num_binop!(Shl, dst, lhs, rhs, crate::runtime::operators::NumOp::Shl, |x: f64, y: f64| {
+                    to_i32(x).wrapping_shl(to_i32(y) as u32 & 31) as f64
+                }),
+                Inst::Shr { dst, lhs, rhs } => num_binop!(Shr, dst, lhs, rhs, crate::runtime::operators::NumOp::Shr, |x: f64, y: f64| {
+                    (to_i32(x) >> (to_i32(y) as u32 & 31)) as f64
+                }),
+                Inst::UShr { dst, lhs, rhs } => num_binop!(UShr, dst, lhs, rhs, crate::runtime::operators::NumOp::UShr, |x: f64, y: f64| {
+                    ((to_i32(x) as u32) >> (to_i32(y) as u32 & 31)) as f64
+                }),
+                Inst::Eq { dst, lhs, rhs } => {
+                    let (a, b) = (reg!(lhs), reg!(rhs));
+                    let r = match fast_loose_eq(a, b) {
+                        Some(r) => r,
+                        None => slow!(rt.loose_equals(a, b)),
+                    };
+                    set!(dst, Value::boolean(r));
+                }
+                Inst::Neq { dst, lhs, rhs } => {
+                    let (a, b) = (reg!(lhs), reg!(rhs));
+                    let r = match fast_loose_eq(a, b) {
+                        Some(r) => r,
+                        None => slow!(rt.loose_equals(a, b)),
+                    };
+                    set!(dst, Value::boolean(!r));
+                }
+                Inst::StrictEq { dst, lhs, rhs } => {
+                    let (a, b) = (reg!(lhs), reg!(rhs));
+                    let r = rt.strict_equals(a, b);
+                    set!(dst, Value::boolean(r));
+                }
+                Inst::StrictNeq { dst, lhs, rhs } => {
+                    let (a, b) = (reg!(lhs), reg!(rhs));
+                    let r = rt.strict_equals(a, b);
+                    set!(dst, Value::boolean(!r));
+                }
+                Inst::Less { dst, lhs, rhs } => cmp_op!(dst, lhs, rhs, |x: f64, y: f64| x < y, |rt: &mut Runtime, a, b| rt
+                    .op_less_than(a, b, true)
+                    .map(|r| r == Some(true))),
+                Inst::LessEq { dst, lhs, rhs } => cmp_op!(dst, lhs, rhs, |x: f64, y: f64| x <= y, |rt: &mut Runtime, a, b| rt
+                    .op_less_than(b, a, false)
+                    .map(|r| r == Some(false))),
+                Inst::Greater { dst, lhs, rhs } => cmp_op!(dst, lhs, rhs, |x: f64, y: f64| x > y, |rt: &mut Runtime, a, b| rt
+                    .op_less_than(b, a, false)
+                    .map(|r| r == Some(true))),
+                Inst::GreaterEq { dst, lhs, rhs } => cmp_op!(dst, lhs, rhs, |x: f64, y: f64| x >= y, |rt: &mut Runtime, a, b| rt
+                    .op_less_than(a, b, true)
+                    .map(|r| r == Some(false))),
+                Inst::InstanceOf { dst, lhs, rhs } => {
+                    let (a, b) = (reg!(lhs), reg!(rhs));
+                    let r = slow!(rt.op_instance_of(a, b));
+                    set!(dst, Value::boolean(r));
+                }
+                Inst::IsIn { dst, key, obj } => {
+                    let (k, o) = (reg!(key), reg!(obj));
+                    let r = slow!(rt.op_in(k, o));
+                    set!(dst, Value::boolean(r));
+                }
+
+                // ---- Typed operators ----
+                Inst::AddN { dst, lhs, rhs } => {
+                    let v = Value::number(reg!(lhs).number_unchecked() + reg!(rhs).number_unchecked());
+                    set!(dst, v);
+                }
+                Inst::SubN { dst, lhs, rhs } => {
+                    let v = Value::number(reg!(lhs).number_unchecked() - reg!(rhs).number_unchecked());
+                    set!(dst, v);
+                }
+                Inst::MulN { dst, lhs, rhs } => {
+                    let v = Value::number(reg!(lhs).number_unchecked() * reg!(rhs).number_unchecked());
+                    set!(dst, v);
+                }
+                Inst::DivN { dst, lhs, rhs } => {
+                    let v = Value::number(reg!(lhs).number_unchecked() / reg!(rhs).number_unchecked());
+                    set!(dst, v);
+                }
+                Inst::LessN { dst, lhs, rhs } => {
+                    let r = reg!(lhs).number_unchecked() < reg!(rhs).number_unchecked();
+                    set!(dst, Value::boolean(r));
+                }
+                Inst::LessEqN { dst, lhs, rhs } => {
+                    let r = reg!(lhs).number_unchecked() <= reg!(rhs).number_unchecked();
+                    set!(dst, Value::boolean(r));
+                }
+                Inst::GreaterN { dst, lhs, rhs } => {
+                    let r = reg!(lhs).number_unchecked() > reg!(rhs).number_unchecked();
+                    set!(dst, Value::boolean(r));
+                }
+                Inst::GreaterEqN { dst, lhs, rhs } => {
+                    let r = reg!(lhs).number_unchecked() >= reg!(rhs).number_unchecked();
+                    set!(dst, Value::boolean(r));
+                }
+
+                // ---- Unary operators ----
+                Inst::Negate { dst, src } => {
+                    let a = reg!(src);
+                    let v = match a.as_number() {
+                        Some(x) => Value::number(-x),
+                        None => slow!(rt.op_negate(a)),
+                    };
+                    set!(dst, v);
+                }
+                Inst::BitNot { dst, src } => {
+                    let a = reg!(src);
+                    let v = match a.as_number() {
+                        Some(x) => Value::number(!to_i32(x) as f64),
+                        None => slow!(rt.op_bit_not(a)),
+                    };
+                    set!(dst, v);
+                }
+                Inst::Not { dst, src } => {
+                    let b = rt.to_boolean(reg!(src));
+                    set!(dst, Value::boolean(!b));
+                }
+                Inst::TypeOf { dst, src } => {
+                    let v = rt.type_of(reg!(src));
+                    set!(dst, v);
+                }
+                Inst::ToNumber { dst, src } => {
+                    let a = reg!(src);
+                    let v = if a.is_number() { a } else { Value::number(slow!(rt.to_number(a))) };
+                    set!(dst, v);
+                }
+                Inst::ToNumeric { dst, src } => {
+                    let a = reg!(src);
+                    let v = if a.is_number() { a } else { slow!(rt.to_numeric(a)) };
+                    set!(dst, v);
+                }
+                Inst::Inc { dst, src } => {
+                    let a = reg!(src);
+                    let v = match a.as_number() {
+                        Some(x) => Value::number(x + 1.0),
+                        None => slow!(rt.op_inc_dec(a, 1.0)),
+                    };
+                    set!(dst, v);
+                }
+                Inst::Dec { dst, src } => {
+                    let a = reg!(src);
+                    let v = match a.as_number() {
+                        Some(x) => Value::number(x - 1.0),
+                        None => slow!(rt.op_inc_dec(a, -1.0)),
+                    };
+                    set!(dst, v);
+                }
+                Inst::ToString { dst, src } => {
+                    let a = reg!(src);
+                    let v = if a.is_string() {
+                        a
+                    } else {
+                        safepoint!();
+                        let a = reg!(src);
+                        slow!(rt.to_string(a))
+                    };
+                    set!(dst, v);
+                }
+                Inst::ToPropertyKey { dst, src } => {
+                    let a = reg!(src);
+                    let v = if a.is_string() || a.is_number() || a.is_symbol() {
+                        a
+                    } else {
+                        sync!();
+                        let k = tri!(rt.to_property_key(a));
+                        rt.key_to_value(k)
+                    };
+                    set!(dst, v);
+                }
+
+                // ---- Control flow ----
+                Inst::Jmp { off } => jump!(off),
+                Inst::JmpTrue { off, cond } => {
+                    let c = reg!(cond);
+                    let t = if c == Value::TRUE { true } else if c == Value::FALSE { false } else { rt.to_boolean(c) };
+                    if t {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpFalse { off, cond } => {
+                    let c = reg!(cond);
+                    let t = if c == Value::TRUE { true } else if c == Value::FALSE { false } else { rt.to_boolean(c) };
+                    if !t {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpUndefined { off, value } => {
+                    if reg!(value).is_undefined() {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpEmpty { off, value } => {
+                    if reg!(value).is_empty() {
+                        jump!(off);
+                    }
+                }
+                Inst::Ret { value } => {
+                    let mut v = reg!(value);
+                    let f = rt.frames[fi];
+                    if f.flags & CONSTRUCT != 0 {
+                        let this = rt.stack[f.args as usize];
+                        if !v.is_object() {
+                            v = this;
+                        }
+                        if this.is_object() {
+                            ops::call::learn_ctor_slots(rt, info, this);
+                        }
+                    }
+                    if f.flags & GENERATOR != 0 {
+                        sync!();
+                        v = tri!(ops::generator::on_return(rt, fi, v));
+                    }
+                    rt.frames.pop();
+                    rt.stack.truncate(f.args as usize);
+                    rt.realm = f.saved_realm;
+                    if f.flags & ENTRY != 0 {
+                        return Ok(v);
+                    }
+                    fi -= 1;
+                    let caller = &mut rt.frames[fi];
+                    caller.ip += 1;
+                    let cbase = caller.base as usize;
+                    rt.stack[cbase + f.ret_reg as usize] = v;
+                    continue 'reload;
+                }
+                Inst::Throw { value } => {
+                    let v = reg!(value);
+                    sync!();
+                    break rt.throw(v);
+                }
+                Inst::ThrowIfEmpty { dst, src, name } => {
+                    let v = reg!(src);
+                    if v.is_empty() {
+                        sync!();
+                        let n = rt.string_to_rust(strings[name as usize]);
+                        break rt.throw_reference_error(&format!("Cannot access '{n}' before initialization"));
+                    }
+                    set!(dst, v);
+                }
+                Inst::ThrowError { kind, msg } => {
+                    sync!();
+                    let ty = match bytecode::ErrorKind::from_u8(kind) {
+                        Some(k) => ErrorType::from_bytecode(k),
+                        None => ErrorType::Error,
+                    };
+                    let m = rt.string_to_rust(strings[msg as usize]);
+                    break rt.throw_error(ty, &m);
+                }
+                Inst::Catch { dst } => {
+                    let e = rt.take_exception();
+                    set!(dst, e);
+                }
+                Inst::Debugger {} => {}
+
+                // ---- Environments ----
+                Inst::CreateEnvironment { dst, parent, size } => {
+                    safepoint!();
+                    let p = reg!(parent);
+                    let env = rt.heap.alloc_env(p, size as usize);
+                    set!(dst, Value::cell(env));
+                }
+                Inst::GetParentEnvironment { dst } => {
+                    let c = rt.frames[fi].closure;
+                    let env = rt.heap.get(c.ptr_unchecked::<Closure>()).env;
+                    set!(dst, env);
+                }
+                Inst::ResolveEnvironment { dst, env, levels } => {
+                    let mut e = reg!(env);
+                    for _ in 0..levels {
+                        match env_of(rt, e) {
+                            Some(g) => e = rt.heap.get(g).parent,
+                            None => break,
+                        }
+                    }
+                    set!(dst, e);
+                }
+                Inst::LoadFromEnvironment { dst, env, slot } => {
+                    let e = reg!(env);
+                    let v = match env_of(rt, e).and_then(|g| rt.heap.env_slots(g).get(slot as usize).copied()) {
+                        Some(v) => v,
+                        None => {
+                            sync!();
+                            break rt.throw_type_error("internal error: bad environment access");
+                        }
+                    };
+                    set!(dst, v);
+                }
+                Inst::StoreToEnvironment { env, slot, value } => {
+                    let e = reg!(env);
+                    let v = reg!(value);
+                    match env_of(rt, e) {
+                        Some(g) if (slot as usize) < rt.heap.env_slots(g).len() => {
+                            rt.heap.env_slots_mut(g)[slot as usize] = v;
+                        }
+                        _ => {
+                            sync!();
+                            break rt.throw_type_error("internal error: bad environment access");
+                        }
+                    }
+                }
+
+                // ---- Properties ----
+                Inst::GetById { dst, obj, name, ic } | Inst::TryGetById { dst, obj, name, ic } => {
+                    let o = reg!(obj);
+                    if o.is_object() {
+                        let ob: Gc<JsObject> = o.ptr_unchecked();
+                        let shape = rt.heap.get(ob).shape;
+                        let e = &rt.ics[ic_base + ic as usize];
+                        if e.shape == Some(shape) {
+                            let holder = match e.kind {
+                                ic::OWN => Some(ob),
+                                ic::PROTO if e.epoch == rt.proto_epoch => e.holder,
+                                _ => None,
+                            };
+                            if let Some(h) = holder {
+                                let v = rt.heap.slot_at(h, e.loc);
+                                if !v.is_empty() {
+                                    set!(dst, v);
+                                    ip += 1;
+                                    continue;
+                                }
+                            }
+                        }
+                    } else if o.is_string() && strings[name as usize] == rt.names.length.value() {
+                        let n = rt.heap.string_len(o);
+                        set!(dst, Value::number(n as f64));
+                        ip += 1;
+                        continue;
+                    }
+                    let key = name_key!(name);
+                    let is_try = matches!(*inst, Inst::TryGetById { .. });
+                    sync!();
+                    let v = tri!(ops::property::get_by_id_slow(rt, o, key, ic_base + ic as usize, is_try));
+                    set!(dst, v);
+                }
+                Inst::PutById { obj, name, value, ic } | Inst::TryPutById { obj, name, value, ic } => {
+                    let o = reg!(obj);
+                    let v = reg!(value);
+                    if o.is_object() {
+                        let ob: Gc<JsObject> = o.ptr_unchecked();
+                        let shape = rt.heap.get(ob).shape;
+                        let e = &rt.ics[ic_base + ic as usize];
+                        if e.shape == Some(shape) {
+                            if e.kind == ic::OWN {
+                                let loc = e.loc;
+                                rt.heap.set_slot_at(ob, loc, v);
+                                ip += 1;
+                                continue;
+                            }
+                            if e.kind == ic::ADD
+                                && e.epoch == rt.proto_epoch
+                                && rt.heap.get(ob).header.flags & (IS_PROTOTYPE | EXTENSIBLE) == EXTENSIBLE
+                            {
+                                if let Some(ns) = e.new_shape {
+                                    let (slot, loc) = (e.slot, e.loc);
+                                    rt.heap.get_mut(ob).shape = ns;
+                                    if loc & crate::object::OUT_OF_LINE == 0 {
+                                        rt.heap.set_slot_at(ob, loc, v);
+                                    } else {
+                                        rt.heap.init_slot(ob, slot, v);
+                                    }
+                                    ip += 1;
+                                    continue;
+                                }
+                            }
+                        }
+                    }
+                    safepoint!();
+                    let (o, v) = (reg!(obj), reg!(value));
+                    let key = name_key!(name);
+                    let is_try = matches!(*inst, Inst::TryPutById { .. });
+                    sync!();
+                    tri!(ops::property::put_by_id_slow(rt, o, key, v, strict, ic_base + ic as usize, is_try));
+                }
+                Inst::GetByVal { dst, obj, key } => {
+                    let (o, k) = (reg!(obj), reg!(key));
+                    if o.is_object() {
+                        if let Some(i) = k.as_array_index() {
+                            let ob: Gc<JsObject> = o.ptr_unchecked();
+                            if let Some(v) = rt.heap.elements(ob).get(i as usize) {
+                                if !v.is_empty() {
+                                    set!(dst, *v);
+                                    ip += 1;
+                                    continue;
+                                }
+                            }
+                        }
+                    }
+                    sync!();
+                    let v = tri!(ops::property::get_by_val_slow(rt, o, k));
+                    set!(dst, v);
+                }
+                Inst::PutByVal { obj, key, value } => {
+                    let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
+                    if o.is_object() {
+                        if let Some(i) = k.as_array_index() {
+                            let ob: Gc<JsObject> = o.ptr_unchecked();
+                            if let Some(el) = rt.heap.get(ob).elements {
+                                let slot = rt.heap.vec_values_mut(el).get_mut(i as usize);
+                                if let Some(s) = slot {
+                                    if !s.is_empty() {
+                                        *s = v;
+                                        ip += 1;
+                                        continue;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    safepoint!();
+                    let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
+                    sync!();
+                    tri!(ops::property::put_by_val_slow(rt, o, k, v, strict));
+                }
+                Inst::DelById { dst, obj, name } => {
+                    let o = reg!(obj);
+                    let key = name_key!(name);
+                    sync!();
+                    let r = tri!(ops::property::delete_property(rt, o, key, strict));
+                    set!(dst, Value::boolean(r));
+                }
+                Inst::DelByVal { dst, obj, key } => {
+                    let (o, k) = (reg!(obj), reg!(key));
+                    sync!();
+                    let key = tri!(rt.to_property_key(k));
+                    let r = tri!(ops::property::delete_property(rt, o, key, strict));
+                    set!(dst, Value::boolean(r));
+                }
+                Inst::PutOwnById { obj, name, value } => {
+                    safepoint!();
+                    let (o, v) = (reg!(obj), reg!(value));
+                    let key = name_key!(name);
+                    sync!();
+                    tri!(ops::property::put_own(rt, o, key, v, crate::object::shape::DEFAULT_ATTRS));
+                }
+                Inst::PutOwnByVal { obj, key, value, flags } => {
+                    safepoint!();
+                    let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
+                    sync!();
+                    let key = tri!(rt.to_property_key(k));
+                    let attrs = if flags & 1 != 0 {
+                        crate::object::shape::DEFAULT_ATTRS
+                    } else {
+                        crate::object::shape::WRITABLE | crate::object::shape::CONFIGURABLE
+                    };
+                    tri!(ops::property::put_own(rt, o, key, v, attrs));
+                }
+                Inst::PutOwnByIndex { obj, index, value } => {
+                    safepoint!();
+                    let (o, v) = (reg!(obj), reg!(value));
+                    sync!();
+                    tri!(ops::property::put_own(rt, o, Key::Index(index), v, crate::object::shape::DEFAULT_ATTRS));
+                }
+                Inst::PutOwnGetterSetter { obj, key, getter, setter, flags } => {
+                    safepoint!();
+                    let (o, k, g, s) = (reg!(obj), reg!(key), reg!(getter), reg!(setter));
+                    sync!();
+                    tri!(ops::property::put_own_accessor(rt, o, k, g, s, flags & 1 != 0));
+                }
+                Inst::NewObject { dst } => {
+                    safepoint!();
+                    let shape = rt.realm().shapes.object;
+                    let o = rt.new_object_with_shape(shape);
+                    set!(dst, Value::object(o));
+                }
+                Inst::NewObjectWithProto { dst, proto } => {
+                    safepoint!();
+                    let p = reg!(proto);
+                    let p = if p.is_object() { p } else { Value::NULL };
+                    let o = rt.new_object(p);
+                    set!(dst, Value::object(o));
+                }
+                Inst::NewArray { dst, size } => {
+                    safepoint!();
+                    let a = rt.new_array(size);
+                    set!(dst, Value::object(a));
+                }
+
+                // ---- Calls and closures ----
+                Inst::Call { dst, callee, first, argc: n } => {
+                    let f = reg!(callee);
+                    // Fast path: a plain call of a closure pushes its frame right here.
+                    if f.is_object() && n >= 1 {
+                        let fo: Gc<JsObject> = f.ptr_unchecked();
+                        if rt.heap.kind_of(fo) == CellKind::Closure {
+                            let cinfo = info_ref(rt.heap.get(fo.cast::<Closure>()).func);
+                            let at = rt.stack.len();
+                            let need = n as usize + cinfo.header.frame_size as usize;
+                            if !cinfo.flags().contains(FunctionFlags::CLASS_CONSTRUCTOR)
+                                && at + need <= rt.stack_limit
+                                && rt.frames.len() < rt.options.max_stack_depth
+                            {
+                                rt.frames[fi].ip = ip as u32;
+                                frame::push_call_window(&mut rt.stack, base + first as usize, n as usize, need);
+                                let realm = cinfo.realm();
+                                rt.frames.push(Frame {
+                                    info: cinfo,
+                                    closure: f,
+                                    new_target: Value::UNDEFINED,
+                                    generator: Value::UNDEFINED,
+                                    base: (at + n as usize) as u32,
+                                    args: at as u32,
+                                    argc: n,
+                                    ip: 0,
+                                    ret_reg: dst,
+                                    flags: 0,
+                                    saved_realm: rt.realm,
+                                });
+                                rt.realm = realm;
+                                fi += 1;
+                                continue 'reload;
+                            }
+                        }
+                    }
+                    sync!();
+                    match tri!(ops::call::start_call(rt, f, base + first as usize, n as usize, dst, Value::UNDEFINED, false)) {
+                        CallStart::Pushed => {
+                            fi += 1;
+                            continue 'reload;
+                        }
+                        CallStart::Done(v) => set!(dst, v),
+                    }
+                }
+                Inst::Construct { dst, callee, new_target, first, argc: n } => {
+                    let f = reg!(callee);
+                    let nt = reg!(new_target);
+                    sync!();
+                    match tri!(ops::call::start_call(rt, f, base + first as usize, n as usize, dst, nt, true)) {
+                        CallStart::Pushed => {
+                            fi += 1;
+                            continue 'reload;
+                        }
+                        CallStart::Done(v) => set!(dst, v),
+                    }
+                }
+                Inst::CallSpread { dst, callee, this, args: a } => {
+                    let (f, t, arr) = (reg!(callee), reg!(this), reg!(a));
+                    sync!();
+                    let list = tri!(ops::call::array_to_list(rt, arr));
+                    let v = tri!(rt.call(f, t, &list));
+                    set!(dst, v);
+                }
+                Inst::ConstructSpread { dst, callee, new_target, args: a } => {
+                    let (f, nt, arr) = (reg!(callee), reg!(new_target), reg!(a));
+                    sync!();
+                    if !rt.is_constructor(f) {
+                        break rt.not_a_function(f, true);
+                    }
+                    let list = tri!(ops::call::array_to_list(rt, arr));
+                    let v = tri!(rt.construct(f, &list, nt));
+                    set!(dst, v);
+                }
+                Inst::CallBuiltin { dst, builtin, first, argc: n } => {
+                    sync!();
+                    let start = base + first as usize;
+                    let list: Vec<Value> = rt.stack[start..start + n as usize].to_vec();
+                    let v = tri!(ops::builtin::call_internal(rt, builtin, &list, info));
+                    set!(dst, v);
+                }
+                Inst::CreateClosure { dst, env, func } => {
+                    safepoint!();
+                    let e = reg!(env);
+                    let target: *const FunctionInfo = &info.bundle().functions[func as usize];
+                    let c = ops::call::make_closure(rt, target, e);
+                    set!(dst, c);
+                }
+                Inst::CreateGenerator { dst, env, func } => {
+                    safepoint!();
+                    let e = reg!(env);
+                    sync!();
+                    let target: *const FunctionInfo = &info.bundle().functions[func as usize];
+                    let g = tri!(ops::generator::create_generator(rt, fi, target, e));
+                    set!(dst, g);
+                }
+                Inst::LoadHomeObject { dst } => {
+                    let c = rt.frames[fi].closure;
+                    let h = rt.heap.get(c.ptr_unchecked::<Closure>()).home;
+                    set!(dst, h);
+                }
+                Inst::CreateRegExp { dst, pattern, flags } => {
+                    safepoint!();
+                    sync!();
+                    let (p, f) = (strings[pattern as usize], strings[flags as usize]);
+                    let r = tri!(crate::builtins::regexp::regexp_create(rt, p, f));
+                    set!(dst, r);
+                }
+
+                // ---- Generators ----
+                Inst::StartGenerator {} => {}
+                Inst::SaveGenerator { off } => {
+                    let g = rt.frames[fi].generator;
+                    let target = (ip as isize + off as isize) as u32;
+                    ops::generator::save_resume_point(rt, g, target);
+                }
+                Inst::ResumeGenerator { dst, is_return } => {
+                    let (v, kind) = ops::generator::take_resume(rt);
+                    if kind == ops::generator::RESUME_THROW {
+                        sync!();
+                        break rt.throw(v);
+                    }
+                    set!(dst, v);
+                    set!(is_return, Value::boolean(kind == ops::generator::RESUME_RETURN));
+                }
+                Inst::CompleteGenerator {} => {
+                    let g = rt.frames[fi].generator;
+                    ops::generator::mark_completed(rt, g);
+                }
+
+                // ---- Iteration ----
+                Inst::GetIterator { dst, src } => {
+                    safepoint!();
+                    let s = reg!(src);
+                    sync!();
+                    let it = tri!(ops::iter::get_iterator(rt, s));
+                    set!(dst, it);
+                }
+                Inst::IteratorNext { dst, iter } => {
+                    let it = reg!(iter);
+                    sync!();
+                    let v = tri!(ops::iter::iterator_next(rt, it));
+                    set!(dst, v);
+                }
+                Inst::IteratorClose { iter, ignore_errors } => {
+                    let it = reg!(iter);
+                    sync!();
+                    tri!(ops::iter::iterator_close(rt, it, ignore_errors != 0));
+                }
+                Inst::GetPNameList { dst, obj } => {
+                    safepoint!();
+                    let o = reg!(obj);
+                    sync!();
+                    let s = tri!(ops::iter::get_pname_list(rt, o));
+                    set!(dst, s);
+                }
+                Inst::GetNextPName { dst, iter } => {
+                    let it = reg!(iter);
+                    sync!();
+                    let v = tri!(ops::iter::get_next_pname(rt, it));
+                    set!(dst, v);
+                }
+            }
+            ip += 1;
+        } };
+        let _ = err;
+        // An exception is pending: find a handler.
+        if rt.exception_kind == ExceptionKind::Normal && rt.frames[fi].ip as usize != ip {
+            rt.frames[fi].ip = ip as u32;
+        }
+        match unwind(rt, fi) {
+            Some(f) => {
+                fi = f;
+                continue 'reload;
+            }
+            None => return Err(Exception),
+        }
+    }
+}
+
+/// The environment cell a register holds, if it holds one.
+#[inline(always)]
+fn env_of(rt: &Runtime, v: Value) -> Option<Gc<Environment>> {
+    if v.is_cell() {
+        let g: Gc<Environment> = v.ptr_unchecked();
+        if rt.heap.kind_of(g) == CellKind::Environment {
+            return Some(g);
+        }
+    }
+    None
+}
+
+#[cfg(feature = "opstats")]
+mod opstats {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTS: [AtomicU64; 256] = [const { AtomicU64::new(0) }; 256];
+    static INIT: std::sync::Once = std::sync::Once::new();
+    extern "C" fn dump() {
+        let mut v: Vec<(u64, usize)> = (0..256).map(|i| (COUNTS[i].load(Ordering::Relaxed), i)).filter(|x| x.0 > 0).collect();
+        v.sort_by(|a, b| b.cmp(a));
+        let total: u64 = v.iter().map(|x| x.0).sum();
+        eprintln!("opstats: {total} instructions");
+        for (n, i) in v.iter().take(40) {
+            let name = bytecode::Opcode::from_u8(*i as u8).map(|o| o.mnemonic()).unwrap_or("?");
+            eprintln!("{:>12} {:5.1}% {}", n, *n as f64 * 100.0 / total as f64, name);
+        }
+    }
+    pub(super) fn count(op: bytecode::Opcode) {
+        INIT.call_once(|| {
+            extern "C" {
+                fn atexit(f: extern "C" fn()) -> i32;
+            }
+            // SAFETY: registering a plain function to run at process exit.
+            unsafe { atexit(dump) };
+        });
+        COUNTS[op as usize].fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// `a == b` when it needs no conversion: None when the slow path must decide.
+#[inline(always)]
+fn fast_loose_eq(a: Value, b: Value) -> Option<bool> {
+    if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
+        return Some(x == y);
+    }
+    if a == b {
+        return Some(true);
+    }
+    if a.is_nullish() || b.is_nullish() {
+        return Some(a.is_nullish() && b.is_nullish());
+    }
+    if (a.is_object() && b.is_object()) || (a.is_boolean() && b.is_boolean()) {
+        return Some(false);
+    }
+    None
+}
+
+/// ToInt32 on a number (inline fast path).
+#[inline(always)]
+fn to_i32(x: f64) -> i32 {
+    crate::runtime::convert::f64_to_int32(x)
+}
+
+/// Whether a property key names a string property (for ICs).
+#[allow(dead_code)]
+fn is_name(key: Key) -> Option<PropKey> {
+    match key {
+        Key::Name(k) => Some(k),
+        Key::Index(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

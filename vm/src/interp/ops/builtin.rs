@@ -1,0 +1,318 @@
+//! The internal builtins of `call_builtin` (see `bytecode/src/builtins.rs` for each one's
+//! contract). The match is exhaustive over `BuiltinId`.
+
+use bytecode::BuiltinId;
+
+use super::super::code::FunctionInfo;
+use crate::gc::{CellKind, Gc};
+use crate::object::function::Closure;
+use crate::object::property::PropertyDescriptor;
+use crate::object::shape::{CONFIGURABLE, ENUMERABLE, WRITABLE};
+use crate::object::{JsObject, Key};
+use crate::runtime::{Intrinsic, JsResult, Runtime};
+use crate::value::Value;
+
+fn arg(args: &[Value], i: usize) -> Value {
+    args.get(i).copied().unwrap_or(Value::UNDEFINED)
+}
+
+/// Runs internal builtin `id` on `args` for code of function `info`.
+pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &FunctionInfo) -> JsResult<Value> {
+    let Some(b) = BuiltinId::from_u8(id) else {
+        return Err(rt.throw_type_error("internal error: unknown builtin"));
+    };
+    match b {
+        BuiltinId::CopyDataProperties => {
+            let (target, source) = (arg(args, 0), arg(args, 1));
+            copy_data_properties(rt, target, source, &args[2.min(args.len())..])?;
+            Ok(target)
+        }
+        BuiltinId::DefineClass => define_class(rt, arg(args, 0), arg(args, 1)),
+        BuiltinId::SetHomeObject => {
+            let (f, home) = (arg(args, 0), arg(args, 1));
+            if f.is_object() {
+                if let Some(c) = rt.heap.downcast::<Closure>(f.ptr_unchecked()) {
+                    rt.heap.get_mut(c).home = home;
+                }
+            }
+            Ok(f)
+        }
+        BuiltinId::GetPrototypeOf => {
+            let o = arg(args, 0);
+            let obj = rt.to_object(o)?;
+            Ok(rt.get_prototype_of(obj))
+        }
+        BuiltinId::SuperGet => {
+            let (home, k, this) = (arg(args, 0), arg(args, 1), arg(args, 2));
+            let proto = super_base(rt, home)?;
+            let key = rt.to_property_key(k)?;
+            rt.get(proto, key, this)
+        }
+        BuiltinId::SuperSet => {
+            let (home, k, v, this) = (arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3));
+            let proto = super_base(rt, home)?;
+            let key = rt.to_property_key(k)?;
+            if !rt.set(proto, key, v, this)? {
+                let n = rt.key_display(key);
+                return Err(rt.throw_type_error(&format!("Cannot assign to read only property '{n}' of object")));
+            }
+            Ok(v)
+        }
+        BuiltinId::GetTemplateObject => get_template_object(rt, args, info),
+        BuiltinId::AppendSpread => {
+            let (arr, next, iterable) = (arg(args, 0), arg(args, 1), arg(args, 2));
+            let mut i = rt.to_number(next)? as u32;
+            if !arr.is_object() {
+                return Err(rt.throw_type_error("internal error: appendSpread on a non-object"));
+            }
+            let it = super::iter::get_iterator(rt, iterable)?;
+            let mark = rt.handle_mark();
+            rt.root(it);
+            loop {
+                let v = super::iter::iterator_next(rt, it)?;
+                if v.is_empty() {
+                    break;
+                }
+                rt.create_data_property_or_throw(arr.ptr_unchecked(), Key::Index(i), v)?;
+                i += 1;
+            }
+            rt.release_handles(mark);
+            Ok(Value::number(i as f64))
+        }
+        BuiltinId::EnsureObject => {
+            let v = arg(args, 0);
+            if !v.is_object() {
+                let m = arg(args, 1);
+                let msg = if m.is_string() { rt.string_to_rust(m) } else { "value is not an object".to_string() };
+                return Err(rt.throw_type_error(&msg));
+            }
+            Ok(v)
+        }
+        BuiltinId::RequireObjectCoercible => {
+            let v = arg(args, 0);
+            if v.is_nullish() {
+                let m = arg(args, 1);
+                let msg = if m.is_string() {
+                    rt.string_to_rust(m)
+                } else {
+                    let what = if v.is_null() { "null" } else { "undefined" };
+                    format!("Cannot destructure '{what}' as it is {what}.")
+                };
+                return Err(rt.throw_type_error(&msg));
+            }
+            Ok(v)
+        }
+        BuiltinId::SetFunctionName => {
+            let (f, name) = (arg(args, 0), arg(args, 1));
+            if f.is_object() {
+                let n = if name.is_symbol() {
+                    let d = rt.heap.get(name.ptr_unchecked::<crate::object::Symbol>()).description;
+                    if d.is_string() {
+                        let s = rt.string_to_rust(d);
+                        rt.new_string(&format!("[{s}]"))
+                    } else {
+                        rt.names.empty.value()
+                    }
+                } else {
+                    rt.to_string(name)?
+                };
+                let key = Key::Name(rt.names.name);
+                rt.define_own_property(f.ptr_unchecked(), key, &PropertyDescriptor::data(n, CONFIGURABLE))?;
+            }
+            Ok(f)
+        }
+        BuiltinId::ThrowSuperNotCalled => {
+            let this = arg(args, 0);
+            if this.is_empty() {
+                return Err(rt.throw_reference_error(
+                    "Must call super constructor in derived class before accessing 'this' or returning from derived constructor",
+                ));
+            }
+            Ok(this)
+        }
+        BuiltinId::DerivedReturn => {
+            let (result, this) = (arg(args, 0), arg(args, 1));
+            if result.is_object() {
+                return Ok(result);
+            }
+            if !result.is_undefined() {
+                return Err(rt.throw_type_error("Derived constructors may only return object or undefined"));
+            }
+            if this.is_empty() {
+                return Err(rt.throw_reference_error(
+                    "Must call super constructor in derived class before accessing 'this' or returning from derived constructor",
+                ));
+            }
+            Ok(this)
+        }
+        BuiltinId::ArrayFromIndex => {
+            let (src, start) = (arg(args, 0), arg(args, 1));
+            let start = rt.to_number(start)? as usize;
+            let list = super::call::array_to_list(rt, src)?;
+            let rest = if start < list.len() { &list[start..] } else { &[] };
+            Ok(Value::object(rt.new_array_from(rest)))
+        }
+        BuiltinId::DeclareGlobalVar => {
+            let name = arg(args, 0);
+            let key = rt.to_property_key(name)?;
+            let g = rt.global_object();
+            if !rt.has_own_property(g, key)? {
+                if !rt.is_extensible(g) {
+                    let n = rt.key_display(key);
+                    return Err(rt.throw_type_error(&format!("Cannot declare global variable '{n}'")));
+                }
+                let desc = PropertyDescriptor::data(Value::UNDEFINED, WRITABLE | ENUMERABLE);
+                rt.define_property_or_throw(g, key, &desc)?;
+            }
+            Ok(Value::UNDEFINED)
+        }
+        BuiltinId::DeclareGlobalFunction => {
+            let (name, f) = (arg(args, 0), arg(args, 1));
+            let key = rt.to_property_key(name)?;
+            let g = rt.global_object();
+            let existing = rt.get_own_property(g, key)?;
+            let desc = match existing {
+                None => {
+                    if !rt.is_extensible(g) {
+                        let n = rt.key_display(key);
+                        return Err(rt.throw_type_error(&format!("Cannot declare global function '{n}'")));
+                    }
+                    PropertyDescriptor::data(f, WRITABLE | ENUMERABLE)
+                }
+                Some(d) if d.configurable == Some(true) => PropertyDescriptor::data(f, WRITABLE | ENUMERABLE),
+                Some(d) if d.is_data() && d.writable == Some(true) && d.enumerable == Some(true) => {
+                    PropertyDescriptor { value: Some(f), ..Default::default() }
+                }
+                Some(_) => {
+                    let n = rt.key_display(key);
+                    return Err(rt.throw_type_error(&format!("Cannot redefine global function '{n}'")));
+                }
+            };
+            rt.define_property_or_throw(g, key, &desc)?;
+            Ok(Value::UNDEFINED)
+        }
+        BuiltinId::SetProtoFromLiteral => {
+            let (o, v) = (arg(args, 0), arg(args, 1));
+            if o.is_object() && (v.is_object() || v.is_null()) {
+                rt.set_prototype_of(o.ptr_unchecked(), v)?;
+            }
+            Ok(Value::UNDEFINED)
+        }
+    }
+}
+
+/// The object `super` lookups start from: the prototype of the home object.
+fn super_base(rt: &mut Runtime, home: Value) -> JsResult<Gc<JsObject>> {
+    if !home.is_object() {
+        return Err(rt.throw_syntax_error("'super' keyword unexpected here"));
+    }
+    let p = rt.get_prototype_of(home.ptr_unchecked());
+    if !p.is_object() {
+        return Err(rt.throw_type_error("Cannot read properties of null (super)"));
+    }
+    Ok(p.ptr_unchecked())
+}
+
+/// 7.3.25 CopyDataProperties.
+pub(crate) fn copy_data_properties(rt: &mut Runtime, target: Value, source: Value, excluded: &[Value]) -> JsResult<()> {
+    if source.is_nullish() {
+        return Ok(());
+    }
+    if !target.is_object() {
+        return Err(rt.throw_type_error("internal error: copyDataProperties target"));
+    }
+    let from = rt.to_object(source)?;
+    let mark = rt.handle_mark();
+    rt.root(Value::object(from));
+    let mut excluded_keys = Vec::with_capacity(excluded.len());
+    for &e in excluded {
+        excluded_keys.push(rt.to_property_key(e)?);
+    }
+    let keys = rt.own_property_keys(from)?;
+    for &k in &keys {
+        let kv = rt.key_to_value(k);
+        rt.root(kv);
+    }
+    for k in keys {
+        if excluded_keys.contains(&k) {
+            continue;
+        }
+        if let Some(d) = rt.get_own_property(from, k)? {
+            if d.enumerable == Some(true) {
+                let v = rt.get(from, k, Value::object(from))?;
+                rt.create_data_property_or_throw(target.ptr_unchecked(), k, v)?;
+            }
+        }
+    }
+    rt.release_handles(mark);
+    Ok(())
+}
+
+/// `defineClass(ctor, superclass)`.
+fn define_class(rt: &mut Runtime, ctor: Value, superclass: Value) -> JsResult<Value> {
+    if !ctor.is_object() {
+        return Err(rt.throw_type_error("internal error: defineClass on a non-object"));
+    }
+    let (proto_parent, ctor_parent) = if superclass.is_empty() {
+        (rt.intrinsic(Intrinsic::ObjectPrototype), rt.intrinsic(Intrinsic::FunctionPrototype))
+    } else if superclass.is_null() {
+        (Value::NULL, rt.intrinsic(Intrinsic::FunctionPrototype))
+    } else if rt.is_constructor(superclass) {
+        let key = Key::Name(rt.names.prototype);
+        let pp = rt.get(superclass.ptr_unchecked(), key, superclass)?;
+        if !pp.is_object() && !pp.is_null() {
+            return Err(rt.throw_type_error("Class extends value does not have valid prototype property"));
+        }
+        (pp, superclass)
+    } else {
+        let what = crate::builtins::console::short_description(rt, superclass);
+        return Err(rt.throw_type_error(&format!("Class extends value {what} is not a constructor or null")));
+    };
+    let c: Gc<JsObject> = ctor.ptr_unchecked();
+    let proto = rt.new_object(proto_parent);
+    let ckey = Key::Name(rt.names.constructor);
+    rt.define_data_raw(proto, ckey, ctor, WRITABLE | CONFIGURABLE);
+    if rt.get_prototype_of(c) != ctor_parent {
+        rt.change_prototype(c, ctor_parent);
+    }
+    // The class constructor's `prototype` is read-only from the start (its shape says so);
+    // this is the one write that fills it.
+    let pkey = Key::Name(rt.names.prototype);
+    match rt.own_lookup(c, pkey) {
+        crate::object::property::Own::Slot(slot, _) => rt.heap.set_slot(c, slot, Value::object(proto)),
+        _ => {
+            rt.define_own_property(c, pkey, &PropertyDescriptor::data(Value::object(proto), 0))?;
+        }
+    }
+    Ok(Value::object(proto))
+}
+
+/// `getTemplateObject(id, cooked..., raw...)`: one frozen strings array per call site.
+fn get_template_object(rt: &mut Runtime, args: &[Value], info: &FunctionInfo) -> JsResult<Value> {
+    let id = rt.to_number(arg(args, 0))? as u32;
+    let bundle = info.bundle().index;
+    let cache_key = (bundle, id ^ (info.id << 16));
+    if let Some(&t) = rt.realm().templates.get(&cache_key) {
+        return Ok(t);
+    }
+    let rest = &args[1.min(args.len())..];
+    let n = rest.len() / 2;
+    let cooked = rt.new_array_from(&rest[..n]);
+    let raw = rt.new_array_from(&rest[n..2 * n]);
+    crate::builtins::object::set_integrity_level(rt, raw, true)?;
+    let raw_key = Key::Name(rt.names.raw);
+    rt.define_own_property(cooked, raw_key, &PropertyDescriptor::data(Value::object(raw), 0))?;
+    crate::builtins::object::set_integrity_level(rt, cooked, true)?;
+    let realm = rt.realm as usize;
+    rt.realms[realm].templates.insert(cache_key, Value::object(cooked));
+    Ok(Value::object(cooked))
+}
+
+/// Whether a value is a closure (for callers that need the bytecode function).
+pub fn as_closure(rt: &Runtime, v: Value) -> Option<Gc<Closure>> {
+    if v.is_object() && rt.heap.object_kind(v.ptr_unchecked()) == CellKind::Closure {
+        Some(v.ptr_unchecked())
+    } else {
+        None
+    }
+}

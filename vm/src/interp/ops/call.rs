@@ -1,0 +1,206 @@
+//! Calls from the interpreter loop, closure creation and arguments objects.
+
+use bytecode::FunctionFlags;
+
+use super::super::code::{info_ref, FunctionInfo};
+use super::super::frame::CONSTRUCT;
+use super::super::{push_frame, CallStart};
+use crate::gc::{CellKind, Gc};
+use crate::object::function::{BoundFunction, Closure, NativeFunction};
+use crate::object::shape::{CONFIGURABLE, WRITABLE};
+use crate::object::{JsObject, Key, LAZY_PROTOTYPE, IS_CLASS_CONSTRUCTOR};
+use crate::runtime::{Intrinsic, JsResult, Runtime};
+use crate::value::Value;
+
+/// Starts a call of `f` whose `this` and arguments are the `argc` registers at stack
+/// index `first`: pushes a frame for a closure, or completes a native call.
+#[inline]
+pub(crate) fn start_call(
+    rt: &mut Runtime,
+    f: Value,
+    first: usize,
+    argc: usize,
+    dst: u32,
+    new_target: Value,
+    construct: bool,
+) -> JsResult<CallStart> {
+    if f.is_object() {
+        let obj: Gc<JsObject> = f.ptr_unchecked();
+        match rt.heap.object_kind(obj) {
+            CellKind::Closure => {
+                let info = info_ref(rt.heap.get(obj.cast::<Closure>()).func);
+                let flags = info.flags();
+                let mut this = Value::UNDEFINED;
+                if construct {
+                    if !flags.contains(FunctionFlags::CONSTRUCTOR) {
+                        return Err(rt.not_a_function(f, true));
+                    }
+                    this = if flags.contains(FunctionFlags::DERIVED) {
+                        Value::EMPTY
+                    } else {
+                        let proto = rt.prototype_from_constructor(new_target, Intrinsic::ObjectPrototype)?;
+                        let cap = info.ctor_slots.get();
+                        Value::object(rt.new_object_of_kind(proto, CellKind::Object, cap))
+                    };
+                } else if flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
+                    return Err(rt.throw_type_error("Class constructor cannot be invoked without 'new'"));
+                }
+                rt.ensure_stack(argc + 1)?;
+                let at = rt.stack.len();
+                if argc == 0 {
+                    rt.stack.push(Value::UNDEFINED);
+                } else {
+                    rt.stack.extend_from_within(first..first + argc);
+                }
+                if construct {
+                    rt.stack[at] = this;
+                }
+                let nt = if construct { new_target } else { Value::UNDEFINED };
+                push_frame(rt, info, f, at, argc.max(1), nt, dst, if construct { CONSTRUCT } else { 0 })?;
+                Ok(CallStart::Pushed)
+            }
+            CellKind::NativeFunction => {
+                let nf = obj.cast::<NativeFunction>();
+                if construct && !rt.heap.get(nf).constructor {
+                    return Err(rt.not_a_function(f, true));
+                }
+                let this = if construct || argc == 0 { Value::UNDEFINED } else { rt.stack[first] };
+                let n = argc.saturating_sub(1);
+                let mut buf = [Value::UNDEFINED; 8];
+                let v = if n <= 8 {
+                    buf[..n].copy_from_slice(&rt.stack[first + 1..first + 1 + n]);
+                    rt.enter_native()?;
+                    let r = rt.call_native(nf, this, &buf[..n], if construct { new_target } else { Value::UNDEFINED });
+                    rt.leave_native();
+                    r?
+                } else {
+                    let list: Vec<Value> = rt.stack[first + 1..first + 1 + n].to_vec();
+                    rt.enter_native()?;
+                    let r = rt.call_native(nf, this, &list, if construct { new_target } else { Value::UNDEFINED });
+                    rt.leave_native();
+                    r?
+                };
+                Ok(CallStart::Done(v))
+            }
+            CellKind::BoundFunction => {
+                let _ = rt.heap.get(obj.cast::<BoundFunction>());
+                let this = if argc == 0 { Value::UNDEFINED } else { rt.stack[first] };
+                let list: Vec<Value> = if argc > 1 { rt.stack[first + 1..first + argc].to_vec() } else { Vec::new() };
+                let v = if construct { rt.construct(f, &list, new_target)? } else { rt.call(f, this, &list)? };
+                Ok(CallStart::Done(v))
+            }
+            _ => Err(rt.not_a_function(f, construct)),
+        }
+    } else {
+        Err(rt.not_a_function(f, construct))
+    }
+}
+
+/// A new closure of `info` over `env` in the current realm.
+pub(crate) fn make_closure(rt: &mut Runtime, info_ptr: *const FunctionInfo, env: Value) -> Value {
+    let info = info_ref(info_ptr);
+    let flags = info.flags();
+    let shapes = rt.realm().shapes;
+    let (shape, proto_slot) = if flags.contains(FunctionFlags::GENERATOR) {
+        (shapes.generator_function, Value::EMPTY)
+    } else if flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
+        (shapes.class_constructor, Value::UNDEFINED)
+    } else if flags.contains(FunctionFlags::CONSTRUCTOR) && !flags.contains(FunctionFlags::ARROW) && !flags.contains(FunctionFlags::METHOD) {
+        (shapes.constructor, Value::EMPTY)
+    } else {
+        (shapes.function, Value::UNDEFINED)
+    };
+    let cell = Closure {
+        base: JsObject::new(CellKind::Closure, shape),
+        func: info_ptr,
+        env,
+        home: Value::UNDEFINED,
+    };
+    let c = rt.heap.alloc_object(cell, 3);
+    let obj: Gc<JsObject> = c.cast();
+    let slots = rt.heap.inline_slots_mut(obj);
+    slots[0] = Value::number(info.header.length as f64);
+    slots[1] = info.name_value();
+    slots[2] = proto_slot;
+    if proto_slot.is_empty() {
+        rt.heap.get_mut(obj).header.flags |= LAZY_PROTOTYPE;
+    }
+    if flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
+        rt.heap.get_mut(obj).header.flags |= IS_CLASS_CONSTRUCTOR;
+    }
+    Value::object(obj)
+}
+
+/// Records how many slots objects constructed by `info` ended up with, so later
+/// instances get that many inline slots.
+#[inline]
+pub(crate) fn learn_ctor_slots(rt: &mut Runtime, info: &FunctionInfo, this: Value) {
+    let o: Gc<JsObject> = this.ptr_unchecked();
+    let shape = rt.heap.get(o).shape;
+    let n = rt.heap.get(shape).slot_count().min(16) as u8;
+    if n > info.ctor_slots.get() {
+        info.ctor_slots.set(n);
+    }
+}
+
+/// An unmapped arguments object for frame `fi`.
+pub(crate) fn create_arguments(rt: &mut Runtime, fi: usize) -> Value {
+    let f = rt.frames[fi];
+    let start = f.args as usize + 1;
+    let n = f.argc as usize - 1;
+    let values: Vec<Value> = rt.stack[start..start + n].to_vec();
+    let shape = rt.realm().shapes.arguments;
+    let obj = rt.new_object_with_shape(shape);
+    let values_fn = rt.intrinsic(Intrinsic::ArrayProtoValues);
+    let strict = f.info().is_some_and(|i| i.is_strict());
+    {
+        let slots = rt.heap.inline_slots_mut(obj);
+        slots[0] = Value::number(n as f64);
+        slots[1] = values_fn;
+        slots[2] = if strict { Value::UNDEFINED } else { f.closure };
+    }
+    if !values.is_empty() {
+        let e = rt.heap.alloc_vec_from(&values);
+        rt.heap.get_mut(obj).elements = Some(e);
+    }
+    if strict {
+        // 10.4.4.6 CreateUnmappedArgumentsObject step 8: `callee` is a poison-pill accessor.
+        let thrower = rt.intrinsic(Intrinsic::ThrowTypeError);
+        let key = Key::Name(rt.names.callee);
+        let desc = crate::object::property::PropertyDescriptor {
+            get: Some(thrower),
+            set: Some(thrower),
+            enumerable: Some(false),
+            configurable: Some(false),
+            ..Default::default()
+        };
+        let _ = rt.define_own_property(obj, key, &desc);
+    }
+    let _ = (WRITABLE, CONFIGURABLE);
+    Value::object(obj)
+}
+
+/// The elements of an array as a list (CreateListFromArrayLike on the compiler's arrays).
+pub(crate) fn array_to_list(rt: &mut Runtime, arr: Value) -> JsResult<Vec<Value>> {
+    if !arr.is_object() {
+        return Err(rt.throw_type_error("spread argument is not an array"));
+    }
+    let obj: Gc<JsObject> = arr.ptr_unchecked();
+    let len = if rt.heap.object_kind(obj) == CellKind::Array {
+        rt.heap.array_length(obj) as usize
+    } else {
+        let key = Key::Name(rt.names.length);
+        let l = rt.get(obj, key, arr)?;
+        rt.to_length(l)? as usize
+    };
+    let mut out = Vec::with_capacity(len);
+    for i in 0..len {
+        let fast = rt.heap.elements(obj).get(i).copied().filter(|v| !v.is_empty());
+        let v = match fast {
+            Some(v) => v,
+            None => rt.get(obj, Key::Index(i as u32), arr)?,
+        };
+        out.push(v);
+    }
+    Ok(out)
+}

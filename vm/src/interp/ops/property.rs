@@ -1,0 +1,240 @@
+//! Property access slow paths, with inline-cache filling.
+
+use super::super::ic::{self, Ic};
+use crate::gc::{CellKind, Gc};
+use crate::object::property::{Own, PropertyDescriptor};
+use crate::object::shape::{ACCESSOR, WRITABLE};
+use crate::object::{AccessorPair, JsObject, Key, EXTENSIBLE, IS_PROTOTYPE};
+use crate::runtime::{JsResult, Runtime};
+use crate::value::Value;
+
+/// The TypeError for reading a property of null or undefined.
+#[cold]
+fn nullish_read(rt: &mut Runtime, o: Value, key: Key) -> crate::runtime::Exception {
+    let what = if o.is_null() { "null" } else { "undefined" };
+    let name = rt.key_display(key);
+    rt.throw_type_error(&format!("Cannot read properties of {what} (reading '{name}')"))
+}
+
+/// `get_by_id`/`try_get_by_id` after an inline-cache miss.
+pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize, is_try: bool) -> JsResult<Value> {
+    if !o.is_object() {
+        if o.is_nullish() {
+            return Err(nullish_read(rt, o, key));
+        }
+        return rt.get_v(o, key);
+    }
+    let obj: Gc<JsObject> = o.ptr_unchecked();
+    let Key::Name(_) = key else {
+        return get_or_missing(rt, obj, key, is_try);
+    };
+    let recv_shape = rt.heap.get(obj).shape;
+    let cacheable = !rt.heap.get(recv_shape).is_dictionary();
+    let mut h = obj;
+    loop {
+        match rt.own_lookup(h, key) {
+            Own::Slot(slot, attrs) => {
+                let v = rt.heap.slot(h, slot);
+                if cacheable && attrs & ACCESSOR == 0 && !v.is_empty() {
+                    rt.ics[ic_idx] = if h == obj {
+                        Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc: rt.heap.slot_location(h, slot), epoch: 0, kind: ic::OWN }
+                    } else {
+                        Ic { shape: Some(recv_shape), holder: Some(h), new_shape: None, slot, loc: rt.heap.slot_location(h, slot), epoch: rt.proto_epoch, kind: ic::PROTO }
+                    };
+                }
+                if attrs & ACCESSOR != 0 {
+                    let getter = rt.heap.get(v.ptr_unchecked::<AccessorPair>()).getter;
+                    if getter.is_undefined() {
+                        return Ok(Value::UNDEFINED);
+                    }
+                    return rt.call(getter, o, &[]);
+                }
+                return Ok(v);
+            }
+            Own::Element(_) | Own::Virtual(..) => return rt.get(h, key, o),
+            Own::Absent => {
+                let proto = rt.get_prototype_of(h);
+                if !proto.is_object() {
+                    break;
+                }
+                h = proto.ptr_unchecked();
+            }
+        }
+    }
+    if is_try {
+        let name = rt.key_display(key);
+        return Err(rt.throw_reference_error(&format!("{name} is not defined")));
+    }
+    Ok(Value::UNDEFINED)
+}
+
+fn get_or_missing(rt: &mut Runtime, obj: Gc<JsObject>, key: Key, is_try: bool) -> JsResult<Value> {
+    if is_try && !rt.has_property(obj, key)? {
+        let name = rt.key_display(key);
+        return Err(rt.throw_reference_error(&format!("{name} is not defined")));
+    }
+    rt.get(obj, key, Value::object(obj))
+}
+
+/// `put_by_id`/`try_put_by_id` after an inline-cache miss.
+pub(crate) fn put_by_id_slow(
+    rt: &mut Runtime,
+    o: Value,
+    key: Key,
+    v: Value,
+    strict: bool,
+    ic_idx: usize,
+    is_try: bool,
+) -> JsResult<()> {
+    if !o.is_object() {
+        return rt.put_v(o, key, v, strict);
+    }
+    let obj: Gc<JsObject> = o.ptr_unchecked();
+    if is_try && !rt.has_property(obj, key)? {
+        let name = rt.key_display(key);
+        return Err(rt.throw_reference_error(&format!("{name} is not defined")));
+    }
+    let Key::Name(name) = key else {
+        return rt.put_v(o, key, v, strict);
+    };
+    let recv_shape = rt.heap.get(obj).shape;
+    let cacheable = !rt.heap.get(recv_shape).is_dictionary();
+    match rt.own_lookup(obj, key) {
+        Own::Slot(slot, attrs) if attrs & (ACCESSOR | WRITABLE) == WRITABLE => {
+            rt.heap.set_slot(obj, slot, v);
+            if cacheable {
+                let loc = rt.heap.slot_location(obj, slot);
+                rt.ics[ic_idx] = Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc, epoch: 0, kind: ic::OWN };
+            }
+            return Ok(());
+        }
+        Own::Absent
+            if cacheable
+                && rt.heap.get(obj).header.flags & EXTENSIBLE != 0
+                && matches!(rt.heap.object_kind(obj), CellKind::Object | CellKind::Closure | CellKind::Error | CellKind::Arguments | CellKind::Array | CellKind::Generator) =>
+        {
+            // The property can be added here unless the chain has a setter or a read-only
+            // property of that name.
+            let mut p = rt.get_prototype_of(obj);
+            let mut plain = true;
+            while p.is_object() {
+                let po: Gc<JsObject> = p.ptr_unchecked();
+                match rt.own_lookup(po, key) {
+                    Own::Absent => p = rt.get_prototype_of(po),
+                    Own::Slot(_, attrs) if attrs & (ACCESSOR | WRITABLE) == WRITABLE => break,
+                    _ => {
+                        plain = false;
+                        break;
+                    }
+                }
+            }
+            if plain {
+                let epoch = rt.proto_epoch;
+                let slot = rt.add_named(obj, name, v, crate::object::shape::DEFAULT_ATTRS);
+                let new_shape = rt.heap.get(obj).shape;
+                if !rt.heap.get(new_shape).is_dictionary() && rt.heap.get(obj).header.flags & IS_PROTOTYPE == 0 {
+                    let loc = rt.heap.slot_location(obj, slot);
+                    rt.ics[ic_idx] = Ic { shape: Some(recv_shape), holder: None, new_shape: Some(new_shape), slot, loc, epoch, kind: ic::ADD };
+                }
+                return Ok(());
+            }
+        }
+        _ => {}
+    }
+    let ok = rt.set(obj, key, v, o)?;
+    if !ok && strict {
+        let n = rt.key_display(key);
+        return Err(rt.throw_type_error(&format!("Cannot assign to read only property '{n}' of object")));
+    }
+    Ok(())
+}
+
+/// `get_by_val` after the dense-element fast path failed.
+pub(crate) fn get_by_val_slow(rt: &mut Runtime, o: Value, k: Value) -> JsResult<Value> {
+    if o.is_nullish() {
+        let key = rt.to_property_key(k)?;
+        return Err(nullish_read(rt, o, key));
+    }
+    let key = rt.to_property_key(k)?;
+    rt.get_v(o, key)
+}
+
+/// `put_by_val` after the dense-element fast path failed.
+pub(crate) fn put_by_val_slow(rt: &mut Runtime, o: Value, k: Value, v: Value, strict: bool) -> JsResult<()> {
+    if o.is_nullish() {
+        let key = rt.to_property_key(k)?;
+        return rt.put_v(o, key, v, strict);
+    }
+    let key = rt.to_property_key(k)?;
+    if o.is_object() {
+        // Appending to a simple array: extend the dense elements.
+        let obj: Gc<JsObject> = o.ptr_unchecked();
+        if let Key::Index(i) = key {
+            if rt.heap.object_kind(obj) == CellKind::Array && i == rt.heap.array_length(obj) && rt.heap.elements(obj).len() == i as usize {
+                let proto = rt.get_prototype_of(obj);
+                if proto == rt.intrinsic(crate::runtime::Intrinsic::ArrayPrototype) && !rt.realm_array_proto_has_indices() {
+                    return rt.array_push(obj, v);
+                }
+            }
+        }
+    }
+    rt.put_v(o, key, v, strict)
+}
+
+impl Runtime {
+    /// Whether Array.prototype or Object.prototype have index properties (which would make
+    /// appends observe setters).
+    pub(crate) fn realm_array_proto_has_indices(&mut self) -> bool {
+        use crate::object::shape::HAS_INDEX_KEYS;
+        for i in [crate::runtime::Intrinsic::ArrayPrototype, crate::runtime::Intrinsic::ObjectPrototype] {
+            let p = self.intrinsic_object(i);
+            let shape = self.heap.get(p).shape;
+            if !self.heap.elements(p).is_empty() || self.heap.get(shape).flags() & HAS_INDEX_KEYS != 0 {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// `delete o[key]`.
+pub(crate) fn delete_property(rt: &mut Runtime, o: Value, key: Key, strict: bool) -> JsResult<bool> {
+    let obj = rt.to_object(o)?;
+    let ok = rt.delete(obj, key)?;
+    if !ok && strict {
+        let n = rt.key_display(key);
+        return Err(rt.throw_type_error(&format!("Cannot delete property '{n}' of object")));
+    }
+    Ok(ok)
+}
+
+/// Object/array literal property definition.
+pub(crate) fn put_own(rt: &mut Runtime, o: Value, key: Key, v: Value, attrs: u8) -> JsResult<()> {
+    if !o.is_object() {
+        return Err(rt.throw_type_error("internal error: defining a property on a non-object"));
+    }
+    let obj: Gc<JsObject> = o.ptr_unchecked();
+    if let Own::Absent = rt.own_lookup(obj, key) {
+        if rt.is_extensible(obj) && rt.add_property(obj, key, v, attrs) {
+            return Ok(());
+        }
+    }
+    let desc = PropertyDescriptor::data(v, attrs);
+    rt.define_property_or_throw(obj, key, &desc)
+}
+
+/// Accessor definition of object literals and classes.
+pub(crate) fn put_own_accessor(rt: &mut Runtime, o: Value, k: Value, g: Value, s: Value, enumerable: bool) -> JsResult<()> {
+    if !o.is_object() {
+        return Err(rt.throw_type_error("internal error: defining a property on a non-object"));
+    }
+    let key = rt.to_property_key(k)?;
+    let desc = PropertyDescriptor {
+        get: if g.is_undefined() && !s.is_undefined() { None } else { Some(g) },
+        set: if s.is_undefined() && !g.is_undefined() { None } else { Some(s) },
+        enumerable: Some(enumerable),
+        configurable: Some(true),
+        ..Default::default()
+    };
+    rt.define_property_or_throw(o.ptr_unchecked(), key, &desc)
+}

@@ -1,0 +1,636 @@
+//! Objects: the common object header, the kind-specific cells, and slot/element storage.
+//!
+//! Every JavaScript object cell starts with a [`JsObject`] (the header shared by all object
+//! kinds), followed by its kind's own fields, followed by its inline property slots:
+//!
+//! ```text
+//!  JsObject { header, shape, slots, elements } | kind fields | inline slots [Value; cap]
+//!        header.aux8  = cap (inline slot count)
+//!        header.aux32 = byte offset of the inline slots
+//! ```
+//!
+//! Named property values live in slot `i` (inline if `i < cap`, else `slots[i - cap]`, an
+//! out-of-line [`ValueVec`]). Array-index properties with default attributes live in the
+//! dense `elements` vector (holes are `Value::EMPTY`); index properties that are sparse or
+//! have other attributes are named properties keyed by the index's atom, flagged by the
+//! shape's `HAS_INDEX_KEYS`.
+//!
+//! The property algorithms (ordinary and exotic internal methods) are in `property.rs`.
+
+pub mod array;
+pub mod function;
+pub mod property;
+pub mod shape;
+
+use crate::gc::{CellHeader, CellKind, CellType, Gc, Heap};
+use crate::value::Value;
+
+pub use shape::{PropKey, Shape};
+
+/// Object flag: new properties may be added (`[[Extensible]]`).
+pub const EXTENSIBLE: u8 = 1;
+/// Object flag: the object is the prototype of some shape (its changes bump the epoch).
+pub const IS_PROTOTYPE: u8 = 2;
+/// Object flag (arrays): `length` is not writable.
+pub const LENGTH_READONLY: u8 = 4;
+/// Object flag (closures): the `prototype` slot is not materialized yet.
+pub const LAZY_PROTOTYPE: u8 = 8;
+/// Object flag: the global object of a realm.
+pub const IS_GLOBAL: u8 = 16;
+/// Object flag (functions): class constructor (throws when called without `new`).
+pub const IS_CLASS_CONSTRUCTOR: u8 = 32;
+/// Object flag: elements store holds some index properties (also for non-arrays).
+pub const HAS_ELEMENTS: u8 = 64;
+
+/// `Heap::slot_location` flag: the slot is in the out-of-line vector.
+pub const OUT_OF_LINE: u32 = 1 << 31;
+
+/// The property key of the internal algorithms: an array index or a name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Key {
+    /// A canonical array index (0 ..= 2^32 - 2).
+    Index(u32),
+    /// A string (atom) or symbol that is not an array index.
+    Name(PropKey),
+}
+
+/// The header shared by every object cell.
+#[repr(C)]
+pub struct JsObject {
+    pub(crate) header: CellHeader,
+    pub(crate) shape: Gc<Shape>,
+    pub(crate) slots: Option<Gc<ValueVec>>,
+    pub(crate) elements: Option<Gc<ValueVec>>,
+}
+
+// SAFETY: repr(C), header first; shared by all object kinds.
+unsafe impl CellType for JsObject {
+    const KIND: Option<CellKind> = None;
+}
+
+impl JsObject {
+    /// A header for a new object of `kind` with `shape`.
+    pub fn new(kind: CellKind, shape: Gc<Shape>) -> JsObject {
+        let mut header = CellHeader::new(kind);
+        header.flags = EXTENSIBLE;
+        JsObject { header, shape, slots: None, elements: None }
+    }
+
+    /// The cell kind.
+    #[inline(always)]
+    pub fn kind(&self) -> CellKind {
+        self.header.kind
+    }
+
+    /// Object flags.
+    #[inline(always)]
+    pub fn flags(&self) -> u8 {
+        self.header.flags
+    }
+
+    /// The shape.
+    #[inline(always)]
+    pub fn shape(&self) -> Gc<Shape> {
+        self.shape
+    }
+}
+
+/// A growable vector of values in one cell (`header.aux32` is the capacity).
+#[repr(C)]
+pub struct ValueVec {
+    pub(crate) header: CellHeader,
+    pub(crate) len: u32,
+    _pad: u32,
+}
+
+// SAFETY: repr(C), header first, kind ValueVec.
+unsafe impl CellType for ValueVec {
+    const KIND: Option<CellKind> = Some(CellKind::ValueVec);
+}
+
+/// The getter and setter of an accessor property (either may be undefined).
+#[repr(C)]
+pub struct AccessorPair {
+    pub(crate) header: CellHeader,
+    /// The getter function or undefined.
+    pub getter: Value,
+    /// The setter function or undefined.
+    pub setter: Value,
+}
+
+// SAFETY: repr(C), header first, kind AccessorPair.
+unsafe impl CellType for AccessorPair {
+    const KIND: Option<CellKind> = Some(CellKind::AccessorPair);
+}
+
+/// A heap environment: `header.aux32` slots follow.
+#[repr(C)]
+pub struct Environment {
+    pub(crate) header: CellHeader,
+    /// The enclosing environment, or undefined.
+    pub parent: Value,
+}
+
+// SAFETY: repr(C), header first, kind Environment.
+unsafe impl CellType for Environment {
+    const KIND: Option<CellKind> = Some(CellKind::Environment);
+}
+
+/// A symbol: identity plus an optional description.
+#[repr(C)]
+pub struct Symbol {
+    pub(crate) header: CellHeader,
+    /// The description string, or undefined.
+    pub description: Value,
+    /// For `Symbol.for` symbols, the registry key (a string); otherwise undefined.
+    pub registry_key: Value,
+}
+
+// SAFETY: repr(C), header first, kind Symbol.
+unsafe impl CellType for Symbol {
+    const KIND: Option<CellKind> = Some(CellKind::Symbol);
+}
+
+impl Symbol {
+    /// A new unregistered symbol.
+    pub fn new(description: Value) -> Symbol {
+        Symbol { header: CellHeader::new(CellKind::Symbol), description, registry_key: Value::UNDEFINED }
+    }
+}
+
+/// A wrapper object for a primitive (`new Number(1)`, `Object("s")`, ...).
+#[repr(C)]
+pub struct PrimitiveObject {
+    pub(crate) base: JsObject,
+    /// The wrapped primitive (`[[BooleanData]]`, `[[NumberData]]`, `[[StringData]]`, ...).
+    pub value: Value,
+}
+
+// SAFETY: repr(C), JsObject (and so the header) first.
+unsafe impl CellType for PrimitiveObject {
+    const KIND: Option<CellKind> = Some(CellKind::PrimitiveObject);
+}
+
+/// A Date instance.
+#[repr(C)]
+pub struct DateObject {
+    pub(crate) base: JsObject,
+    /// `[[DateValue]]`: milliseconds since the epoch, or NaN.
+    pub time: f64,
+}
+
+// SAFETY: repr(C), JsObject first.
+unsafe impl CellType for DateObject {
+    const KIND: Option<CellKind> = Some(CellKind::Date);
+}
+
+/// The state of a for-in loop: the keys collected up front and the position.
+#[repr(C)]
+pub struct ForInState {
+    pub(crate) header: CellHeader,
+    /// The object being enumerated.
+    pub object: Value,
+    /// A `ValueVec` cell of key strings.
+    pub keys: Value,
+    /// Next key to return.
+    pub index: u32,
+    _pad: u32,
+}
+
+// SAFETY: repr(C), header first, kind ForInState.
+unsafe impl CellType for ForInState {
+    const KIND: Option<CellKind> = Some(CellKind::ForInState);
+}
+
+impl ForInState {
+    /// A state over `keys` of `object`.
+    pub fn new(object: Value, keys: Value) -> ForInState {
+        ForInState { header: CellHeader::new(CellKind::ForInState), object, keys, index: 0, _pad: 0 }
+    }
+}
+
+/// Iterator kinds stored in [`IteratorObject::kind`].
+pub mod iter_kind {
+    /// Array iterator over keys.
+    pub const ARRAY_KEYS: u8 = 0;
+    /// Array iterator over values.
+    pub const ARRAY_VALUES: u8 = 1;
+    /// Array iterator over [key, value] entries.
+    pub const ARRAY_ENTRIES: u8 = 2;
+    /// String iterator (code points).
+    pub const STRING: u8 = 3;
+    /// Map iterator over keys.
+    pub const MAP_KEYS: u8 = 4;
+    /// Map iterator over values.
+    pub const MAP_VALUES: u8 = 5;
+    /// Map iterator over entries.
+    pub const MAP_ENTRIES: u8 = 6;
+    /// Set iterator over values.
+    pub const SET_VALUES: u8 = 7;
+    /// Set iterator over [value, value] entries.
+    pub const SET_ENTRIES: u8 = 8;
+    /// RegExp string iterator.
+    pub const REGEXP_STRING: u8 = 9;
+}
+
+/// A built-in iterator (%ArrayIteratorPrototype% and friends).
+#[repr(C)]
+pub struct IteratorObject {
+    pub(crate) base: JsObject,
+    /// The iterated object or string; undefined once exhausted.
+    pub target: Value,
+    /// The next position.
+    pub index: u32,
+    /// One of `iter_kind`.
+    pub kind: u8,
+    _pad: [u8; 3],
+}
+
+// SAFETY: repr(C), JsObject first.
+unsafe impl CellType for IteratorObject {
+    const KIND: Option<CellKind> = Some(CellKind::Iterator);
+}
+
+impl IteratorObject {
+    /// An iterator over `target`.
+    pub fn new(base: JsObject, target: Value, kind: u8) -> IteratorObject {
+        IteratorObject { base, target, index: 0, kind, _pad: [0; 3] }
+    }
+}
+
+/// Generator states.
+pub mod gen_state {
+    /// Created, not started.
+    pub const SUSPENDED_START: u8 = 0;
+    /// Suspended at a yield.
+    pub const SUSPENDED_YIELD: u8 = 1;
+    /// Running.
+    pub const EXECUTING: u8 = 2;
+    /// Finished.
+    pub const COMPLETED: u8 = 3;
+}
+
+/// A generator object: the inner function's closure, the arguments it was created with and,
+/// while suspended, its saved registers and resume point.
+#[repr(C)]
+pub struct GeneratorObject {
+    pub(crate) base: JsObject,
+    /// The closure of the inner function.
+    pub closure: Value,
+    /// A `ValueVec` of `this` followed by the arguments.
+    pub args: Value,
+    /// A `ValueVec` of saved registers, or undefined before the first resumption.
+    pub regs: Value,
+    /// The instruction index to resume at.
+    pub resume_ip: u32,
+    /// One of `gen_state`.
+    pub state: u8,
+    /// Set by `complete_generator`: the next `ret` finishes the generator.
+    pub completing: u8,
+    _pad: [u8; 2],
+}
+
+// SAFETY: repr(C), JsObject first.
+unsafe impl CellType for GeneratorObject {
+    const KIND: Option<CellKind> = Some(CellKind::Generator);
+}
+
+impl GeneratorObject {
+    /// A generator in the start state.
+    pub fn new(base: JsObject, closure: Value, args: Value) -> GeneratorObject {
+        GeneratorObject {
+            base,
+            closure,
+            args,
+            regs: Value::UNDEFINED,
+            resume_ip: 0,
+            state: gen_state::SUSPENDED_START,
+            completing: 0,
+            _pad: [0; 2],
+        }
+    }
+}
+
+/// A BigInt value cell.
+#[repr(C)]
+pub struct BigIntCell {
+    pub(crate) header: CellHeader,
+    /// The value.
+    pub value: num_bigint::BigInt,
+}
+
+// SAFETY: repr(C), header first, kind BigInt.
+unsafe impl CellType for BigIntCell {
+    const KIND: Option<CellKind> = Some(CellKind::BigInt);
+}
+
+/// A RegExp instance: the compiled matcher plus `[[OriginalSource]]`/`[[OriginalFlags]]`.
+#[repr(C)]
+pub struct RegExpObject {
+    pub(crate) base: JsObject,
+    /// The compiled matcher (None until initialized by RegExpInitialize).
+    pub matcher: Option<Box<crate::builtins::regexp::Matcher>>,
+    /// `[[OriginalSource]]` (a string).
+    pub source: Value,
+    /// `[[OriginalFlags]]` (a string).
+    pub flags: Value,
+}
+
+// SAFETY: repr(C), JsObject first, kind RegExp.
+unsafe impl CellType for RegExpObject {
+    const KIND: Option<CellKind> = Some(CellKind::RegExp);
+}
+// SAFETY: starts with JsObject.
+unsafe impl ObjectCell for RegExpObject {}
+
+/// Map/Set storage: insertion-ordered entries with an index by key.
+#[derive(Default)]
+pub struct CollectionData {
+    /// Entries in insertion order; deleted ones have an empty key.
+    pub entries: Vec<(Value, Value)>,
+    /// Key (normalized bits) → index in `entries`.
+    pub index: hashbrown::HashMap<u64, Vec<usize>>,
+    /// Number of live entries.
+    pub live: usize,
+    /// Whether this is a Set (values are the keys).
+    pub is_set: bool,
+    /// Whether this is a WeakMap/WeakSet (entries are still traced strongly).
+    pub weak: bool,
+}
+
+/// A Map, Set, WeakMap or WeakSet.
+#[repr(C)]
+pub struct CollectionObject {
+    pub(crate) base: JsObject,
+    /// The entries.
+    pub data: Box<CollectionData>,
+}
+
+// SAFETY: repr(C), JsObject first, kind Collection.
+unsafe impl CellType for CollectionObject {
+    const KIND: Option<CellKind> = Some(CellKind::Collection);
+}
+// SAFETY: starts with JsObject.
+unsafe impl ObjectCell for CollectionObject {}
+
+/// Rounds a struct size up to the 8-byte slot alignment.
+pub(crate) const fn inline_offset<T>() -> u32 {
+    (std::mem::size_of::<T>().div_ceil(8) * 8) as u32
+}
+
+impl Heap {
+    /// Allocates an object cell of type `T` (whose `base` header the caller built) with
+    /// `cap` inline slots set to undefined.
+    pub fn alloc_object<T: ObjectCell>(&mut self, mut cell: T, cap: u8) -> Gc<T> {
+        {
+            // Fill in the inline-slot geometry in the embedded header.
+            let base = object_base_mut(&mut cell);
+            base.header.aux8 = cap;
+            base.header.aux32 = inline_offset::<T>();
+        }
+        self.alloc_trailing(cell, cap as usize, Value::UNDEFINED)
+    }
+
+    /// The inline slots of an object.
+    #[inline(always)]
+    pub fn inline_slots(&self, obj: Gc<JsObject>) -> &[Value] {
+        let h = &self.get(obj).header;
+        let (cap, off) = (h.aux8 as usize, h.aux32 as usize);
+        // SAFETY: the object was allocated by `alloc_object` with `cap` initialized values at
+        // byte offset `off` (8-aligned); the pointer derives from the cell allocation.
+        unsafe { std::slice::from_raw_parts((obj.as_ptr() as *const u8).add(off) as *const Value, cap) }
+    }
+
+    /// The inline slots of an object, writable.
+    #[inline(always)]
+    pub fn inline_slots_mut(&mut self, obj: Gc<JsObject>) -> &mut [Value] {
+        let h = &self.get(obj).header;
+        let (cap, off) = (h.aux8 as usize, h.aux32 as usize);
+        // SAFETY: as for `inline_slots`, with the exclusive heap borrow.
+        unsafe { std::slice::from_raw_parts_mut((obj.as_ptr() as *mut u8).add(off) as *mut Value, cap) }
+    }
+
+    /// Reads named-property slot `i`.
+    #[inline(always)]
+    pub fn slot(&self, obj: Gc<JsObject>, i: u32) -> Value {
+        let cap = self.get(obj).header.aux8 as u32;
+        if i < cap {
+            self.inline_slots(obj)[i as usize]
+        } else {
+            match self.get(obj).slots {
+                Some(v) => self.vec_get(v, (i - cap) as usize),
+                None => Value::UNDEFINED,
+            }
+        }
+    }
+
+    /// Writes named-property slot `i`, which must exist (see `ensure_slot`).
+    #[inline(always)]
+    pub fn set_slot(&mut self, obj: Gc<JsObject>, i: u32, v: Value) {
+        let cap = self.get(obj).header.aux8 as u32;
+        if i < cap {
+            self.inline_slots_mut(obj)[i as usize] = v;
+        } else if let Some(s) = self.get(obj).slots {
+            self.vec_set(s, (i - cap) as usize, v);
+        }
+    }
+
+    /// Where slot `i` lives in `obj` and every object with the same shape (a shape fixes
+    /// the kind and the inline capacity): an inline byte offset from the cell start, or
+    /// `OUT_OF_LINE | index` into the out-of-line vector.
+    #[inline]
+    pub fn slot_location(&self, obj: Gc<JsObject>, i: u32) -> u32 {
+        let h = &self.get(obj).header;
+        let cap = h.aux8 as u32;
+        if i < cap {
+            h.aux32 + 8 * i
+        } else {
+            OUT_OF_LINE | (i - cap)
+        }
+    }
+
+    /// Reads the slot at a location from `slot_location` (on an object of the same shape).
+    #[inline(always)]
+    pub fn slot_at(&self, obj: Gc<JsObject>, loc: u32) -> Value {
+        if loc & OUT_OF_LINE == 0 {
+            self.check_inline_location(obj, loc);
+            // SAFETY: `loc` came from `slot_location` on an object with the same shape, which
+            // fixes the cell's kind and inline capacity, so `loc` is the 8-aligned offset of
+            // an initialized inline slot inside this cell (checked in debug builds).
+            unsafe { *((obj.as_ptr() as *const u8).add(loc as usize) as *const Value) }
+        } else {
+            match self.get(obj).slots {
+                Some(v) => self.vec_get(v, (loc & !OUT_OF_LINE) as usize),
+                None => Value::UNDEFINED,
+            }
+        }
+    }
+
+    /// Writes the slot at a location from `slot_location` (on an object of the same shape).
+    #[inline(always)]
+    pub fn set_slot_at(&mut self, obj: Gc<JsObject>, loc: u32, v: Value) {
+        if loc & OUT_OF_LINE == 0 {
+            self.check_inline_location(obj, loc);
+            // SAFETY: as in `slot_at`, with the exclusive heap borrow.
+            unsafe { *((obj.as_ptr() as *mut u8).add(loc as usize) as *mut Value) = v }
+        } else if let Some(s) = self.get(obj).slots {
+            self.vec_set(s, (loc & !OUT_OF_LINE) as usize, v);
+        }
+    }
+
+    #[inline(always)]
+    fn check_inline_location(&self, obj: Gc<JsObject>, loc: u32) {
+        if cfg!(debug_assertions) {
+            let h = &self.get(obj).header;
+            assert!(loc >= h.aux32 && loc < h.aux32 + 8 * h.aux8 as u32, "bad inline slot location {loc}");
+        }
+    }
+
+    /// Makes sure slot `i` exists (growing the out-of-line vector) and writes it.
+    pub fn init_slot(&mut self, obj: Gc<JsObject>, i: u32, v: Value) {
+        let cap = self.get(obj).header.aux8 as u32;
+        if i < cap {
+            self.inline_slots_mut(obj)[i as usize] = v;
+            return;
+        }
+        let idx = (i - cap) as usize;
+        let slots = match self.get(obj).slots {
+            Some(s) if (self.get(s).header.aux32 as usize) > idx => s,
+            old => {
+                let old_cap = old.map_or(0, |s| self.get(s).header.aux32 as usize);
+                let new_cap = (old_cap * 2).max(idx + 1).max(4);
+                let s = self.alloc_vec(new_cap);
+                if let Some(o) = old {
+                    let n = self.get(o).len as usize;
+                    for k in 0..n {
+                        let x = self.vec_get(o, k);
+                        self.vec_set(s, k, x);
+                    }
+                    self.get_mut(s).len = n as u32;
+                }
+                self.get_mut(obj).slots = Some(s);
+                s
+            }
+        };
+        if self.get(slots).len as usize <= idx {
+            self.get_mut(slots).len = idx as u32 + 1;
+        }
+        self.vec_set(slots, idx, v);
+    }
+
+    /// A new empty value vector with room for `cap` values (all undefined).
+    pub fn alloc_vec(&mut self, cap: usize) -> Gc<ValueVec> {
+        let mut header = CellHeader::new(CellKind::ValueVec);
+        header.aux32 = cap as u32;
+        self.alloc_trailing(ValueVec { header, len: 0, _pad: 0 }, cap, Value::UNDEFINED)
+    }
+
+    /// A new value vector holding `values`.
+    pub fn alloc_vec_from(&mut self, values: &[Value]) -> Gc<ValueVec> {
+        let mut header = CellHeader::new(CellKind::ValueVec);
+        header.aux32 = values.len() as u32;
+        self.alloc_trailing_from(ValueVec { header, len: values.len() as u32, _pad: 0 }, values)
+    }
+
+    /// The live values of a vector.
+    #[inline(always)]
+    pub fn vec_values(&self, v: Gc<ValueVec>) -> &[Value] {
+        let len = self.get(v).len as usize;
+        self.trailing::<ValueVec, Value>(v, len)
+    }
+
+    /// The live values of a vector, writable.
+    #[inline(always)]
+    pub fn vec_values_mut(&mut self, v: Gc<ValueVec>) -> &mut [Value] {
+        let len = self.get(v).len as usize;
+        self.trailing_mut::<ValueVec, Value>(v, len)
+    }
+
+    /// Element `i` of the vector's capacity (undefined past `len`).
+    #[inline(always)]
+    pub fn vec_get(&self, v: Gc<ValueVec>, i: usize) -> Value {
+        let cap = self.get(v).header.aux32 as usize;
+        self.trailing::<ValueVec, Value>(v, cap).get(i).copied().unwrap_or(Value::UNDEFINED)
+    }
+
+    /// Writes element `i` (< capacity) of the vector.
+    #[inline(always)]
+    pub fn vec_set(&mut self, v: Gc<ValueVec>, i: usize, x: Value) {
+        let cap = self.get(v).header.aux32 as usize;
+        if let Some(slot) = self.trailing_mut::<ValueVec, Value>(v, cap).get_mut(i) {
+            *slot = x;
+        }
+    }
+
+    /// The capacity of a vector.
+    #[inline(always)]
+    pub fn vec_capacity(&self, v: Gc<ValueVec>) -> usize {
+        self.get(v).header.aux32 as usize
+    }
+
+    /// The slots of an environment.
+    #[inline(always)]
+    pub fn env_slots(&self, env: Gc<Environment>) -> &[Value] {
+        let n = self.get(env).header.aux32 as usize;
+        self.trailing::<Environment, Value>(env, n)
+    }
+
+    /// The slots of an environment, writable.
+    #[inline(always)]
+    pub fn env_slots_mut(&mut self, env: Gc<Environment>) -> &mut [Value] {
+        let n = self.get(env).header.aux32 as usize;
+        self.trailing_mut::<Environment, Value>(env, n)
+    }
+
+    /// A new environment of `size` undefined slots.
+    pub fn alloc_env(&mut self, parent: Value, size: usize) -> Gc<Environment> {
+        let mut header = CellHeader::new(CellKind::Environment);
+        header.aux32 = size as u32;
+        self.alloc_trailing(Environment { header, parent }, size, Value::UNDEFINED)
+    }
+
+    /// The object an object value points to.
+    #[inline(always)]
+    pub fn object_kind(&self, obj: Gc<JsObject>) -> CellKind {
+        self.get(obj).header.kind
+    }
+
+    /// Downcasts an object to a kind-specific type if its kind matches.
+    #[inline(always)]
+    pub fn downcast<T: ObjectCell>(&self, obj: Gc<JsObject>) -> Option<Gc<T>> {
+        if Some(self.get(obj).header.kind) == T::KIND {
+            Some(obj.cast())
+        } else {
+            None
+        }
+    }
+}
+
+/// An object cell type: `#[repr(C)]` with a [`JsObject`] at offset 0.
+///
+/// # Safety
+/// Implementors must have a `JsObject` as their first field under `#[repr(C)]`.
+pub unsafe trait ObjectCell: CellType {}
+
+// SAFETY: JsObject is itself the prefix.
+unsafe impl ObjectCell for JsObject {}
+// SAFETY: all of these are repr(C) with `base: JsObject` first.
+unsafe impl ObjectCell for PrimitiveObject {}
+// SAFETY: as above.
+unsafe impl ObjectCell for DateObject {}
+// SAFETY: as above.
+unsafe impl ObjectCell for IteratorObject {}
+// SAFETY: as above.
+unsafe impl ObjectCell for GeneratorObject {}
+
+/// The embedded `JsObject` of an object cell value being built.
+fn object_base_mut<T: ObjectCell>(cell: &mut T) -> &mut JsObject {
+    // SAFETY: `ObjectCell` guarantees a `JsObject` at offset 0 of a repr(C) struct.
+    unsafe { &mut *(cell as *mut T as *mut JsObject) }
+}
+
+/// Views a kind-specific object handle as its header prefix.
+#[inline(always)]
+pub fn as_object<T: ObjectCell>(g: Gc<T>) -> Gc<JsObject> {
+    g.cast()
+}

@@ -1,0 +1,1 @@
+//! Syntax tests: flags, early errors and their messages, compared with node.

@@ -1,0 +1,557 @@
+//! Type conversions (ECMA-262 7.1) and the testing/comparison operations (7.2).
+
+use super::{Intrinsic, JsResult, Runtime};
+use crate::conv;
+use crate::gc::{CellKind, Gc};
+use crate::object::function::{BoundFunction, Closure, NativeFunction};
+use crate::object::{JsObject, Key, PrimitiveObject, PropKey, Symbol};
+use crate::string::{StrView, JsString};
+use crate::value::{Kind, Value};
+
+/// The preferred type of ToPrimitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// No preference ("default").
+    Default,
+    /// "number".
+    Number,
+    /// "string".
+    String,
+}
+
+impl Runtime {
+    /// 7.1.2 ToBoolean.
+    #[inline]
+    pub fn to_boolean(&self, v: Value) -> bool {
+        match v.falsy_primitive() {
+            Some(falsy) => !falsy,
+            None => {
+                if v.is_string() {
+                    self.heap.string_len(v) != 0
+                } else {
+                    // BigInt: false only for 0n.
+                    let b = self.heap.get(v.ptr_unchecked::<crate::object::BigIntCell>());
+                    b.value != num_bigint::BigInt::from(0)
+                }
+            }
+        }
+    }
+
+    /// 7.1.1 ToPrimitive.
+    pub fn to_primitive(&mut self, v: Value, hint: Hint) -> JsResult<Value> {
+        if !v.is_object() {
+            return Ok(v);
+        }
+        let obj: Gc<JsObject> = v.ptr_unchecked();
+        // 2.a. Let exoticToPrim be ? GetMethod(input, @@toPrimitive).
+        let key = Key::Name(self.symbols.to_primitive);
+        let exotic = self.get(obj, key, v)?;
+        if !exotic.is_nullish() {
+            if !self.is_callable(exotic) {
+                return Err(self.throw_type_error("Symbol.toPrimitive is not a function"));
+            }
+            let h = match hint {
+                Hint::Default => self.names.default.value(),
+                Hint::Number => self.names.number.value(),
+                Hint::String => self.names.string.value(),
+            };
+            let r = self.call(exotic, v, &[h])?;
+            if r.is_object() {
+                return Err(self.throw_type_error("Cannot convert object to primitive value"));
+            }
+            return Ok(r);
+        }
+        self.ordinary_to_primitive(obj, if hint == Hint::String { Hint::String } else { Hint::Number })
+    }
+
+    /// 7.1.1.1 OrdinaryToPrimitive.
+    pub fn ordinary_to_primitive(&mut self, obj: Gc<JsObject>, hint: Hint) -> JsResult<Value> {
+        let (first, second) = if hint == Hint::String {
+            (self.names.to_string, self.names.value_of)
+        } else {
+            (self.names.value_of, self.names.to_string)
+        };
+        for name in [first, second] {
+            let method = self.get(obj, Key::Name(name), Value::object(obj))?;
+            if self.is_callable(method) {
+                let r = self.call(method, Value::object(obj), &[])?;
+                if !r.is_object() {
+                    return Ok(r);
+                }
+            }
+        }
+        Err(self.throw_type_error("Cannot convert object to primitive value"))
+    }
+
+    /// 7.1.4 ToNumber.
+    pub fn to_number(&mut self, v: Value) -> JsResult<f64> {
+        if let Some(n) = v.as_number() {
+            return Ok(n);
+        }
+        match v.kind() {
+            Kind::Undefined | Kind::Empty => Ok(f64::NAN),
+            Kind::Null => Ok(0.0),
+            Kind::Boolean => Ok(if v == Value::TRUE { 1.0 } else { 0.0 }),
+            Kind::String => Ok(self.string_to_number(v)),
+            Kind::Symbol => Err(self.throw_type_error("Cannot convert a Symbol value to a number")),
+            Kind::BigInt => Err(self.throw_type_error("Cannot convert a BigInt value to a number")),
+            Kind::Object => {
+                let p = self.to_primitive(v, Hint::Number)?;
+                self.to_number(p)
+            }
+            Kind::Cell | Kind::Number => Ok(f64::NAN),
+        }
+    }
+
+    /// 7.1.3 ToNumeric: a number or a BigInt value.
+    pub fn to_numeric(&mut self, v: Value) -> JsResult<Value> {
+        if v.is_number() || v.is_bigint() {
+            return Ok(v);
+        }
+        let p = self.to_primitive(v, Hint::Number)?;
+        if p.is_bigint() {
+            return Ok(p);
+        }
+        Ok(Value::number(self.to_number(p)?))
+    }
+
+    /// StringToNumber of a string value.
+    pub fn string_to_number(&mut self, v: Value) -> f64 {
+        let flat = self.heap.flatten(v);
+        match self.heap.str_view(flat) {
+            StrView::Latin1(b) => conv::string_to_number::string_to_number(b),
+            StrView::Utf16(u) => conv::string_to_number::string_to_number(u),
+        }
+    }
+
+    /// 7.1.5 ToIntegerOrInfinity.
+    pub fn to_integer_or_infinity(&mut self, v: Value) -> JsResult<f64> {
+        let n = self.to_number(v)?;
+        Ok(integer_or_infinity(n))
+    }
+
+    /// 7.1.6 ToInt32.
+    #[inline]
+    pub fn to_int32(&mut self, v: Value) -> JsResult<i32> {
+        if let Some(n) = v.as_number() {
+            return Ok(f64_to_int32(n));
+        }
+        let n = self.to_number(v)?;
+        Ok(f64_to_int32(n))
+    }
+
+    /// 7.1.7 ToUint32.
+    #[inline]
+    pub fn to_uint32(&mut self, v: Value) -> JsResult<u32> {
+        Ok(self.to_int32(v)? as u32)
+    }
+
+    /// 7.1.20 ToLength.
+    pub fn to_length(&mut self, v: Value) -> JsResult<f64> {
+        let n = self.to_integer_or_infinity(v)?;
+        Ok(n.clamp(0.0, 9007199254740991.0))
+    }
+
+    /// 7.1.22 ToIndex.
+    pub fn to_index(&mut self, v: Value) -> JsResult<f64> {
+        if v.is_undefined() {
+            return Ok(0.0);
+        }
+        let i = self.to_integer_or_infinity(v)?;
+        if !(0.0..=9007199254740991.0).contains(&i) {
+            return Err(self.throw_range_error("Invalid index"));
+        }
+        Ok(i)
+    }
+
+    /// 7.1.17 ToString, returning a string value.
+    pub fn to_string(&mut self, v: Value) -> JsResult<Value> {
+        match v.kind() {
+            Kind::String => Ok(v),
+            Kind::Number => Ok(self.number_to_string(v.number_unchecked())),
+            Kind::Undefined | Kind::Empty => Ok(self.names.undefined.value()),
+            Kind::Null => Ok(self.names.null.value()),
+            Kind::Boolean => Ok(if v == Value::TRUE { self.names.true_.value() } else { self.names.false_.value() }),
+            Kind::Symbol => Err(self.throw_type_error("Cannot convert a Symbol value to a string")),
+            Kind::BigInt => {
+                let s = self.heap.get(v.ptr_unchecked::<crate::object::BigIntCell>()).value.to_string();
+                Ok(self.new_string(&s))
+            }
+            Kind::Object => {
+                let p = self.to_primitive(v, Hint::String)?;
+                self.to_string(p)
+            }
+            Kind::Cell => Ok(self.new_string("<internal>")),
+        }
+    }
+
+    /// ToString into a Rust string (lossy for lone surrogates).
+    pub fn to_rust_string(&mut self, v: Value) -> JsResult<String> {
+        let s = self.to_string(v)?;
+        Ok(self.string_to_rust(s))
+    }
+
+    /// The Rust string of a string value.
+    pub fn string_to_rust(&mut self, v: Value) -> String {
+        let flat = self.heap.flatten(v);
+        self.heap.str_view(flat).to_rust_string()
+    }
+
+    /// The UTF-16 units of a string value.
+    pub fn string_units(&mut self, v: Value) -> Vec<u16> {
+        let flat = self.heap.flatten(v);
+        self.heap.str_view(flat).to_units()
+    }
+
+    /// The flat cell of a string value.
+    #[inline]
+    pub fn flat(&mut self, v: Value) -> Gc<JsString> {
+        self.heap.flatten(v)
+    }
+
+    /// Number::toString(x) as a string value (small integers are cached).
+    pub fn number_to_string(&mut self, n: f64) -> Value {
+        let i = n as i32;
+        if i as f64 == n && (0..256).contains(&i) && !(n == 0.0 && n.is_sign_negative()) {
+            let cached = self.small_int_strings[i as usize];
+            if !cached.is_undefined() {
+                return cached;
+            }
+            let s = Value::string(self.atoms.intern_str(&mut self.heap, &i.to_string()));
+            self.small_int_strings[i as usize] = s;
+            return s;
+        }
+        let s = conv::number_to_string::number_to_string(n);
+        Value::string(self.heap.alloc_latin1(s.as_bytes()))
+    }
+
+    /// A one-unit string (cached for Latin-1 units).
+    pub fn string_from_unit(&mut self, u: u16) -> Value {
+        if u < 256 {
+            let cached = self.char_strings[u as usize];
+            if !cached.is_undefined() {
+                return cached;
+            }
+            let s = Value::string(self.atoms.intern_units(&mut self.heap, &[u]));
+            self.char_strings[u as usize] = s;
+            return s;
+        }
+        Value::string(self.heap.alloc_utf16(&[u]))
+    }
+
+    /// 7.1.18 ToObject.
+    pub fn to_object(&mut self, v: Value) -> JsResult<Gc<JsObject>> {
+        if v.is_object() {
+            return Ok(v.ptr_unchecked());
+        }
+        if v.is_nullish() {
+            return Err(self.throw_type_error("Cannot convert undefined or null to object"));
+        }
+        let proto = self.primitive_prototype(v)?;
+        Ok(self.new_primitive_object(Value::object(proto), v))
+    }
+
+    /// A wrapper object for primitive `v` with prototype `proto`.
+    pub fn new_primitive_object(&mut self, proto: Value, v: Value) -> Gc<JsObject> {
+        let shape = self.root_shape(proto, CellKind::PrimitiveObject, 0);
+        let base = JsObject::new(CellKind::PrimitiveObject, shape);
+        let o = self.heap.alloc_object(PrimitiveObject { base, value: v }, 0);
+        o.cast()
+    }
+
+    /// 7.1.19 ToPropertyKey.
+    #[inline]
+    pub fn to_property_key(&mut self, v: Value) -> JsResult<Key> {
+        if let Some(i) = v.as_array_index() {
+            return Ok(Key::Index(i));
+        }
+        match v.kind() {
+            Kind::String => Ok(self.key_from_string(v)),
+            Kind::Symbol => Ok(Key::Name(PropKey::from_value(v))),
+            Kind::Object => {
+                let p = self.to_primitive(v, Hint::String)?;
+                self.to_property_key(p)
+            }
+            _ => {
+                let s = self.to_string(v)?;
+                Ok(self.key_from_string(s))
+            }
+        }
+    }
+
+    /// SymbolDescriptiveString: "Symbol(desc)".
+    pub fn symbol_descriptive_string(&mut self, v: Value) -> String {
+        let d = self.heap.get(v.ptr_unchecked::<Symbol>()).description;
+        let desc = if d.is_string() { self.string_to_rust(d) } else { String::new() };
+        format!("Symbol({desc})")
+    }
+
+    // ---- Testing and comparison -----------------------------------------------------------
+
+    /// 7.2.3 IsCallable.
+    #[inline]
+    pub fn is_callable(&self, v: Value) -> bool {
+        v.is_object()
+            && matches!(
+                self.heap.object_kind(v.ptr_unchecked()),
+                CellKind::Closure | CellKind::NativeFunction | CellKind::BoundFunction
+            )
+    }
+
+    /// 7.2.4 IsConstructor.
+    pub fn is_constructor(&self, v: Value) -> bool {
+        if !v.is_object() {
+            return false;
+        }
+        let obj: Gc<JsObject> = v.ptr_unchecked();
+        match self.heap.object_kind(obj) {
+            CellKind::Closure => {
+                let info = self.heap.get(obj.cast::<Closure>()).func;
+                crate::interp::code::info_flags(info).contains(bytecode::FunctionFlags::CONSTRUCTOR)
+            }
+            CellKind::NativeFunction => self.heap.get(obj.cast::<NativeFunction>()).constructor,
+            CellKind::BoundFunction => {
+                let t = self.heap.get(obj.cast::<BoundFunction>()).target;
+                self.is_constructor(t)
+            }
+            _ => false,
+        }
+    }
+
+    /// 7.2.2 IsArray (no proxies yet).
+    pub fn is_array(&self, v: Value) -> bool {
+        v.is_object() && self.heap.object_kind(v.ptr_unchecked()) == CellKind::Array
+    }
+
+    /// 7.2.10 SameValue.
+    pub fn same_value(&mut self, a: Value, b: Value) -> bool {
+        if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
+            return (x.is_nan() && y.is_nan()) || (x == y && x.is_sign_negative() == y.is_sign_negative());
+        }
+        self.same_value_non_number(a, b)
+    }
+
+    /// 7.2.11 SameValueZero.
+    pub fn same_value_zero(&mut self, a: Value, b: Value) -> bool {
+        if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
+            return (x.is_nan() && y.is_nan()) || x == y;
+        }
+        self.same_value_non_number(a, b)
+    }
+
+    fn same_value_non_number(&mut self, a: Value, b: Value) -> bool {
+        if a == b {
+            return true;
+        }
+        if a.is_string() && b.is_string() {
+            return self.string_equals(a, b);
+        }
+        if a.is_bigint() && b.is_bigint() {
+            let x = &self.heap.get(a.ptr_unchecked::<crate::object::BigIntCell>()).value;
+            let y = &self.heap.get(b.ptr_unchecked::<crate::object::BigIntCell>()).value;
+            return x == y;
+        }
+        false
+    }
+
+    /// Whether two string values have the same contents.
+    pub fn string_equals(&mut self, a: Value, b: Value) -> bool {
+        if a == b {
+            return true;
+        }
+        if self.heap.string_len(a) != self.heap.string_len(b) {
+            return false;
+        }
+        let (x, y) = (self.heap.flatten(a), self.heap.flatten(b));
+        if x == y {
+            return true;
+        }
+        let both_atoms = self.heap.get(x).header.flags & self.heap.get(y).header.flags & crate::string::ATOM != 0;
+        if both_atoms {
+            return false;
+        }
+        self.heap.str_view(x).eq_view(&self.heap.str_view(y))
+    }
+
+    /// 7.2.15 IsStrictlyEqual.
+    #[inline]
+    pub fn strict_equals(&mut self, a: Value, b: Value) -> bool {
+        if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
+            return x == y;
+        }
+        if a == b {
+            return true;
+        }
+        if a.is_string() && b.is_string() {
+            return self.string_equals(a, b);
+        }
+        if a.is_bigint() && b.is_bigint() {
+            return self.same_value_non_number(a, b);
+        }
+        false
+    }
+
+    /// 7.2.14 IsLooselyEqual.
+    pub fn loose_equals(&mut self, a: Value, b: Value) -> JsResult<bool> {
+        let (ka, kb) = (a.kind(), b.kind());
+        if ka == kb || (a.is_number() && b.is_number()) {
+            return Ok(self.strict_equals(a, b));
+        }
+        match (ka, kb) {
+            (Kind::Undefined | Kind::Null, Kind::Undefined | Kind::Null) => Ok(true),
+            (Kind::Number, Kind::String) => {
+                let n = self.string_to_number(b);
+                Ok(a.number_unchecked() == n)
+            }
+            (Kind::String, Kind::Number) => {
+                let n = self.string_to_number(a);
+                Ok(n == b.number_unchecked())
+            }
+            (Kind::BigInt, Kind::String) | (Kind::String, Kind::BigInt) => {
+                let (big, s) = if ka == Kind::BigInt { (a, b) } else { (b, a) };
+                let text = self.string_to_rust(s);
+                match crate::builtins::bigint::parse_bigint_literal(text.trim()) {
+                    Some(n) => Ok(self.heap.get(big.ptr_unchecked::<crate::object::BigIntCell>()).value == n),
+                    None => Ok(false),
+                }
+            }
+            (Kind::Boolean, _) => {
+                let n = Value::number(if a == Value::TRUE { 1.0 } else { 0.0 });
+                self.loose_equals(n, b)
+            }
+            (_, Kind::Boolean) => {
+                let n = Value::number(if b == Value::TRUE { 1.0 } else { 0.0 });
+                self.loose_equals(a, n)
+            }
+            (Kind::Number | Kind::String | Kind::BigInt | Kind::Symbol, Kind::Object) => {
+                let p = self.to_primitive(b, Hint::Default)?;
+                self.loose_equals(a, p)
+            }
+            (Kind::Object, Kind::Number | Kind::String | Kind::BigInt | Kind::Symbol) => {
+                let p = self.to_primitive(a, Hint::Default)?;
+                self.loose_equals(p, b)
+            }
+            (Kind::BigInt, Kind::Number) | (Kind::Number, Kind::BigInt) => {
+                let (big, n) = if ka == Kind::BigInt { (a, b.number_unchecked()) } else { (b, a.number_unchecked()) };
+                let v = &self.heap.get(big.ptr_unchecked::<crate::object::BigIntCell>()).value;
+                Ok(crate::builtins::bigint::bigint_equals_number(v, n))
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// The `typeof` string of a value, as an atom value.
+    pub fn type_of(&self, v: Value) -> Value {
+        let n = &self.names;
+        match v.kind() {
+            Kind::Number => n.number.value(),
+            Kind::String => n.string.value(),
+            Kind::Undefined | Kind::Empty | Kind::Cell => n.undefined.value(),
+            Kind::Null => n.object.value(),
+            Kind::Boolean => n.boolean.value(),
+            Kind::Symbol => n.symbol.value(),
+            Kind::BigInt => n.bigint.value(),
+            Kind::Object => {
+                if self.is_callable(v) {
+                    n.function.value()
+                } else {
+                    n.object.value()
+                }
+            }
+        }
+    }
+
+    /// `RequireObjectCoercible`.
+    pub fn require_object_coercible(&mut self, v: Value, what: &str) -> JsResult<Value> {
+        if v.is_nullish() {
+            return Err(self.throw_type_error(&format!("{what} called on null or undefined")));
+        }
+        Ok(v)
+    }
+
+    /// The `[[Prototype]]` for a new object made by constructor `new_target`, falling back
+    /// to intrinsic `default` of the constructor's realm (10.1.14 GetPrototypeFromConstructor).
+    pub fn prototype_from_constructor(&mut self, new_target: Value, default: Intrinsic) -> JsResult<Value> {
+        if new_target.is_object() {
+            let key = Key::Name(self.names.prototype);
+            let p = self.get(new_target.ptr_unchecked(), key, new_target)?;
+            if p.is_object() {
+                return Ok(p);
+            }
+            let realm = self.function_realm(new_target);
+            return Ok(self.realms[realm as usize].intrinsic(default));
+        }
+        Ok(self.intrinsic(default))
+    }
+
+    /// The realm of a function object (7.3.24 GetFunctionRealm).
+    pub fn function_realm(&self, f: Value) -> u32 {
+        if !f.is_object() {
+            return self.realm;
+        }
+        let obj: Gc<JsObject> = f.ptr_unchecked();
+        match self.heap.object_kind(obj) {
+            CellKind::Closure => crate::interp::code::info_realm(self.heap.get(obj.cast::<Closure>()).func),
+            CellKind::NativeFunction => self.heap.get(obj.cast::<NativeFunction>()).realm,
+            CellKind::BoundFunction => self.function_realm(self.heap.get(obj.cast::<BoundFunction>()).target),
+            _ => self.realm,
+        }
+    }
+
+    /// String concatenation (ropes for long results).
+    pub fn concat_strings(&mut self, a: Value, b: Value) -> JsResult<Value> {
+        let (la, lb) = (self.heap.string_len(a), self.heap.string_len(b));
+        if la == 0 {
+            return Ok(b);
+        }
+        if lb == 0 {
+            return Ok(a);
+        }
+        if la + lb > crate::string::MAX_STRING_LENGTH {
+            return Err(self.throw_range_error("Invalid string length"));
+        }
+        if la + lb < 24 {
+            let (x, y) = (self.heap.flatten(a), self.heap.flatten(b));
+            let one = self.heap.string_is_one_byte(a) && self.heap.string_is_one_byte(b);
+            if one {
+                let mut buf = [0u8; 24];
+                if let (StrView::Latin1(p), StrView::Latin1(q)) = (self.heap.str_view(x), self.heap.str_view(y)) {
+                    buf[..la].copy_from_slice(p);
+                    buf[la..la + lb].copy_from_slice(q);
+                }
+                return Ok(Value::string(self.heap.alloc_latin1(&buf[..la + lb])));
+            }
+            let mut units = self.heap.str_view(x).to_units();
+            self.heap.str_view(y).push_units(&mut units);
+            return Ok(Value::string(self.heap.alloc_utf16(&units)));
+        }
+        Ok(Value::string(self.heap.alloc_rope(a, b)))
+    }
+}
+
+/// ToIntegerOrInfinity on a number.
+#[inline]
+pub fn integer_or_infinity(n: f64) -> f64 {
+    if n.is_nan() {
+        0.0
+    } else if n.is_infinite() {
+        n
+    } else {
+        n.trunc() + 0.0
+    }
+}
+
+/// ToInt32 on a number.
+#[inline(always)]
+pub fn f64_to_int32(n: f64) -> i32 {
+    let i = n as i32;
+    if i as f64 == n {
+        return i;
+    }
+    if !n.is_finite() {
+        return 0;
+    }
+    let m = n.trunc() % 4294967296.0;
+    let m = if m < 0.0 { m + 4294967296.0 } else { m };
+    m as u64 as u32 as i32
+}

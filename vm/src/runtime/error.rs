@@ -1,0 +1,304 @@
+//! Error objects, stack traces and the embedder-facing [`JsError`].
+
+use std::fmt;
+
+use super::{ExceptionKind, Intrinsic, Runtime};
+use crate::gc::{CellKind, Gc};
+use crate::object::shape::{CONFIGURABLE, WRITABLE};
+use crate::object::{JsObject, Key};
+use crate::value::Value;
+
+/// Frames listed in a `stack` string (V8's default `Error.stackTraceLimit`).
+const STACK_TRACE_LIMIT: usize = 10;
+
+/// The native error types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorType {
+    /// `Error`
+    Error,
+    /// `TypeError`
+    TypeError,
+    /// `RangeError`
+    RangeError,
+    /// `ReferenceError`
+    ReferenceError,
+    /// `SyntaxError`
+    SyntaxError,
+    /// `EvalError`
+    EvalError,
+    /// `URIError`
+    UriError,
+    /// `AggregateError`
+    AggregateError,
+}
+
+impl ErrorType {
+    /// The constructor name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorType::Error => "Error",
+            ErrorType::TypeError => "TypeError",
+            ErrorType::RangeError => "RangeError",
+            ErrorType::ReferenceError => "ReferenceError",
+            ErrorType::SyntaxError => "SyntaxError",
+            ErrorType::EvalError => "EvalError",
+            ErrorType::UriError => "URIError",
+            ErrorType::AggregateError => "AggregateError",
+        }
+    }
+
+    /// The prototype intrinsic.
+    pub fn prototype(self) -> Intrinsic {
+        match self {
+            ErrorType::Error => Intrinsic::ErrorPrototype,
+            ErrorType::TypeError => Intrinsic::TypeErrorPrototype,
+            ErrorType::RangeError => Intrinsic::RangeErrorPrototype,
+            ErrorType::ReferenceError => Intrinsic::ReferenceErrorPrototype,
+            ErrorType::SyntaxError => Intrinsic::SyntaxErrorPrototype,
+            ErrorType::EvalError => Intrinsic::EvalErrorPrototype,
+            ErrorType::UriError => Intrinsic::UriErrorPrototype,
+            ErrorType::AggregateError => Intrinsic::AggregateErrorPrototype,
+        }
+    }
+
+    /// The constructor intrinsic.
+    pub fn constructor(self) -> Intrinsic {
+        match self {
+            ErrorType::Error => Intrinsic::Error,
+            ErrorType::TypeError => Intrinsic::TypeError,
+            ErrorType::RangeError => Intrinsic::RangeError,
+            ErrorType::ReferenceError => Intrinsic::ReferenceError,
+            ErrorType::SyntaxError => Intrinsic::SyntaxError,
+            ErrorType::EvalError => Intrinsic::EvalError,
+            ErrorType::UriError => Intrinsic::UriError,
+            ErrorType::AggregateError => Intrinsic::AggregateError,
+        }
+    }
+
+    /// The type of a `throw_error` operand.
+    pub fn from_bytecode(kind: bytecode::ErrorKind) -> ErrorType {
+        match kind {
+            bytecode::ErrorKind::Error => ErrorType::Error,
+            bytecode::ErrorKind::TypeError => ErrorType::TypeError,
+            bytecode::ErrorKind::ReferenceError => ErrorType::ReferenceError,
+            bytecode::ErrorKind::SyntaxError => ErrorType::SyntaxError,
+            bytecode::ErrorKind::RangeError => ErrorType::RangeError,
+        }
+    }
+}
+
+/// An uncaught exception, as the embedder sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsError {
+    /// The error's name ("TypeError", "Test262Error", ...), or "" if the thrown value is not
+    /// an error object.
+    pub name: String,
+    /// The message (for a thrown non-error, its string conversion).
+    pub message: String,
+    /// Node-like stack: "TypeError: msg\n    at f (app.js:3:14)\n...".
+    pub stack: String,
+    /// Execution was interrupted through an `InterruptHandle`.
+    pub interrupted: bool,
+    /// The heap limit was reached with no way to recover.
+    pub out_of_memory: bool,
+}
+
+impl JsError {
+    /// An error with just a name and message.
+    pub fn plain(name: &str, message: &str) -> JsError {
+        JsError {
+            name: name.to_string(),
+            message: message.to_string(),
+            stack: format!("{name}: {message}"),
+            interrupted: false,
+            out_of_memory: false,
+        }
+    }
+
+    /// The error for a compile hook failure ("SyntaxError: ..." or a rendered diagnostic).
+    pub fn from_compile_error(text: &str) -> JsError {
+        let first = text.lines().next().unwrap_or("");
+        let (name, message) = match first.find("SyntaxError: ") {
+            Some(i) => ("SyntaxError", first[i + "SyntaxError: ".len()..].to_string()),
+            None => ("SyntaxError", first.to_string()),
+        };
+        JsError { name: name.into(), message, stack: text.to_string(), interrupted: false, out_of_memory: false }
+    }
+}
+
+impl fmt::Display for JsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.interrupted {
+            return write!(f, "Uncaught Error: execution interrupted");
+        }
+        if self.out_of_memory {
+            return write!(f, "Uncaught RangeError: out of memory");
+        }
+        if !self.stack.is_empty() {
+            write!(f, "Uncaught {}", self.stack)
+        } else if self.name.is_empty() {
+            write!(f, "Uncaught {}", self.message)
+        } else if self.message.is_empty() {
+            write!(f, "Uncaught {}", self.name)
+        } else {
+            write!(f, "Uncaught {}: {}", self.name, self.message)
+        }
+    }
+}
+
+impl std::error::Error for JsError {}
+
+impl Runtime {
+    /// A new error object of `ty` with `msg` and a captured stack.
+    pub fn new_error(&mut self, ty: ErrorType, msg: &str) -> Gc<JsObject> {
+        let proto = self.intrinsic(ty.prototype());
+        let obj = self.new_object_of_kind(proto, CellKind::Error, 2);
+        let m = self.new_string(msg);
+        let key = self.names.message;
+        self.define_data_raw(obj, Key::Name(key), m, WRITABLE | CONFIGURABLE);
+        let header = if msg.is_empty() { ty.name().to_string() } else { format!("{}: {}", ty.name(), msg) };
+        self.attach_stack(obj, &header);
+        obj
+    }
+
+    /// Defines the `stack` property of error `obj`: `header` followed by the frames.
+    pub(crate) fn attach_stack(&mut self, obj: Gc<JsObject>, header: &str) {
+        let mut text = header.to_string();
+        text.push_str(&self.stack_trace());
+        let s = self.new_string(&text);
+        let key = self.names.stack;
+        self.define_data_raw(obj, Key::Name(key), s, WRITABLE | CONFIGURABLE);
+    }
+
+    /// "\n    at f (file:line:col)" for each of the innermost JavaScript frames.
+    pub(crate) fn stack_trace(&self) -> String {
+        let mut out = String::new();
+        for frame in self.frames.iter().rev().take(STACK_TRACE_LIMIT) {
+            let Some(info) = frame.info() else { continue };
+            let bundle = info.bundle();
+            let file = bundle.bundle.source_name();
+            let pc = info.byte_pc(frame.ip);
+            let loc = bundle.bundle.location(info.id, pc);
+            let name = info.display_name(self);
+            let place = match loc {
+                Some((line, col)) => format!("{file}:{line}:{col}"),
+                None => file,
+            };
+            if name.is_empty() {
+                out.push_str(&format!("\n    at {place}"));
+            } else {
+                out.push_str(&format!("\n    at {name} ({place})"));
+            }
+        }
+        out
+    }
+
+    /// Converts the pending exception into a `JsError` (clearing it).
+    pub(crate) fn take_js_error(&mut self) -> JsError {
+        match self.exception_kind {
+            ExceptionKind::Interrupted => {
+                self.exception_kind = ExceptionKind::Normal;
+                return JsError {
+                    name: "Error".into(),
+                    message: "execution interrupted".into(),
+                    stack: String::new(),
+                    interrupted: true,
+                    out_of_memory: false,
+                };
+            }
+            ExceptionKind::OutOfMemory => {
+                self.exception_kind = ExceptionKind::Normal;
+                return JsError {
+                    name: "RangeError".into(),
+                    message: "out of memory".into(),
+                    stack: String::new(),
+                    interrupted: false,
+                    out_of_memory: true,
+                };
+            }
+            ExceptionKind::Normal => {}
+        }
+        let v = self.take_exception();
+        self.describe_thrown(v)
+    }
+
+    /// Describes a thrown value without running JavaScript.
+    pub(crate) fn describe_thrown(&mut self, v: Value) -> JsError {
+        let mut err = JsError { name: String::new(), message: String::new(), stack: String::new(), interrupted: false, out_of_memory: false };
+        if let Some(obj) = v.is_object().then(|| v.ptr_unchecked::<JsObject>()) {
+            let name_key = self.names.name;
+            let msg_key = self.names.message;
+            let stack_key = self.names.stack;
+            let name = self.peek_chain(obj, Key::Name(name_key));
+            err.name = match name {
+                Some(n) if n.is_string() => self.string_to_rust(n),
+                _ => {
+                    // Fall back to the constructor's name (Test262Error has no `name`).
+                    let ctor_key = self.names.constructor;
+                    match self.peek_chain(obj, Key::Name(ctor_key)) {
+                        Some(c) if c.is_object() => match self.peek_data(c.ptr_unchecked(), Key::Name(name_key)) {
+                            Some(n) if n.is_string() => self.string_to_rust(n),
+                            _ => String::new(),
+                        },
+                        _ => String::new(),
+                    }
+                }
+            };
+            if let Some(m) = self.peek_chain(obj, Key::Name(msg_key)) {
+                if m.is_string() {
+                    err.message = self.string_to_rust(m);
+                }
+            }
+            let is_error = self.heap.object_kind(obj) == CellKind::Error;
+            match self.peek_data(obj, Key::Name(stack_key)) {
+                Some(s) if s.is_string() && is_error => {
+                    let text = self.string_to_rust(s);
+                    // The stack header was written at construction; use the current name
+                    // and message in case they were changed afterwards.
+                    let frames = text.find("\n    at ").map(|i| text[i..].to_string()).unwrap_or_default();
+                    err.stack = format!("{}{}", header_of(&err.name, &err.message), frames);
+                }
+                _ => err.stack = header_of(&err.name, &err.message),
+            }
+        } else {
+            err.message = self.display_primitive(v);
+        }
+        err
+    }
+
+    /// A data property found on `obj` or its prototypes, without running JavaScript.
+    pub(crate) fn peek_chain(&mut self, obj: Gc<JsObject>, key: Key) -> Option<Value> {
+        let mut cur = obj;
+        for _ in 0..10_000 {
+            if let Some(v) = self.peek_data(cur, key) {
+                return Some(v);
+            }
+            let p = self.get_prototype_of(cur);
+            if !p.is_object() {
+                return None;
+            }
+            cur = p.ptr_unchecked();
+        }
+        None
+    }
+
+    /// A primitive's display text (for uncaught non-error values).
+    pub(crate) fn display_primitive(&mut self, v: Value) -> String {
+        if v.is_string() {
+            return self.string_to_rust(v);
+        }
+        if v.is_symbol() {
+            return self.symbol_descriptive_string(v);
+        }
+        crate::builtins::console::inspect(self, v)
+    }
+}
+
+fn header_of(name: &str, message: &str) -> String {
+    match (name.is_empty(), message.is_empty()) {
+        (true, true) => "Error".to_string(),
+        (false, true) => name.to_string(),
+        (true, false) => message.to_string(),
+        (false, false) => format!("{name}: {message}"),
+    }
+}

@@ -1,0 +1,357 @@
+//! The slow paths of the operators: ECMAScript semantics for any operand types
+//! (13.15.3 ApplyStringOrNumericBinaryOperator, 7.2.13 IsLessThan, 13.10.2
+//! InstanceofOperator, `in`). The interpreter handles number operands inline.
+
+use super::convert::{f64_to_int32, Hint};
+use super::{JsResult, Runtime};
+use crate::gc::CellKind;
+use crate::object::function::BoundFunction;
+use crate::object::{BigIntCell, JsObject, Key};
+use crate::value::Value;
+use num_bigint::BigInt;
+
+/// A numeric binary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumOp {
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Mod,
+    /// `**`
+    Exp,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `>>>`
+    UShr,
+}
+
+/// Number::exponentiate (6.1.6.1.3), which differs from `powf` on a few edge cases.
+pub fn js_pow(base: f64, exp: f64) -> f64 {
+    if exp.is_nan() {
+        return f64::NAN;
+    }
+    if exp == 0.0 {
+        return 1.0;
+    }
+    if (base == 1.0 || base == -1.0) && exp.is_infinite() {
+        return f64::NAN;
+    }
+    base.powf(exp)
+}
+
+/// The number result of `op` on two numbers.
+#[inline]
+pub fn number_op(op: NumOp, a: f64, b: f64) -> f64 {
+    match op {
+        NumOp::Sub => a - b,
+        NumOp::Mul => a * b,
+        NumOp::Div => a / b,
+        NumOp::Mod => js_rem(a, b),
+        NumOp::Exp => js_pow(a, b),
+        NumOp::BitAnd => (f64_to_int32(a) & f64_to_int32(b)) as f64,
+        NumOp::BitOr => (f64_to_int32(a) | f64_to_int32(b)) as f64,
+        NumOp::BitXor => (f64_to_int32(a) ^ f64_to_int32(b)) as f64,
+        NumOp::Shl => f64_to_int32(a).wrapping_shl(f64_to_int32(b) as u32 & 31) as f64,
+        NumOp::Shr => (f64_to_int32(a) >> (f64_to_int32(b) as u32 & 31)) as f64,
+        NumOp::UShr => ((f64_to_int32(a) as u32) >> (f64_to_int32(b) as u32 & 31)) as f64,
+    }
+}
+
+/// Number::remainder: `%` with the sign of the dividend.
+#[inline]
+pub fn js_rem(a: f64, b: f64) -> f64 {
+    if b.is_infinite() && a.is_finite() {
+        return a;
+    }
+    let r = a % b;
+    if r == 0.0 && a.is_sign_negative() {
+        -0.0
+    } else {
+        r
+    }
+}
+
+impl Runtime {
+    /// `a + b` (13.15.3 with `+`).
+    pub fn op_add(&mut self, a: Value, b: Value) -> JsResult<Value> {
+        if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
+            return Ok(Value::number(x + y));
+        }
+        if a.is_string() && b.is_string() {
+            return self.concat_strings(a, b);
+        }
+        let mark = self.handle_mark();
+        let pa = self.to_primitive(a, Hint::Default)?;
+        self.root(pa);
+        let pb = self.to_primitive(b, Hint::Default)?;
+        self.root(pb);
+        let r = if pa.is_string() || pb.is_string() {
+            let sa = self.to_string(pa)?;
+            self.root(sa);
+            let sb = self.to_string(pb)?;
+            self.concat_strings(sa, sb)
+        } else {
+            let na = self.to_numeric(pa)?;
+            let nb = self.to_numeric(pb)?;
+            if na.is_bigint() || nb.is_bigint() {
+                self.bigint_op(None, na, nb)
+            } else {
+                Ok(Value::number(na.number_unchecked() + nb.number_unchecked()))
+            }
+        };
+        self.release_handles(mark);
+        r
+    }
+
+    /// A numeric binary operator on any operands.
+    pub fn op_numeric(&mut self, op: NumOp, a: Value, b: Value) -> JsResult<Value> {
+        if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
+            return Ok(Value::number(number_op(op, x, y)));
+        }
+        let mark = self.handle_mark();
+        let na = self.to_numeric(a)?;
+        self.root(na);
+        let nb = self.to_numeric(b)?;
+        self.release_handles(mark);
+        if na.is_bigint() || nb.is_bigint() {
+            return self.bigint_op(Some(op), na, nb);
+        }
+        Ok(Value::number(number_op(op, na.number_unchecked(), nb.number_unchecked())))
+    }
+
+    /// BigInt arithmetic; `op` None is `+`.
+    fn bigint_op(&mut self, op: Option<NumOp>, a: Value, b: Value) -> JsResult<Value> {
+        if !(a.is_bigint() && b.is_bigint()) {
+            return Err(self.throw_type_error("Cannot mix BigInt and other types, use explicit conversions"));
+        }
+        let x = self.heap.get(a.ptr_unchecked::<BigIntCell>()).value.clone();
+        let y = self.heap.get(b.ptr_unchecked::<BigIntCell>()).value.clone();
+        let zero = BigInt::from(0);
+        let r = match op {
+            None => x + y,
+            Some(NumOp::Sub) => x - y,
+            Some(NumOp::Mul) => x * y,
+            Some(NumOp::Div) => {
+                if y == zero {
+                    return Err(self.throw_range_error("Division by zero"));
+                }
+                x / y
+            }
+            Some(NumOp::Mod) => {
+                if y == zero {
+                    return Err(self.throw_range_error("Division by zero"));
+                }
+                x % y
+            }
+            Some(NumOp::Exp) => {
+                if y < zero {
+                    return Err(self.throw_range_error("Exponent must be non-negative"));
+                }
+                let e: u32 = match u32::try_from(&y) {
+                    Ok(e) => e,
+                    Err(_) => return Err(self.throw_range_error("Maximum BigInt size exceeded")),
+                };
+                num_traits_pow(&x, e)
+            }
+            Some(NumOp::BitAnd) => x & y,
+            Some(NumOp::BitOr) => x | y,
+            Some(NumOp::BitXor) => x ^ y,
+            Some(NumOp::Shl) | Some(NumOp::Shr) => {
+                let shift: i64 = match i64::try_from(&y) {
+                    Ok(s) => s,
+                    Err(_) => return Err(self.throw_range_error("Maximum BigInt size exceeded")),
+                };
+                let shift = if op == Some(NumOp::Shr) { -shift } else { shift };
+                if shift >= 0 {
+                    if shift > 1 << 24 {
+                        return Err(self.throw_range_error("Maximum BigInt size exceeded"));
+                    }
+                    x << (shift as usize)
+                } else {
+                    let s = (-shift).min(1 << 30) as usize;
+                    // Arithmetic shift right rounds toward negative infinity.
+                    if x < zero {
+                        let m: BigInt = -x - 1;
+                        -(m >> s) - 1
+                    } else {
+                        x >> s
+                    }
+                }
+            }
+            Some(NumOp::UShr) => return Err(self.throw_type_error("BigInts have no unsigned right shift, use >> instead")),
+        };
+        Ok(self.new_bigint(r))
+    }
+
+    /// A BigInt value.
+    pub fn new_bigint(&mut self, v: BigInt) -> Value {
+        let header = crate::gc::CellHeader::new(CellKind::BigInt);
+        Value::bigint(self.heap.alloc(BigIntCell { header, value: v }))
+    }
+
+    /// Unary minus.
+    pub fn op_negate(&mut self, v: Value) -> JsResult<Value> {
+        let n = self.to_numeric(v)?;
+        if n.is_bigint() {
+            let x = self.heap.get(n.ptr_unchecked::<BigIntCell>()).value.clone();
+            return Ok(self.new_bigint(-x));
+        }
+        Ok(Value::number(-n.number_unchecked()))
+    }
+
+    /// `~v`.
+    pub fn op_bit_not(&mut self, v: Value) -> JsResult<Value> {
+        let n = self.to_numeric(v)?;
+        if n.is_bigint() {
+            let x = self.heap.get(n.ptr_unchecked::<BigIntCell>()).value.clone();
+            return Ok(self.new_bigint(-x - 1));
+        }
+        Ok(Value::number(!f64_to_int32(n.number_unchecked()) as f64))
+    }
+
+    /// `ToNumeric(v) + delta` (`++`/`--`).
+    pub fn op_inc_dec(&mut self, v: Value, delta: f64) -> JsResult<Value> {
+        let n = self.to_numeric(v)?;
+        if n.is_bigint() {
+            let x = self.heap.get(n.ptr_unchecked::<BigIntCell>()).value.clone();
+            return Ok(self.new_bigint(x + BigInt::from(delta as i64)));
+        }
+        Ok(Value::number(n.number_unchecked() + delta))
+    }
+
+    /// 7.2.13 IsLessThan: `Some(a < b)`, or None when a comparison involves NaN.
+    pub fn op_less_than(&mut self, a: Value, b: Value, left_first: bool) -> JsResult<Option<bool>> {
+        let mark = self.handle_mark();
+        let (pa, pb) = if left_first {
+            let pa = self.to_primitive(a, Hint::Number)?;
+            self.root(pa);
+            let pb = self.to_primitive(b, Hint::Number)?;
+            (pa, pb)
+        } else {
+            let pb = self.to_primitive(b, Hint::Number)?;
+            self.root(pb);
+            let pa = self.to_primitive(a, Hint::Number)?;
+            (pa, pb)
+        };
+        self.release_handles(mark);
+        if pa.is_string() && pb.is_string() {
+            let (x, y) = (self.heap.flatten(pa), self.heap.flatten(pb));
+            let ord = self.heap.str_view(x).cmp_view(&self.heap.str_view(y));
+            return Ok(Some(ord == std::cmp::Ordering::Less));
+        }
+        if pa.is_bigint() && pb.is_string() {
+            let t = self.string_to_rust(pb);
+            let Some(n) = crate::builtins::bigint::parse_bigint_literal(t.trim()) else { return Ok(None) };
+            return Ok(Some(self.heap.get(pa.ptr_unchecked::<BigIntCell>()).value < n));
+        }
+        if pa.is_string() && pb.is_bigint() {
+            let t = self.string_to_rust(pa);
+            let Some(n) = crate::builtins::bigint::parse_bigint_literal(t.trim()) else { return Ok(None) };
+            return Ok(Some(n < self.heap.get(pb.ptr_unchecked::<BigIntCell>()).value));
+        }
+        let mark = self.handle_mark();
+        self.root(pb);
+        let na = self.to_numeric(pa)?;
+        self.root(na);
+        let nb = self.to_numeric(pb)?;
+        self.release_handles(mark);
+        match (na.is_bigint(), nb.is_bigint()) {
+            (false, false) => {
+                let (x, y) = (na.number_unchecked(), nb.number_unchecked());
+                if x.is_nan() || y.is_nan() {
+                    Ok(None)
+                } else {
+                    Ok(Some(x < y))
+                }
+            }
+            (true, true) => {
+                let x = &self.heap.get(na.ptr_unchecked::<BigIntCell>()).value;
+                let y = &self.heap.get(nb.ptr_unchecked::<BigIntCell>()).value;
+                Ok(Some(x < y))
+            }
+            (true, false) => {
+                let y = nb.number_unchecked();
+                let x = &self.heap.get(na.ptr_unchecked::<BigIntCell>()).value;
+                Ok(crate::builtins::bigint::compare_bigint_number(x, y).map(|o| o == std::cmp::Ordering::Less))
+            }
+            (false, true) => {
+                let x = na.number_unchecked();
+                let y = &self.heap.get(nb.ptr_unchecked::<BigIntCell>()).value;
+                Ok(crate::builtins::bigint::compare_bigint_number(y, x).map(|o| o == std::cmp::Ordering::Greater))
+            }
+        }
+    }
+
+    /// 13.10.2 InstanceofOperator.
+    pub fn op_instance_of(&mut self, v: Value, target: Value) -> JsResult<bool> {
+        if !target.is_object() {
+            return Err(self.throw_type_error("Right-hand side of 'instanceof' is not an object"));
+        }
+        let key = Key::Name(self.symbols.has_instance);
+        let handler = self.get(target.ptr_unchecked(), key, target)?;
+        if !handler.is_nullish() {
+            if handler != self.intrinsic(super::Intrinsic::FunctionPrototype) && !self.is_callable(handler) {
+                return Err(self.throw_type_error("Symbol.hasInstance is not callable"));
+            }
+            let r = self.call(handler, target, &[v])?;
+            return Ok(self.to_boolean(r));
+        }
+        if !self.is_callable(target) {
+            return Err(self.throw_type_error("Right-hand side of 'instanceof' is not callable"));
+        }
+        self.ordinary_has_instance(target, v)
+    }
+
+    /// 7.3.22 OrdinaryHasInstance.
+    pub fn ordinary_has_instance(&mut self, c: Value, o: Value) -> JsResult<bool> {
+        if !self.is_callable(c) {
+            return Ok(false);
+        }
+        let cobj: crate::gc::Gc<JsObject> = c.ptr_unchecked();
+        if let Some(b) = self.heap.downcast::<BoundFunction>(cobj) {
+            let t = self.heap.get(b).target;
+            return self.op_instance_of(o, t);
+        }
+        if !o.is_object() {
+            return Ok(false);
+        }
+        let key = Key::Name(self.names.prototype);
+        let p = self.get(cobj, key, c)?;
+        if !p.is_object() {
+            return Err(self.throw_type_error("Function has non-object prototype in instanceof check"));
+        }
+        let mut x = self.get_prototype_of(o.ptr_unchecked());
+        while x.is_object() {
+            if x == p {
+                return Ok(true);
+            }
+            x = self.get_prototype_of(x.ptr_unchecked());
+        }
+        Ok(false)
+    }
+
+    /// `key in obj`.
+    pub fn op_in(&mut self, key: Value, obj: Value) -> JsResult<bool> {
+        if !obj.is_object() {
+            return Err(self.throw_type_error("Cannot use 'in' operator to search for a key in a non-object"));
+        }
+        let k = self.to_property_key(key)?;
+        self.has_property(obj.ptr_unchecked(), k)
+    }
+}
+
+fn num_traits_pow(x: &BigInt, e: u32) -> BigInt {
+    x.pow(e)
+}

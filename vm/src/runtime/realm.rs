@@ -1,0 +1,88 @@
+//! Realms: a global object and a complete set of intrinsics.
+//!
+//! A runtime holds any number of realms (`$262.createRealm` makes new ones); each function
+//! records the realm it belongs to, and the running function's realm is the current one.
+//! The intrinsics are declared once, in `for_each_intrinsic!`.
+
+use crate::gc::Gc;
+use crate::object::{JsObject, Shape};
+use crate::value::Value;
+
+macro_rules! for_each_intrinsic {
+    ($m:ident) => { $m! {
+        ObjectPrototype, FunctionPrototype, ArrayPrototype, StringPrototype, NumberPrototype,
+        BooleanPrototype, SymbolPrototype, BigIntPrototype, ErrorPrototype, TypeErrorPrototype,
+        RangeErrorPrototype, ReferenceErrorPrototype, SyntaxErrorPrototype, EvalErrorPrototype,
+        UriErrorPrototype, AggregateErrorPrototype, IteratorPrototype, ArrayIteratorPrototype,
+        StringIteratorPrototype, MapIteratorPrototype, SetIteratorPrototype,
+        RegExpStringIteratorPrototype, GeneratorPrototype, GeneratorFunctionPrototype,
+        DatePrototype, RegExpPrototype, MapPrototype, SetPrototype, WeakMapPrototype,
+        WeakSetPrototype, PromisePrototype,
+        Object, Function, Array, String, Number, Boolean, Symbol, BigInt, Error, TypeError,
+        RangeError, ReferenceError, SyntaxError, EvalError, UriError, AggregateError, Date, RegExp,
+        Map, Set, WeakMap, WeakSet, Promise, GeneratorFunction, ThrowTypeError, ArrayProtoValues,
+        ObjectProtoToString, Eval, ArrayIteratorProtoNext, StringIteratorProtoNext,
+        StringProtoIterator,
+    }};
+}
+
+macro_rules! define_intrinsics {
+    ($($name:ident),* $(,)?) => {
+        /// A realm intrinsic (`%Name%` of the specification).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u16)]
+        pub enum Intrinsic { $($name,)* }
+
+        impl Intrinsic {
+            /// The number of intrinsics.
+            pub const COUNT: usize = [$(Intrinsic::$name),*].len();
+        }
+    };
+}
+
+for_each_intrinsic!(define_intrinsics);
+
+/// Shapes every realm precomputes for fast allocation.
+#[derive(Clone, Copy)]
+pub struct RealmShapes {
+    /// `{}`: Object.prototype, 4 inline slots.
+    pub object: Gc<Shape>,
+    /// `[]`: Array.prototype.
+    pub array: Gc<Shape>,
+    /// `{value, done}` iterator results.
+    pub iter_result: Gc<Shape>,
+    /// Closures without `prototype`: `length`, `name`.
+    pub function: Gc<Shape>,
+    /// Constructor closures: `length`, `name`, `prototype` (lazy).
+    pub constructor: Gc<Shape>,
+    /// Generator function closures: `length`, `name`, `prototype` (lazy).
+    pub generator_function: Gc<Shape>,
+    /// Class constructors: `length`, `name`, `prototype` (non-writable, set by defineClass).
+    pub class_constructor: Gc<Shape>,
+    /// Native functions: `length`, `name`.
+    pub native_function: Gc<Shape>,
+    /// Prototype objects of constructors: `constructor`.
+    pub prototype_object: Gc<Shape>,
+    /// Arguments objects: `length`, `callee`, `@@iterator`.
+    pub arguments: Gc<Shape>,
+}
+
+/// A realm. See the module docs.
+pub struct Realm {
+    /// The global object.
+    pub global: Gc<JsObject>,
+    /// The intrinsics by `Intrinsic` index (undefined until created).
+    pub intrinsics: Vec<Value>,
+    /// Precomputed shapes.
+    pub shapes: RealmShapes,
+    /// Template objects of tagged templates, by (bundle, template id).
+    pub templates: hashbrown::HashMap<(u32, u32), Value>,
+}
+
+impl Realm {
+    /// The intrinsic `i`.
+    #[inline(always)]
+    pub fn intrinsic(&self, i: Intrinsic) -> Value {
+        self.intrinsics[i as usize]
+    }
+}

@@ -1,0 +1,141 @@
+//! The atom table: interned strings used as property names.
+//!
+//! An atom is a flat `JsString` with the `ATOM` flag, unique for its contents, so property
+//! keys compare by pointer. The table is weak: an atom nothing refers to is dropped by the
+//! collector (`sweep`) before its cell is freed. Atoms the runtime needs permanently (the
+//! predefined names, the strings of loaded bundles) are rooted elsewhere.
+
+use hashbrown::HashTable;
+
+use super::{JsString, StrView, ATOM, INDEX, INDEX_CHECKED};
+use crate::gc::{Gc, Heap};
+
+/// The weak set of atoms.
+#[derive(Default)]
+pub struct AtomTable {
+    table: HashTable<Gc<JsString>>,
+}
+
+impl AtomTable {
+    /// An empty table.
+    pub fn new() -> AtomTable {
+        AtomTable { table: HashTable::new() }
+    }
+
+    /// Number of atoms.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether there are no atoms.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// The atom with the contents of flat string `s` (`s` itself becomes the atom if there
+    /// is none yet).
+    pub fn intern(&mut self, heap: &mut Heap, s: Gc<JsString>) -> Gc<JsString> {
+        if heap.get(s).header.flags & ATOM != 0 {
+            return s;
+        }
+        let hash = heap.str_hash(s);
+        let found = {
+            let view = heap.str_view(s);
+            self.table.find(hash as u64, |&a| heap.str_view(a).eq_view(&view)).copied()
+        };
+        if let Some(a) = found {
+            return a;
+        }
+        mark_atom(heap, s);
+        let h = &*heap;
+        self.table.insert_unique(hash as u64, s, |&a| h.get(a).hash as u64);
+        s
+    }
+
+    /// The atom for a Rust string.
+    pub fn intern_str(&mut self, heap: &mut Heap, s: &str) -> Gc<JsString> {
+        let units: Vec<u16> = s.encode_utf16().collect();
+        self.intern_units(heap, &units)
+    }
+
+    /// The atom for UTF-16 units.
+    pub fn intern_units(&mut self, heap: &mut Heap, units: &[u16]) -> Gc<JsString> {
+        let view_hash = StrView::Utf16(units).hash();
+        let latin1: Option<Vec<u8>> =
+            if units.iter().all(|&u| u < 256) { Some(units.iter().map(|&u| u as u8).collect()) } else { None };
+        let found = {
+            let view = match &latin1 {
+                Some(b) => StrView::Latin1(b),
+                None => StrView::Utf16(units),
+            };
+            self.table.find(view_hash as u64, |&a| heap.str_view(a).eq_view(&view)).copied()
+        };
+        if let Some(a) = found {
+            return a;
+        }
+        let s = match &latin1 {
+            Some(b) => heap.alloc_latin1(b),
+            None => heap.alloc_utf16(units),
+        };
+        heap.str_hash(s);
+        mark_atom(heap, s);
+        let h = &*heap;
+        self.table.insert_unique(view_hash as u64, s, |&a| h.get(a).hash as u64);
+        s
+    }
+
+    /// Drops the atoms the current collection did not mark.
+    pub fn sweep(&mut self, heap: &Heap) {
+        self.table.retain(|a| heap.is_marked(*a));
+    }
+}
+
+fn mark_atom(heap: &mut Heap, s: Gc<JsString>) {
+    let index = heap.str_view(s).as_array_index();
+    let cell = heap.get_mut(s);
+    cell.header.flags |= ATOM | INDEX_CHECKED;
+    if let Some(i) = index {
+        cell.header.flags |= INDEX;
+        cell.index = i;
+    }
+}
+
+/// The array index a flat string denotes, cached in the cell.
+pub fn string_array_index(heap: &mut Heap, s: Gc<JsString>) -> Option<u32> {
+    let cell = heap.get(s);
+    let flags = cell.header.flags;
+    if flags & INDEX_CHECKED != 0 {
+        return if flags & INDEX != 0 { Some(cell.index) } else { None };
+    }
+    let index = heap.str_view(s).as_array_index();
+    let cell = heap.get_mut(s);
+    cell.header.flags |= INDEX_CHECKED;
+    if let Some(i) = index {
+        cell.header.flags |= INDEX;
+        cell.index = i;
+    }
+    index
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interning_is_unique() {
+        let mut heap = Heap::new(1 << 30);
+        let mut atoms = AtomTable::new();
+        let a = atoms.intern_str(&mut heap, "length");
+        let b = atoms.intern_str(&mut heap, "length");
+        assert_eq!(a, b);
+        let s = heap.alloc_str("length");
+        assert_eq!(atoms.intern(&mut heap, s), a);
+        let t = heap.alloc_str("fresh");
+        assert_eq!(atoms.intern(&mut heap, t), t);
+        let u: Vec<u16> = "fresh".encode_utf16().collect();
+        assert_eq!(atoms.intern_units(&mut heap, &u), t);
+        let w = atoms.intern_str(&mut heap, "€uro");
+        assert_eq!(atoms.intern_str(&mut heap, "€uro"), w);
+        assert_eq!(atoms.len(), 3);
+    }
+}
