@@ -22,7 +22,7 @@ done
 step() { printf '\n=== %s\n' "$*"; }
 
 step "unit tests and lit-tests (cargo test --workspace)"
-cargo test --workspace
+cargo test --workspace --no-fail-fast
 
 if [ "$quick" = 0 ]; then
   step "lit-test programs under --gc-stress"

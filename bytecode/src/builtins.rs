@@ -67,5 +67,30 @@ macro_rules! for_each_builtin {
         /// the [[Prototype]] of the new object `obj` to `value` if `value` is an object or
         /// null, else does nothing. Returns undefined.
         SetProtoFromLiteral = 16, "setProtoFromLiteral";
+        /// `markRawYield()`: in a generator's inner function, immediately before a yield:
+        /// the yielded value is an iterator result object handed to the resumer as it is
+        /// (not wrapped by CreateIterResultObject). `yield*` passes the inner iterator's
+        /// results through this way (27.5.3.8 GeneratorYield of innerResult). Returns
+        /// undefined.
+        MarkRawYield = 17, "markRawYield";
+        /// `createPrivateName(description)`: a new Private Name (a class's `#x`, or a class
+        /// brand): a symbol that scripts never see, which `privateAdd` uses as the key of a
+        /// private element. [[OwnPropertyKeys]] does not list such keys and the private
+        /// builtins below are the only way to reach them.
+        CreatePrivateName = 18, "createPrivateName";
+        /// `privateGet(obj, name)`: the value of private element `name` of `obj`
+        /// (PrivateGet for fields); a TypeError if `obj` is not an object that has it.
+        PrivateGet = 19, "privateGet";
+        /// `privateSet(obj, name, value)`: sets private field `name` of `obj` (PrivateSet for
+        /// fields); a TypeError if `obj` is not an object that has it. Returns `value`.
+        PrivateSet = 20, "privateSet";
+        /// `privateAdd(obj, name, value)`: adds private element `name` to `obj`
+        /// (PrivateFieldAdd, and the brand of classes with private methods); a TypeError if
+        /// `obj` already has it. Not affected by the object's extensibility. Returns
+        /// undefined.
+        PrivateAdd = 21, "privateAdd";
+        /// `privateIn(name, obj)`: `#x in obj`: whether `obj` has private element `name`; a
+        /// TypeError if `obj` is not an object.
+        PrivateIn = 22, "privateIn";
     }};
 }

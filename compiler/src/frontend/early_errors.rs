@@ -24,13 +24,20 @@ use swc_common::Span;
 use swc_ecma_ast::*;
 
 use super::scope::{has_use_strict, MAX_DEPTH};
+use super::LineTable;
 
 /// Checks `script`; returns every error found as (span, message). `deferred` are the
 /// errors swc recovered from that Annex B may allow (see `ParsedScript::deferred`).
-pub fn check(script: &Script, strict: bool, deferred: &[(Span, String)]) -> Vec<(Span, String)> {
+pub fn check(script: &Script, lines: &LineTable, strict: bool, deferred: &[(Span, String)]) -> Vec<(Span, String)> {
     let strict = strict || has_use_strict(&script.body);
-    let mut c =
-        Checker { errors: Vec::new(), ctx: Ctx { strict, super_call: false, super_prop: false }, depth: 0, labels: Vec::new(), deferred: deferred.to_vec() };
+    let mut c = Checker {
+        errors: Vec::new(),
+        ctx: Ctx { strict, super_call: false, super_prop: false },
+        depth: 0,
+        labels: Vec::new(),
+        deferred: deferred.to_vec(),
+        lines,
+    };
     c.directives(&script.body, strict);
     c.check_scope_body(&script.body, &[], true);
     c.stmts(&script.body);
@@ -47,7 +54,7 @@ struct Ctx {
     super_prop: bool,
 }
 
-struct Checker {
+struct Checker<'l> {
     errors: Vec<(Span, String)>,
     ctx: Ctx,
     depth: u32,
@@ -56,6 +63,8 @@ struct Checker {
     labels: Vec<(String, bool)>,
     /// swc's recovered errors not yet excused by Annex B.
     deferred: Vec<(Span, String)>,
+    /// The source, for checks of the text swc does not keep (escapes, semicolons).
+    lines: &'l LineTable,
 }
 
 /// A bound name and where it is bound.
@@ -183,7 +192,7 @@ fn var_names_stmt(s: &Stmt, out: &mut Vec<Named>) {
     }
 }
 
-impl Checker {
+impl Checker<'_> {
     fn error(&mut self, span: Span, msg: impl Into<String>) {
         self.errors.push((span, msg.into()));
     }
@@ -317,6 +326,7 @@ impl Checker {
                 self.expr(&w.test);
             }
             Stmt::For(f) => {
+                self.for_semicolons(f);
                 if let Some(VarDeclOrExpr::VarDecl(v)) = &f.init {
                     self.for_head(v, &f.body);
                 }
@@ -344,7 +354,17 @@ impl Checker {
                 Decl::Var(v) => self.var_decl(v),
                 _ => {}
             },
-            Stmt::Expr(e) => self.expr(&e.expr),
+            Stmt::Expr(e) => {
+                // ExpressionStatement: [lookahead ∉ { `let [` }].
+                let text = self.lines.slice(e.span);
+                if let Some(rest) = text.strip_prefix("let") {
+                    let after = e.span.lo + swc_common::BytePos(3);
+                    if !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '\\') && self.next_token_char(after) == Some('[') {
+                        self.error(e.span, "Lexical declaration cannot appear in a single-statement context");
+                    }
+                }
+                self.expr(&e.expr)
+            }
             Stmt::Continue(c) => {
                 if let Some(l) = &c.label {
                     if let Some((_, is_loop)) = self.labels.iter().rev().find(|(n, _)| *n == *l.sym) {
@@ -387,6 +407,37 @@ impl Checker {
         if RESERVED.contains(&name) || (self.ctx.strict && STRICT_RESERVED.contains(&name)) {
             self.error(i.span, format!("Keyword must not contain escaped characters ('{name}')"));
         }
+        let raw = self.lines.slice(i.span);
+        if raw.contains('\\') {
+            if let Err(m) = check_identifier_escapes(raw) {
+                self.error(i.span, m);
+            }
+        }
+    }
+
+    /// A contextual keyword (`get`, `set`, `static`, `async`, `new.target`) must be written
+    /// without escapes: the text of `span` up to `end` must not contain a backslash.
+    fn no_escape_before(&mut self, span: Span, end: swc_common::BytePos, what: &str) {
+        let text = self.lines.slice(Span::new(span.lo, end.max(span.lo)));
+        if text.contains('\\') {
+            self.error(span, format!("Keyword must not contain escaped characters ('{what}')"));
+        }
+    }
+
+    /// The text from `pos` on, skipping white space, line terminators and comments.
+    fn next_token_char(&self, pos: swc_common::BytePos) -> Option<char> {
+        let text = self.lines.slice(Span::new(pos, swc_common::BytePos(u32::MAX - 1)));
+        let mut rest = text;
+        loop {
+            let trimmed = rest.trim_start();
+            if let Some(r) = trimmed.strip_prefix("//") {
+                rest = r.find(['\n', '\r', '\u{2028}', '\u{2029}']).map_or("", |i| &r[i..]);
+            } else if let Some(r) = trimmed.strip_prefix("/*") {
+                rest = r.find("*/").map_or("", |i| &r[i + 2..]);
+            } else {
+                return trimmed.chars().next();
+            }
+        }
     }
 
     /// Strict directive prologues must not contain legacy octal escapes before or after
@@ -413,6 +464,41 @@ impl Checker {
             if bad_unicode_escape(raw) {
                 self.error(st.span, "Invalid Unicode escape sequence");
             }
+        }
+    }
+
+    /// The two semicolons of `for (init; test; update)` are never inserted automatically
+    /// (swc accepts a line break instead of them).
+    fn for_semicolons(&mut self, f: &ForStmt) {
+        use swc_common::Spanned;
+        let first = match &f.init {
+            Some(VarDeclOrExpr::VarDecl(v)) => v.span.hi,
+            Some(VarDeclOrExpr::Expr(e)) => e.span().hi,
+            None => {
+                // Just after the `(`.
+                let text = self.lines.slice(f.span);
+                match text.find('(') {
+                    Some(i) => f.span.lo + swc_common::BytePos(i as u32 + 1),
+                    None => return,
+                }
+            }
+        };
+        if self.next_token_char(first) != Some(';') {
+            self.error(f.span, "Missing semicolon in for statement header");
+            return;
+        }
+        let second = match &f.test {
+            Some(t) => t.span().hi,
+            None => {
+                let text = self.lines.slice(Span::new(first, f.span.hi));
+                match text.find(';') {
+                    Some(i) => first + swc_common::BytePos(i as u32 + 1),
+                    None => return,
+                }
+            }
+        };
+        if self.next_token_char(second) != Some(';') {
+            self.error(f.span, "Missing semicolon in for statement header");
         }
     }
 
@@ -636,6 +722,7 @@ impl Checker {
                     self.function_like(&params, body, FnCtx::Constructor { derived }, None, false);
                 }
                 ClassMember::Method(m) => {
+                    self.no_escape_before(m.span, prop_name_span(&m.key).lo, "static");
                     self.prop_name(&m.key);
                     if m.is_static && static_name(&m.key) == Some("prototype") {
                         self.error(m.span, "Classes may not have a static property named 'prototype'");
@@ -684,10 +771,12 @@ impl Checker {
                             }
                             Prop::Assign(a) => self.expr(&a.value),
                             Prop::Getter(g) => {
+                                self.no_escape_before(g.span, prop_name_span(&g.key).lo, "get");
                                 self.prop_name(&g.key);
                                 self.function(&g.function, FnCtx::Method, None);
                             }
                             Prop::Setter(s) => {
+                                self.no_escape_before(s.span, prop_name_span(&s.key).lo, "set");
                                 self.prop_name(&s.key);
                                 self.function(&s.function, FnCtx::Method, None);
                             }
@@ -817,6 +906,11 @@ impl Checker {
                 }
             }
             Expr::Await(a) => self.expr(&a.arg),
+            Expr::MetaProp(m) => {
+                if self.lines.slice(m.span).contains('\\') {
+                    self.error(m.span, "Keyword must not contain escaped characters ('new.target')");
+                }
+            }
             Expr::Paren(p) => self.expr(&p.expr),
             Expr::OptChain(o) => match &*o.base {
                 OptChainBase::Member(m) => self.member(m),
@@ -857,6 +951,52 @@ impl Checker {
             _ => {}
         }
     }
+}
+
+/// Checks the escapes of an identifier's source text: `\\uXXXX` or `\\u{X...}` (hex digits
+/// only), and not a ZWNJ/ZWJ as the first character (which swc lets through).
+fn check_identifier_escapes(raw: &str) -> Result<(), String> {
+    let bad = || Err("Invalid Unicode escape sequence in identifier".to_string());
+    let mut chars = raw.char_indices().peekable();
+    let mut first = true;
+    while let Some((_, c)) = chars.next() {
+        let cp = if c == '\\' {
+            if chars.next().map(|(_, c)| c) != Some('u') {
+                return bad();
+            }
+            let mut value: u32 = 0;
+            if chars.peek().map(|&(_, c)| c) == Some('{') {
+                chars.next();
+                let mut n = 0;
+                loop {
+                    match chars.next() {
+                        Some((_, '}')) if n > 0 => break,
+                        Some((_, h)) if h.is_ascii_hexdigit() => {
+                            value = value.saturating_mul(16).saturating_add(h.to_digit(16).unwrap_or(0));
+                            n += 1;
+                        }
+                        _ => return bad(),
+                    }
+                }
+            } else {
+                for _ in 0..4 {
+                    match chars.next() {
+                        Some((_, h)) if h.is_ascii_hexdigit() => value = value * 16 + h.to_digit(16).unwrap_or(0),
+                        _ => return bad(),
+                    }
+                }
+            }
+            if first && (value == 0x200C || value == 0x200D) {
+                return bad();
+            }
+            value
+        } else {
+            c as u32
+        };
+        let _ = cp;
+        first = false;
+    }
+    Ok(())
 }
 
 /// Words that are never identifiers (they reach the AST as identifiers only when written
@@ -1007,7 +1147,7 @@ mod tests {
     /// Errors from swc or from the early error checks.
     fn errors(src: &str) -> Vec<String> {
         match parse_script(src, false) {
-            Ok(p) => super::check(&p.script, false, &p.deferred).into_iter().map(|(_, m)| m).collect(),
+            Ok(p) => super::check(&p.script, &p.lines, false, &p.deferred).into_iter().map(|(_, m)| m).collect(),
             Err(d) => d.into_iter().map(|d| d.message).collect(),
         }
     }
@@ -1079,6 +1219,15 @@ mod tests {
             "'use strict'; if (a) function f() {}",
             "while (a) function f() {}",
             "if (a) function* g() {}",
+            "for(false;false\n) {}",
+            "for(false\n;false) {}",
+            "for(\n;false) {}",
+            "if (false) let\n[a] = 0;",
+            "var \\u{00_76} = 1;",
+            "var \\u200D;",
+            "function f() { new.t\\u0061rget; }",
+            "({ g\\u0065t m() {} })",
+            "({ s\\u0065t m(v) {} })",
         ] {
             assert!(!errors(bad).is_empty(), "{bad} should be an error");
         }
@@ -1093,6 +1242,12 @@ mod tests {
             "tag`\\08`",
             "/a{/; /]/; /(?<n>x)\\k<n>/u; /[\\p{L}--[a-z]]/v; /\\d+/dgimsy",
             "if (a) function f() {} else function g() {}",
+            "for (;false;) {}",
+            "for (var i = 0 /* ; */ ; i < 1 // x;\n; i++) {}",
+            "let\nx = 1",
+            "var a\\u200D, \\u{76}x;",
+            "({ get m() {}, set m(v) {} })",
+            "letx[0] = 1",
         ] {
             assert!(errors(good).is_empty(), "{good} should be fine: {:?}", errors(good));
         }

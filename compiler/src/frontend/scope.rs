@@ -65,6 +65,14 @@ pub enum DeclKind {
     Callee,
     /// The [[HomeObject]] of a method, when arrows use `super.x`.
     HomeObject,
+    /// A private name `#x` of a class body: its Private Name for a field, the closure for
+    /// a method, the getter (or undefined) for an accessor (see `ScopeTree::private`).
+    PrivateName,
+    /// An internal binding of a class body, set while the class is defined, before any
+    /// use: `%brand`/`%static_brand` (the Private Names that mark instances of classes with
+    /// private methods), `%fields` (the instance fields initializer), `%key<i>` (the
+    /// computed key of field member `i`) and `%set#x` (the setter of private accessor `#x`).
+    ClassInternal,
 }
 
 impl DeclKind {
@@ -112,6 +120,14 @@ pub enum ScopeKind {
     Class,
     /// The implicit block around a function declaration in an `if` branch (Annex B).
     ImplicitBlock,
+    /// A class body: private names and the class's internal bindings (inside the `Class`
+    /// scope, which holds the class's own name and is the scope of its heritage).
+    ClassBody,
+    /// Not a scope: the key of a class's static elements initializer function.
+    StaticFields,
+    /// The `var`s, function declarations and top-level lexical declarations of a function
+    /// whose parameters have their own scope (see `FuncInfo::body_scope`).
+    FunctionBody,
 }
 
 /// Finds a scope or function again from the AST node that creates it.
@@ -173,8 +189,18 @@ pub struct FuncInfo {
     pub is_generator: bool,
     /// The enclosing function.
     pub parent: Option<FuncIdx>,
-    /// Its function scope (the script scope for the script).
+    /// Its function scope (the script scope for the script): parameters, `arguments`, the
+    /// internal declarations and a function expression's own name.
     pub scope: ScopeIdx,
+    /// The scope of its `var`s, function declarations and top-level lexical declarations:
+    /// `scope` itself, or a child of it when the parameter list contains expressions
+    /// (FunctionDeclarationInstantiation step 28: a separate variable environment) or
+    /// `params_in_outer` holds.
+    pub body_scope: ScopeIdx,
+    /// A generator with a non-simple parameter list: the outer function (the call)
+    /// evaluates the parameters, the generator body reads them from the environment of
+    /// `scope`, so every declaration of `scope` the body uses is captured.
+    pub params_in_outer: bool,
     /// Whether its code is strict.
     pub strict: bool,
     /// Whether its parameters are all plain identifiers without defaults or rest.
@@ -191,6 +217,30 @@ pub struct FuncInfo {
     pub uses_super_property: bool,
     /// Whether its own code (not nested arrows) reads `this`.
     pub uses_this: bool,
+}
+
+/// What a private name of a class names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrivateKind {
+    /// A private field: the declaration holds its Private Name.
+    Field,
+    /// A private method: the declaration holds the method.
+    Method,
+    /// A private accessor: the declaration holds the getter (undefined without one);
+    /// `setter` is the declaration holding the setter.
+    Accessor { getter: bool, setter: Option<DeclId> },
+}
+
+/// A private name of a class.
+#[derive(Clone, Copy, Debug)]
+pub struct PrivateInfo {
+    /// What it names.
+    pub kind: PrivateKind,
+    /// Whether it is static.
+    pub is_static: bool,
+    /// For methods and accessors: the brand (`%brand` or `%static_brand`) whose presence on
+    /// an object tells that the object has the class's private methods.
+    pub brand: Option<DeclId>,
 }
 
 /// Where the Annex B var binding of a block function lives.
@@ -215,6 +265,8 @@ pub struct ScopeTree {
     func_keys: HashMap<ScopeKey, FuncIdx>,
     /// Block functions with an Annex B var binding, and that binding.
     pub annexb: HashMap<DeclId, AnnexBTarget>,
+    /// The private names declared by class bodies.
+    pub private: HashMap<DeclId, PrivateInfo>,
     /// Names of the script's top-level `var`s and functions (global object properties), in
     /// order, including Annex B names.
     pub global_vars: Vec<String>,
@@ -240,6 +292,10 @@ impl ScopeTree {
     /// The function created by the node at `span`.
     pub fn func_by_span(&self, span: Span) -> Option<FuncIdx> {
         self.func_keys.get(&ScopeKey::new(span, ScopeKind::Function)).copied()
+    }
+    /// The function with key `key` (a class's static elements initializer).
+    pub fn func_by_key(&self, key: ScopeKey) -> Option<FuncIdx> {
+        self.func_keys.get(&key).copied()
     }
     /// The declaration of `name` in `scope` itself.
     pub fn lookup_local(&self, scope: ScopeIdx, name: &str) -> Option<DeclId> {
@@ -278,13 +334,15 @@ pub const MAX_DEPTH: u32 = 3000;
 /// Builds the scope tree of `script`. `strict` is whether the script is strict.
 /// Returns the spans and messages of problems found (only excessive nesting).
 pub fn analyze(script: &Script, strict: bool) -> (ScopeTree, Vec<(Span, String)>) {
-    let mut a = Analyzer { tree: ScopeTree::default(), cur_scope: ScopeIdx(0), cur_func: FuncIdx(0), depth: 0, errors: Vec::new(), annexb_ok: HashSet::new() };
+    let mut a = Analyzer { tree: ScopeTree::default(), cur_scope: ScopeIdx(0), cur_func: FuncIdx(0), depth: 0, errors: Vec::new(), annexb_ok: HashSet::new(), split_body: None };
     let strict = strict || has_use_strict(&script.body);
     a.tree.funcs.push(FuncInfo {
         kind: FuncKind::Script,
         is_generator: false,
         parent: None,
         scope: ScopeIdx(0),
+        body_scope: ScopeIdx(0),
+        params_in_outer: false,
         strict,
         simple_params: true,
         this_decl: None,
@@ -328,6 +386,13 @@ pub fn analyze(script: &Script, strict: bool) -> (ScopeTree, Vec<(Span, String)>
     (a.tree, a.errors)
 }
 
+/// What `begin_function` saves.
+struct Saved {
+    scope: ScopeIdx,
+    func: FuncIdx,
+    split_body: Option<ScopeIdx>,
+}
+
 struct Analyzer {
     tree: ScopeTree,
     cur_scope: ScopeIdx,
@@ -336,6 +401,9 @@ struct Analyzer {
     errors: Vec<(Span, String)>,
     /// Start positions of function declarations that get an Annex B var binding.
     annexb_ok: HashSet<u32>,
+    /// While walking the body of a generator whose parameters the outer function
+    /// evaluates: its parameter scope (uses of its declarations from the body capture them).
+    split_body: Option<ScopeIdx>,
 }
 
 impl Analyzer {
@@ -381,9 +449,10 @@ impl Analyzer {
     fn use_decl(&mut self, d: DeclId) {
         let scope = self.tree.decl(d).scope;
         let func = self.tree.scope(scope).func;
+        let split = self.split_body == Some(scope);
         let decl = &mut self.tree.decls[d.0 as usize];
         decl.referenced = true;
-        if func != self.cur_func {
+        if func != self.cur_func || split {
             decl.captured = true;
         }
     }
@@ -403,9 +472,12 @@ impl Analyzer {
             DeclKind::Callee => self.tree.func(f).callee_decl,
             _ => self.tree.func(f).home_decl,
         };
+        // The body of a generator whose parameters the outer function binds reads `this`
+        // from the outer function's environment (ToObject of a primitive `this` happens once).
+        let split_this = kind == DeclKind::This && self.split_body.is_some_and(|s| s == self.tree.func(f).scope);
         let d = match existing {
             Some(d) => d,
-            None if f == self.cur_func => return,
+            None if f == self.cur_func && !split_this => return,
             None => {
                 let scope = self.tree.func(f).scope;
                 let name = match kind {
@@ -474,7 +546,7 @@ impl Analyzer {
         let target = if self.tree.func(this_fn).kind == FuncKind::Script {
             AnnexBTarget::Global(name)
         } else {
-            let fscope = self.tree.func(this_fn).scope;
+            let fscope = self.tree.func(this_fn).body_scope;
             match self.tree.lookup_local(fscope, &name) {
                 Some(v) => AnnexBTarget::Decl(v),
                 None => return,
@@ -685,8 +757,12 @@ impl Analyzer {
 
     // ---- functions ----------------------------------------------------------------------
 
-    fn begin_function(&mut self, span: Span, kind: FuncKind, is_generator: bool, strict: bool, simple_params: bool) -> (ScopeIdx, FuncIdx) {
-        let saved = (self.cur_scope, self.cur_func);
+    fn begin_function(&mut self, span: Span, kind: FuncKind, is_generator: bool, strict: bool, simple_params: bool) -> Saved {
+        self.begin_function_keyed(ScopeKey::new(span, ScopeKind::Function), kind, is_generator, strict, simple_params)
+    }
+
+    fn begin_function_keyed(&mut self, key: ScopeKey, kind: FuncKind, is_generator: bool, strict: bool, simple_params: bool) -> Saved {
+        let saved = Saved { scope: self.cur_scope, func: self.cur_func, split_body: self.split_body.take() };
         let f = FuncIdx(self.tree.funcs.len() as u32);
         let parent_scope = self.cur_scope;
         self.tree.funcs.push(FuncInfo {
@@ -694,6 +770,8 @@ impl Analyzer {
             is_generator,
             parent: Some(self.cur_func),
             scope: ScopeIdx(0),
+            body_scope: ScopeIdx(0),
+            params_in_outer: false,
             strict,
             simple_params,
             this_decl: None,
@@ -703,16 +781,24 @@ impl Analyzer {
             uses_super_property: false,
             uses_this: false,
         });
-        self.tree.func_keys.insert(ScopeKey::new(span, ScopeKind::Function), f);
+        self.tree.func_keys.insert(key, f);
         self.cur_func = f;
-        let s = self.new_scope(ScopeKind::Function, Some(parent_scope), ScopeKey::new(span, ScopeKind::Function));
+        let s = self.new_scope(ScopeKind::Function, Some(parent_scope), key);
         self.func(f).scope = s;
+        self.func(f).body_scope = s;
         self.cur_scope = s;
         saved
     }
 
-    /// Hoists the declarations of a function scope (see the module docs).
-    fn hoist_function(&mut self, params: &[&Pat], body: &[Stmt], own_name: Option<&str>) {
+    fn end_function(&mut self, saved: Saved) {
+        self.cur_scope = saved.scope;
+        self.cur_func = saved.func;
+        self.split_body = saved.split_body;
+    }
+
+    /// Hoists the declarations of a function scope (see the module docs), with the span
+    /// that keys the function. Creates the body scope when the parameters need their own.
+    fn hoist_function(&mut self, span: Span, params: &[&Pat], body: &[Stmt], own_name: Option<&str>) {
         let s = self.cur_scope;
         let f = self.cur_func;
         let kind = self.tree.func(f).kind;
@@ -723,13 +809,17 @@ impl Analyzer {
         for n in &param_names {
             self.declare(s, n, DeclKind::Param);
         }
+        let has_expressions = params.iter().any(|p| pat_has_expression(p));
+        let info = self.tree.func(f);
+        // A named generator expression's body reads its own name (the outer closure) from
+        // the environment the outer function makes, like non-simple parameters.
+        let params_in_outer = info.is_generator && (!info.simple_params || own_name.is_some());
         let lexical = lexical_decls(body, true);
         let functions = top_level_functions(body);
-        if kind != FuncKind::Arrow
-            && !param_names.iter().any(|n| n == "arguments")
-            && !lexical.iter().any(|(n, _)| n == "arguments")
-            && !functions.iter().any(|f| &*f.ident.sym == "arguments")
-        {
+        // FunctionDeclarationInstantiation steps 15-18: argumentsObjectNeeded.
+        let shadowed_in_body = !has_expressions
+            && (lexical.iter().any(|(n, _)| n == "arguments") || functions.iter().any(|f| &*f.ident.sym == "arguments"));
+        if kind != FuncKind::Arrow && !param_names.iter().any(|n| n == "arguments") && !shadowed_in_body {
             self.declare(s, "arguments", DeclKind::Arguments);
         }
         if kind == FuncKind::DerivedConstructor {
@@ -738,16 +828,25 @@ impl Analyzer {
             self.tree.decls[d.0 as usize].referenced = true;
             self.func(f).this_decl = Some(d);
         }
+        // Step 28: with parameter expressions the `var`s get their own environment.
+        let b = if has_expressions || params_in_outer {
+            let b = self.new_scope(ScopeKind::FunctionBody, Some(s), ScopeKey::new(span, ScopeKind::FunctionBody));
+            self.func(f).body_scope = b;
+            self.func(f).params_in_outer = params_in_outer;
+            b
+        } else {
+            s
+        };
         for func in &functions {
-            self.declare(s, &func.ident.sym, DeclKind::Function);
+            self.declare(b, &func.ident.sym, DeclKind::Function);
         }
         let mut vars = Vec::new();
         collect_var_names(body, &mut vars);
         for v in vars {
-            self.declare(s, &v, DeclKind::Var);
+            self.declare(b, &v, DeclKind::Var);
         }
         for (name, kind) in &lexical {
-            self.declare(s, name, *kind);
+            self.declare(b, name, *kind);
         }
         if !self.strict() {
             let top_lexical: HashSet<String> = lexical.iter().map(|(n, _)| n.clone()).chain(param_names.iter().cloned()).collect();
@@ -758,7 +857,25 @@ impl Analyzer {
                     continue;
                 }
                 self.annexb_ok.insert(lo);
-                self.declare(s, &name, DeclKind::Var);
+                self.declare(b, &name, DeclKind::Var);
+            }
+        }
+        if b != s {
+            // A `var` named like a parameter (or `arguments`) starts with its value, read
+            // by the body (in a generator's inner function when `params_in_outer`).
+            let body_vars: Vec<DeclId> = self.tree.scope(b).decls.clone();
+            for v in body_vars {
+                if self.tree.decl(v).kind != DeclKind::Var {
+                    continue;
+                }
+                let name = self.tree.decl(v).name.clone();
+                if let Some(p) = self.tree.lookup_local(s, &name) {
+                    if matches!(self.tree.decl(p).kind, DeclKind::Param | DeclKind::Arguments) {
+                        let decl = &mut self.tree.decls[p.0 as usize];
+                        decl.referenced = true;
+                        decl.captured |= params_in_outer;
+                    }
+                }
             }
         }
         if let Some(name) = own_name {
@@ -766,11 +883,22 @@ impl Analyzer {
         }
     }
 
+    /// Walks the parameters (in the function scope) and then the body (in the body scope).
     fn walk_params_and_body(&mut self, params: &[&Pat], body: &[Stmt]) {
         for p in params {
             self.walk_pat(p);
         }
+        self.enter_body();
         self.walk_stmts(body);
+    }
+
+    /// Moves from the parameters to the body of the current function.
+    fn enter_body(&mut self) {
+        let info = self.tree.func(self.cur_func);
+        self.cur_scope = info.body_scope;
+        if info.params_in_outer {
+            self.split_body = Some(info.scope);
+        }
     }
 
     /// A function node: declaration, expression, method, getter or setter.
@@ -780,9 +908,9 @@ impl Analyzer {
         let params: Vec<&Pat> = func.params.iter().map(|p| &p.pat).collect();
         let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
         let saved = self.begin_function(func.span, kind, func.is_generator, strict, simple);
-        self.hoist_function(&params, body, own_name);
+        self.hoist_function(func.span, &params, body, own_name);
         self.walk_params_and_body(&params, body);
-        (self.cur_scope, self.cur_func) = saved;
+        self.end_function(saved);
     }
 
     fn walk_arrow(&mut self, arrow: &ArrowExpr) {
@@ -794,15 +922,16 @@ impl Analyzer {
         let params: Vec<&Pat> = arrow.params.iter().collect();
         let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
         let saved = self.begin_function(arrow.span, FuncKind::Arrow, arrow.is_generator, strict, simple);
-        self.hoist_function(&params, body, None);
+        self.hoist_function(arrow.span, &params, body, None);
         for p in &params {
             self.walk_pat(p);
         }
+        self.enter_body();
         match &*arrow.body {
             ArrowFunctionBody::FunctionBody(b) => self.walk_stmts(&b.stmts),
             ArrowFunctionBody::Expr(e) => self.walk_expr(e),
         }
-        (self.cur_scope, self.cur_func) = saved;
+        self.end_function(saved);
     }
 
     fn walk_class(&mut self, class: &Class, name: Option<&str>) {
@@ -819,6 +948,9 @@ impl Analyzer {
         if let Some(sup) = &class.super_class {
             self.walk_expr(sup);
         }
+        let b = self.new_scope(ScopeKind::ClassBody, Some(s), ScopeKey::new(class.span, ScopeKind::ClassBody));
+        self.cur_scope = b;
+        let fields = self.declare_class_body(b, class);
         let derived = class.super_class.is_some();
         for member in &class.body {
             match member {
@@ -835,9 +967,14 @@ impl Analyzer {
                     let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
                     let kind = if derived { FuncKind::DerivedConstructor } else { FuncKind::ClassConstructor };
                     let saved = self.begin_function(c.span, kind, false, true, simple);
-                    self.hoist_function(&params, body, None);
+                    self.hoist_function(c.span, &params, body, None);
+                    if fields.is_some() {
+                        // The constructor runs the instance fields initializer.
+                        self.reference("%fields");
+                        self.lexical_special(DeclKind::This);
+                    }
                     self.walk_params_and_body(&params, body);
-                    (self.cur_scope, self.cur_func) = saved;
+                    self.end_function(saved);
                 }
                 ClassMember::Method(m) => {
                     self.walk_prop_name(&m.key);
@@ -849,11 +986,14 @@ impl Analyzer {
                     self.walk_function(&m.function, kind, None);
                 }
                 ClassMember::PrivateMethod(m) => {
-                    self.walk_function(&m.function, FuncKind::Method, None);
+                    let kind = match m.kind {
+                        MethodKind::Method => FuncKind::Method,
+                        MethodKind::Getter => FuncKind::Getter,
+                        MethodKind::Setter => FuncKind::Setter,
+                    };
+                    self.walk_function(&m.function, kind, None);
                 }
-                ClassMember::ClassProp(p) => {
-                    self.walk_prop_name(&p.key);
-                }
+                ClassMember::ClassProp(p) => self.walk_prop_name(&p.key),
                 ClassMember::PrivateProp(_)
                 | ClassMember::StaticBlock(_)
                 | ClassMember::AutoAccessor(_)
@@ -861,8 +1001,125 @@ impl Analyzer {
                 | ClassMember::Empty(_) => {}
             }
         }
+        if let Some(f) = fields {
+            if class.body.iter().all(|m| !matches!(m, ClassMember::Constructor(_))) {
+                // Read by the default constructor IRGen makes.
+                let d = &mut self.tree.decls[f.0 as usize];
+                d.captured = true;
+                d.referenced = true;
+            }
+            // The instance fields initializer: a method run with the new object as `this`.
+            let saved = self.begin_function(class.span, FuncKind::Method, false, true, true);
+            self.hoist_function(class.span, &[], &[], None);
+            self.enter_body();
+            self.walk_field_initializers(class, b, false);
+            self.end_function(saved);
+        }
+        let has_static = class.body.iter().any(|m| match m {
+            ClassMember::ClassProp(p) => p.is_static,
+            ClassMember::PrivateProp(p) => p.is_static,
+            ClassMember::StaticBlock(_) => true,
+            _ => false,
+        });
+        if has_static {
+            // The static elements initializer, run with the constructor as `this`.
+            let key = ScopeKey::new(class.span, ScopeKind::StaticFields);
+            let saved = self.begin_function_keyed(key, FuncKind::Method, false, true, true);
+            self.hoist_function(class.span, &[], &[], None);
+            self.enter_body();
+            self.walk_field_initializers(class, b, true);
+            self.end_function(saved);
+        }
         self.func(self.cur_func).strict = saved_strict;
         self.cur_scope = saved_scope;
+    }
+
+    /// Declares the private names and internal bindings of class body scope `b`; returns
+    /// `%fields` if the class has an instance fields initializer.
+    fn declare_class_body(&mut self, b: ScopeIdx, class: &Class) -> Option<DeclId> {
+        let mut instance_brand = false;
+        let mut static_brand = false;
+        let mut instance_fields = false;
+        for member in &class.body {
+            match member {
+                ClassMember::PrivateProp(p) => {
+                    let d = self.declare(b, &format!("#{}", p.key.name), DeclKind::PrivateName);
+                    self.tree.private.insert(d, PrivateInfo { kind: PrivateKind::Field, is_static: p.is_static, brand: None });
+                    instance_fields |= !p.is_static;
+                }
+                ClassMember::PrivateMethod(m) => {
+                    if m.is_static {
+                        static_brand = true;
+                    } else {
+                        instance_brand = true;
+                    }
+                }
+                ClassMember::ClassProp(p) => instance_fields |= !p.is_static,
+                _ => {}
+            }
+        }
+        let instance_brand = instance_brand.then(|| self.declare(b, "%brand", DeclKind::ClassInternal));
+        let static_brand = static_brand.then(|| self.declare(b, "%static_brand", DeclKind::ClassInternal));
+        for member in &class.body {
+            let ClassMember::PrivateMethod(m) = member else { continue };
+            let name = format!("#{}", m.key.name);
+            let brand = if m.is_static { static_brand } else { instance_brand };
+            let d = self.declare(b, &name, DeclKind::PrivateName);
+            let mut kind = match self.tree.private.get(&d) {
+                Some(info) => info.kind,
+                None => match m.kind {
+                    MethodKind::Method => PrivateKind::Method,
+                    _ => PrivateKind::Accessor { getter: false, setter: None },
+                },
+            };
+            if let PrivateKind::Accessor { getter, setter } = &mut kind {
+                match m.kind {
+                    MethodKind::Getter => *getter = true,
+                    MethodKind::Setter => *setter = Some(self.declare(b, &format!("%set{name}"), DeclKind::ClassInternal)),
+                    MethodKind::Method => {}
+                }
+            }
+            self.tree.private.insert(d, PrivateInfo { kind, is_static: m.is_static, brand });
+        }
+        for (i, member) in class.body.iter().enumerate() {
+            if let ClassMember::ClassProp(p) = member {
+                if matches!(p.key, PropName::Computed(_)) {
+                    self.declare(b, &format!("%key{i}"), DeclKind::ClassInternal);
+                }
+            }
+        }
+        (instance_fields || instance_brand.is_some()).then(|| self.declare(b, "%fields", DeclKind::ClassInternal))
+    }
+
+    /// The field initializers (and static blocks) of the instance or static initializer
+    /// function being walked, and the class body bindings its code reads.
+    fn walk_field_initializers(&mut self, class: &Class, b: ScopeIdx, statics: bool) {
+        self.lexical_special(DeclKind::This);
+        self.reference_local(b, if statics { "%static_brand" } else { "%brand" });
+        for (i, member) in class.body.iter().enumerate() {
+            match member {
+                ClassMember::ClassProp(p) if p.is_static == statics => {
+                    self.reference_local(b, &format!("%key{i}"));
+                    if let Some(v) = &p.value {
+                        self.walk_expr(v);
+                    }
+                }
+                ClassMember::PrivateProp(p) if p.is_static == statics => {
+                    self.reference_local(b, &format!("#{}", p.key.name));
+                    if let Some(v) = &p.value {
+                        self.walk_expr(v);
+                    }
+                }
+                ClassMember::StaticBlock(sb) if statics => {
+                    let body = &sb.body.stmts;
+                    let saved = self.begin_function(sb.span, FuncKind::Method, false, true, true);
+                    self.hoist_function(sb.span, &[], body, None);
+                    self.walk_params_and_body(&[], body);
+                    self.end_function(saved);
+                }
+                _ => {}
+            }
+        }
     }
 
     fn walk_prop_name(&mut self, key: &PropName) {
@@ -1057,7 +1314,8 @@ impl Analyzer {
                     }
                 }
             },
-            Expr::PrivateName(_) | Expr::Invalid(_) => {}
+            Expr::PrivateName(p) => self.private_reference(p),
+            Expr::Invalid(_) => {}
             _ => {}
         }
         self.depth -= 1;
@@ -1074,8 +1332,26 @@ impl Analyzer {
 
     fn walk_member(&mut self, m: &MemberExpr) {
         self.walk_expr(&m.obj);
-        if let MemberProp::Computed(c) = &m.prop {
-            self.walk_expr(&c.expr);
+        match &m.prop {
+            MemberProp::Computed(c) => self.walk_expr(&c.expr),
+            MemberProp::PrivateName(p) => self.private_reference(p),
+            MemberProp::Ident(_) => {}
+        }
+    }
+
+    /// A use of `name` declared in scope `s` (if it is).
+    fn reference_local(&mut self, s: ScopeIdx, name: &str) {
+        if let Some(d) = self.tree.lookup_local(s, name) {
+            self.use_decl(d);
+        }
+    }
+
+    /// A use of `#x`: it must be declared by an enclosing class (AllPrivateIdentifiersValid).
+    fn private_reference(&mut self, p: &PrivateName) {
+        let name = format!("#{}", p.name);
+        match self.tree.resolve(self.cur_scope, &name) {
+            Some(d) => self.use_decl(d),
+            None => self.errors.push((p.span, format!("Private field '{name}' must be declared in an enclosing class"))),
         }
     }
 
@@ -1119,6 +1395,22 @@ pub fn has_use_strict(stmts: &[Stmt]) -> bool {
         }
     }
     false
+}
+
+/// Whether a binding pattern contains an expression (a default or a computed key):
+/// ContainsExpression.
+pub fn pat_has_expression(pat: &Pat) -> bool {
+    match pat {
+        Pat::Ident(_) | Pat::Invalid(_) => false,
+        Pat::Expr(_) | Pat::Assign(_) => true,
+        Pat::Array(a) => a.elems.iter().flatten().any(pat_has_expression),
+        Pat::Rest(r) => pat_has_expression(&r.arg),
+        Pat::Object(o) => o.props.iter().any(|p| match p {
+            ObjectPatProp::KeyValue(kv) => matches!(kv.key, PropName::Computed(_)) || pat_has_expression(&kv.value),
+            ObjectPatProp::Assign(a) => a.value.is_some(),
+            ObjectPatProp::Rest(r) => pat_has_expression(&r.arg),
+        }),
+    }
 }
 
 /// The span of a statement.

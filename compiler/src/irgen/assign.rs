@@ -43,6 +43,9 @@ impl<'a> Gen<'a> {
         let obj = self.expr(&m.obj);
         let mut key = self.member_key(&m.prop);
         if convert_key && matches!(m.prop, MemberProp::Computed(_)) {
+            // GetValue converts the base with ToObject before the key is converted.
+            let msg = self.str_lit("Cannot read properties of undefined or null");
+            self.call_builtin(Builtin::RequireObjectCoercible, vec![obj, msg]);
             key = self.emit(Opcode::ToPropertyKey, vec![key], Imm::None);
         }
         LRef::Member { obj, key }

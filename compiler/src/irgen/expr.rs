@@ -364,6 +364,31 @@ impl<'a> Gen<'a> {
     pub(super) fn callee_and_this(&mut self, callee: &'a Expr) -> (Value, Value) {
         match callee {
             Expr::Paren(p) if matches!(&*p.expr, Expr::Member(_) | Expr::SuperProp(_) | Expr::Paren(_)) => self.callee_and_this(&p.expr),
+            // `(a?.b)()` calls with `this` = `a` (a parenthesized reference keeps its base).
+            Expr::Paren(p) if matches!(&*p.expr, Expr::OptChain(o) if matches!(&*o.base, OptChainBase::Member(_))) => {
+                let nullish = self.new_block();
+                let (f, this) = self.chain_callee(&p.expr, nullish);
+                let join = self.new_block();
+                let mut fs = Vec::new();
+                let mut thises = Vec::new();
+                if !self.is_terminated() {
+                    let from = self.cur_block();
+                    fs.push((f, from));
+                    thises.push((this, from));
+                    self.branch(join);
+                }
+                self.switch_to(nullish);
+                let u = self.undef();
+                if !self.is_terminated() {
+                    let from = self.cur_block();
+                    fs.push((u, from));
+                    thises.push((u, from));
+                    self.branch(join);
+                }
+                let f = self.merge(join, fs);
+                let this = if thises.iter().all(|(v, _)| *v == thises[0].0) { thises[0].0 } else { self.phi(thises) };
+                (f, this)
+            }
             Expr::Member(m) => {
                 let obj = self.expr(&m.obj);
                 let key = self.member_key(&m.prop);

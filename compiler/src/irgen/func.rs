@@ -55,6 +55,10 @@ impl<'a> Gen<'a> {
         let id = self.module.add_function(ir::Function::new(name, FunctionKind::TopLevel, strict));
         self.module.top_level = Some(id);
         self.fs.push(new_state(id, func, scope::FuncIdx(0), entry, scope::ScopeIdx(0), false));
+        let completion = self.alloc_stack("%completion");
+        let u = self.undef();
+        self.store_stack(u, completion);
+        self.f().completion = Some(completion);
         let script_scope = scope::ScopeIdx(0);
         self.enter_scope(script_scope);
         self.init_tdz(script_scope);
@@ -80,8 +84,8 @@ impl<'a> Gen<'a> {
         }
         self.gen_stmts(&script.body);
         if !self.is_terminated() {
-            let u = self.undef();
-            self.b().ret(u);
+            let v = self.load_stack(completion);
+            self.b().ret(v);
         }
         self.finish_function();
     }
@@ -181,6 +185,10 @@ impl<'a> Gen<'a> {
         if def.is_generator {
             let outer = self.module.add_function(make(FunctionKind::GeneratorOuter));
             let inner = self.module.add_function(make(FunctionKind::GeneratorInner));
+            if info.params_in_outer {
+                self.gen_split_generator(outer, make(FunctionKind::GeneratorOuter), inner, make(FunctionKind::GeneratorInner), tf, def);
+                return Some(outer);
+            }
             self.gen_body(inner, make(FunctionKind::GeneratorInner), tf, def);
             // The outer function only creates the generator object.
             let mut f = make(FunctionKind::GeneratorOuter);
@@ -204,8 +212,7 @@ impl<'a> Gen<'a> {
 
     /// Generates the code of function `id` (the inner function of a generator).
     fn gen_body(&mut self, id: FuncId, mut func: ir::Function, tf: scope::FuncIdx, def: &FnDef<'a>) {
-        let tree = self.tree;
-        let info = tree.func(tf);
+        let info = self.tree.func(tf);
         let entry = func.add_block();
         let creator_scope = self.fr().cur_scope;
         let is_inner = func.kind == FunctionKind::GeneratorInner;
@@ -213,15 +220,85 @@ impl<'a> Gen<'a> {
         self.fs.push(new_state(id, func, tf, entry, creator_scope, derived));
         self.at(def.source);
         if is_inner {
-            self.emit_void(Opcode::StartGenerator, Vec::new(), Imm::None);
-            self.f().prologue_len = 1;
-            let slot = self.alloc_stack("%is_return");
-            self.f().resume_slot = Some(slot);
+            self.start_generator_body();
         }
+        self.parent_env_prologue();
+        self.gen_params(tf, def);
+        self.gen_fn_body(tf, def);
+        self.finish_function();
+    }
+
+    /// A generator whose parameters are bound by the call (FunctionDeclarationInstantiation
+    /// runs before the generator object exists, so errors in defaults and destructuring
+    /// throw from the call): the outer function binds the parameters in the environment of
+    /// the function scope and creates the generator over it; the inner function, a closure
+    /// of that environment, runs the body.
+    /// ```text
+    /// generator g(a = 1)                 generator_inner g(a = 1)
+    ///   %p = get_parent_scope $P           start_generator
+    ///   %e = create_scope $S, %p           %e = get_parent_scope $S
+    ///   ... bind a into %e ...             ... body reads a from %e ...
+    ///   %g = create_generator %e, @inner
+    ///   return %g
+    /// ```
+    fn gen_split_generator(&mut self, outer: FuncId, mut outer_func: ir::Function, inner: FuncId, mut inner_func: ir::Function, tf: scope::FuncIdx, def: &FnDef<'a>) {
+        let tree = self.tree;
+        let info = tree.func(tf);
+        let entry = outer_func.add_block();
+        let creator_scope = self.fr().cur_scope;
+        self.fs.push(new_state(outer, outer_func, tf, entry, creator_scope, false));
+        self.at(def.source);
+        self.parent_env_prologue();
+        self.gen_params(tf, def);
+
+        let fscope = info.scope;
+        inner_func.parent_scope = self.nearest_env_scope(Some(fscope));
+        let entry = inner_func.add_block();
+        self.fs.push(new_state(inner, inner_func, tf, entry, fscope, false));
+        self.at(def.source);
+        self.start_generator_body();
+        self.parent_env_prologue();
+        // Everything in the function scope was bound by the outer function.
+        for &d in &tree.scope(fscope).decls {
+            self.f().initialized.insert(d);
+        }
+        if let Some(d) = info.this_decl {
+            let this = self.read_decl(d);
+            self.f().this_value = Some(this);
+        }
+        self.gen_fn_body(tf, def);
+        self.finish_function();
+
+        self.at(def.source);
+        let (env, _) = self.current_env();
+        let g = self.emit(Opcode::CreateGenerator, vec![env], Imm::Func(inner));
+        self.term(Opcode::Return, vec![g], Vec::new(), Imm::None);
+        self.finish_function();
+    }
+
+    /// The start of a generator's inner function: `start_generator` and the slot
+    /// `resume_generator` reports a `return()` in.
+    fn start_generator_body(&mut self) {
+        self.emit_void(Opcode::StartGenerator, Vec::new(), Imm::None);
+        self.f().prologue_len = 1;
+        let slot = self.alloc_stack("%is_return");
+        self.f().resume_slot = Some(slot);
+    }
+
+    /// `get_parent_scope` of a function that has a parent scope.
+    fn parent_env_prologue(&mut self) {
         if let Some(p) = self.fr().func.parent_scope {
             let env = self.emit_prologue(Opcode::GetParentScope, Vec::new(), Imm::Scope(p), true);
             self.f().parent_env = Some(env);
         }
+    }
+
+    /// Enters the function scope and binds `this` (and what arrows capture), `arguments`,
+    /// the function's own name and the parameters.
+    fn gen_params(&mut self, tf: scope::FuncIdx, def: &FnDef<'a>) {
+        let tree = self.tree;
+        let info = tree.func(tf);
+        let derived = info.kind == FuncKind::DerivedConstructor;
         let fscope = info.scope;
         self.enter_scope(fscope);
 
@@ -304,20 +381,39 @@ impl<'a> Gen<'a> {
                 }
             }
         }
+    }
 
-        // Hoisted declarations of the body.
+    /// The hoisted declarations of the body (in their own scope when the parameters have
+    /// one: a `var` named like a parameter starts with the parameter's value) and the body.
+    fn gen_fn_body(&mut self, tf: scope::FuncIdx, def: &FnDef<'a>) {
+        let tree = self.tree;
+        let info = tree.func(tf);
+        let fscope = info.scope;
+        let bscope = info.body_scope;
         let stmts: &'a [Stmt] = match def.body {
             Body::Stmts(s) => s,
             Body::Expr(_) => &[],
         };
-        for &d in &tree.scope(fscope).decls {
-            if tree.decl(d).kind == DeclKind::Var {
-                let u = self.undef();
-                self.write_decl(d, u);
+        if bscope != fscope {
+            self.enter_scope(bscope);
+        }
+        for &d in &tree.scope(bscope).decls {
+            let decl = tree.decl(d);
+            if decl.kind == DeclKind::Var {
+                let from_param = if bscope != fscope {
+                    tree.lookup_local(fscope, &decl.name).filter(|&p| matches!(tree.decl(p).kind, DeclKind::Param | DeclKind::Arguments))
+                } else {
+                    None
+                };
+                let v = match from_param {
+                    Some(p) => self.read_decl(p),
+                    None => self.undef(),
+                };
+                self.write_decl(d, v);
             }
         }
-        self.init_tdz(fscope);
-        self.hoist_functions(stmts, fscope);
+        self.init_tdz(bscope);
+        self.hoist_functions(stmts, bscope);
 
         match def.body {
             Body::Stmts(s) => self.gen_stmts(s),
@@ -329,7 +425,6 @@ impl<'a> Gen<'a> {
         if !self.is_terminated() {
             self.gen_return(None);
         }
-        self.finish_function();
     }
 
     /// Creates the closures of the function declarations directly in `stmts` and stores
@@ -430,5 +525,6 @@ fn new_state<'a>(id: FuncId, func: ir::Function, tree_func: scope::FuncIdx, entr
         initialized: Default::default(),
         resume_slot: None,
         derived,
+        completion: None,
     }
 }

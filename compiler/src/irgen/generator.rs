@@ -15,8 +15,8 @@
 //! and otherwise yields the result's `value` inside a try region whose handler turns an
 //! exception sent by `throw()` into mode 1. Without a `throw` method the inner iterator is
 //! closed and a TypeError thrown; without a `return` method the generator returns.
-//! The yielded value is re-wrapped by the generator (the inner result object itself is not
-//! passed through).
+//! The inner result object is yielded as it is (`markRawYield` before the yield tells the
+//! generator not to wrap it in a new iterator result), as GeneratorYield(innerResult) does.
 
 use ir::{BinOp, ErrorKind, FunctionKind, Imm, Opcode, Value};
 use swc_ecma_ast::*;
@@ -42,7 +42,7 @@ impl<'a> Gen<'a> {
             None => self.undef(),
         };
         self.at(y.span);
-        let (r, is_return) = self.yield_raw(v);
+        let (r, is_return) = self.yield_value(v);
         let ret = self.new_block();
         let cont = self.new_block();
         self.cond_branch(is_return, ret, cont);
@@ -53,7 +53,7 @@ impl<'a> Gen<'a> {
     }
 
     /// Yields `v`; returns the value sent on resumption and whether it was by `return()`.
-    fn yield_raw(&mut self, v: Value) -> (Value, Value) {
+    fn yield_value(&mut self, v: Value) -> (Value, Value) {
         let slot = self.fr().resume_slot.expect("inside a generator's inner function");
         let resume = self.new_block();
         self.term(Opcode::SaveAndYield, vec![v], vec![resume], Imm::None);
@@ -147,14 +147,14 @@ impl<'a> Gen<'a> {
         self.switch_to(ret);
         self.gen_return(Some(value));
 
-        // Not done: yield the value and wait for the next resumption.
+        // Not done: yield the inner result object itself and wait for the next resumption.
         self.switch_to(yield_bb);
-        let yv = self.emit(Opcode::LoadProperty, vec![res, value_key], Imm::None);
         let body = self.new_block();
         let handler = self.new_block();
         self.term(Opcode::TryStart, Vec::new(), vec![body, handler], Imm::None);
         self.switch_to(body);
-        let (x, is_return) = self.yield_raw(yv);
+        self.call_builtin(Builtin::MarkRawYield, Vec::new());
+        let (x, is_return) = self.yield_value(res);
         let resumed = self.new_block();
         self.term(Opcode::TryEnd, Vec::new(), vec![resumed], Imm::None);
         self.switch_to(resumed);

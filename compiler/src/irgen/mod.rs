@@ -77,7 +77,7 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
     let parsed = parse_script(source, opts.strict)?;
     let lines = &parsed.lines;
     let to_diags = |errs: Vec<(Span, String)>| -> Vec<Diagnostic> { errs.into_iter().map(|(span, m)| lines.diag(span, m)).collect() };
-    let errors = early_errors::check(&parsed.script, opts.strict, &parsed.deferred);
+    let errors = early_errors::check(&parsed.script, lines, opts.strict, &parsed.deferred);
     if !errors.is_empty() {
         return Err(to_diags(errors));
     }
@@ -177,6 +177,9 @@ struct FnState<'a> {
     resume_slot: Option<Value>,
     /// Whether this is a derived class constructor (returns go through DerivedReturn).
     derived: bool,
+    /// In a script's top-level code: the stack slot of the completion value, which the
+    /// script returns (the Function constructor, indirect eval and `$262.evalScript` use it).
+    completion: Option<Value>,
 }
 
 /// The IRGen state for one script.

@@ -32,6 +32,15 @@ impl<'a> Gen<'a> {
         if !matches!(s, Stmt::Labeled(_) | Stmt::While(_) | Stmt::DoWhile(_) | Stmt::For(_) | Stmt::ForIn(_) | Stmt::ForOf(_)) {
             self.f().pending_labels.clear();
         }
+        // Completion values (top-level code): these statements complete with
+        // UpdateEmpty(result, undefined), so they start by setting undefined, which a
+        // value-producing statement inside overwrites.
+        if let Some(slot) = self.fr().completion {
+            if matches!(s, Stmt::If(_) | Stmt::While(_) | Stmt::DoWhile(_) | Stmt::For(_) | Stmt::ForIn(_) | Stmt::ForOf(_) | Stmt::Switch(_) | Stmt::Try(_) | Stmt::With(_)) {
+                let u = self.undef();
+                self.store_stack(u, slot);
+            }
+        }
         match s {
             Stmt::Block(b) => self.gen_block(b),
             Stmt::Empty(_) => {}
@@ -78,8 +87,24 @@ impl<'a> Gen<'a> {
             Stmt::ForOf(f) => self.gen_for_of(f),
             Stmt::Decl(d) => self.gen_decl(d),
             Stmt::Expr(e) => {
-                self.expr(&e.expr);
+                let v = self.expr(&e.expr);
+                if let Some(slot) = self.fr().completion {
+                    self.store_stack(v, slot);
+                }
             }
+        }
+    }
+
+    /// A finally block: its normal completion does not change the completion value.
+    fn gen_finally(&mut self, block: &'a BlockStmt) {
+        let Some(slot) = self.fr().completion else {
+            self.gen_block(block);
+            return;
+        };
+        let saved = self.load_stack(slot);
+        self.gen_block(block);
+        if !self.is_terminated() {
+            self.store_stack(saved, slot);
         }
     }
 
@@ -247,7 +272,7 @@ impl<'a> Gen<'a> {
                     let saved_scope = self.fr().cur_scope;
                     let saved_loc = self.fr().loc;
                     self.f().cur_scope = scope;
-                    self.gen_block(block);
+                    self.gen_finally(block);
                     self.f().cur_scope = saved_scope;
                     self.f().loc = saved_loc;
                     self.f().targets.extend(saved_targets);
@@ -331,7 +356,7 @@ impl<'a> Gen<'a> {
             let normal = self.new_block();
             self.term(Opcode::TryEnd, Vec::new(), vec![normal], Imm::None);
             self.switch_to(normal);
-            self.gen_block(fin);
+            self.gen_finally(fin);
             self.branch(cont);
         }
         // Exceptional path: run the finally block and rethrow.
@@ -358,6 +383,10 @@ impl<'a> Gen<'a> {
         self.switch_to(handler);
         self.at(h.span);
         let e = self.emit(Opcode::Catch, Vec::new(), Imm::None);
+        if let Some(slot) = self.fr().completion {
+            let u = self.undef();
+            self.store_stack(u, slot);
+        }
         match self.tree.scope_by_key(ScopeKey::new(h.span, ScopeKind::Catch)) {
             Some(sc) => {
                 let saved = self.enter_scope(sc);

@@ -24,16 +24,16 @@ function count(n) {
 // CHECK-NEXT:   0000: load_param r0, 1
 // CHECK-NEXT:   0003: load_const_int r1, 0
 // CHECK-NEXT:   0009: load_const_int r2, 0
-// CHECK-NEXT:   0015: less r3, r2, r0
-// CHECK-NEXT:   0019: jmp_false @0031, r3
-// CHECK-NEXT:   0022: add_n r1, r1, r2
-// CHECK-NEXT:   0026: inc r2, r2
-// CHECK-NEXT:   0029: jmp @0015
+// CHECK-NEXT:   0015: jmp @0024
+// CHECK-NEXT:   0017: add_n r1, r1, r2
+// CHECK-NEXT:   0021: inc r2, r2
+// CHECK-NEXT:   0024: less r3, r2, r0
+// CHECK-NEXT:   0028: jmp_true @0017, r3
 // CHECK-NEXT:   0031: ret r1
 // CHECK-NEXT:   locations:
 // CHECK-NEXT:     0000 3:1
 // CHECK-NEXT:     0003 5:16
-// CHECK-NEXT:     0015 5:19
-// CHECK-NEXT:     0022 5:35
-// CHECK-NEXT:     0026 5:26
+// CHECK-NEXT:     0017 5:35
+// CHECK-NEXT:     0021 5:26
+// CHECK-NEXT:     0024 5:19
 // CHECK-NEXT:     0031 6:3

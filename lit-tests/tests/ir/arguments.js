@@ -8,9 +8,12 @@ function f(a) { return arguments.length + a; }
 // CHECK-EMPTY:
 // CHECK-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // CHECK-NEXT: %BB0:
-// CHECK-NEXT:   %0 = create_closure @1:"f" undefined : closure
-// CHECK-NEXT:   %1 = call_builtin #15 "f", %0 : any
-// CHECK-NEXT:   return undefined
+// CHECK-NEXT:   %0 = alloc_stack "%completion" : any|empty
+// CHECK-NEXT:   store_stack undefined, %0
+// CHECK-NEXT:   %1 = create_closure @1:"f" undefined : closure
+// CHECK-NEXT:   %2 = call_builtin #15 "f", %1 : any
+// CHECK-NEXT:   %3 = load_stack %0 : any|empty
+// CHECK-NEXT:   return %3
 // CHECK-EMPTY:
 // CHECK-NEXT: function @1 "f"("a") kind=function sloppy parent=none length=1 loc=3:1 source="function f(a) { return arguments.length + a; }"
 // CHECK-NEXT: %BB0:

@@ -16,28 +16,31 @@ class B extends A {
 // CHECK-EMPTY:
 // CHECK-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // CHECK-NEXT: %BB0:
-// CHECK-NEXT:   %0 = alloc_stack "A" : any|empty
-// CHECK-NEXT:   %1 = alloc_stack "B" : any|empty
-// CHECK-NEXT:   store_stack empty, %0
+// CHECK-NEXT:   %0 = alloc_stack "%completion" : any|empty
+// CHECK-NEXT:   %1 = alloc_stack "A" : any|empty
+// CHECK-NEXT:   %2 = alloc_stack "B" : any|empty
+// CHECK-NEXT:   store_stack undefined, %0
 // CHECK-NEXT:   store_stack empty, %1
-// CHECK-NEXT:   %2 = create_closure @1:"A" undefined : closure
-// CHECK-NEXT:   %3 = call_builtin #1 %2, empty : any
-// CHECK-NEXT:   %4 = create_closure @2:"get" undefined : closure
-// CHECK-NEXT:   define_own_property #0 %4, %3, "get"
-// CHECK-NEXT:   store_stack %2, %0
-// CHECK-NEXT:   %5 = create_scope $0 undefined : environment
-// CHECK-NEXT:   store_frame $0.0:"B" empty, %5
-// CHECK-NEXT:   %6 = load_stack %0 : any|empty
-// CHECK-NEXT:   %7 = create_closure @3:"B" %5 : closure
-// CHECK-NEXT:   %8 = call_builtin #1 %7, %6 : any
-// CHECK-NEXT:   %9 = create_closure @4:"get" %5 : closure
-// CHECK-NEXT:   %10 = call_builtin #2 %9, %8 : any
-// CHECK-NEXT:   define_own_property #0 %9, %8, "get"
-// CHECK-NEXT:   %11 = create_closure @5:"make" %5 : closure
-// CHECK-NEXT:   define_own_property #0 %11, %7, "make"
-// CHECK-NEXT:   store_frame $0.0:"B" %7, %5
-// CHECK-NEXT:   store_stack %7, %1
-// CHECK-NEXT:   return undefined
+// CHECK-NEXT:   store_stack empty, %2
+// CHECK-NEXT:   %3 = create_closure @1:"A" undefined : closure
+// CHECK-NEXT:   %4 = call_builtin #1 %3, empty : any
+// CHECK-NEXT:   %5 = create_closure @2:"get" undefined : closure
+// CHECK-NEXT:   define_own_property #0 %5, %4, "get"
+// CHECK-NEXT:   store_stack %3, %1
+// CHECK-NEXT:   %6 = create_scope $0 undefined : environment
+// CHECK-NEXT:   store_frame $0.0:"B" empty, %6
+// CHECK-NEXT:   %7 = load_stack %1 : any|empty
+// CHECK-NEXT:   %8 = create_closure @3:"B" %6 : closure
+// CHECK-NEXT:   %9 = call_builtin #1 %8, %7 : any
+// CHECK-NEXT:   %10 = create_closure @4:"get" %6 : closure
+// CHECK-NEXT:   %11 = call_builtin #2 %10, %9 : any
+// CHECK-NEXT:   define_own_property #0 %10, %9, "get"
+// CHECK-NEXT:   %12 = create_closure @5:"make" %6 : closure
+// CHECK-NEXT:   define_own_property #0 %12, %8, "make"
+// CHECK-NEXT:   store_frame $0.0:"B" %8, %6
+// CHECK-NEXT:   store_stack %8, %2
+// CHECK-NEXT:   %13 = load_stack %0 : any|empty
+// CHECK-NEXT:   return %13
 // CHECK-EMPTY:
 // CHECK-NEXT: function @1 "A"("x") kind=class_constructor strict parent=none length=1 loc=3:1 source="class A { constructor(x) { this.x = x; } get() { return this.x; } }"
 // CHECK-NEXT: %BB0:

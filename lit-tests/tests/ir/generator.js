@@ -11,9 +11,12 @@ function* g(a) {
 // CHECK-EMPTY:
 // CHECK-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // CHECK-NEXT: %BB0:
-// CHECK-NEXT:   %0 = create_closure @1:"g" undefined : closure
-// CHECK-NEXT:   %1 = call_builtin #15 "g", %0 : any
-// CHECK-NEXT:   return undefined
+// CHECK-NEXT:   %0 = alloc_stack "%completion" : any|empty
+// CHECK-NEXT:   store_stack undefined, %0
+// CHECK-NEXT:   %1 = create_closure @1:"g" undefined : closure
+// CHECK-NEXT:   %2 = call_builtin #15 "g", %1 : any
+// CHECK-NEXT:   %3 = load_stack %0 : any|empty
+// CHECK-NEXT:   return %3
 // CHECK-EMPTY:
 // CHECK-NEXT: function @1 "g"("a") kind=generator sloppy parent=none length=1 loc=3:1 source="function* g(a) {\n  var x = yield a;\n  yield x + 1;\n}"
 // CHECK-NEXT: %BB0:

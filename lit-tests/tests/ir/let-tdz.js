@@ -17,9 +17,12 @@ function f() {
 // CHECK-EMPTY:
 // CHECK-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // CHECK-NEXT: %BB0:
-// CHECK-NEXT:   %0 = create_closure @1:"f" undefined : closure
-// CHECK-NEXT:   %1 = call_builtin #15 "f", %0 : any
-// CHECK-NEXT:   return undefined
+// CHECK-NEXT:   %0 = alloc_stack "%completion" : any|empty
+// CHECK-NEXT:   store_stack undefined, %0
+// CHECK-NEXT:   %1 = create_closure @1:"f" undefined : closure
+// CHECK-NEXT:   %2 = call_builtin #15 "f", %1 : any
+// CHECK-NEXT:   %3 = load_stack %0 : any|empty
+// CHECK-NEXT:   return %3
 // CHECK-EMPTY:
 // CHECK-NEXT: function @1 "f"() kind=function sloppy parent=none length=0 loc=3:1 source="function f() {\n  g();\n  let x = 1;\n  function g() { return x; }\n  const c = x + 1;\n  return c;\n}"
 // CHECK-NEXT: %BB0:

@@ -12,9 +12,12 @@ function f(a, b) {
 // CHECK-EMPTY:
 // CHECK-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // CHECK-NEXT: %BB0:
-// CHECK-NEXT:   %0 = create_closure @1:"f" undefined : closure
-// CHECK-NEXT:   %1 = call_builtin #15 "f", %0 : any
-// CHECK-NEXT:   return undefined
+// CHECK-NEXT:   %0 = alloc_stack "%completion" : any|empty
+// CHECK-NEXT:   store_stack undefined, %0
+// CHECK-NEXT:   %1 = create_closure @1:"f" undefined : closure
+// CHECK-NEXT:   %2 = call_builtin #15 "f", %1 : any
+// CHECK-NEXT:   %3 = load_stack %0 : any|empty
+// CHECK-NEXT:   return %3
 // CHECK-EMPTY:
 // CHECK-NEXT: function @1 "f"("a", "b") kind=function sloppy parent=none length=2 loc=3:1 source="function f(a, b) {\n  var arr = [1, , ...a];\n  var o = { get x() { return 1; }, set x(v) {}, [b]: 2, ...a };\n  return `${arr.length}-${o.x}`;\n}"
 // CHECK-NEXT: %BB0:

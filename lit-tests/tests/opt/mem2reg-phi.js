@@ -13,9 +13,12 @@ function sum(n) {
 // IR-EMPTY:
 // IR-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // IR-NEXT: %BB0:
-// IR-NEXT:   %0 = create_closure @1:"sum" undefined : closure
-// IR-NEXT:   %1 = call_builtin #15 "sum", %0 : any
-// IR-NEXT:   return undefined
+// IR-NEXT:   %0 = alloc_stack "%completion" : any|empty
+// IR-NEXT:   store_stack undefined, %0
+// IR-NEXT:   %1 = create_closure @1:"sum" undefined : closure
+// IR-NEXT:   %2 = call_builtin #15 "sum", %1 : any
+// IR-NEXT:   %3 = load_stack %0 : any|empty
+// IR-NEXT:   return %3
 // IR-EMPTY:
 // IR-NEXT: function @1 "sum"("n") kind=function sloppy parent=none length=1 loc=4:1 source="function sum(n) {\n  var s = 0;\n  for (var i = 0; i < n; i++) s += i;\n  return s;\n}"
 // IR-NEXT: %BB0:

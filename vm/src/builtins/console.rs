@@ -2,7 +2,6 @@
 //! simplified node style (`{ a: 1, b: 'x' }`, `[ 1, 2, 3 ]`, `[Function: f]`), without
 //! running JavaScript (accessors show as `[Getter]`).
 
-use super::arg;
 use crate::gc::{CellKind, Gc};
 use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::property::Own;
@@ -21,7 +20,8 @@ pub(crate) fn install(rt: &mut Runtime, global: Gc<JsObject>) {
     rt.define_value(global, "console", Value::object(console), WRITABLE | CONFIGURABLE);
 }
 
-/// `console.log(...args)`.
+/// `console.log(...args)`, also the global `print`: strings as they are, other values as
+/// node displays them, separated by spaces.
 pub(crate) fn console_log(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let mut line = String::new();
     for (i, &a) in args.iter().enumerate() {
@@ -36,26 +36,6 @@ pub(crate) fn console_log(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsR
     }
     line.push('\n');
     rt.write_output(&line);
-    Ok(Value::UNDEFINED)
-}
-
-/// `print(...args)`: the arguments converted with ToString, separated by spaces.
-pub(crate) fn print(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
-    let mut line = String::new();
-    for (i, &a) in args.iter().enumerate() {
-        if i > 0 {
-            line.push(' ');
-        }
-        if a.is_symbol() {
-            line.push_str(&rt.symbol_descriptive_string(a));
-        } else {
-            let s = rt.to_rust_string(a)?;
-            line.push_str(&s);
-        }
-    }
-    line.push('\n');
-    rt.write_output(&line);
-    let _ = arg(args, 0);
     Ok(Value::UNDEFINED)
 }
 

@@ -18,7 +18,7 @@ const GLOBALS: &[(&str, crate::object::function::NativeFn, u32)] = &[
     ("parseFloat", parse_float, 1),
     ("isNaN", is_nan, 1),
     ("isFinite", is_finite, 1),
-    ("print", super::console::print, 0),
+    ("print", super::console::console_log, 0),
     ("encodeURIComponent", encode_uri_component, 1),
     ("encodeURI", encode_uri, 1),
     ("decodeURIComponent", decode_uri_component, 1),

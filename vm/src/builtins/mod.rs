@@ -283,6 +283,7 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
         native_function: tmp,
         prototype_object: tmp,
         arguments: tmp,
+        object_by_cap: [tmp; 17],
     };
     rt.realms.push(Realm {
         global: placeholder,
@@ -340,6 +341,10 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
         r.prototype_object = prototype_object;
         r.arguments = arguments;
     }
+    for cap in 0..17u8 {
+        let s = rt.root_shape(op, CellKind::Object, cap);
+        rt.realms[index as usize].shapes.object_by_cap[cap as usize] = s;
+    }
 
     // %Array.prototype% is an Array exotic object.
     let array_root = rt.root_shape(op, CellKind::Array, 0);
@@ -389,6 +394,8 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
     let sp = rt.intrinsic_object(Intrinsic::StringPrototype);
     let si = rt.peek_data(sp, it_key).unwrap_or(Value::UNDEFINED);
     rt.set_intrinsic(Intrinsic::StringProtoIterator, si);
+    let exec = rt.intrinsic_prop(Intrinsic::RegExpPrototype, "exec");
+    rt.set_intrinsic(Intrinsic::RegExpProtoExec, exec);
     function::init_throw_type_error(rt);
     collections::link_aliases(rt);
 

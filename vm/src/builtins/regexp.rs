@@ -1,21 +1,839 @@
-//! 22.2 RegExp objects, backed by the `regress` crate behind `Matcher`.
+//! 22.2 RegExp objects. Matching is done by the `regress` crate, wrapped by [`Matcher`]
+//! so the engine can be replaced: nothing else in the VM names `regress`.
+//!
+//! Known limitation: regress has no backtracking limit and no interrupt hook, so a
+//! catastrophic pattern runs until it completes (TODO(#2): an interrupt check inside the
+//! matcher).
 
-use super::{rows, Row};
-use crate::runtime::{JsResult, Runtime};
+use super::{arg, rows, Row};
+use crate::gc::{CellKind, Gc};
+use crate::object::shape::{CONFIGURABLE, WRITABLE};
+use crate::object::{iter_kind, IteratorObject, JsObject, Key, RegExpObject};
+use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
-pub(crate) const ROWS: &[Row] = rows! {};
+pub(crate) const ROWS: &[Row] = rows! {
+    RegExp.[species] => super::array::species_getter, 0, getter;
+    RegExpPrototype."exec" => exec, 1;
+    RegExpPrototype."test" => test, 1;
+    RegExpPrototype."toString" => to_string, 0;
+    RegExpPrototype."compile" => compile, 2;
+    RegExpPrototype."flags" => flags_getter, 0, getter;
+    RegExpPrototype."source" => source_getter, 0, getter;
+    RegExpPrototype."global" => global_getter, 0, getter;
+    RegExpPrototype."ignoreCase" => ignore_case_getter, 0, getter;
+    RegExpPrototype."multiline" => multiline_getter, 0, getter;
+    RegExpPrototype."dotAll" => dot_all_getter, 0, getter;
+    RegExpPrototype."unicode" => unicode_getter, 0, getter;
+    RegExpPrototype."unicodeSets" => unicode_sets_getter, 0, getter;
+    RegExpPrototype."sticky" => sticky_getter, 0, getter;
+    RegExpPrototype."hasIndices" => has_indices_getter, 0, getter;
+    RegExpPrototype.[match_] => symbol_match, 1;
+    RegExpPrototype.[match_all] => symbol_match_all, 1;
+    RegExpPrototype.[replace] => symbol_replace, 2;
+    RegExpPrototype.[search] => symbol_search, 1;
+    RegExpPrototype.[split] => symbol_split, 2;
+    RegExpStringIteratorPrototype."next" => string_iterator_next, 0;
+};
 
-/// A compiled regular expression.
+/// A compiled regular expression (the `regexp` module's matcher) and the flags that affect
+/// matching.
 pub struct Matcher {
-    /// The compiled program.
-    pub regex: regress::Regex,
+    compiled: crate::regexp::CompiledRegExp,
+    /// The `u` or `v` flag: match by code points.
+    pub unicode: bool,
+    /// The `g` flag.
+    pub global: bool,
+    /// The `y` flag.
+    pub sticky: bool,
+    /// The `d` flag.
+    pub has_indices: bool,
+    /// Number of capture groups (without the whole match).
+    pub captures: usize,
+    /// Capture group names (empty strings for unnamed groups), if any group is named.
+    pub names: Vec<String>,
+}
+
+/// One match: the whole match and each group as a code unit range.
+pub struct MatchResult {
+    /// `[start, end)` of each group, group 0 being the whole match.
+    pub groups: Vec<Option<(usize, usize)>>,
+}
+
+/// Why matching stopped without an answer.
+pub enum MatchError {
+    /// The runtime's interrupt was requested.
+    Interrupted,
+    /// The matcher failed internally.
+    Internal,
+}
+
+impl Matcher {
+    /// Compiles `pattern` with `flags` (validated here: a bad flag is an error).
+    pub fn new(pattern: &[u16], flags: &[u16]) -> Result<Matcher, String> {
+        let compiled = crate::regexp::CompiledRegExp::new(pattern, flags).map_err(|e| e.message)?;
+        let f = compiled.flags();
+        let captures = compiled.group_count();
+        let names = if compiled.has_named_groups() {
+            (0..=captures)
+                .skip(1)
+                .map(|i| compiled.name_of_group(i).map(String::from_utf16_lossy).unwrap_or_default())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(Matcher {
+            unicode: f.either_unicode(),
+            global: f.global,
+            sticky: f.sticky,
+            has_indices: f.has_indices,
+            captures,
+            names,
+            compiled,
+        })
+    }
+
+    /// The first match starting at or after `start` (exactly at `start` if sticky).
+    pub fn exec(&self, text: &[u16], start: usize, interrupt: &dyn Fn() -> bool) -> Result<Option<MatchResult>, MatchError> {
+        match self.compiled.exec_at(text, start, interrupt) {
+            Ok(Some(m)) => Ok(Some(MatchResult {
+                groups: (0..=self.captures).map(|i| m.group(i).map(|r| (r.start, r.end))).collect(),
+            })),
+            Ok(None) => Ok(None),
+            Err(crate::regexp::ExecError::Interrupted) => Err(MatchError::Interrupted),
+            Err(crate::regexp::ExecError::Internal) => Err(MatchError::Internal),
+        }
+    }
+
+    /// The `source` text (EscapeRegExpPattern).
+    pub fn escaped_source(&self) -> Vec<u16> {
+        crate::regexp::escape_source(self.compiled.source())
+    }
 }
 
 /// Creates RegExp and RegExp.prototype.
-pub(crate) fn init(_rt: &mut Runtime) {}
+pub(crate) fn init(rt: &mut Runtime) {
+    let op = rt.intrinsic(Intrinsic::ObjectPrototype);
+    let proto = rt.new_object(op);
+    let c = rt.make_constructor("RegExp", regexp_constructor, 2, Some(proto));
+    rt.set_intrinsic(Intrinsic::RegExpPrototype, Value::object(proto));
+    rt.set_intrinsic(Intrinsic::RegExp, Value::object(c));
+}
 
-/// `create_regexp`: a RegExp object from a pattern and flags.
-pub(crate) fn regexp_create(rt: &mut Runtime, _pattern: Value, _flags: Value) -> JsResult<Value> {
-    Err(rt.throw_type_error("RegExp is not supported yet"))
+/// 22.2.3.1 RegExpAlloc(newTarget): an uninitialized RegExp with `lastIndex`.
+fn regexp_alloc(rt: &mut Runtime, proto: Value) -> Gc<JsObject> {
+    let shape = rt.root_shape(proto, CellKind::RegExp, 1);
+    let r = RegExpObject { base: JsObject::new(CellKind::RegExp, shape), matcher: None, source: Value::UNDEFINED, flags: Value::UNDEFINED };
+    let o: Gc<JsObject> = rt.heap_mut().alloc_object(r, 1).cast();
+    let key = Key::Name(rt.names.last_index);
+    rt.define_data_raw(o, key, Value::number(0.0), WRITABLE);
+    o
+}
+
+/// 22.2.3.3 RegExpInitialize(obj, pattern, flags).
+fn regexp_initialize(rt: &mut Runtime, obj: Gc<JsObject>, pattern: Value, flags: Value) -> JsResult<Value> {
+    let p = if pattern.is_undefined() { rt.names.empty.value() } else { rt.to_string(pattern)? };
+    rt.root(p);
+    let f = if flags.is_undefined() { rt.names.empty.value() } else { rt.to_string(flags)? };
+    rt.root(f);
+    let units = rt.string_units(p);
+    let flag_units = rt.string_units(f);
+    let matcher = match Matcher::new(&units, &flag_units) {
+        Ok(m) => m,
+        Err(e) => return Err(rt.throw_syntax_error(&e)),
+    };
+    let r = obj.cast::<RegExpObject>();
+    let cell = rt.heap_mut().get_mut(r);
+    cell.matcher = Some(Box::new(matcher));
+    cell.source = p;
+    cell.flags = f;
+    let key = Key::Name(rt.names.last_index);
+    rt.set_or_throw(obj, key, Value::number(0.0))?;
+    Ok(Value::object(obj))
+}
+
+/// `create_regexp` (RegExpCreate for literals).
+pub(crate) fn regexp_create(rt: &mut Runtime, pattern: Value, flags: Value) -> JsResult<Value> {
+    let proto = rt.intrinsic(Intrinsic::RegExpPrototype);
+    let o = regexp_alloc(rt, proto);
+    rt.root(Value::object(o));
+    regexp_initialize(rt, o, pattern, flags)
+}
+
+fn as_regexp(rt: &Runtime, v: Value) -> Option<Gc<RegExpObject>> {
+    if v.is_object() {
+        rt.heap().downcast::<RegExpObject>(v.ptr_unchecked())
+    } else {
+        None
+    }
+}
+
+/// 22.2.4.1 RegExp(pattern, flags).
+fn regexp_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let (pattern, flags) = (arg(args, 0), arg(args, 1));
+    let nt = rt.native_new_target();
+    // 1-2. Let patternIsRegExp be ? IsRegExp(pattern).
+    let pattern_is_regexp = if pattern.is_object() {
+        let key = Key::Name(rt.symbols.match_);
+        let m = rt.get(pattern.ptr_unchecked(), key, pattern)?;
+        if m.is_undefined() { as_regexp(rt, pattern).is_some() } else { rt.to_boolean(m) }
+    } else {
+        false
+    };
+    let new_target = if nt.is_undefined() {
+        let callee = rt.native_callee();
+        // 4.b. If patternIsRegExp and flags is undefined, return pattern if its constructor is the callee.
+        if pattern_is_regexp && flags.is_undefined() {
+            let ck = Key::Name(rt.names.constructor);
+            let pc = rt.get(pattern.ptr_unchecked(), ck, pattern)?;
+            if pc == callee {
+                return Ok(pattern);
+            }
+        }
+        callee
+    } else {
+        nt
+    };
+    let (p, f) = if let Some(r) = as_regexp(rt, pattern) {
+        let cell = rt.heap().get(r);
+        let (src, fl) = (cell.source, cell.flags);
+        (src, if flags.is_undefined() { fl } else { flags })
+    } else if pattern_is_regexp {
+        let sk = Key::Name(rt.names.source);
+        let src = rt.get(pattern.ptr_unchecked(), sk, pattern)?;
+        rt.root(src);
+        let f = if flags.is_undefined() {
+            let fk = Key::Name(rt.names.flags);
+            rt.get(pattern.ptr_unchecked(), fk, pattern)?
+        } else {
+            flags
+        };
+        (src, f)
+    } else {
+        (pattern, flags)
+    };
+    rt.root(p);
+    rt.root(f);
+    let proto = rt.prototype_from_constructor(new_target, Intrinsic::RegExpPrototype)?;
+    let o = regexp_alloc(rt, proto);
+    rt.root(Value::object(o));
+    regexp_initialize(rt, o, p, f)
+}
+
+/// thisRegExp for the builtin exec: the receiver must be an initialized RegExp.
+fn this_regexp(rt: &mut Runtime, this: Value, what: &str) -> JsResult<Gc<RegExpObject>> {
+    match as_regexp(rt, this) {
+        Some(r) if rt.heap().get(r).matcher.is_some() => Ok(r),
+        _ => Err(rt.throw_type_error(&format!("RegExp.prototype.{what} requires that 'this' be a RegExp object"))),
+    }
+}
+
+/// 22.2.7.2 RegExpBuiltinExec(R, S).
+fn builtin_exec(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Value> {
+    let ro: Gc<JsObject> = r.cast();
+    let lk = Key::Name(rt.names.last_index);
+    let li = rt.get(ro, lk, Value::object(ro))?;
+    let mut last_index = rt.to_length(li)?;
+    let (global, sticky, has_indices) = {
+        let m = rt.heap().get(r).matcher.as_ref().map(|m| (m.global, m.sticky, m.has_indices));
+        m.unwrap_or((false, false, false))
+    };
+    if !global && !sticky {
+        last_index = 0.0;
+    }
+    let text = rt.utf16_of(s);
+    if last_index > text.len() as f64 {
+        if global || sticky {
+            rt.set_or_throw(ro, lk, Value::number(0.0))?;
+        }
+        return Ok(Value::NULL);
+    }
+    let flag = rt.interrupt.clone();
+    let interrupt = move || flag.load(std::sync::atomic::Ordering::Relaxed);
+    let result = match rt.heap().get(r).matcher.as_ref() {
+        Some(m) => m.exec(&text, last_index as usize, &interrupt),
+        None => Ok(None),
+    };
+    let result = match result {
+        Ok(r) => r,
+        Err(MatchError::Interrupted) => return Err(rt.throw_uncatchable(crate::runtime::ExceptionKind::Interrupted)),
+        Err(MatchError::Internal) => return Err(rt.throw_error(crate::runtime::ErrorType::Error, "internal error in the regular expression matcher")),
+    };
+    let Some(m) = result else {
+        if global || sticky {
+            rt.set_or_throw(ro, lk, Value::number(0.0))?;
+        }
+        return Ok(Value::NULL);
+    };
+    let (start, end) = m.groups[0].unwrap_or((0, 0));
+    if global || sticky {
+        rt.set_or_throw(ro, lk, Value::number(end as f64))?;
+    }
+    build_match_array(rt, r, s, &text, &m, start, has_indices)
+}
+
+/// The array RegExpBuiltinExec returns (steps 16-36).
+fn build_match_array(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value, text: &[u16], m: &MatchResult, start: usize, has_indices: bool) -> JsResult<Value> {
+    let mut items = Vec::with_capacity(m.groups.len());
+    for g in &m.groups {
+        let v = match g {
+            Some((a, b)) => super::string::substring_value(rt, s, *a, *b),
+            None => Value::UNDEFINED,
+        };
+        rt.root(v);
+        items.push(v);
+    }
+    let _ = text;
+    let a = rt.new_array_from(&items);
+    rt.root(Value::object(a));
+    let ik = Key::Name(rt.names.index);
+    rt.create_data_property_or_throw(a, ik, Value::number(start as f64))?;
+    let inp = Key::Name(rt.names.input);
+    rt.create_data_property_or_throw(a, inp, s)?;
+    let names: Vec<String> = rt.heap().get(r).matcher.as_ref().map(|mm| mm.names.clone()).unwrap_or_default();
+    let groups = if names.is_empty() {
+        Value::UNDEFINED
+    } else {
+        let g = rt.new_object(Value::NULL);
+        rt.root(Value::object(g));
+        for (i, n) in names.iter().enumerate() {
+            if !n.is_empty() {
+                let key = rt.key(n);
+                rt.create_data_property_or_throw(g, key, items[i + 1])?;
+            }
+        }
+        Value::object(g)
+    };
+    let gk = Key::Name(rt.names.groups);
+    rt.create_data_property_or_throw(a, gk, groups)?;
+    if has_indices {
+        let mut pairs = Vec::new();
+        for g in &m.groups {
+            let v = match g {
+                Some((x, y)) => Value::object(rt.new_array_from(&[Value::number(*x as f64), Value::number(*y as f64)])),
+                None => Value::UNDEFINED,
+            };
+            rt.root(v);
+            pairs.push(v);
+        }
+        let ind = rt.new_array_from(&pairs);
+        rt.root(Value::object(ind));
+        let gi = if names.is_empty() {
+            Value::UNDEFINED
+        } else {
+            let g = rt.new_object(Value::NULL);
+            for (i, n) in names.iter().enumerate() {
+                if !n.is_empty() {
+                    let key = rt.key(n);
+                    rt.create_data_property_or_throw(g, key, pairs[i + 1])?;
+                }
+            }
+            Value::object(g)
+        };
+        rt.create_data_property_or_throw(ind, gk, gi)?;
+        let key = rt.key("indices");
+        rt.create_data_property_or_throw(a, key, Value::object(ind))?;
+    }
+    Ok(Value::object(a))
+}
+
+/// 22.2.7.1 RegExpExec(R, S).
+fn regexp_exec(rt: &mut Runtime, r: Value, s: Value) -> JsResult<Value> {
+    let key = Key::Name(rt.names.exec);
+    let exec_fn = rt.get(r.ptr_unchecked(), key, r)?;
+    if rt.is_callable(exec_fn) && exec_fn != rt.regexp_builtin_exec() {
+        let result = rt.call(exec_fn, r, &[s])?;
+        if !result.is_object() && !result.is_null() {
+            return Err(rt.throw_type_error("exec result must be an object or null"));
+        }
+        return Ok(result);
+    }
+    let rx = this_regexp(rt, r, "exec")?;
+    builtin_exec(rt, rx, s)
+}
+
+impl Runtime {
+    /// The original RegExp.prototype.exec of the current realm.
+    fn regexp_builtin_exec(&mut self) -> Value {
+        self.intrinsic(Intrinsic::RegExpProtoExec)
+    }
+
+    /// The UTF-16 units of a string value, cached for repeated matching of one subject.
+    pub(crate) fn utf16_of(&mut self, s: Value) -> std::rc::Rc<[u16]> {
+        let flat = self.flat(s);
+        if let Some((addr, units)) = &self.utf16_cache {
+            if *addr == flat.addr() {
+                return units.clone();
+            }
+        }
+        let units: std::rc::Rc<[u16]> = self.heap.str_view(flat).to_units().into();
+        self.utf16_cache = Some((flat.addr(), units.clone()));
+        units
+    }
+}
+
+/// 22.2.6.2 RegExp.prototype.exec(string).
+fn exec(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    let r = this_regexp(rt, this, "exec")?;
+    let s = rt.to_string(arg(args, 0))?;
+    rt.root(s);
+    builtin_exec(rt, r, s)
+}
+
+/// 22.2.6.16 RegExp.prototype.test(S).
+fn test(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    if !this.is_object() {
+        return Err(rt.throw_type_error("RegExp.prototype.test called on incompatible receiver"));
+    }
+    let s = rt.to_string(arg(args, 0))?;
+    rt.root(s);
+    let m = regexp_exec(rt, this, s)?;
+    Ok(Value::boolean(!m.is_null()))
+}
+
+/// 22.2.6.17 RegExp.prototype.toString().
+fn to_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    if !this.is_object() {
+        return Err(rt.throw_type_error("RegExp.prototype.toString called on incompatible receiver"));
+    }
+    let sk = Key::Name(rt.names.source);
+    let src = rt.get(this.ptr_unchecked(), sk, this)?;
+    let p = rt.to_rust_string(src)?;
+    let fk = Key::Name(rt.names.flags);
+    let fl = rt.get(this.ptr_unchecked(), fk, this)?;
+    let f = rt.to_rust_string(fl)?;
+    Ok(rt.new_string(&format!("/{p}/{f}")))
+}
+
+/// B.2.4.1 RegExp.prototype.compile(pattern, flags).
+fn compile(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    let r = this_regexp(rt, this, "compile")?;
+    let (pattern, flags) = (arg(args, 0), arg(args, 1));
+    let (p, f) = if let Some(pr) = as_regexp(rt, pattern) {
+        if !flags.is_undefined() {
+            return Err(rt.throw_type_error("Cannot supply flags when constructing one RegExp from another"));
+        }
+        let c = rt.heap().get(pr);
+        (c.source, c.flags)
+    } else {
+        (pattern, flags)
+    };
+    regexp_initialize(rt, r.cast(), p, f)
+}
+
+/// 22.2.6.4 get RegExp.prototype.flags.
+fn flags_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    if !this.is_object() {
+        return Err(rt.throw_type_error("RegExp.prototype.flags getter called on non-object"));
+    }
+    let mut out = String::new();
+    for (name, ch) in [
+        ("hasIndices", 'd'),
+        ("global", 'g'),
+        ("ignoreCase", 'i'),
+        ("multiline", 'm'),
+        ("dotAll", 's'),
+        ("unicode", 'u'),
+        ("unicodeSets", 'v'),
+        ("sticky", 'y'),
+    ] {
+        let key = rt.key(name);
+        let v = rt.get(this.ptr_unchecked(), key, this)?;
+        if rt.to_boolean(v) {
+            out.push(ch);
+        }
+    }
+    Ok(rt.new_string(&out))
+}
+
+/// 22.2.6.13 get RegExp.prototype.source.
+fn source_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    if let Some(r) = as_regexp(rt, this) {
+        let escaped = rt.heap().get(r).matcher.as_ref().map(|m| m.escaped_source());
+        if let Some(e) = escaped {
+            return Ok(rt.new_string_units(&e));
+        }
+    }
+    if this == rt.intrinsic(Intrinsic::RegExpPrototype) {
+        return Ok(rt.new_string("(?:)"));
+    }
+    Err(rt.throw_type_error("RegExp.prototype.source getter called on incompatible receiver"))
+}
+
+fn flag_getter(rt: &mut Runtime, this: Value, ch: char, name: &str) -> JsResult<Value> {
+    if let Some(r) = as_regexp(rt, this) {
+        let f = rt.heap().get(r).flags;
+        if f.is_string() {
+            let s = rt.string_to_rust(f);
+            return Ok(Value::boolean(s.contains(ch)));
+        }
+    }
+    if this == rt.intrinsic(Intrinsic::RegExpPrototype) {
+        return Ok(Value::UNDEFINED);
+    }
+    Err(rt.throw_type_error(&format!("RegExp.prototype.{name} getter called on incompatible receiver")))
+}
+
+fn global_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    flag_getter(rt, this, 'g', "global")
+}
+fn ignore_case_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    flag_getter(rt, this, 'i', "ignoreCase")
+}
+fn multiline_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    flag_getter(rt, this, 'm', "multiline")
+}
+fn dot_all_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    flag_getter(rt, this, 's', "dotAll")
+}
+fn unicode_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    flag_getter(rt, this, 'u', "unicode")
+}
+fn unicode_sets_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    flag_getter(rt, this, 'v', "unicodeSets")
+}
+fn sticky_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    flag_getter(rt, this, 'y', "sticky")
+}
+fn has_indices_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    flag_getter(rt, this, 'd', "hasIndices")
+}
+
+/// The `flags` string of a RegExp-like object (through the `flags` getter).
+fn flags_of(rt: &mut Runtime, r: Value) -> JsResult<String> {
+    let fk = Key::Name(rt.names.flags);
+    let f = rt.get(r.ptr_unchecked(), fk, r)?;
+    rt.to_rust_string(f)
+}
+
+/// 22.2.7.3 AdvanceStringIndex(S, index, unicode).
+fn advance(text: &[u16], index: f64, unicode: bool) -> f64 {
+    if !unicode || index + 1.0 >= text.len() as f64 {
+        return index + 1.0;
+    }
+    let cp = crate::conv::string_ops::code_point_at(text, index as usize);
+    index + cp.code_unit_count as f64
+}
+
+fn set_last_index(rt: &mut Runtime, r: Value, v: f64) -> JsResult<()> {
+    let lk = Key::Name(rt.names.last_index);
+    rt.set_or_throw(r.ptr_unchecked(), lk, Value::number(v))
+}
+
+fn get_last_index(rt: &mut Runtime, r: Value) -> JsResult<f64> {
+    let lk = Key::Name(rt.names.last_index);
+    let v = rt.get(r.ptr_unchecked(), lk, r)?;
+    rt.to_length(v)
+}
+
+/// 22.2.6.8 RegExp.prototype[@@match](string).
+fn symbol_match(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    if !this.is_object() {
+        return Err(rt.throw_type_error("RegExp.prototype[Symbol.match] called on non-object"));
+    }
+    let s = rt.to_string(arg(args, 0))?;
+    rt.root(s);
+    let flags = flags_of(rt, this)?;
+    if !flags.contains('g') {
+        return regexp_exec(rt, this, s);
+    }
+    let full_unicode = flags.contains('u') || flags.contains('v');
+    set_last_index(rt, this, 0.0)?;
+    let a = rt.new_array(0);
+    rt.root(Value::object(a));
+    let text = rt.string_units(s);
+    loop {
+        let result = regexp_exec(rt, this, s)?;
+        if result.is_null() {
+            return Ok(if rt.heap().array_length(a) == 0 { Value::NULL } else { Value::object(a) });
+        }
+        let mark = rt.handle_mark();
+        rt.root(result);
+        let m = rt.get(result.ptr_unchecked(), Key::Index(0), result)?;
+        let ms = rt.to_string(m)?;
+        rt.array_push(a, ms)?;
+        if rt.heap().string_len(ms) == 0 {
+            let li = get_last_index(rt, this)?;
+            set_last_index(rt, this, advance(&text, li, full_unicode))?;
+        }
+        rt.release_handles(mark);
+    }
+}
+
+/// 22.2.6.9 RegExp.prototype[@@matchAll](string).
+fn symbol_match_all(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    if !this.is_object() {
+        return Err(rt.throw_type_error("RegExp.prototype[Symbol.matchAll] called on non-object"));
+    }
+    let s = rt.to_string(arg(args, 0))?;
+    rt.root(s);
+    let c = species_constructor(rt, this)?;
+    let flags = flags_of(rt, this)?;
+    let fv = rt.new_string(&flags);
+    let matcher = rt.construct(c, &[this, fv], c)?;
+    rt.root(matcher);
+    let li = get_last_index(rt, this)?;
+    set_last_index(rt, matcher, li)?;
+    let state = rt.new_array_from(&[matcher, s]);
+    let it = rt.new_builtin_iterator(Value::object(state), iter_kind::REGEXP_STRING);
+    let mut bits = 0;
+    if flags.contains('g') {
+        bits |= 1;
+    }
+    if flags.contains('u') || flags.contains('v') {
+        bits |= 2;
+    }
+    rt.heap_mut().get_mut(it.ptr_unchecked::<IteratorObject>()).index = bits;
+    Ok(it)
+}
+
+/// 22.2.9.2.1 %RegExpStringIteratorPrototype%.next().
+fn string_iterator_next(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    let ok = this.is_object()
+        && rt.heap().object_kind(this.ptr_unchecked()) == CellKind::Iterator
+        && rt.heap().get(this.ptr_unchecked::<IteratorObject>()).kind == iter_kind::REGEXP_STRING;
+    if !ok {
+        return Err(rt.throw_type_error("RegExp String Iterator next called on incompatible receiver"));
+    }
+    let it: Gc<IteratorObject> = this.ptr_unchecked();
+    let (state, bits) = {
+        let i = rt.heap().get(it);
+        (i.target, i.index)
+    };
+    if state.is_undefined() {
+        return Ok(rt.create_iter_result(Value::UNDEFINED, true));
+    }
+    let so: Gc<JsObject> = state.ptr_unchecked();
+    let r = rt.heap().elements(so)[0];
+    let s = rt.heap().elements(so)[1];
+    let m = regexp_exec(rt, r, s)?;
+    if m.is_null() {
+        rt.heap_mut().get_mut(it).target = Value::UNDEFINED;
+        return Ok(rt.create_iter_result(Value::UNDEFINED, true));
+    }
+    if bits & 1 == 0 {
+        rt.heap_mut().get_mut(it).target = Value::UNDEFINED;
+        return Ok(rt.create_iter_result(m, false));
+    }
+    rt.root(m);
+    let first = rt.get(m.ptr_unchecked(), Key::Index(0), m)?;
+    let ms = rt.to_string(first)?;
+    if rt.heap().string_len(ms) == 0 {
+        let text = rt.string_units(s);
+        let li = get_last_index(rt, r)?;
+        set_last_index(rt, r, advance(&text, li, bits & 2 != 0))?;
+    }
+    Ok(rt.create_iter_result(m, false))
+}
+
+/// 7.3.22 SpeciesConstructor(O, %RegExp%).
+fn species_constructor(rt: &mut Runtime, o: Value) -> JsResult<Value> {
+    let default = rt.intrinsic(Intrinsic::RegExp);
+    let ck = Key::Name(rt.names.constructor);
+    let c = rt.get(o.ptr_unchecked(), ck, o)?;
+    if c.is_undefined() {
+        return Ok(default);
+    }
+    if !c.is_object() {
+        return Err(rt.throw_type_error("object.constructor is not an object"));
+    }
+    let sk = Key::Name(rt.symbols.species);
+    let s = rt.get(c.ptr_unchecked(), sk, c)?;
+    if s.is_nullish() {
+        return Ok(default);
+    }
+    if rt.is_constructor(s) {
+        return Ok(s);
+    }
+    Err(rt.throw_type_error("object.constructor[Symbol.species] is not a constructor"))
+}
+
+/// 22.2.6.11 RegExp.prototype[@@replace](string, replaceValue).
+fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    if !this.is_object() {
+        return Err(rt.throw_type_error("RegExp.prototype[Symbol.replace] called on non-object"));
+    }
+    let s = rt.to_string(arg(args, 0))?;
+    rt.root(s);
+    let text = rt.string_units(s);
+    let mut replace_value = arg(args, 1);
+    let functional = rt.is_callable(replace_value);
+    if !functional {
+        replace_value = rt.to_string(replace_value)?;
+        rt.root(replace_value);
+    }
+    let flags = flags_of(rt, this)?;
+    let global = flags.contains('g');
+    let full_unicode = flags.contains('u') || flags.contains('v');
+    if global {
+        set_last_index(rt, this, 0.0)?;
+    }
+    let mut results = Vec::new();
+    loop {
+        let result = regexp_exec(rt, this, s)?;
+        if result.is_null() {
+            break;
+        }
+        rt.root(result);
+        results.push(result);
+        if !global {
+            break;
+        }
+        let m = rt.get(result.ptr_unchecked(), Key::Index(0), result)?;
+        let ms = rt.to_string(m)?;
+        if rt.heap().string_len(ms) == 0 {
+            let li = get_last_index(rt, this)?;
+            set_last_index(rt, this, advance(&text, li, full_unicode))?;
+        }
+    }
+    let replacement_units = if functional { Vec::new() } else { rt.string_units(replace_value) };
+    let mut acc: Vec<u16> = Vec::with_capacity(text.len());
+    let mut next_source = 0usize;
+    for result in results {
+        let ro: Gc<JsObject> = result.ptr_unchecked();
+        let n_caps = {
+            let l = super::array::length_of(rt, ro)?;
+            (l - 1.0).max(0.0) as usize
+        };
+        let m0 = rt.get(ro, Key::Index(0), result)?;
+        let matched = rt.to_string(m0)?;
+        rt.root(matched);
+        let match_len = rt.heap().string_len(matched);
+        let ik = Key::Name(rt.names.index);
+        let pv = rt.get(ro, ik, result)?;
+        let position = rt.to_integer_or_infinity(pv)?.clamp(0.0, text.len() as f64) as usize;
+        let mut captures = Vec::with_capacity(n_caps);
+        for n in 1..=n_caps {
+            let c = rt.get(ro, Key::Index(n as u32), result)?;
+            let c = if c.is_undefined() { c } else { rt.to_string(c)? };
+            rt.root(c);
+            captures.push(c);
+        }
+        let gk = Key::Name(rt.names.groups);
+        let mut named = rt.get(ro, gk, result)?;
+        let replacement: Vec<u16> = if functional {
+            let mut call_args = vec![matched];
+            call_args.extend_from_slice(&captures);
+            call_args.push(Value::number(position as f64));
+            call_args.push(s);
+            if !named.is_undefined() {
+                call_args.push(named);
+            }
+            let r = rt.call(replace_value, Value::UNDEFINED, &call_args)?;
+            let rs = rt.to_string(r)?;
+            rt.string_units(rs)
+        } else {
+            if !named.is_undefined() {
+                named = Value::object(rt.to_object(named)?);
+                rt.root(named);
+            }
+            let mu = rt.string_units(matched);
+            super::string::get_substitution(rt, &mu, &text, position, &captures, named, &replacement_units)?
+        };
+        if position >= next_source {
+            acc.extend_from_slice(&text[next_source..position]);
+            acc.extend_from_slice(&replacement);
+            next_source = position + match_len;
+        }
+    }
+    if next_source < text.len() {
+        acc.extend_from_slice(&text[next_source..]);
+    }
+    Ok(rt.new_string_units(&acc))
+}
+
+/// 22.2.6.12 RegExp.prototype[@@search](string).
+fn symbol_search(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    if !this.is_object() {
+        return Err(rt.throw_type_error("RegExp.prototype[Symbol.search] called on non-object"));
+    }
+    let s = rt.to_string(arg(args, 0))?;
+    rt.root(s);
+    let lk = Key::Name(rt.names.last_index);
+    let previous = rt.get(this.ptr_unchecked(), lk, this)?;
+    rt.root(previous);
+    if !rt.same_value(previous, Value::number(0.0)) {
+        rt.set_or_throw(this.ptr_unchecked(), lk, Value::number(0.0))?;
+    }
+    let result = regexp_exec(rt, this, s)?;
+    rt.root(result);
+    let current = rt.get(this.ptr_unchecked(), lk, this)?;
+    if !rt.same_value(current, previous) {
+        rt.set_or_throw(this.ptr_unchecked(), lk, previous)?;
+    }
+    if result.is_null() {
+        return Ok(Value::number(-1.0));
+    }
+    let ik = Key::Name(rt.names.index);
+    rt.get(result.ptr_unchecked(), ik, result)
+}
+
+/// 22.2.6.14 RegExp.prototype[@@split](string, limit).
+fn symbol_split(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    if !this.is_object() {
+        return Err(rt.throw_type_error("RegExp.prototype[Symbol.split] called on non-object"));
+    }
+    let s = rt.to_string(arg(args, 0))?;
+    rt.root(s);
+    let c = species_constructor(rt, this)?;
+    let flags = flags_of(rt, this)?;
+    let unicode = flags.contains('u') || flags.contains('v');
+    let new_flags = if flags.contains('y') { flags.clone() } else { format!("{flags}y") };
+    let nf = rt.new_string(&new_flags);
+    let splitter = rt.construct(c, &[this, nf], c)?;
+    rt.root(splitter);
+    let a = rt.new_array(0);
+    rt.root(Value::object(a));
+    let limit = arg(args, 1);
+    let lim = if limit.is_undefined() { u32::MAX } else { rt.to_uint32(limit)? };
+    if lim == 0 {
+        return Ok(Value::object(a));
+    }
+    let text = rt.string_units(s);
+    let size = text.len();
+    if size == 0 {
+        let z = regexp_exec(rt, splitter, s)?;
+        if z.is_null() {
+            rt.array_push(a, s)?;
+        }
+        return Ok(Value::object(a));
+    }
+    let (mut p, mut q) = (0usize, 0usize);
+    while q < size {
+        set_last_index(rt, splitter, q as f64)?;
+        let z = regexp_exec(rt, splitter, s)?;
+        if z.is_null() {
+            q = advance(&text, q as f64, unicode) as usize;
+            continue;
+        }
+        let mark = rt.handle_mark();
+        rt.root(z);
+        let e = get_last_index(rt, splitter)?.min(size as f64) as usize;
+        if e == p {
+            q = advance(&text, q as f64, unicode) as usize;
+            rt.release_handles(mark);
+            continue;
+        }
+        let t = super::string::substring_value(rt, s, p, q);
+        rt.array_push(a, t)?;
+        if rt.heap().array_length(a) == lim {
+            return Ok(Value::object(a));
+        }
+        p = e;
+        let zo: Gc<JsObject> = z.ptr_unchecked();
+        let ncap = (super::array::length_of(rt, zo)? - 1.0).max(0.0) as u32;
+        for i in 1..=ncap {
+            let cap = rt.get(zo, Key::Index(i), z)?;
+            rt.array_push(a, cap)?;
+            if rt.heap().array_length(a) == lim {
+                return Ok(Value::object(a));
+            }
+        }
+        q = p;
+        rt.release_handles(mark);
+    }
+    let t = super::string::substring_value(rt, s, p, size);
+    rt.array_push(a, t)?;
+    let _ = CONFIGURABLE;
+    Ok(Value::object(a))
 }

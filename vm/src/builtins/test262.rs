@@ -23,7 +23,7 @@ pub(crate) fn install(rt: &mut Runtime, realm: u32) -> Gc<JsObject> {
     rt.define_method(host, "evalScript", eval_script, 1);
     rt.define_method(host, "createRealm", create_realm, 0);
     rt.define_value(global, "$262", Value::object(host), WRITABLE | CONFIGURABLE);
-    let print = rt.new_native("print", super::console::print, 0);
+    let print = rt.new_native("print", super::console::console_log, 0);
     rt.define_value(global, "print", Value::object(print), WRITABLE | CONFIGURABLE);
     rt.realm = saved;
     host

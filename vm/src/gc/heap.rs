@@ -90,6 +90,8 @@ pub struct HeapStats {
     pub allocated_since_gc: usize,
     /// Bytes of mapped pages plus large cells.
     pub footprint: usize,
+    /// The largest footprint seen.
+    pub peak_footprint: usize,
 }
 
 /// The garbage-collected heap. See the module docs of `gc`.
@@ -104,6 +106,7 @@ pub struct Heap {
     collections: u64,
     mapped_pages: usize,
     large_bytes: usize,
+    peak_footprint: usize,
 }
 
 impl Heap {
@@ -123,6 +126,7 @@ impl Heap {
             collections: 0,
             mapped_pages: 0,
             large_bytes: 0,
+            peak_footprint: 0,
         }
     }
 
@@ -319,6 +323,7 @@ impl Heap {
             live_bytes: self.live_bytes,
             allocated_since_gc: self.allocated_since_gc,
             footprint: self.mapped_pages * PAGE_SIZE + self.large_bytes,
+            peak_footprint: self.peak_footprint.max(self.mapped_pages * PAGE_SIZE + self.large_bytes),
         }
     }
 
@@ -363,6 +368,7 @@ impl Heap {
 
     /// Frees every unmarked cell, clears the marks and sets the next budget.
     pub fn sweep(&mut self) {
+        self.peak_footprint = self.peak_footprint.max(self.mapped_pages * PAGE_SIZE + self.large_bytes);
         let mut live = 0usize;
         let mut unmapped = 0usize;
         for class in &mut self.classes {
@@ -436,7 +442,10 @@ impl Heap {
         }
         self.live_bytes = live;
         self.allocated_since_gc = 0;
-        self.budget = MIN_BUDGET.max(live * GROWTH_NUM / GROWTH_DEN - live);
+        // Collect again before the heap outgrows its limit, so that reaching the limit is
+        // noticed while there is still room to throw (and catch) a RangeError.
+        let room = self.limit.saturating_sub(live).max(256 * 1024);
+        self.budget = MIN_BUDGET.max(live * GROWTH_NUM / GROWTH_DEN - live).min(room);
         self.collections += 1;
     }
 

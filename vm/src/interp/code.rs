@@ -60,6 +60,9 @@ pub struct Code {
     pub pcs: Box<[u32]>,
     /// Exception handlers as `(start, end, target)` instruction indices, inner first.
     pub handlers: Box<[(u32, u32, u32)]>,
+    /// For each `new_object`, the number of inline slots to give the object: the number of
+    /// properties the object literal defines right after it (0 for other instructions).
+    pub literal_caps: Box<[u8]>,
 }
 
 impl FunctionInfo {
@@ -185,7 +188,34 @@ fn decode(bundle: &Bundle, id: u32) -> Code {
         .map(|h| (index_at(h.start), index_at(h.end), index_at(h.target)))
         .collect::<Vec<_>>()
         .into_boxed_slice();
-    Code { insts: out.into_boxed_slice(), pcs: pcs.into_boxed_slice(), handlers }
+    let literal_caps = literal_caps(&out);
+    Code { insts: out.into_boxed_slice(), pcs: pcs.into_boxed_slice(), handlers, literal_caps }
+}
+
+/// Sizes object literals: counts the own-property definitions into the `new_object`'s
+/// register that follow it in straight-line code.
+fn literal_caps(insts: &[Inst]) -> Box<[u8]> {
+    let mut caps = vec![0u8; insts.len()];
+    for (i, inst) in insts.iter().enumerate() {
+        let Inst::NewObject { dst } = *inst else { continue };
+        let mut n = 0u32;
+        for next in insts.iter().skip(i + 1).take(256) {
+            match *next {
+                Inst::PutOwnById { obj, .. } | Inst::PutOwnByVal { obj, .. } | Inst::PutOwnGetterSetter { obj, .. }
+                    if obj == dst =>
+                {
+                    n += 1
+                }
+                Inst::NewObject { dst: d } if d == dst => break,
+                Inst::Mov { dst: d, .. } if d == dst => break,
+                _ if next.branch_offset().is_some() => break,
+                Inst::Ret { .. } | Inst::Throw { .. } | Inst::ThrowError { .. } => break,
+                _ => {}
+            }
+        }
+        caps[i] = if n == 0 { 4 } else { n.min(16) as u8 };
+    }
+    caps.into_boxed_slice()
 }
 
 impl Runtime {

@@ -125,7 +125,9 @@ pub(crate) fn push_call_window(stack: &mut Vec<Value>, from: usize, argc: usize,
     // `[len, len + total)` is inside the allocation (checked against the capacity) and does
     // not overlap the source; every value up to `len + total` is written before `set_len`.
     unsafe {
-        std::ptr::copy_nonoverlapping(p.add(from), p.add(len), argc);
+        for i in 0..argc {
+            p.add(len + i).write(*p.add(from + i));
+        }
         for i in argc..total {
             p.add(len + i).write(Value::UNDEFINED);
         }

@@ -242,18 +242,33 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
     let mut fi = rt.frames.len() - 1;
     'reload: loop {
         let frame = rt.frames[fi];
-        let info: &FunctionInfo = info_ref(frame.info);
-        let code = info.code();
-        let insts: &[Inst] = &code.insts;
-        let strings: &[Value] = &info.bundle().strings;
-        let base = frame.base as usize;
-        let args = frame.args as usize;
-        let argc = frame.argc as usize;
-        let strict = info.is_strict();
-        let ic_base = info.ic_base as usize;
+        let mut info: &FunctionInfo = info_ref(frame.info);
+        let mut insts: &[Inst] = &info.code().insts;
+        let mut strings: &[Value] = &info.bundle().strings;
+        let mut base = frame.base as usize;
+        let mut args = frame.args as usize;
+        let mut argc = frame.argc as usize;
+        let mut strict = info.is_strict();
+        let mut ic_base = info.ic_base as usize;
         let mut ip = frame.ip as usize;
+        let mut regs = frame::Regs::new(&mut rt.stack, base, info.header.frame_size as usize);
 
-        let regs = frame::Regs::new(&mut rt.stack, base, info.header.frame_size as usize);
+        // Makes frame `fi` the running one (after a call pushed it or a return popped to it).
+        macro_rules! switch_frame {
+            () => {{
+                let f = &rt.frames[fi];
+                info = info_ref(f.info);
+                insts = &info.code().insts;
+                strings = &info.bundle().strings;
+                base = f.base as usize;
+                args = f.args as usize;
+                argc = f.argc as usize;
+                strict = info.is_strict();
+                ic_base = info.ic_base as usize;
+                ip = f.ip as usize;
+                regs = frame::Regs::new(&mut rt.stack, base, info.header.frame_size as usize);
+            }};
+        }
         macro_rules! reg {
             ($r:expr) => {
                 regs.get($r)
@@ -332,7 +347,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         }
 
         // Entering a function is a safepoint: its arguments and registers are on the stack.
-        let entry_error = if ip == 0 && (rt.gc_stress || rt.heap.should_collect() || rt.interrupt.load(Ordering::Relaxed)) {
+        let entry_error = if ip == 0 && (rt.gc_stress || rt.interrupt.load(Ordering::Relaxed)) {
             rt.safepoint_slow().err()
         } else {
             None
@@ -621,11 +636,10 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         return Ok(v);
                     }
                     fi -= 1;
-                    let caller = &mut rt.frames[fi];
-                    caller.ip += 1;
-                    let cbase = caller.base as usize;
-                    rt.stack[cbase + f.ret_reg as usize] = v;
-                    continue 'reload;
+                    rt.frames[fi].ip += 1;
+                    switch_frame!();
+                    regs.set(f.ret_reg, v);
+                    continue;
                 }
                 Inst::Throw { value } => {
                     let v = reg!(value);
@@ -863,7 +877,8 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 }
                 Inst::NewObject { dst } => {
                     safepoint!();
-                    let shape = rt.realm().shapes.object;
+                    let cap = info.code().literal_caps.get(ip).copied().unwrap_or(4);
+                    let shape = rt.realm().shapes.object_by_cap[(cap as usize).min(16)];
                     let o = rt.new_object_with_shape(shape);
                     set!(dst, Value::object(o));
                 }
@@ -912,7 +927,13 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                 });
                                 rt.realm = realm;
                                 fi += 1;
-                                continue 'reload;
+                                switch_frame!();
+                                // Entering a function is a safepoint (for interrupts and
+                                // gc_stress; allocation sites collect on their own).
+                                if rt.gc_stress || rt.interrupt.load(Ordering::Relaxed) {
+                                    tri!(rt.safepoint_slow());
+                                }
+                                continue;
                             }
                         }
                     }

@@ -311,3 +311,30 @@ fn interrupt_stops_an_infinite_loop() {
     t.join().unwrap();
     assert!(r.unwrap_err().interrupted);
 }
+
+#[test]
+fn heap_limit_is_a_catchable_range_error() {
+    // try { let l = null; for (;;) l = { next: l }; } catch (e) { return e instanceof RangeError }
+    let mut g = Func::new("", 0, 6);
+    let (s, e, h, top) = (g.asm.new_label(), g.asm.new_label(), g.asm.new_label(), g.asm.new_label());
+    g.asm.bind(s);
+    g.asm.emit(Inst::LoadConstNull { dst: 0 });
+    g.asm.bind(top);
+    g.asm.emit(Inst::NewObject { dst: 1 });
+    g.asm.emit(Inst::PutById { obj: 1, name: 0, value: 0, ic: 0 });
+    g.asm.emit(Inst::Mov { dst: 0, src: 1 });
+    g.asm.emit_branch(Inst::Jmp { off: 0 }, top);
+    g.asm.bind(e);
+    g.asm.bind(h);
+    g.asm.emit(Inst::Catch { dst: 2 });
+    g.asm.emit(Inst::LoadConstNull { dst: 0 });
+    g.asm.emit(Inst::GetGlobalObject { dst: 3 });
+    g.asm.emit(Inst::GetById { dst: 3, obj: 3, name: 1, ic: 1 });
+    g.asm.emit(Inst::InstanceOf { dst: 4, lhs: 2, rhs: 3 });
+    g.asm.emit(Inst::Ret { value: 4 });
+    g.handlers.push((s, e, h));
+    let (bytes, _) = build(vec![g], &["next", "RangeError"]);
+    let mut rt = Runtime::new(RuntimeOptions { heap_limit: 24 << 20, ..Default::default() });
+    let r = rt.eval_bundle(bytes, 0).map_err(|_| rt.take_js_error());
+    assert_eq!(r.unwrap(), Value::TRUE);
+}

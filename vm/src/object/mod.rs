@@ -151,6 +151,10 @@ unsafe impl CellType for Symbol {
     const KIND: Option<CellKind> = Some(CellKind::Symbol);
 }
 
+/// `Symbol` header flag: a Private Name (`createPrivateName`): never exposed to scripts and
+/// not listed by [[OwnPropertyKeys]].
+pub const PRIVATE_SYMBOL: u8 = 1;
+
 impl Symbol {
     /// A new unregistered symbol.
     pub fn new(description: Value) -> Symbol {
@@ -634,3 +638,6 @@ fn object_base_mut<T: ObjectCell>(cell: &mut T) -> &mut JsObject {
 pub fn as_object<T: ObjectCell>(g: Gc<T>) -> Gc<JsObject> {
     g.cast()
 }
+
+#[cfg(test)]
+mod tests;

@@ -1015,7 +1015,10 @@ impl Runtime {
         for k in entries {
             let v = k.value();
             if v.is_symbol() {
-                symbols.push(Key::Name(k));
+                // Private elements are not properties.
+                if self.heap.get(v.ptr_unchecked::<super::Symbol>()).header.flags & super::PRIVATE_SYMBOL == 0 {
+                    symbols.push(Key::Name(k));
+                }
             } else if has_index {
                 match self.key_from_atom(v) {
                     Key::Index(i) => indices.push(i),

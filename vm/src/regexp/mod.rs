@@ -50,6 +50,7 @@ mod class;
 mod emit;
 mod flags;
 mod parse;
+mod rewrite;
 mod subst;
 #[cfg(test)]
 mod tests;
@@ -181,8 +182,9 @@ impl CompiledRegExp {
         } else {
             pattern.iter().map(|&u| u32::from(u)).collect()
         };
-        let parsed = parse::parse(&chars, unicode, parsed_flags.unicode_sets)
+        let mut parsed = parse::parse(&chars, unicode, parsed_flags.unicode_sets)
             .map_err(|m| syntax_error(m))?;
+        rewrite::rewrite_empty_loops(&mut parsed.node);
 
         let ctx = ast::Ctx {
             unicode,

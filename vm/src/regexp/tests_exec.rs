@@ -23,7 +23,8 @@ fn show(s: &[u16]) -> String {
 fn explore() {
     let path = std::env::var("REGEXP_CASES").unwrap();
     let text = std::fs::read_to_string(path).unwrap();
-    let mut out = String::new();
+    use std::io::Write;
+    let mut out = std::fs::File::create(std::env::var("REGEXP_OUT").unwrap()).unwrap();
     for line in text.lines() {
         let f: Vec<&str> = line.split(' ').collect();
         let (p, fl, s, li) = (units(f[0]), units(f[1]), units(f[2]), f[3].parse().unwrap());
@@ -39,10 +40,9 @@ fn explore() {
         } else {
             format!("MISMATCH {native} / {probe}")
         };
-        out.push_str(&r);
-        out.push('\n');
+        writeln!(out, "{r}").unwrap();
+        out.flush().unwrap();
     }
-    std::fs::write(std::env::var("REGEXP_OUT").unwrap(), out).unwrap();
 }
 
 fn run_case(p: &[u16], fl: &[u16], s: &[u16], li: usize) -> String {

@@ -510,11 +510,14 @@ impl Runtime {
         if la + lb > crate::string::MAX_STRING_LENGTH {
             return Err(self.throw_range_error("Invalid string length"));
         }
-        if la + lb < 24 {
+        // Short results are copied (a flat string is smaller than a rope and its pieces);
+        // long ones, and appends to a rope (the `s += x` loop), make a rope.
+        let left_is_rope = self.heap.kind_of(a.ptr_unchecked::<crate::gc::CellHeader>()) == crate::gc::CellKind::Rope;
+        if la + lb < 64 && !left_is_rope {
             let (x, y) = (self.heap.flatten(a), self.heap.flatten(b));
             let one = self.heap.string_is_one_byte(a) && self.heap.string_is_one_byte(b);
             if one {
-                let mut buf = [0u8; 24];
+                let mut buf = [0u8; 64];
                 if let (StrView::Latin1(p), StrView::Latin1(q)) = (self.heap.str_view(x), self.heap.str_view(y)) {
                     buf[..la].copy_from_slice(p);
                     buf[la..la + lb].copy_from_slice(q);

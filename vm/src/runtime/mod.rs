@@ -142,6 +142,9 @@ pub struct Runtime {
     pub(crate) random_state: [u64; 2],
     /// Arrays being joined (cycle detection for join/toString/toLocaleString).
     pub(crate) join_stack: Vec<Value>,
+    /// The UTF-16 units of the last string a RegExp matched against (keyed by the flat
+    /// cell's address; cleared by every collection, which may reuse the address).
+    pub(crate) utf16_cache: Option<(usize, std::rc::Rc<[u16]>)>,
 }
 
 /// Registers reserved for the register stack (virtual memory; touched as used).
@@ -204,6 +207,7 @@ impl Runtime {
             gen_resume_kind: 0,
             random_state: [0, 0],
             join_stack: Vec::new(),
+            utf16_cache: None,
         };
         let realm = crate::builtins::create_realm(&mut rt);
         rt.realms.push(realm);
@@ -412,9 +416,14 @@ impl Runtime {
         Ok(())
     }
 
+    /// The heap is over its limit: a catchable RangeError, unless the program went on
+    /// allocating well past the limit after being told (then nothing JavaScript could do
+    /// would help, and the error is uncatchable).
     #[cold]
     fn throw_out_of_memory(&mut self) -> Exception {
-        if self.heap.would_exceed(64 * 1024) && self.heap.stats().allocated_since_gc == 0 {
+        let limit = self.heap.limit();
+        let s = self.heap.stats();
+        if s.live_bytes + s.allocated_since_gc > limit + limit / 4 {
             return self.throw_uncatchable(ExceptionKind::OutOfMemory);
         }
         self.throw_error(ErrorType::RangeError, "Out of memory: the heap limit was reached")
@@ -482,6 +491,9 @@ impl Runtime {
             ] {
                 heap.mark(shape);
             }
+            for &shape in s.object_by_cap.iter() {
+                heap.mark(shape);
+            }
             for &v in r.templates.values() {
                 heap.mark_value(v);
             }
@@ -513,6 +525,7 @@ impl Runtime {
             }
         }
         heap.drain();
+        self.utf16_cache = None;
         // Weak tables drop what the marking did not reach, before the cells are freed.
         self.atoms.sweep(&self.heap);
         let heap = &self.heap;
@@ -629,6 +642,23 @@ impl Runtime {
     /// Heap statistics.
     pub fn heap_stats(&self) -> crate::gc::heap::HeapStats {
         self.heap.stats()
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        // `IRIS_GC_STATS=1` prints the collector's counters (performance work).
+        if std::env::var_os("IRIS_GC_STATS").is_some() {
+            let s = self.heap.stats();
+            eprintln!(
+                "gc: {} collections, {} KiB live after the last, {} KiB footprint (peak {} KiB), {} KiB allocated since",
+                s.collections,
+                s.live_bytes / 1024,
+                s.footprint / 1024,
+                s.peak_footprint / 1024,
+                s.allocated_since_gc / 1024
+            );
+        }
     }
 }
 

@@ -22,7 +22,7 @@ macro_rules! for_each_intrinsic {
         RangeError, ReferenceError, SyntaxError, EvalError, UriError, AggregateError, Date, RegExp,
         Map, Set, WeakMap, WeakSet, Promise, GeneratorFunction, ThrowTypeError, ArrayProtoValues,
         ObjectProtoToString, Eval, ArrayIteratorProtoNext, StringIteratorProtoNext,
-        StringProtoIterator,
+        StringProtoIterator, RegExpProtoExec,
     }};
 }
 
@@ -65,6 +65,8 @@ pub struct RealmShapes {
     pub prototype_object: Gc<Shape>,
     /// Arguments objects: `length`, `callee`, `@@iterator`.
     pub arguments: Gc<Shape>,
+    /// `{}` with 0 ..= 16 inline slots (object literals are sized to their properties).
+    pub object_by_cap: [Gc<Shape>; 17],
 }
 
 /// A realm. See the module docs.

@@ -17,6 +17,7 @@ fn arg(args: &[Value], i: usize) -> Value {
 }
 
 /// Runs internal builtin `id` on `args` for code of function `info`.
+#[inline(never)]
 pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &FunctionInfo) -> JsResult<Value> {
     let Some(b) = BuiltinId::from_u8(id) else {
         return Err(rt.throw_type_error("internal error: unknown builtin"));
@@ -198,6 +199,86 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             }
             Ok(Value::UNDEFINED)
         }
+        BuiltinId::CreatePrivateName => {
+            let mut sym = crate::object::Symbol::new(arg(args, 0));
+            sym.header.flags |= crate::object::PRIVATE_SYMBOL;
+            Ok(Value::symbol(rt.heap.alloc(sym)))
+        }
+        BuiltinId::PrivateGet => {
+            let (o, name) = (arg(args, 0), arg(args, 1));
+            match private_slot(rt, o, name) {
+                Some((obj, slot)) => Ok(rt.heap.slot(obj, slot)),
+                None => {
+                    let n = private_description(rt, name);
+                    Err(rt.throw_type_error(&format!("Cannot read private member {n} from an object whose class did not declare it")))
+                }
+            }
+        }
+        BuiltinId::PrivateSet => {
+            let (o, name, v) = (arg(args, 0), arg(args, 1), arg(args, 2));
+            match private_slot(rt, o, name) {
+                Some((obj, slot)) => {
+                    rt.heap.set_slot(obj, slot, v);
+                    Ok(v)
+                }
+                None => {
+                    let n = private_description(rt, name);
+                    Err(rt.throw_type_error(&format!("Cannot write private member {n} to an object whose class did not declare it")))
+                }
+            }
+        }
+        BuiltinId::PrivateAdd => {
+            let (o, name, v) = (arg(args, 0), arg(args, 1), arg(args, 2));
+            if !o.is_object() || !name.is_symbol() {
+                return Err(rt.throw_type_error("internal error: privateAdd on a non-object"));
+            }
+            if private_slot(rt, o, name).is_some() {
+                let n = private_description(rt, name);
+                return Err(rt.throw_type_error(&format!("Cannot initialize {n} twice on the same object")));
+            }
+            // PrivateFieldAdd does not consult [[Extensible]].
+            rt.add_named(o.ptr_unchecked(), crate::object::shape::PropKey::from_value(name), v, WRITABLE);
+            Ok(Value::UNDEFINED)
+        }
+        BuiltinId::PrivateIn => {
+            let (name, o) = (arg(args, 0), arg(args, 1));
+            if !o.is_object() {
+                let n = private_description(rt, name);
+                return Err(rt.throw_type_error(&format!("Cannot use 'in' operator to search for '{n}' in a non-object")));
+            }
+            Ok(Value::boolean(private_slot(rt, o, name).is_some()))
+        }
+        BuiltinId::MarkRawYield => {
+            // The executing frame is the generator's inner function.
+            if let Some(frame) = rt.frames.last() {
+                let g = frame.generator;
+                super::generator::mark_raw_yield(rt, g);
+            }
+            Ok(Value::UNDEFINED)
+        }
+    }
+}
+
+/// The object and slot of private element `name` of `o`, if `o` is an object that has it.
+fn private_slot(rt: &mut Runtime, o: Value, name: Value) -> Option<(Gc<JsObject>, u32)> {
+    if !o.is_object() || !name.is_symbol() {
+        return None;
+    }
+    let obj: Gc<JsObject> = o.ptr_unchecked();
+    let shape = rt.heap.get(obj).shape;
+    rt.heap.get(shape).lookup(crate::object::shape::PropKey::from_value(name)).map(|(slot, _)| (obj, slot))
+}
+
+/// The `#x` of a Private Name, for error messages.
+fn private_description(rt: &mut Runtime, name: Value) -> String {
+    if !name.is_symbol() {
+        return String::from("#<private>");
+    }
+    let d = rt.heap.get(name.ptr_unchecked::<crate::object::Symbol>()).description;
+    if d.is_string() {
+        rt.string_to_rust(d)
+    } else {
+        String::from("#<private>")
     }
 }
 
@@ -214,6 +295,7 @@ fn super_base(rt: &mut Runtime, home: Value) -> JsResult<Gc<JsObject>> {
 }
 
 /// 7.3.25 CopyDataProperties.
+#[inline(never)]
 pub(crate) fn copy_data_properties(rt: &mut Runtime, target: Value, source: Value, excluded: &[Value]) -> JsResult<()> {
     if source.is_nullish() {
         return Ok(());

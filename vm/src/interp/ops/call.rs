@@ -14,7 +14,7 @@ use crate::value::Value;
 
 /// Starts a call of `f` whose `this` and arguments are the `argc` registers at stack
 /// index `first`: pushes a frame for a closure, or completes a native call.
-#[inline]
+#[inline(never)]
 pub(crate) fn start_call(
     rt: &mut Runtime,
     f: Value,
@@ -144,6 +144,7 @@ pub(crate) fn learn_ctor_slots(rt: &mut Runtime, info: &FunctionInfo, this: Valu
 }
 
 /// An unmapped arguments object for frame `fi`.
+#[inline(never)]
 pub(crate) fn create_arguments(rt: &mut Runtime, fi: usize) -> Value {
     let f = rt.frames[fi];
     let start = f.args as usize + 1;
@@ -180,6 +181,7 @@ pub(crate) fn create_arguments(rt: &mut Runtime, fi: usize) -> Value {
     Value::object(obj)
 }
 
+#[inline(never)]
 /// The elements of an array as a list (CreateListFromArrayLike on the compiler's arrays).
 pub(crate) fn array_to_list(rt: &mut Runtime, arr: Value) -> JsResult<Vec<Value>> {
     if !arr.is_object() {

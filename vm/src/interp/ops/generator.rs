@@ -32,6 +32,7 @@ pub const RESUME_RETURN: u8 = 2;
 
 /// `create_generator`: a generator for inner function `target` over `env`, with the `this`
 /// and arguments of frame `fi`.
+#[inline(never)]
 pub(crate) fn create_generator(rt: &mut Runtime, fi: usize, target: *const FunctionInfo, env: Value) -> JsResult<Value> {
     let frame = rt.frames[fi];
     let outer = frame.closure;
@@ -55,6 +56,7 @@ fn gen_of(v: Value) -> Gc<GeneratorObject> {
 }
 
 /// `save_generator`: the next resumption continues at instruction `target`.
+#[inline(never)]
 pub(crate) fn save_resume_point(rt: &mut Runtime, g: Value, target: u32) {
     if g.is_object() {
         rt.heap.get_mut(gen_of(g)).resume_ip = target;
@@ -62,13 +64,26 @@ pub(crate) fn save_resume_point(rt: &mut Runtime, g: Value, target: u32) {
 }
 
 /// `complete_generator`: the following `ret` finishes the generator.
+#[inline(never)]
 pub(crate) fn mark_completed(rt: &mut Runtime, g: Value) {
     if g.is_object() {
         rt.heap.get_mut(gen_of(g)).completing = 1;
     }
 }
 
+/// `markRawYield`: the following yield's value is the iterator result itself (`yield*`).
+#[inline(never)]
+pub(crate) fn mark_raw_yield(rt: &mut Runtime, g: Value) {
+    if g.is_object() && rt.heap.object_kind(g.ptr_unchecked()) == CellKind::Generator {
+        rt.heap.get_mut(gen_of(g)).completing = RAW_YIELD;
+    }
+}
+
+/// `GeneratorObject::completing` after `markRawYield`.
+const RAW_YIELD: u8 = 2;
+
 /// The value and kind of the resumption in progress (`resume_generator`).
+#[inline(never)]
 pub(crate) fn take_resume(rt: &mut Runtime) -> (Value, u8) {
     let v = std::mem::replace(&mut rt.gen_resume_value, Value::UNDEFINED);
     (v, rt.gen_resume_kind)
@@ -76,10 +91,12 @@ pub(crate) fn take_resume(rt: &mut Runtime) -> (Value, u8) {
 
 /// `ret` in a generator frame: the iterator result to hand to the resumer; a yield saves
 /// the registers.
+#[inline(never)]
 pub(crate) fn on_return(rt: &mut Runtime, fi: usize, v: Value) -> JsResult<Value> {
     let frame = rt.frames[fi];
     let g = gen_of(frame.generator);
-    let done = rt.heap.get(g).completing != 0;
+    let completing = rt.heap.get(g).completing;
+    let done = completing == 1;
     if done {
         let gm = rt.heap.get_mut(g);
         gm.state = gen_state::COMPLETED;
@@ -102,11 +119,16 @@ pub(crate) fn on_return(rt: &mut Runtime, fi: usize, v: Value) -> JsResult<Value
         let gm = rt.heap.get_mut(g);
         gm.regs = Value::cell(vec);
         gm.state = gen_state::SUSPENDED_YIELD;
+        if completing == RAW_YIELD {
+            gm.completing = 0;
+            return Ok(v);
+        }
     }
     Ok(rt.create_iter_result(v, done))
 }
 
 /// An exception left the generator's frame: the generator is finished.
+#[inline(never)]
 pub(crate) fn finish_abruptly(rt: &mut Runtime, g: Value) {
     if g.is_object() {
         let gm = rt.heap.get_mut(gen_of(g));
@@ -116,6 +138,7 @@ pub(crate) fn finish_abruptly(rt: &mut Runtime, g: Value) {
 }
 
 /// 27.5.3.3 GeneratorResume / 27.5.3.4 GeneratorResumeAbrupt.
+#[inline(never)]
 pub(crate) fn resume(rt: &mut Runtime, this: Value, value: Value, kind: u8) -> JsResult<Value> {
     let ok = this.is_object() && rt.heap.object_kind(this.ptr_unchecked()) == CellKind::Generator;
     if !ok {

@@ -10,6 +10,7 @@ use crate::runtime::{ExceptionKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
 /// `get_iterator`.
+#[inline(never)]
 pub(crate) fn get_iterator(rt: &mut Runtime, v: Value) -> JsResult<Value> {
     let key = Key::Name(rt.symbols.iterator);
     let method = rt.get_v(v, key)?;
@@ -31,6 +32,7 @@ pub(crate) fn get_iterator(rt: &mut Runtime, v: Value) -> JsResult<Value> {
 }
 
 /// `iterator_next`: the next value, or empty when done.
+#[inline(never)]
 pub(crate) fn iterator_next(rt: &mut Runtime, it: Value) -> JsResult<Value> {
     if !it.is_object() {
         return Err(rt.throw_type_error("iterator is not an object"));
@@ -75,6 +77,7 @@ pub(crate) fn iterator_next(rt: &mut Runtime, it: Value) -> JsResult<Value> {
 }
 
 /// `iterator_close`.
+#[inline(never)]
 pub(crate) fn iterator_close(rt: &mut Runtime, it: Value, ignore_errors: bool) -> JsResult<()> {
     let r = close_inner(rt, it);
     match r {
@@ -109,6 +112,7 @@ fn close_inner(rt: &mut Runtime, it: Value) -> JsResult<()> {
 }
 
 /// `get_pname_list`: the for-in keys of `o` and its prototypes.
+#[inline(never)]
 pub(crate) fn get_pname_list(rt: &mut Runtime, o: Value) -> JsResult<Value> {
     let mut keys: Vec<Value> = Vec::new();
     let mut obj_val = Value::UNDEFINED;
@@ -147,6 +151,7 @@ pub(crate) fn get_pname_list(rt: &mut Runtime, o: Value) -> JsResult<Value> {
 }
 
 /// `get_next_pname`.
+#[inline(never)]
 pub(crate) fn get_next_pname(rt: &mut Runtime, s: Value) -> JsResult<Value> {
     let ok = s.is_cell() && rt.heap.kind_of(s.ptr_unchecked::<CellHeader>()) == CellKind::ForInState;
     if !ok {

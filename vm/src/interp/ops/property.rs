@@ -17,6 +17,7 @@ fn nullish_read(rt: &mut Runtime, o: Value, key: Key) -> crate::runtime::Excepti
 }
 
 /// `get_by_id`/`try_get_by_id` after an inline-cache miss.
+#[inline(never)]
 pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize, is_try: bool) -> JsResult<Value> {
     if !o.is_object() {
         if o.is_nullish() {
@@ -77,6 +78,7 @@ fn get_or_missing(rt: &mut Runtime, obj: Gc<JsObject>, key: Key, is_try: bool) -
 }
 
 /// `put_by_id`/`try_put_by_id` after an inline-cache miss.
+#[inline(never)]
 pub(crate) fn put_by_id_slow(
     rt: &mut Runtime,
     o: Value,
@@ -150,6 +152,7 @@ pub(crate) fn put_by_id_slow(
 }
 
 /// `get_by_val` after the dense-element fast path failed.
+#[inline(never)]
 pub(crate) fn get_by_val_slow(rt: &mut Runtime, o: Value, k: Value) -> JsResult<Value> {
     if o.is_nullish() {
         let key = rt.to_property_key(k)?;
@@ -160,6 +163,7 @@ pub(crate) fn get_by_val_slow(rt: &mut Runtime, o: Value, k: Value) -> JsResult<
 }
 
 /// `put_by_val` after the dense-element fast path failed.
+#[inline(never)]
 pub(crate) fn put_by_val_slow(rt: &mut Runtime, o: Value, k: Value, v: Value, strict: bool) -> JsResult<()> {
     if o.is_nullish() {
         let key = rt.to_property_key(k)?;
@@ -198,6 +202,7 @@ impl Runtime {
 }
 
 /// `delete o[key]`.
+#[inline(never)]
 pub(crate) fn delete_property(rt: &mut Runtime, o: Value, key: Key, strict: bool) -> JsResult<bool> {
     let obj = rt.to_object(o)?;
     let ok = rt.delete(obj, key)?;
@@ -209,6 +214,7 @@ pub(crate) fn delete_property(rt: &mut Runtime, o: Value, key: Key, strict: bool
 }
 
 /// Object/array literal property definition.
+#[inline(never)]
 pub(crate) fn put_own(rt: &mut Runtime, o: Value, key: Key, v: Value, attrs: u8) -> JsResult<()> {
     if !o.is_object() {
         return Err(rt.throw_type_error("internal error: defining a property on a non-object"));
@@ -224,6 +230,7 @@ pub(crate) fn put_own(rt: &mut Runtime, o: Value, key: Key, v: Value, attrs: u8)
 }
 
 /// Accessor definition of object literals and classes.
+#[inline(never)]
 pub(crate) fn put_own_accessor(rt: &mut Runtime, o: Value, k: Value, g: Value, s: Value, enumerable: bool) -> JsResult<()> {
     if !o.is_object() {
         return Err(rt.throw_type_error("internal error: defining a property on a non-object"));
