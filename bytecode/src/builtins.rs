@@ -24,7 +24,9 @@ macro_rules! for_each_builtin {
         GetPrototypeOf = 3, "getPrototypeOf";
         /// `superGet(home, key, this)`: `super[key]` read with receiver `this`.
         SuperGet = 4, "superGet";
-        /// `superSet(home, key, value, this)`: `super[key] = value` with receiver `this`.
+        /// `superSet(home, key, value, this[, strict])`: `super[key] = value` with receiver
+        /// `this`; a failed assignment throws a TypeError unless `strict` is false (sloppy
+        /// code).
         SuperSet = 5, "superSet";
         /// `getTemplateObject(id, cooked..., raw...)`: the frozen template strings array of
         /// tagged template `id`, created once per call site.
@@ -38,8 +40,9 @@ macro_rules! for_each_builtin {
         /// `throwTypeErrorIfNullish(value, message)`: throws a TypeError when destructuring
         /// null or undefined; returns `value`.
         RequireObjectCoercible = 9, "requireObjectCoercible";
-        /// `setFunctionName(func, name)`: sets the `name` of an anonymous function or class
-        /// from a computed key.
+        /// `setFunctionName(func, name[, prefix])`: sets the `name` of an anonymous function
+        /// or class from a computed key; an accessor's `prefix` ("get" or "set") and a space
+        /// go before it.
         SetFunctionName = 10, "setFunctionName";
         /// `checkDerivedThis(this)`: throws a ReferenceError when a derived constructor
         /// reads `this` before calling `super()` (its `this` binding is still empty).
@@ -86,11 +89,33 @@ macro_rules! for_each_builtin {
         PrivateSet = 20, "privateSet";
         /// `privateAdd(obj, name, value)`: adds private element `name` to `obj`
         /// (PrivateFieldAdd, and the brand of classes with private methods); a TypeError if
-        /// `obj` already has it. Not affected by the object's extensibility. Returns
-        /// undefined.
+        /// `obj` already has it or is not extensible (the nonextensible-applies-to-private
+        /// amendment). Returns undefined.
         PrivateAdd = 21, "privateAdd";
         /// `privateIn(name, obj)`: `#x in obj`: whether `obj` has private element `name`; a
         /// TypeError if `obj` is not an object.
         PrivateIn = 22, "privateIn";
+        /// `createBigInt(digits)`: the BigInt whose decimal digits (with an optional `-`) are
+        /// the string `digits` (BigInt literals).
+        CreateBigInt = 23, "createBigInt";
+        /// `toObject(value)`: ToObject (a TypeError for undefined and null); the object of
+        /// a `with` statement.
+        ToObject = 24, "toObject";
+        /// `withHas(obj, name)`: whether the object environment of a `with` statement over
+        /// `obj` has binding `name` (HasBinding: HasProperty(obj, name), unless
+        /// `obj[Symbol.unscopables][name]` is truthy).
+        WithHas = 25, "withHas";
+        /// `mapArguments(args, argc, mask, p1, ..., pn)`: makes arguments object `args` of a
+        /// sloppy function with simple parameters `p1..pn` (their initial values) a mapped
+        /// one: index `i` aliases parameter `i` when `i < argc` and bit `i` of `mask` is set.
+        /// The parameters then live in the arguments object (`argumentsGet`/`argumentsSet`).
+        /// Returns undefined.
+        MapArguments = 26, "mapArguments";
+        /// `argumentsGet(args, i)`: parameter `i` of a function whose arguments object
+        /// `args` is mapped.
+        ArgumentsGet = 27, "argumentsGet";
+        /// `argumentsSet(args, i, value)`: assigns parameter `i` of a function whose
+        /// arguments object `args` is mapped. Returns undefined.
+        ArgumentsSet = 28, "argumentsSet";
     }};
 }

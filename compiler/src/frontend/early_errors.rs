@@ -32,7 +32,7 @@ pub fn check(script: &Script, lines: &LineTable, strict: bool, deferred: &[(Span
     let strict = strict || has_use_strict(&script.body);
     let mut c = Checker {
         errors: Vec::new(),
-        ctx: Ctx { strict, super_call: false, super_prop: false },
+        ctx: Ctx { strict, super_call: false, super_prop: false, no_arguments: false },
         depth: 0,
         labels: Vec::new(),
         deferred: deferred.to_vec(),
@@ -52,6 +52,8 @@ struct Ctx {
     strict: bool,
     super_call: bool,
     super_prop: bool,
+    /// In a field initializer or a static block (through arrows): `arguments` is an error.
+    no_arguments: bool,
 }
 
 struct Checker<'l> {
@@ -259,7 +261,7 @@ impl Checker<'_> {
             Stmt::Block(b) => self.block(&b.stmts, &[]),
             Stmt::With(w) => {
                 self.expr(&w.obj);
-                self.stmt(&w.body);
+                self.body_stmt(&w.body);
             }
             Stmt::Return(r) => {
                 if let Some(a) = &r.arg {
@@ -404,6 +406,9 @@ impl Checker<'_> {
     /// An identifier: reserved words can only get here written with escapes.
     fn ident(&mut self, i: &Ident) {
         let name: &str = &i.sym;
+        if self.ctx.no_arguments && name == "arguments" {
+            self.error(i.span, "'arguments' is not allowed in class field initializer or static initialization block");
+        }
         if RESERVED.contains(&name) || (self.ctx.strict && STRICT_RESERVED.contains(&name)) {
             self.error(i.span, format!("Keyword must not contain escaped characters ('{name}')"));
         }
@@ -633,8 +638,17 @@ impl Checker<'_> {
     }
 
     fn prop_name(&mut self, key: &PropName) {
-        if let PropName::Computed(c) = key {
-            self.expr(&c.expr);
+        match key {
+            PropName::Computed(c) => self.expr(&c.expr),
+            PropName::Ident(i) => {
+                let raw = self.lines.slice(i.span);
+                if raw.contains('\\') {
+                    if let Err(m) = check_identifier_escapes(raw) {
+                        self.error(i.span, m);
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
@@ -652,6 +666,9 @@ impl Checker<'_> {
         self.directives(body, self.ctx.strict);
         if let Some(n) = name {
             self.ident(n);
+        }
+        if !arrow {
+            self.ctx.no_arguments = false;
         }
         match kind {
             FnCtx::Plain => {
@@ -729,17 +746,103 @@ impl Checker<'_> {
                     }
                     self.function(&m.function, FnCtx::Method, None);
                 }
-                ClassMember::PrivateMethod(m) => self.function(&m.function, FnCtx::Method, None),
+                ClassMember::PrivateMethod(m) => {
+                    self.private_name(&m.key);
+                    self.function(&m.function, FnCtx::Method, None)
+                }
                 ClassMember::ClassProp(p) => {
                     self.prop_name(&p.key);
-                    if p.is_static && static_name(&p.key) == Some("prototype") {
-                        self.error(p.span, "Classes may not have a static property named 'prototype'");
+                    let name = if matches!(p.key, PropName::Computed(_)) { None } else { static_name(&p.key) };
+                    if name == Some("constructor") || (p.is_static && name == Some("prototype")) {
+                        self.error(p.span, format!("Classes may not have a field named '{}'", name.unwrap_or_default()));
                     }
+                    if let Some(v) = &p.value {
+                        self.field_initializer(v);
+                    }
+                }
+                ClassMember::PrivateProp(p) => {
+                    self.private_name(&p.key);
+                    if let Some(v) = &p.value {
+                        self.field_initializer(v);
+                    }
+                }
+                ClassMember::StaticBlock(b) => {
+                    let inner = self.ctx;
+                    self.ctx.super_call = false;
+                    self.ctx.super_prop = true;
+                    self.ctx.no_arguments = true;
+                    let saved_labels = std::mem::take(&mut self.labels);
+                    self.check_scope_body(&b.body.stmts, &[], true);
+                    self.stmts(&b.body.stmts);
+                    self.labels = saved_labels;
+                    self.ctx = inner;
                 }
                 _ => {}
             }
         }
+        self.private_duplicates(class);
         self.ctx = saved;
+    }
+
+    /// A field initializer: like a method body (`super.x` but not `super()`), without
+    /// `arguments`.
+    fn field_initializer(&mut self, v: &Expr) {
+        let inner = self.ctx;
+        self.ctx.super_call = false;
+        self.ctx.super_prop = true;
+        self.ctx.no_arguments = true;
+        self.expr(v);
+        self.ctx = inner;
+    }
+
+    /// The name of a private element: not `#constructor`, no ZWJ/ZWNJ escape first.
+    fn private_name(&mut self, p: &PrivateName) {
+        if &*p.name == "constructor" {
+            self.error(p.span, "Classes may not have a private field named '#constructor'");
+        }
+        let raw = self.lines.slice(p.span);
+        if let Some(rest) = raw.strip_prefix('#') {
+            if rest.contains('\\') {
+                if let Err(m) = check_identifier_escapes(rest) {
+                    self.error(p.span, m);
+                }
+            }
+        }
+    }
+
+    /// Each private name is declared once, except a getter and a setter of the same
+    /// placement (static or not).
+    fn private_duplicates(&mut self, class: &Class) {
+        // name → (getter, setter, static, other)
+        let mut seen: HashMap<String, (bool, bool, bool, bool)> = HashMap::new();
+        for m in &class.body {
+            let (name, span, kind, is_static) = match m {
+                ClassMember::PrivateProp(p) => (p.key.name.to_string(), p.key.span, None, p.is_static),
+                ClassMember::PrivateMethod(pm) => (pm.key.name.to_string(), pm.key.span, Some(pm.kind), pm.is_static),
+                _ => continue,
+            };
+            let entry = seen.entry(name.clone()).or_insert((false, false, is_static, false));
+            let dup = match kind {
+                Some(MethodKind::Getter) => {
+                    let d = entry.0 || entry.3 || ((entry.1) && entry.2 != is_static);
+                    entry.0 = true;
+                    d
+                }
+                Some(MethodKind::Setter) => {
+                    let d = entry.1 || entry.3 || ((entry.0) && entry.2 != is_static);
+                    entry.1 = true;
+                    d
+                }
+                _ => {
+                    let d = entry.0 || entry.1 || entry.3;
+                    entry.3 = true;
+                    d
+                }
+            };
+            if dup {
+                self.error(span, format!("Identifier '#{name}' has already been declared"));
+            }
+        }
     }
 
     fn expr(&mut self, e: &Expr) {
@@ -1045,7 +1148,7 @@ const STRICT_RESERVED: &[&str] = &["implements", "interface", "let", "package", 
 
 /// Whether the raw text of a string or template contains a legacy octal escape (`\1`,
 /// `\01`) or a non-octal decimal escape (`\8`, `\9`).
-fn legacy_escape(raw: &str) -> bool {
+pub(crate) fn legacy_escape(raw: &str) -> bool {
     let b = raw.as_bytes();
     let mut i = 0;
     while i < b.len() {

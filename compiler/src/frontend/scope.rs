@@ -73,6 +73,8 @@ pub enum DeclKind {
     /// private methods), `%fields` (the instance fields initializer), `%key<i>` (the
     /// computed key of field member `i`) and `%set#x` (the setter of private accessor `#x`).
     ClassInternal,
+    /// `%with`: the object of a `with` statement (the only declaration of its `With` scope).
+    WithObject,
 }
 
 impl DeclKind {
@@ -99,6 +101,11 @@ pub struct DeclInfo {
     pub captured: bool,
     /// Whether anything refers to it.
     pub referenced: bool,
+    /// Whether something assigns it (besides its declaration); tracked for parameters.
+    pub written: bool,
+    /// For `arguments`: whether it is used other than as `arguments[i]` / `arguments.x`
+    /// reads (it escapes, or is written or called through).
+    pub escapes: bool,
 }
 
 /// What kind of construct creates a scope.
@@ -114,7 +121,7 @@ pub enum ScopeKind {
     Switch,
     /// The head of a `for`/`for-in`/`for-of` with `let`/`const`.
     For,
-    /// A catch clause: its parameter and the declarations of its block.
+    /// A catch clause: its parameter (its block is a `Block` scope inside).
     Catch,
     /// A class body: the class's own name.
     Class,
@@ -125,6 +132,9 @@ pub enum ScopeKind {
     ClassBody,
     /// Not a scope: the key of a class's static elements initializer function.
     StaticFields,
+    /// The body of a `with` statement: identifiers resolved through it look up the
+    /// object first (`%with`), at run time.
+    With,
     /// The `var`s, function declarations and top-level lexical declarations of a function
     /// whose parameters have their own scope (see `FuncInfo::body_scope`).
     FunctionBody,
@@ -217,6 +227,10 @@ pub struct FuncInfo {
     pub uses_super_property: bool,
     /// Whether its own code (not nested arrows) reads `this`.
     pub uses_this: bool,
+    /// A sloppy function with simple parameters whose `arguments` object is mapped to the
+    /// parameters observably (a parameter is assigned, or `arguments` escapes or is
+    /// written): its parameters live in the arguments object (see IRGen's `Storage::Mapped`).
+    pub mapped_arguments: bool,
 }
 
 /// What a private name of a class names.
@@ -312,6 +326,29 @@ impl ScopeTree {
         }
         None
     }
+    /// The objects of the `with` statements between `scope` and the declaration `name`
+    /// resolves to (innermost first): an identifier resolved through them is looked up in
+    /// each object first, at run time. Internal names (`%x`, `#x`) never are.
+    pub fn with_objects(&self, scope: ScopeIdx, name: &str) -> Vec<DeclId> {
+        let mut out = Vec::new();
+        if name.starts_with(['%', '#']) {
+            return out;
+        }
+        let mut cur = Some(scope);
+        while let Some(s) = cur {
+            let sc = self.scope(s);
+            if sc.names.contains_key(name) {
+                break;
+            }
+            if sc.kind == ScopeKind::With {
+                if let Some(&w) = sc.names.get("%with") {
+                    out.push(w);
+                }
+            }
+            cur = sc.parent;
+        }
+        out
+    }
     /// Whether any declaration of `scope` is captured (then the scope gets an environment).
     pub fn scope_has_captured(&self, scope: ScopeIdx) -> bool {
         self.scope(scope).decls.iter().any(|&d| self.decl(d).captured)
@@ -334,7 +371,7 @@ pub const MAX_DEPTH: u32 = 3000;
 /// Builds the scope tree of `script`. `strict` is whether the script is strict.
 /// Returns the spans and messages of problems found (only excessive nesting).
 pub fn analyze(script: &Script, strict: bool) -> (ScopeTree, Vec<(Span, String)>) {
-    let mut a = Analyzer { tree: ScopeTree::default(), cur_scope: ScopeIdx(0), cur_func: FuncIdx(0), depth: 0, errors: Vec::new(), annexb_ok: HashSet::new(), split_body: None };
+    let mut a = Analyzer { tree: ScopeTree::default(), cur_scope: ScopeIdx(0), cur_func: FuncIdx(0), depth: 0, errors: Vec::new(), annexb_ok: HashSet::new(), split_body: None, binding_params: false };
     let strict = strict || has_use_strict(&script.body);
     a.tree.funcs.push(FuncInfo {
         kind: FuncKind::Script,
@@ -351,6 +388,7 @@ pub fn analyze(script: &Script, strict: bool) -> (ScopeTree, Vec<(Span, String)>
         home_decl: None,
         uses_super_property: false,
         uses_this: false,
+        mapped_arguments: false,
     });
     let scope = a.new_scope(ScopeKind::Script, None, ScopeKey::new(script.span, ScopeKind::Script));
     a.cur_scope = scope;
@@ -404,6 +442,8 @@ struct Analyzer {
     /// While walking the body of a generator whose parameters the outer function
     /// evaluates: its parameter scope (uses of its declarations from the body capture them).
     split_body: Option<ScopeIdx>,
+    /// While walking a parameter list: identifiers are the parameters' own bindings.
+    binding_params: bool,
 }
 
 impl Analyzer {
@@ -424,7 +464,7 @@ impl Analyzer {
 
     fn declare_new(&mut self, scope: ScopeIdx, name: &str, kind: DeclKind) -> DeclId {
         let d = DeclId(self.tree.decls.len() as u32);
-        self.tree.decls.push(DeclInfo { name: name.to_string(), kind, scope, captured: false, referenced: false });
+        self.tree.decls.push(DeclInfo { name: name.to_string(), kind, scope, captured: false, referenced: false, written: false, escapes: false });
         let s = &mut self.tree.scopes[scope.0 as usize];
         s.decls.push(d);
         s.names.insert(name.to_string(), d);
@@ -439,8 +479,54 @@ impl Analyzer {
         self.tree.func(self.cur_func).strict
     }
 
-    /// A reference to `name` from the current scope.
+    /// Whether function `f`'s arguments object must be mapped to its parameters (see
+    /// `FuncInfo::mapped_arguments`); then a captured parameter captures `arguments`.
+    fn decide_mapped_arguments(&mut self, f: FuncIdx) {
+        let info = self.tree.func(f);
+        if info.kind == FuncKind::Arrow || info.strict || !info.simple_params {
+            return;
+        }
+        let scope = self.tree.scope(info.scope);
+        let Some(args) = scope.decls.iter().copied().find(|&d| self.tree.decl(d).kind == DeclKind::Arguments) else { return };
+        let params: Vec<DeclId> = scope.decls.iter().copied().filter(|&d| self.tree.decl(d).kind == DeclKind::Param).collect();
+        let a = self.tree.decl(args);
+        if params.is_empty() || !a.referenced {
+            return;
+        }
+        let observable = a.escapes || params.iter().any(|&p| self.tree.decl(p).written);
+        if !observable {
+            return;
+        }
+        self.func(f).mapped_arguments = true;
+        if params.iter().any(|&p| self.tree.decl(p).captured) {
+            self.tree.decls[args.0 as usize].captured = true;
+        }
+    }
+
+    /// An assignment to `name` (parameters assigned make `arguments` mapped).
+    fn reference_write(&mut self, name: &str) {
+        self.reference(name);
+        if let Some(d) = self.tree.resolve(self.cur_scope, name) {
+            self.tree.decls[d.0 as usize].written = true;
+        }
+    }
+
+    /// A use of `name` that lets an `arguments` object escape.
+    fn reference_escape(&mut self, name: &str) {
+        self.reference(name);
+        if let Some(d) = self.tree.resolve(self.cur_scope, name) {
+            if self.tree.decl(d).kind == DeclKind::Arguments {
+                self.tree.decls[d.0 as usize].escapes = true;
+            }
+        }
+    }
+
+    /// A reference to `name` from the current scope (and to the objects of the `with`
+    /// statements it is resolved through).
     fn reference(&mut self, name: &str) {
+        for w in self.tree.with_objects(self.cur_scope, name) {
+            self.use_decl(w);
+        }
         if let Some(d) = self.tree.resolve(self.cur_scope, name) {
             self.use_decl(d);
         }
@@ -574,7 +660,12 @@ impl Analyzer {
             Stmt::Empty(_) | Stmt::Debugger(_) | Stmt::Break(_) | Stmt::Continue(_) => {}
             Stmt::With(w) => {
                 self.walk_expr(&w.obj);
-                self.walk_stmt(&w.body);
+                let saved = self.cur_scope;
+                let s = self.new_scope(ScopeKind::With, Some(saved), ScopeKey::new(w.span, ScopeKind::With));
+                self.declare(s, "%with", DeclKind::WithObject);
+                self.cur_scope = s;
+                self.walk_sub_stmt(&w.body);
+                self.cur_scope = saved;
             }
             Stmt::Return(r) => {
                 if let Some(e) = &r.arg {
@@ -615,18 +706,12 @@ impl Analyzer {
                             self.declare(s, &n, DeclKind::CatchParam);
                         }
                     }
-                    for stmt in &h.body.stmts {
-                        for (name, kind) in lexical_decls(std::slice::from_ref(stmt), false) {
-                            let d = self.declare(s, &name, kind);
-                            if kind == DeclKind::BlockFunction {
-                                self.link_annexb(d, stmt);
-                            }
-                        }
-                    }
                     if let Some(p) = &h.param {
                         self.walk_pat(p);
                     }
-                    self.walk_stmts(&h.body.stmts);
+                    // The block has its own scope: closures in the parameter's defaults do
+                    // not see its declarations.
+                    self.walk_stmt_block(&h.body);
                     self.cur_scope = saved;
                 }
                 if let Some(f) = &t.finalizer {
@@ -739,7 +824,7 @@ impl Analyzer {
                 self.walk_class(&c.class, Some(&c.ident.sym));
             }
             Decl::Fn(f) => {
-                self.reference(&f.ident.sym);
+                self.reference_write(&f.ident.sym);
                 self.walk_function(&f.function, FuncKind::Normal, None);
             }
             Decl::Var(v) => self.walk_var_decl(v),
@@ -780,6 +865,7 @@ impl Analyzer {
             home_decl: None,
             uses_super_property: false,
             uses_this: false,
+            mapped_arguments: false,
         });
         self.tree.func_keys.insert(key, f);
         self.cur_func = f;
@@ -791,6 +877,7 @@ impl Analyzer {
     }
 
     fn end_function(&mut self, saved: Saved) {
+        self.decide_mapped_arguments(self.cur_func);
         self.cur_scope = saved.scope;
         self.cur_func = saved.func;
         self.split_body = saved.split_body;
@@ -885,11 +972,19 @@ impl Analyzer {
 
     /// Walks the parameters (in the function scope) and then the body (in the body scope).
     fn walk_params_and_body(&mut self, params: &[&Pat], body: &[Stmt]) {
-        for p in params {
-            self.walk_pat(p);
-        }
+        self.walk_params(params);
         self.enter_body();
         self.walk_stmts(body);
+    }
+
+    /// The parameter list: identifiers bind (only defaults and nested patterns' targets are
+    /// other code).
+    fn walk_params(&mut self, params: &[&Pat]) {
+        for p in params {
+            let saved = std::mem::replace(&mut self.binding_params, matches!(p, Pat::Ident(_)));
+            self.walk_pat(p);
+            self.binding_params = saved;
+        }
     }
 
     /// Moves from the parameters to the body of the current function.
@@ -923,9 +1018,7 @@ impl Analyzer {
         let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
         let saved = self.begin_function(arrow.span, FuncKind::Arrow, arrow.is_generator, strict, simple);
         self.hoist_function(arrow.span, &params, body, None);
-        for p in &params {
-            self.walk_pat(p);
-        }
+        self.walk_params(&params);
         self.enter_body();
         match &*arrow.body {
             ArrowFunctionBody::FunctionBody(b) => self.walk_stmts(&b.stmts),
@@ -1060,6 +1153,10 @@ impl Analyzer {
         }
         let instance_brand = instance_brand.then(|| self.declare(b, "%brand", DeclKind::ClassInternal));
         let static_brand = static_brand.then(|| self.declare(b, "%static_brand", DeclKind::ClassInternal));
+        for d in [instance_brand, static_brand].into_iter().flatten() {
+            // Added to the instances (and the constructor) even if nothing checks it.
+            self.tree.decls[d.0 as usize].referenced = true;
+        }
         for member in &class.body {
             let ClassMember::PrivateMethod(m) = member else { continue };
             let name = format!("#{}", m.key.name);
@@ -1138,7 +1235,13 @@ impl Analyzer {
             return;
         }
         match pat {
-            Pat::Ident(b) => self.reference(&b.id.sym),
+            Pat::Ident(b) => {
+                if self.binding_params {
+                    self.reference(&b.id.sym)
+                } else {
+                    self.reference_write(&b.id.sym)
+                }
+            }
             Pat::Array(a) => {
                 for p in a.elems.iter().flatten() {
                     self.walk_pat(p);
@@ -1153,7 +1256,7 @@ impl Analyzer {
                             self.walk_pat(&kv.value);
                         }
                         ObjectPatProp::Assign(a) => {
-                            self.reference(&a.key.id.sym);
+                            self.reference_write(&a.key.id.sym);
                             if let Some(v) = &a.value {
                                 self.walk_expr(v);
                             }
@@ -1219,7 +1322,10 @@ impl Analyzer {
                 self.walk_function(&f.function, FuncKind::Normal, name.as_deref());
             }
             Expr::Unary(u) => self.walk_expr(&u.arg),
-            Expr::Update(u) => self.walk_expr(&u.arg),
+            Expr::Update(u) => match u.arg.unwrap_parens() {
+                Expr::Ident(i) => self.reference_write(&i.sym),
+                _ => self.walk_expr(&u.arg),
+            },
             Expr::Bin(b) => {
                 self.walk_expr(&b.left);
                 self.walk_expr(&b.right);
@@ -1242,7 +1348,16 @@ impl Analyzer {
                 }
                 self.walk_expr(&a.right);
             }
-            Expr::Member(m) => self.walk_member(m),
+            Expr::Member(m) => match m.obj.unwrap_parens() {
+                // `arguments[i]` and `arguments.x` reads do not let it escape.
+                Expr::Ident(i) if &*i.sym == "arguments" => {
+                    self.reference(&i.sym);
+                    if let MemberProp::Computed(c) = &m.prop {
+                        self.walk_expr(&c.expr);
+                    }
+                }
+                _ => self.walk_member(m),
+            },
             Expr::SuperProp(s) => {
                 self.super_property();
                 if let SuperProp::Computed(c) = &s.prop {
@@ -1262,7 +1377,17 @@ impl Analyzer {
                         self.lexical_special(DeclKind::This);
                     }
                     Callee::Import(_) => {}
-                    Callee::Expr(e) => self.walk_expr(e),
+                    Callee::Expr(e) => {
+                        // `arguments[0]()` calls with `arguments` as `this`.
+                        if let Expr::Member(m) = e.unwrap_parens() {
+                            if let Expr::Ident(i) = m.obj.unwrap_parens() {
+                                if &*i.sym == "arguments" {
+                                    self.reference_escape(&i.sym);
+                                }
+                            }
+                        }
+                        self.walk_expr(e)
+                    }
                 }
                 for a in &c.args {
                     self.walk_expr(&a.expr);
@@ -1279,7 +1404,7 @@ impl Analyzer {
                     self.walk_expr(e);
                 }
             }
-            Expr::Ident(i) => self.reference(&i.sym),
+            Expr::Ident(i) => self.reference_escape(&i.sym),
             Expr::Lit(_) => {}
             Expr::Tpl(t) => {
                 for e in &t.exprs {
@@ -1350,14 +1475,25 @@ impl Analyzer {
     fn private_reference(&mut self, p: &PrivateName) {
         let name = format!("#{}", p.name);
         match self.tree.resolve(self.cur_scope, &name) {
-            Some(d) => self.use_decl(d),
+            Some(d) => {
+                self.use_decl(d);
+                // IRGen also reads the brand and the setter of methods and accessors.
+                if let Some(info) = self.tree.private.get(&d).copied() {
+                    if let Some(b) = info.brand {
+                        self.use_decl(b);
+                    }
+                    if let PrivateKind::Accessor { setter: Some(s), .. } = info.kind {
+                        self.use_decl(s);
+                    }
+                }
+            }
             None => self.errors.push((p.span, format!("Private field '{name}' must be declared in an enclosing class"))),
         }
     }
 
     fn walk_simple_target(&mut self, s: &SimpleAssignTarget) {
         match s {
-            SimpleAssignTarget::Ident(b) => self.reference(&b.id.sym),
+            SimpleAssignTarget::Ident(b) => self.reference_write(&b.id.sym),
             SimpleAssignTarget::Member(m) => self.walk_member(m),
             SimpleAssignTarget::SuperProp(sp) => {
                 self.super_property();
@@ -1564,19 +1700,21 @@ fn collect_var_names_stmt(s: &Stmt, out: &mut Vec<String>) {
 fn scan_annexb(stmts: &[Stmt], outer: &HashSet<String>, stack: &mut Vec<HashSet<String>>, found: &mut Vec<(String, u32)>, top: bool) {
     if !top {
         // The function declarations of this block itself are checked against the other
-        // lexical declarations of the block and the enclosing ones.
-        let own: HashSet<String> = lexical_decls(stmts, false).into_iter().filter(|(_, k)| *k != DeclKind::BlockFunction).map(|(n, _)| n).collect();
-        stack.push(own);
+        // lexical declarations of the block and the enclosing ones (where function
+        // declarations are lexical too).
+        let lexical = lexical_decls(stmts, false);
+        let own: HashSet<String> = lexical.iter().filter(|(_, k)| *k != DeclKind::BlockFunction).map(|(n, _)| n.clone()).collect();
         for s in stmts {
             if let Some(f) = fn_decl_of(s) {
                 if !f.function.is_generator && !f.function.is_async {
                     let name = f.ident.sym.to_string();
-                    if !outer.contains(&name) && !stack.iter().any(|set| set.contains(&name)) {
+                    if !outer.contains(&name) && !own.contains(&name) && !stack.iter().any(|set| set.contains(&name)) {
                         found.push((name, f.function.span.lo.0));
                     }
                 }
             }
         }
+        stack.push(lexical.into_iter().map(|(n, _)| n).collect());
     }
     for s in stmts {
         scan_annexb_stmt(s, outer, stack, found);
@@ -1603,7 +1741,14 @@ fn scan_annexb_stmt(s: &Stmt, outer: &HashSet<String>, stack: &mut Vec<HashSet<S
         Stmt::Try(t) => {
             scan_annexb(&t.block.stmts, outer, stack, found, false);
             if let Some(h) = &t.handler {
+                // B.3.5: `var` may redeclare a simple catch parameter, not a destructured one.
+                let mut names = Vec::new();
+                if let Some(p) = h.param.as_ref().filter(|p| !matches!(p, Pat::Ident(_))) {
+                    pat_names(p, &mut names);
+                }
+                stack.push(names.into_iter().collect());
                 scan_annexb(&h.body.stmts, outer, stack, found, false);
+                stack.pop();
             }
             if let Some(f) = &t.finalizer {
                 scan_annexb(&f.stmts, outer, stack, found, false);

@@ -14,10 +14,15 @@ use super::{Builtin, Gen};
 pub(super) enum LRef {
     /// An identifier (resolved at each access: a declaration or a global).
     Name(String),
+    /// An identifier inside `with`, resolved once: `target` is the object that has the
+    /// binding, or empty for the static binding.
+    Dynamic { name: String, target: Value },
     /// `obj[key]`.
     Member { obj: Value, key: Value },
     /// `super[key]` with receiver `this`.
     Super { key: Value, this: Value },
+    /// `obj.#x`.
+    Private { obj: Value, name: PrivateName },
 }
 
 fn compound_op(op: AssignOp) -> Option<BinOp> {
@@ -41,6 +46,9 @@ fn compound_op(op: AssignOp) -> Option<BinOp> {
 impl<'a> Gen<'a> {
     fn member_lref(&mut self, m: &'a MemberExpr, convert_key: bool) -> LRef {
         let obj = self.expr(&m.obj);
+        if let MemberProp::PrivateName(p) = &m.prop {
+            return LRef::Private { obj, name: p.clone() };
+        }
         let mut key = self.member_key(&m.prop);
         if convert_key && matches!(m.prop, MemberProp::Computed(_)) {
             // GetValue converts the base with ToObject before the key is converted.
@@ -51,18 +59,32 @@ impl<'a> Gen<'a> {
         LRef::Member { obj, key }
     }
 
-    fn super_lref(&mut self, s: &'a SuperPropExpr) -> LRef {
+    /// The reference of identifier `name` (resolved now when `with` objects are involved).
+    fn name_lref(&mut self, name: &str) -> LRef {
+        let withs = self.with_objects(name);
+        if withs.is_empty() {
+            return LRef::Name(name.to_string());
+        }
+        let target = self.with_lookup(name, &withs);
+        LRef::Dynamic { name: name.to_string(), target }
+    }
+
+    fn super_lref(&mut self, s: &'a SuperPropExpr, convert_key: bool) -> LRef {
         let this = self.this_value();
-        let key = self.super_key(&s.prop);
+        let mut key = self.super_key(&s.prop);
+        if convert_key && matches!(s.prop, SuperProp::Computed(_)) {
+            // Read and written: the key is converted once.
+            key = self.emit(Opcode::ToPropertyKey, vec![key], Imm::None);
+        }
         LRef::Super { key, this }
     }
 
     /// Evaluates an assignment target expression.
     pub(super) fn lref_expr(&mut self, e: &'a Expr, convert_key: bool) -> Option<LRef> {
         match e {
-            Expr::Ident(i) => Some(LRef::Name(i.sym.to_string())),
+            Expr::Ident(i) => Some(self.name_lref(&i.sym)),
             Expr::Member(m) => Some(self.member_lref(m, convert_key)),
-            Expr::SuperProp(s) => Some(self.super_lref(s)),
+            Expr::SuperProp(s) => Some(self.super_lref(s, convert_key)),
             Expr::Paren(p) => self.lref_expr(&p.expr, convert_key),
             other => {
                 self.unsupported(swc_common::Spanned::span(other), "this assignment target");
@@ -73,9 +95,9 @@ impl<'a> Gen<'a> {
 
     fn lref_simple(&mut self, t: &'a SimpleAssignTarget, convert_key: bool) -> Option<LRef> {
         match t {
-            SimpleAssignTarget::Ident(b) => Some(LRef::Name(b.id.sym.to_string())),
+            SimpleAssignTarget::Ident(b) => Some(self.name_lref(&b.id.sym)),
             SimpleAssignTarget::Member(m) => Some(self.member_lref(m, convert_key)),
-            SimpleAssignTarget::SuperProp(s) => Some(self.super_lref(s)),
+            SimpleAssignTarget::SuperProp(s) => Some(self.super_lref(s, convert_key)),
             SimpleAssignTarget::Paren(p) => self.lref_expr(&p.expr, convert_key),
             other => {
                 self.unsupported(swc_common::Spanned::span(other), "this assignment target");
@@ -87,21 +109,29 @@ impl<'a> Gen<'a> {
     pub(super) fn load_lref(&mut self, r: &LRef) -> Value {
         match r {
             LRef::Name(n) => self.load_name(n),
+            LRef::Dynamic { name, target } => self.load_dynamic(name, *target),
             LRef::Member { obj, key } => self.emit(Opcode::LoadProperty, vec![*obj, *key], Imm::None),
             LRef::Super { key, this } => self.super_get(*key, *this),
+            LRef::Private { obj, name } => self.private_get(*obj, name),
         }
     }
 
     pub(super) fn store_lref(&mut self, r: &LRef, v: Value) {
         match r {
             LRef::Name(n) => self.store_name(n, v),
+            LRef::Dynamic { name, target } => self.store_dynamic(name, *target, v),
             LRef::Member { obj, key } => {
                 self.emit_void(Opcode::StoreProperty, vec![v, *obj, *key], Imm::None);
             }
             LRef::Super { key, this } => {
                 let home = self.home_object_value();
-                self.call_builtin(Builtin::SuperSet, vec![home, *key, v, *this]);
+                let mut args = vec![home, *key, v, *this];
+                if !self.strict() {
+                    args.push(self.bool_lit(false));
+                }
+                self.call_builtin(Builtin::SuperSet, args);
             }
+            LRef::Private { obj, name } => self.private_set(*obj, name, v),
         }
     }
 
@@ -196,14 +226,41 @@ impl<'a> Gen<'a> {
                 self.throw_error(ErrorKind::ReferenceError, "Unsupported reference to 'super'");
                 self.bool_lit(true)
             }
-            Expr::Ident(i) => match self.resolve(&i.sym) {
-                Some(_) => self.bool_lit(false),
-                None => {
-                    let g = self.emit(Opcode::GetGlobalObject, Vec::new(), Imm::None);
+            Expr::Ident(i) => {
+                let withs = self.with_objects(&i.sym);
+                let (target, join) = if withs.is_empty() {
+                    (None, None)
+                } else {
+                    let target = self.with_lookup(&i.sym, &withs);
+                    let is_static = self.is_empty(target);
+                    let stat = self.new_block();
+                    let dynamic = self.new_block();
+                    self.cond_branch(is_static, stat, dynamic);
+                    self.switch_to(dynamic);
                     let k = self.str_lit(&i.sym);
-                    self.emit(Opcode::DeleteProperty, vec![g, k], Imm::None)
+                    let r = self.emit(Opcode::DeleteProperty, vec![target, k], Imm::None);
+                    let join = self.new_block();
+                    let mut incoming = Vec::new();
+                    self.edge(r, join, &mut incoming);
+                    self.switch_to(stat);
+                    (Some(incoming), Some(join))
+                };
+                let r = match self.resolve(&i.sym) {
+                    Some(_) => self.bool_lit(false),
+                    None => {
+                        let g = self.emit(Opcode::GetGlobalObject, Vec::new(), Imm::None);
+                        let k = self.str_lit(&i.sym);
+                        self.emit(Opcode::DeleteProperty, vec![g, k], Imm::None)
+                    }
+                };
+                match (target, join) {
+                    (Some(mut incoming), Some(join)) => {
+                        self.edge(r, join, &mut incoming);
+                        self.merge(join, incoming)
+                    }
+                    _ => r,
                 }
-            },
+            }
             Expr::OptChain(o) => match &*o.base {
                 OptChainBase::Member(m) => {
                     let nullish = self.new_block();

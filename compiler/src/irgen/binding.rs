@@ -142,6 +142,11 @@ impl<'a> Gen<'a> {
                 let env = self.env_value(var.scope);
                 self.emit_void(Opcode::StoreFrame, vec![v, env], Imm::Var(var));
             }
+            Some(Storage::Mapped { args, index }) => {
+                let a = self.read_decl(args);
+                let i = self.num(index as f64);
+                self.call_builtin(Builtin::ArgumentsSet, vec![a, i, v]);
+            }
             Some(Storage::Callee) | None => {}
         }
     }
@@ -155,6 +160,11 @@ impl<'a> Gen<'a> {
                 self.emit(Opcode::LoadFrame, vec![env], Imm::Var(var))
             }
             Some(Storage::Callee) => self.emit(Opcode::GetCallee, Vec::new(), Imm::None),
+            Some(Storage::Mapped { args, index }) => {
+                let a = self.read_decl(args);
+                let i = self.num(index as f64);
+                self.call_builtin(Builtin::ArgumentsGet, vec![a, i])
+            }
             None => self.undef(),
         }
     }
@@ -224,6 +234,16 @@ impl<'a> Gen<'a> {
 
     /// Reads identifier `name`.
     pub(super) fn load_name(&mut self, name: &str) -> Value {
+        let withs = self.with_objects(name);
+        if !withs.is_empty() {
+            let target = self.with_lookup(name, &withs);
+            return self.load_dynamic(name, target);
+        }
+        self.load_static(name)
+    }
+
+    /// Reads identifier `name` from its declaration or the global object, ignoring `with`.
+    pub(super) fn load_static(&mut self, name: &str) -> Value {
         match self.resolve(name) {
             Some(d) => self.load_decl(d),
             None => {
@@ -235,6 +255,17 @@ impl<'a> Gen<'a> {
 
     /// Assigns `v` to identifier `name`.
     pub(super) fn store_name(&mut self, name: &str, v: Value) {
+        let withs = self.with_objects(name);
+        if !withs.is_empty() {
+            let target = self.with_lookup(name, &withs);
+            self.store_dynamic(name, target, v);
+            return;
+        }
+        self.store_static(name, v);
+    }
+
+    /// Assigns `v` to the declaration or global `name`, ignoring `with`.
+    pub(super) fn store_static(&mut self, name: &str, v: Value) {
         match self.resolve(name) {
             Some(d) => self.assign_decl(d, v),
             None => {
@@ -246,6 +277,57 @@ impl<'a> Gen<'a> {
 
     /// Initializes the binding `name` declared in the current scope chain (declarations).
     pub(super) fn init_name(&mut self, name: &str, v: Value) {
+        // `var x = v` in a `with` body assigns through the object environment.
+        let withs = self.with_objects(name);
+        if !withs.is_empty() {
+            let target = self.with_lookup(name, &withs);
+            self.init_resolved(name, target, v);
+            return;
+        }
+        self.init_static(name, v);
+    }
+
+    /// Initializes `name` already resolved through `with` objects to `target` (a
+    /// `with_lookup` result).
+    pub(super) fn init_resolved(&mut self, name: &str, target: Value, v: Value) {
+        let is_static = self.is_empty(target);
+        let stat = self.new_block();
+        let dynamic = self.new_block();
+        let join = self.new_block();
+        self.cond_branch(is_static, stat, dynamic);
+        self.switch_to(dynamic);
+        self.put_binding_object(name, target, v);
+        self.branch(join);
+        self.switch_to(stat);
+        self.init_static(name, v);
+        self.branch(join);
+        self.switch_to(join);
+    }
+
+    /// In strict code, a binding of a `with` object that no longer exists is a
+    /// ReferenceError (GetBindingValue / SetMutableBinding of object environments).
+    fn check_binding_still_exists(&mut self, name: &str, target: Value) {
+        if !self.strict() {
+            return;
+        }
+        let key = self.str_lit(name);
+        let has = self.b().binary(ir::BinOp::In, key, target);
+        let ok = self.new_block();
+        let gone = self.new_block();
+        self.cond_branch(has, ok, gone);
+        self.switch_to(gone);
+        self.throw_error(ErrorKind::ReferenceError, &format!("{name} is not defined"));
+        self.switch_to(ok);
+    }
+
+    /// `target.name = v` for a binding of a `with` object.
+    fn put_binding_object(&mut self, name: &str, target: Value, v: Value) {
+        self.check_binding_still_exists(name, target);
+        let key = self.str_lit(name);
+        self.emit_void(Opcode::StoreProperty, vec![v, target, key], Imm::None);
+    }
+
+    fn init_static(&mut self, name: &str, v: Value) {
         match self.resolve(name) {
             Some(d) => {
                 // `var x = v` assigns (the name may resolve to a parameter or a catch
@@ -262,6 +344,70 @@ impl<'a> Gen<'a> {
                 self.emit_void(Opcode::StoreGlobal, vec![v], Imm::Name(a));
             }
         }
+    }
+
+    // ---- with ---------------------------------------------------------------------------------
+
+    /// The `with` objects identifier `name` is resolved through here (innermost first).
+    pub(super) fn with_objects(&self, name: &str) -> Vec<DeclId> {
+        self.tree.with_objects(self.fr().cur_scope, name)
+    }
+
+    /// Resolves `name` through the objects `withs` of enclosing `with` statements: the first
+    /// that has a binding `name` (withHas), or empty for the static binding.
+    pub(super) fn with_lookup(&mut self, name: &str, withs: &[DeclId]) -> Value {
+        let key = self.str_lit(name);
+        let join = self.new_block();
+        let mut incoming = Vec::new();
+        for &w in withs {
+            let obj = self.read_decl(w);
+            let has = self.call_builtin(Builtin::WithHas, vec![obj, key]);
+            let hit = self.new_block();
+            let next = self.new_block();
+            self.cond_branch(has, hit, next);
+            self.switch_to(hit);
+            self.edge(obj, join, &mut incoming);
+            self.switch_to(next);
+        }
+        let e = self.empty();
+        self.edge(e, join, &mut incoming);
+        self.merge(join, incoming)
+    }
+
+    /// Reads `name` from `target` (a `with_lookup` result): the object's property, or the
+    /// static binding when empty.
+    pub(super) fn load_dynamic(&mut self, name: &str, target: Value) -> Value {
+        let is_static = self.is_empty(target);
+        let stat = self.new_block();
+        let dynamic = self.new_block();
+        let join = self.new_block();
+        let mut incoming = Vec::new();
+        self.cond_branch(is_static, stat, dynamic);
+        self.switch_to(dynamic);
+        self.check_binding_still_exists(name, target);
+        let key = self.str_lit(name);
+        let v = self.emit(Opcode::LoadProperty, vec![target, key], Imm::None);
+        self.edge(v, join, &mut incoming);
+        self.switch_to(stat);
+        let v = self.load_static(name);
+        self.edge(v, join, &mut incoming);
+        self.merge(join, incoming)
+    }
+
+    /// Writes `v` to `name` resolved to `target` (a `with_lookup` result).
+    pub(super) fn store_dynamic(&mut self, name: &str, target: Value, v: Value) {
+        let is_static = self.is_empty(target);
+        let stat = self.new_block();
+        let dynamic = self.new_block();
+        let join = self.new_block();
+        self.cond_branch(is_static, stat, dynamic);
+        self.switch_to(dynamic);
+        self.put_binding_object(name, target, v);
+        self.branch(join);
+        self.switch_to(stat);
+        self.store_static(name, v);
+        self.branch(join);
+        self.switch_to(join);
     }
 
     // ---- this, new.target, super ----------------------------------------------------------

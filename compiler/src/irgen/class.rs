@@ -12,31 +12,32 @@
 //!   define_own_property %m, %proto, "m" flags(0)
 //!   store_frame %ctor, %scope, C
 //! ```
-//! Class bodies are strict. Fields, private names and static blocks are not supported yet.
+//! Class bodies are strict. The class body scope holds the Private Names of private fields
+//! (new symbols per evaluation, `createPrivateName`), the private methods and accessors
+//! (instances carry a brand, one per class and placement, checked before a private method
+//! is used), the computed keys of fields and `%fields`, the instance elements initializer:
+//! a method that adds the brand and defines the fields on `this`, run by the constructor at
+//! its start (base classes) or after `super()` returns (derived classes). Static private
+//! methods, then the static fields and blocks (a static elements initializer run with the
+//! constructor as `this`) follow the definition of the class binding.
 
 use ir::{Imm, Opcode, Value};
 use swc_ecma_ast::*;
 
+use ir::FunctionKind;
+
 use super::func::{Body, FnDef};
 use super::literal::{static_key, MethodKind as Kind};
 use super::{Builtin, Gen};
-use crate::frontend::scope::{ScopeKey, ScopeKind};
+use crate::frontend::scope::{DeclKind, PrivateKind, ScopeKey, ScopeKind};
 
 impl<'a> Gen<'a> {
     /// Evaluates a class; returns its constructor. `own_name` is the class's binding name,
     /// `hint` the name an anonymous class expression takes from its context.
     pub(super) fn gen_class(&mut self, class: &'a Class, own_name: Option<&str>, hint: Option<&str>) -> Value {
         for m in &class.body {
-            let unsupported = match m {
-                ClassMember::ClassProp(p) => Some((p.span, "class field")),
-                ClassMember::PrivateProp(p) => Some((p.span, "private class field")),
-                ClassMember::PrivateMethod(p) => Some((p.span, "private method")),
-                ClassMember::StaticBlock(b) => Some((b.span, "class static block")),
-                ClassMember::AutoAccessor(a) => Some((a.span, "auto-accessor")),
-                _ => None,
-            };
-            if let Some((span, what)) = unsupported {
-                self.unsupported(span, what);
+            if let ClassMember::AutoAccessor(a) = m {
+                self.unsupported(a.span, "auto-accessor");
                 return self.undef();
             }
         }
@@ -44,8 +45,9 @@ impl<'a> Gen<'a> {
             self.unsupported(d.span, "decorator");
             return self.undef();
         }
+        let tree = self.tree;
         let name = own_name.or(hint).unwrap_or("").to_string();
-        let sc = self.tree.scope_by_key(ScopeKey::new(class.span, ScopeKind::Class));
+        let sc = tree.scope_by_key(ScopeKey::new(class.span, ScopeKind::Class));
         let saved = sc.map(|s| {
             let saved = self.enter_scope(s);
             self.init_tdz(s);
@@ -59,11 +61,39 @@ impl<'a> Gen<'a> {
             None => self.empty(),
         };
         let derived = class.super_class.is_some();
+        let body_scope = tree.scope_by_key(ScopeKey::new(class.span, ScopeKind::ClassBody));
+        let saved_body = body_scope.map(|b| self.enter_scope(b));
+        let local = |name: &str| body_scope.and_then(|b| tree.lookup_local(b, name));
+        // New Private Names for the private fields and the brands, in this evaluation.
+        if let Some(b) = body_scope {
+            for &d in &tree.scope(b).decls {
+                let decl = tree.decl(d);
+                let private_name = match (decl.kind, tree.private.get(&d).map(|i| i.kind)) {
+                    (DeclKind::PrivateName, Some(PrivateKind::Field)) => true,
+                    (DeclKind::PrivateName, _) => {
+                        // Methods and accessors are stored below; an accessor without a getter
+                        // keeps undefined.
+                        let u = self.undef();
+                        self.init_decl(d, u);
+                        false
+                    }
+                    (DeclKind::ClassInternal, _) => decl.name == "%brand" || decl.name == "%static_brand",
+                    _ => false,
+                };
+                if private_name {
+                    let desc = if decl.name.starts_with('#') { decl.name.clone() } else { name.clone() };
+                    let desc = self.str_lit(&desc);
+                    let v = self.call_builtin(Builtin::CreatePrivateName, vec![desc]);
+                    self.init_decl(d, v);
+                }
+            }
+        }
         self.at(class.span);
         let ctor_member = class.body.iter().find_map(|m| match m {
             ClassMember::Constructor(c) => Some(c),
             _ => None,
         });
+        let fields_decl = local("%fields");
         let ctor = match ctor_member {
             Some(c) => {
                 let def = FnDef {
@@ -88,19 +118,29 @@ impl<'a> Gen<'a> {
                 }
             }
             None => {
-                let fid = self.gen_default_constructor(&name, derived, class.span);
-                let u = self.undef();
-                self.emit(Opcode::CreateClosure, vec![u], Imm::Func(fid))
+                let fields = fields_decl.and_then(|d| match self.storage.get(&d) {
+                    Some(super::Storage::Frame(var)) => Some(*var),
+                    _ => None,
+                });
+                let fid = self.gen_default_constructor(&name, derived, class.span, fields);
+                let env = match fields {
+                    Some(var) => self.env_value(var.scope),
+                    None => self.undef(),
+                };
+                self.emit(Opcode::CreateClosure, vec![env], Imm::Func(fid))
             }
         };
         self.at(class.span);
         let proto = self.call_builtin(Builtin::DefineClass, vec![ctor, heritage]);
         if let Some(c) = ctor_member {
-            let uses_super = self.tree.func_by_span(c.span).is_some_and(|f| self.tree.func(f).uses_super_property);
+            let uses_super = tree.func_by_span(c.span).is_some_and(|f| tree.func(f).uses_super_property);
             if uses_super {
                 self.call_builtin(Builtin::SetHomeObject, vec![ctor, proto]);
             }
         }
+
+        // The elements in order: methods are defined, private methods stored, computed field
+        // keys evaluated.
         let methods: Vec<&'a ClassMethod> = class
             .body
             .iter()
@@ -110,49 +150,213 @@ impl<'a> Gen<'a> {
             })
             .collect();
         let partner = accessor_partners(&methods);
-        for (i, m) in methods.iter().enumerate() {
-            if partner[i] == Some(usize::MAX) {
-                continue;
-            }
-            let home = if m.is_static { ctor } else { proto };
-            self.at(m.span);
-            let (key, key_name) = self.prop_key(&m.key);
-            let kind = method_kind(m);
-            let source = method_source(self, m);
-            let closure = self.method_closure(&m.function, kind, key, key_name.as_deref(), home, source);
-            let other = match partner[i] {
-                Some(j) => {
-                    let o = methods[j];
-                    let source = method_source(self, o);
-                    Some(self.method_closure(&o.function, method_kind(o), key, key_name.as_deref(), home, source))
+        let mut mi = 0;
+        for (index, member) in class.body.iter().enumerate() {
+            match member {
+                ClassMember::Method(m) => {
+                    let i = mi;
+                    mi += 1;
+                    if partner[i] == Some(usize::MAX) {
+                        continue;
+                    }
+                    self.gen_class_method(m, partner[i].map(|j| methods[j]), ctor, proto);
                 }
-                None => None,
-            };
-            self.at(m.span);
-            let u = self.undef();
-            match kind {
-                Kind::Method => {
-                    self.emit_void(Opcode::DefineOwnProperty, vec![closure, home, key], Imm::Flags(0));
+                ClassMember::PrivateMethod(m) => {
+                    let home = if m.is_static { ctor } else { proto };
+                    let private_name = format!("#{}", m.key.name);
+                    self.at(m.span);
+                    let kind = match m.kind {
+                        MethodKind::Method => Kind::Method,
+                        MethodKind::Getter => Kind::Getter,
+                        MethodKind::Setter => Kind::Setter,
+                    };
+                    let u = self.undef();
+                    let closure = self.method_closure(&m.function, kind, u, Some(&private_name), home, m.function.span);
+                    let target = match kind {
+                        Kind::Setter => local(&format!("%set{private_name}")),
+                        _ => local(&private_name),
+                    };
+                    if let Some(d) = target {
+                        self.init_decl(d, closure);
+                    }
                 }
-                Kind::Getter => {
-                    self.emit_void(Opcode::DefineOwnAccessor, vec![closure, other.unwrap_or(u), home, key], Imm::Flags(0));
+                ClassMember::ClassProp(p) => {
+                    if let (PropName::Computed(_), Some(d)) = (&p.key, local(&format!("%key{index}"))) {
+                        self.at(p.span);
+                        let (k, _) = self.prop_key(&p.key);
+                        self.init_decl(d, k);
+                    }
                 }
-                Kind::Setter => {
-                    self.emit_void(Opcode::DefineOwnAccessor, vec![other.unwrap_or(u), closure, home, key], Imm::Flags(0));
-                }
+                _ => {}
             }
         }
 
-        self.f().func.strict = saved_strict;
+        // The instance fields initializer, run by the constructor.
+        if let Some(d) = fields_decl {
+            if let Some(f) = self.gen_fields_function(class, false) {
+                self.call_builtin(Builtin::SetHomeObject, vec![f, proto]);
+                self.init_decl(d, f);
+            }
+        }
         if let (Some(n), Some(s)) = (own_name, sc) {
-            if let Some(d) = self.tree.lookup_local(s, n) {
+            if let Some(d) = tree.lookup_local(s, n) {
                 self.init_decl(d, ctor);
             }
+        }
+        // Static private methods, then the static fields and blocks in order.
+        if let Some(d) = local("%static_brand") {
+            let brand = self.read_decl(d);
+            let t = self.bool_lit(true);
+            self.call_builtin(Builtin::PrivateAdd, vec![ctor, brand, t]);
+        }
+        if let Some(f) = self.gen_fields_function(class, true) {
+            self.call_builtin(Builtin::SetHomeObject, vec![f, ctor]);
+            self.at(class.span);
+            self.emit(Opcode::Call, vec![f, ctor], Imm::None);
+        }
+
+        self.f().func.strict = saved_strict;
+        if let Some(saved) = saved_body {
+            self.exit_scope(saved);
         }
         if let Some(saved) = saved {
             self.exit_scope(saved);
         }
         ctor
+    }
+
+    /// A public method, getter or setter (with its accessor partner, defined together).
+    fn gen_class_method(&mut self, m: &'a ClassMethod, other: Option<&'a ClassMethod>, ctor: Value, proto: Value) {
+        let home = if m.is_static { ctor } else { proto };
+        self.at(m.span);
+        let (key, key_name) = self.prop_key(&m.key);
+        let kind = method_kind(m);
+        let source = method_source(self, m);
+        let closure = self.method_closure(&m.function, kind, key, key_name.as_deref(), home, source);
+        let other = match other {
+            Some(o) => {
+                let source = method_source(self, o);
+                Some(self.method_closure(&o.function, method_kind(o), key, key_name.as_deref(), home, source))
+            }
+            None => None,
+        };
+        self.at(m.span);
+        let u = self.undef();
+        match kind {
+            Kind::Method => {
+                self.emit_void(Opcode::DefineOwnProperty, vec![closure, home, key], Imm::Flags(0));
+            }
+            Kind::Getter => {
+                self.emit_void(Opcode::DefineOwnAccessor, vec![closure, other.unwrap_or(u), home, key], Imm::Flags(0));
+            }
+            Kind::Setter => {
+                self.emit_void(Opcode::DefineOwnAccessor, vec![other.unwrap_or(u), closure, home, key], Imm::Flags(0));
+            }
+        }
+    }
+
+    /// The closure of the instance (or static) elements initializer of `class`: a method
+    /// run with the new object (the constructor) as `this` that adds the brand and defines
+    /// the fields in order (and runs the static blocks). `None` if the class has none.
+    fn gen_fields_function(&mut self, class: &'a Class, statics: bool) -> Option<Value> {
+        let tree = self.tree;
+        let tf = if statics { tree.func_by_key(ScopeKey::new(class.span, ScopeKind::StaticFields))? } else { tree.func_by_span(class.span)? };
+        let body_scope = tree.scope_by_key(ScopeKey::new(class.span, ScopeKind::ClassBody))?;
+        let def = FnDef { key: class.span, source: class.span, params: Vec::new(), body: Body::Stmts(&[]), name: String::new(), is_generator: false, is_async: false };
+        let parent_scope = self.nearest_env_scope(Some(self.fr().cur_scope));
+        let name = self.atom(if statics { "<static_initializer>" } else { "<instance_members_initializer>" });
+        let mut func = ir::Function::new(name, FunctionKind::Method, true);
+        func.parent_scope = parent_scope;
+        func.loc = self.loc_of(class.span);
+        let id = self.module.add_function(ir::Function::new(name, FunctionKind::Method, true));
+        let entry = func.add_block();
+        let creator_scope = self.fr().cur_scope;
+        self.fs.push(super::func::new_state(id, func, tf, entry, creator_scope, false));
+        self.at(class.span);
+        self.enter_function_params(tf, &def);
+        let this = self.this_value();
+        if !statics {
+            if let Some(d) = tree.lookup_local(body_scope, "%brand") {
+                let brand = self.load_decl(d);
+                let t = self.bool_lit(true);
+                self.call_builtin(Builtin::PrivateAdd, vec![this, brand, t]);
+            }
+        }
+        for (index, member) in class.body.iter().enumerate() {
+            match member {
+                ClassMember::ClassProp(p) if p.is_static == statics => {
+                    self.at(p.span);
+                    let (key, name) = match &p.key {
+                        PropName::Computed(_) => match tree.lookup_local(body_scope, &format!("%key{index}")) {
+                            Some(d) => (self.load_decl(d), None),
+                            None => (self.undef(), None),
+                        },
+                        k => {
+                            let name = static_key(k);
+                            (self.str_lit(name.as_deref().unwrap_or("")), name)
+                        }
+                    };
+                    let v = match &p.value {
+                        Some(e) => self.named_value(e, key, name.as_deref()),
+                        None => self.undef(),
+                    };
+                    self.at(p.span);
+                    self.emit_void(Opcode::DefineOwnProperty, vec![v, this, key], Imm::Flags(1));
+                }
+                ClassMember::PrivateProp(p) if p.is_static == statics => {
+                    self.at(p.span);
+                    let private_name = format!("#{}", p.key.name);
+                    let v = match &p.value {
+                        Some(e) => self.expr_named(e, Some(&private_name)),
+                        None => self.undef(),
+                    };
+                    if let Some(d) = tree.lookup_local(body_scope, &private_name) {
+                        let sym = self.load_decl(d);
+                        self.at(p.span);
+                        self.call_builtin(Builtin::PrivateAdd, vec![this, sym, v]);
+                    }
+                }
+                ClassMember::StaticBlock(sb) if statics => {
+                    let def = FnDef {
+                        key: sb.span,
+                        source: sb.span,
+                        params: Vec::new(),
+                        body: Body::Stmts(&sb.body.stmts),
+                        name: String::new(),
+                        is_generator: false,
+                        is_async: false,
+                    };
+                    if let Some(fid) = self.gen_function(&def) {
+                        let f = self.closure(fid);
+                        if tree.func_by_span(sb.span).is_some_and(|f| tree.func(f).uses_super_property) {
+                            self.call_builtin(Builtin::SetHomeObject, vec![f, this]);
+                        }
+                        self.at(sb.span);
+                        self.emit(Opcode::Call, vec![f, this], Imm::None);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let u = self.undef();
+        self.term(Opcode::Return, vec![u], Vec::new(), Imm::None);
+        self.finish_function();
+        Some(self.closure(id))
+    }
+
+    /// Runs the instance fields initializer of the class whose constructor is function
+    /// `ctor_func` on `this` (after `super()` returns, or at the start of a base
+    /// constructor).
+    pub(super) fn run_field_initializer(&mut self, ctor_func: crate::frontend::scope::FuncIdx, this: Value) {
+        let tree = self.tree;
+        let Some(body_scope) = tree.scope(tree.func(ctor_func).scope).parent else { return };
+        if tree.scope(body_scope).kind != ScopeKind::ClassBody {
+            return;
+        }
+        if let Some(d) = tree.lookup_local(body_scope, "%fields") {
+            let f = self.read_decl(d);
+            self.emit(Opcode::Call, vec![f, this], Imm::None);
+        }
     }
 }
 

@@ -108,6 +108,9 @@ impl<'a> Gen<'a> {
             Expr::Assign(a) => self.assign(a),
             Expr::Member(m) => {
                 let obj = self.expr(&m.obj);
+                if let MemberProp::PrivateName(p) = &m.prop {
+                    return self.private_get(obj, p);
+                }
                 let key = self.member_key(&m.prop);
                 self.at_member(m);
                 self.emit(Opcode::LoadProperty, vec![obj, key], Imm::None)
@@ -189,7 +192,7 @@ impl<'a> Gen<'a> {
 
     fn ident(&mut self, i: &Ident) -> Value {
         let name: &str = &i.sym;
-        if self.resolve(name).is_none() {
+        if self.resolve(name).is_none() && self.with_objects(name).is_empty() {
             // Non-writable, non-configurable properties of the global object.
             match name {
                 "undefined" => return self.undef(),
@@ -211,8 +214,8 @@ impl<'a> Gen<'a> {
             Lit::Null(_) => self.null(),
             Lit::Num(n) => self.num(n.value),
             Lit::BigInt(b) => {
-                self.unsupported(b.span, "BigInt literal");
-                self.undef()
+                let digits = self.str_lit(&b.value.to_string());
+                self.call_builtin(Builtin::CreateBigInt, vec![digits])
             }
             Lit::Regex(r) => {
                 let pattern = self.atom(&r.exp);
@@ -229,7 +232,32 @@ impl<'a> Gen<'a> {
     fn unary(&mut self, u: &'a UnaryExpr) -> Value {
         match u.op {
             UnaryOp::TypeOf => {
-                let v = match &*u.arg {
+                let v = match u.arg.unwrap_parens() {
+                    Expr::Ident(i) if !self.with_objects(&i.sym).is_empty() => {
+                        // Through `with`: unresolvable names are undefined, not errors.
+                        let withs = self.with_objects(&i.sym);
+                        let target = self.with_lookup(&i.sym, &withs);
+                        let is_static = self.is_empty(target);
+                        let stat = self.new_block();
+                        let dynamic = self.new_block();
+                        let join = self.new_block();
+                        let mut incoming = Vec::new();
+                        self.cond_branch(is_static, stat, dynamic);
+                        self.switch_to(dynamic);
+                        let key = self.str_lit(&i.sym);
+                        let v = self.emit(Opcode::LoadProperty, vec![target, key], Imm::None);
+                        self.edge(v, join, &mut incoming);
+                        self.switch_to(stat);
+                        let v = match self.resolve(&i.sym) {
+                            Some(d) => self.load_decl(d),
+                            None => {
+                                let a = self.atom(&i.sym);
+                                self.emit(Opcode::LoadGlobal, Vec::new(), Imm::Name(a))
+                            }
+                        };
+                        self.edge(v, join, &mut incoming);
+                        self.merge(join, incoming)
+                    }
                     Expr::Ident(i) if self.resolve(&i.sym).is_none() => {
                         let a = self.atom(&i.sym);
                         self.emit(Opcode::LoadGlobal, Vec::new(), Imm::Name(a))
@@ -272,8 +300,9 @@ impl<'a> Gen<'a> {
     fn binary(&mut self, b: &'a BinExpr) -> Value {
         if let Some(op) = bin_op(b.op) {
             if let Expr::PrivateName(p) = &*b.left {
-                self.unsupported(p.span, "private name");
-                return self.undef();
+                // `#x in obj`.
+                let obj = self.expr(&b.right);
+                return self.private_in(p, obj);
             }
             let l = self.expr(&b.left);
             let r = self.expr(&b.right);
@@ -321,15 +350,13 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// The key of `super.x` or `super[x]` (converted to a property key before the
-    /// [[HomeObject]]'s prototype is read).
+    /// The key of `super.x` or `super[x]`: not converted to a property key, which
+    /// `superGet`/`superSet` do after reading the [[HomeObject]]'s prototype
+    /// (MakeSuperPropertyReference happens before GetValue's ToPropertyKey).
     pub(super) fn super_key(&mut self, prop: &'a SuperProp) -> Value {
         match prop {
             SuperProp::Ident(i) => self.str_lit(&i.sym),
-            SuperProp::Computed(c) => {
-                let v = self.expr(&c.expr);
-                self.emit(Opcode::ToPropertyKey, vec![v], Imm::None)
-            }
+            SuperProp::Computed(c) => self.expr(&c.expr),
         }
     }
 
@@ -391,6 +418,9 @@ impl<'a> Gen<'a> {
             }
             Expr::Member(m) => {
                 let obj = self.expr(&m.obj);
+                if let MemberProp::PrivateName(p) = &m.prop {
+                    return (self.private_get(obj, p), obj);
+                }
                 let key = self.member_key(&m.prop);
                 self.at_member(m);
                 let f = self.emit(Opcode::LoadProperty, vec![obj, key], Imm::None);
@@ -401,6 +431,25 @@ impl<'a> Gen<'a> {
                 let key = self.super_key(&s.prop);
                 self.at(s.span);
                 let f = self.super_get(key, this);
+                (f, this)
+            }
+            Expr::Ident(i) if !self.with_objects(&i.sym).is_empty() => {
+                // A call through `with` has the object as `this`.
+                let withs = self.with_objects(&i.sym);
+                let target = self.with_lookup(&i.sym, &withs);
+                let f = self.load_dynamic(&i.sym, target);
+                let is_static = self.is_empty(target);
+                let stat = self.new_block();
+                let dynamic = self.new_block();
+                let join = self.new_block();
+                let mut incoming = Vec::new();
+                self.cond_branch(is_static, stat, dynamic);
+                self.switch_to(dynamic);
+                self.edge(target, join, &mut incoming);
+                self.switch_to(stat);
+                let u = self.undef();
+                self.edge(u, join, &mut incoming);
+                let this = self.merge(join, incoming);
                 (f, this)
             }
             _ => {
@@ -428,6 +477,9 @@ impl<'a> Gen<'a> {
                     Args::Array(arr) => self.emit(Opcode::ConstructSpread, vec![parent, nt, arr], Imm::None),
                 };
                 self.bind_derived_this(r);
+                // SuperCall step 10: InitializeInstanceElements(result, F).
+                let ctor = self.tree.this_function(self.fr().tree_func);
+                self.run_field_initializer(ctor, r);
                 r
             }
             Callee::Import(i) => {
@@ -477,6 +529,9 @@ impl<'a> Gen<'a> {
                 if o.optional {
                     self.nullish_check(obj, nullish);
                 }
+                if let MemberProp::PrivateName(p) = &m.prop {
+                    return self.private_get(obj, p);
+                }
                 let key = self.member_key(&m.prop);
                 self.at_member(m);
                 self.emit(Opcode::LoadProperty, vec![obj, key], Imm::None)
@@ -508,6 +563,9 @@ impl<'a> Gen<'a> {
                     let obj = self.chain_operand(&m.obj, nullish);
                     if inner.optional {
                         self.nullish_check(obj, nullish);
+                    }
+                    if let MemberProp::PrivateName(p) = &m.prop {
+                        return (self.private_get(obj, p), obj);
                     }
                     let key = self.member_key(&m.prop);
                     self.at_member(m);

@@ -285,6 +285,13 @@ impl<'a> Gen<'a> {
         self.f().resume_slot = Some(slot);
     }
 
+    /// The prologue of a function without a body of its own (a class's elements
+    /// initializer): parent environment, `this` and the rest of the function scope.
+    pub(super) fn enter_function_params(&mut self, tf: scope::FuncIdx, def: &FnDef<'a>) {
+        self.parent_env_prologue();
+        self.gen_params(tf, def);
+    }
+
     /// `get_parent_scope` of a function that has a parent scope.
     fn parent_env_prologue(&mut self) {
         if let Some(p) = self.fr().func.parent_scope {
@@ -345,7 +352,20 @@ impl<'a> Gen<'a> {
             }
         }
 
+        // A base class constructor initializes the instance fields before its parameters
+        // are bound ([[Construct]] step 6.b, InitializeInstanceElements).
+        if info.kind == FuncKind::ClassConstructor {
+            let this = self.this_value();
+            self.run_field_initializer(tf, this);
+        }
+
         // Parameters.
+        if info.mapped_arguments {
+            if let Some(args_decl) = tree.lookup_local(fscope, "arguments").filter(|&d| tree.decl(d).kind == DeclKind::Arguments) {
+                self.map_parameters(def, fscope, args_decl, arguments_object);
+                return;
+            }
+        }
         if info.simple_params {
             for (i, p) in def.params.iter().enumerate() {
                 if let Pat::Ident(b) = p {
@@ -379,6 +399,45 @@ impl<'a> Gen<'a> {
                         self.bind_pattern(p, v, super::pattern::Mode::Init);
                     }
                 }
+            }
+        }
+    }
+
+    /// The parameters of a function with a mapped arguments object: they live in the
+    /// arguments object (10.4.4.7 CreateMappedArgumentsObject); an index aliases the last
+    /// parameter of its name.
+    fn map_parameters(&mut self, def: &FnDef<'a>, fscope: scope::ScopeIdx, args_decl: scope::DeclId, args: Option<Value>) {
+        let tree = self.tree;
+        let args = match args {
+            Some(a) => a,
+            None => self.read_decl(args_decl),
+        };
+        let names: Vec<String> = def.params.iter().map(|p| match p {
+            Pat::Ident(b) => b.id.sym.to_string(),
+            _ => String::new(),
+        }).collect();
+        let mut mask: u64 = 0;
+        let mut values = vec![args];
+        let argc = self.emit(Opcode::ArgCount, Vec::new(), Imm::None);
+        values.push(argc);
+        let last = |i: usize| !names[i + 1..].contains(&names[i]);
+        for i in 0..names.len() {
+            if last(i) && i < 53 {
+                mask |= 1 << i;
+            }
+        }
+        values.push(self.num(mask as f64));
+        for i in 0..names.len() {
+            values.push(self.emit(Opcode::LoadParam, Vec::new(), Imm::Index(i as u32 + 1)));
+        }
+        self.call_builtin(Builtin::MapArguments, values);
+        for (i, name) in names.iter().enumerate() {
+            if !last(i) {
+                continue;
+            }
+            if let Some(d) = tree.lookup_local(fscope, name).filter(|&d| tree.decl(d).kind == DeclKind::Param) {
+                self.storage.insert(d, super::Storage::Mapped { args: args_decl, index: i as u32 });
+                self.f().initialized.insert(d);
             }
         }
     }
@@ -481,7 +540,7 @@ impl<'a> Gen<'a> {
     /// A class constructor with no `constructor` member: `constructor() {}` or, for a
     /// derived class, `constructor(...args) { super(...args); }` (which passes the
     /// arguments on without iterating them).
-    pub(super) fn gen_default_constructor(&mut self, name: &str, derived: bool, source: Span) -> FuncId {
+    pub(super) fn gen_default_constructor(&mut self, name: &str, derived: bool, source: Span, fields: Option<ir::Var>) -> FuncId {
         let kind = if derived { FunctionKind::DerivedConstructor } else { FunctionKind::ClassConstructor };
         let atom = self.atom(name);
         let text = self.lines.slice(source).to_string();
@@ -489,17 +548,30 @@ impl<'a> Gen<'a> {
         let mut f = ir::Function::new(atom, kind, true);
         f.loc = self.loc_of(source);
         f.source = Some(src);
+        f.parent_scope = fields.map(|v| v.scope);
         let entry = f.add_block();
         let mut b = ir::Builder::new(&mut f, entry);
         b.loc = b.func.loc;
+        // The instance fields initializer, from the class body's environment.
+        let init = fields.map(|var| {
+            let env = b.value(Opcode::GetParentScope, Vec::new(), Imm::Scope(var.scope));
+            b.value(Opcode::LoadFrame, vec![env], Imm::Var(var))
+        });
         if derived {
             let callee = b.value(Opcode::GetCallee, Vec::new(), Imm::None);
             let parent = b.value(Opcode::CallBuiltin, vec![callee], Imm::Builtin(Builtin::GetPrototypeOf as u8));
             let nt = b.value(Opcode::GetNewTarget, Vec::new(), Imm::None);
             let args = b.value(Opcode::CreateArguments, Vec::new(), Imm::None);
             let r = b.value(Opcode::ConstructSpread, vec![parent, nt, args], Imm::None);
+            if let Some(init) = init {
+                b.value(Opcode::Call, vec![init, r], Imm::None);
+            }
             b.ret(r);
         } else {
+            if let Some(init) = init {
+                let this = b.value(Opcode::LoadParam, Vec::new(), Imm::Index(0));
+                b.value(Opcode::Call, vec![init, this], Imm::None);
+            }
             let u = b.lit(Literal::Undefined);
             b.ret(u);
         }
@@ -507,7 +579,7 @@ impl<'a> Gen<'a> {
     }
 }
 
-fn new_state<'a>(id: FuncId, func: ir::Function, tree_func: scope::FuncIdx, entry: ir::Block, cur_scope: scope::ScopeIdx, derived: bool) -> FnState<'a> {
+pub(super) fn new_state<'a>(id: FuncId, func: ir::Function, tree_func: scope::FuncIdx, entry: ir::Block, cur_scope: scope::ScopeIdx, derived: bool) -> FnState<'a> {
     FnState {
         id,
         func,

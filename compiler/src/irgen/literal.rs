@@ -28,7 +28,8 @@ pub(super) fn static_key(key: &PropName) -> Option<String> {
         PropName::Ident(i) => Some(i.sym.to_string()),
         PropName::Str(s) => Some(s.value.to_string_lossy().into_owned()),
         PropName::Num(n) => Some(number_to_string(n.value)),
-        PropName::Computed(_) | PropName::BigInt(_) => None,
+        PropName::BigInt(b) => Some(b.value.to_string()),
+        PropName::Computed(_) => None,
     }
 }
 
@@ -59,8 +60,9 @@ impl<'a> Gen<'a> {
                 (self.emit(Opcode::ToPropertyKey, vec![v], Imm::None), None)
             }
             PropName::BigInt(b) => {
-                self.unsupported(b.span, "BigInt property name");
-                (self.undef(), None)
+                // A BigInt key is its decimal string.
+                let s = b.value.to_string();
+                (self.str_lit(&s), Some(s))
             }
         }
     }
@@ -292,7 +294,9 @@ impl<'a> Gen<'a> {
         self.next_template_id += 1;
         let mut args = vec![self.num(id as f64)];
         for q in &t.tpl.quasis {
-            let v = match &q.cooked {
+            // NotEscapeSequence (`\1`, `\8`, ...): the cooked string is undefined.
+            let cooked = if crate::frontend::early_errors::legacy_escape(&q.raw) { None } else { q.cooked.as_ref() };
+            let v = match cooked {
                 Some(c) => {
                     let units: Vec<u16> = c.to_ill_formed_utf16().collect();
                     self.str_units(&units)

@@ -10,7 +10,8 @@
 //!     literal.rs    object, array, template and regexp literals, property keys
 //!     assign.rs     references: identifiers, members, super; assignment, update, delete
 //!     pattern.rs    destructuring in declarations, parameters, assignments and loop heads
-//!     class.rs      classes: constructors, methods, accessors, `extends`
+//!     class.rs      classes: constructors, methods, accessors, `extends`, fields
+//!     private.rs    private members: `obj.#x`, `#x in obj`
 //!     generator.rs  `yield` and `yield*`
 //!     binding.rs    storage of declarations (stack slots or heap scopes), TDZ checks
 //! ```
@@ -39,6 +40,7 @@ mod literal;
 mod loops;
 mod number;
 mod pattern;
+mod private;
 mod stmt;
 #[cfg(test)]
 mod tests;
@@ -65,12 +67,53 @@ pub struct IrGenOptions {
 const LOWERING_STACK: usize = 256 << 20;
 
 /// Parses `source` and lowers it to HIR; `file_name` names the module for stack traces.
+///
+/// The work runs on a lowering thread with a large stack, one per calling thread, started
+/// on first use and kept (eval-heavy programs compile many small scripts).
 pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
-    let run = || lower_script_inline(source, file_name, opts);
-    std::thread::scope(|s| match std::thread::Builder::new().name("iris-irgen".into()).stack_size(LOWERING_STACK).spawn_scoped(s, run) {
-        Ok(handle) => handle.join().unwrap_or_else(|_| Err(vec![Diagnostic::new("internal compiler error while lowering the script", 1, 1)])),
-        Err(_) => lower_script_inline(source, file_name, opts),
-    })
+    let internal = || vec![Diagnostic::new("internal compiler error while lowering the script", 1, 1)];
+    let (reply, result) = std::sync::mpsc::channel();
+    let job = Job { source: source.to_string(), file_name: file_name.to_string(), opts: opts.clone(), reply };
+    let sent = LOWERING_THREAD.with(|worker| {
+        let mut worker = worker.borrow_mut();
+        let job = match worker.as_ref() {
+            Some(w) => match w.send(job) {
+                Ok(()) => return true,
+                Err(std::sync::mpsc::SendError(job)) => job,
+            },
+            None => job,
+        };
+        // Start (or restart, after a panic) the lowering thread.
+        let (tx, rx) = std::sync::mpsc::channel::<Job>();
+        let spawned = std::thread::Builder::new().name("iris-irgen".into()).stack_size(LOWERING_STACK).spawn(move || {
+            while let Ok(job) = rx.recv() {
+                let r = lower_script_inline(&job.source, &job.file_name, &job.opts);
+                let _ = job.reply.send(r);
+            }
+        });
+        if spawned.is_err() || tx.send(job).is_err() {
+            return false;
+        }
+        *worker = Some(tx);
+        true
+    });
+    if !sent {
+        return lower_script_inline(source, file_name, opts);
+    }
+    result.recv().unwrap_or_else(|_| Err(internal()))
+}
+
+/// A script for the lowering thread.
+struct Job {
+    source: String,
+    file_name: String,
+    opts: IrGenOptions,
+    reply: std::sync::mpsc::Sender<Result<Module, Vec<Diagnostic>>>,
+}
+
+thread_local! {
+    /// The lowering thread of this thread.
+    static LOWERING_THREAD: std::cell::RefCell<Option<std::sync::mpsc::Sender<Job>>> = const { std::cell::RefCell::new(None) };
 }
 
 fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
@@ -116,6 +159,9 @@ enum Storage {
     Frame(ir::Var),
     /// The executing closure (a function expression's own name, not captured).
     Callee,
+    /// Parameter `index` of a function with a mapped arguments object, which holds it
+    /// (`argumentsGet`/`argumentsSet` on the declaration `args`).
+    Mapped { args: DeclId, index: u32 },
 }
 
 /// A heap scope whose environment is available.

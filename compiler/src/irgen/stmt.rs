@@ -47,7 +47,22 @@ impl<'a> Gen<'a> {
             Stmt::Debugger(_) => {
                 self.emit_void(Opcode::Debugger, Vec::new(), Imm::None);
             }
-            Stmt::With(w) => self.unsupported(w.span, "the `with` statement"),
+            Stmt::With(w) => {
+                let v = self.expr(&w.obj);
+                self.at(w.span);
+                let obj = self.call_builtin(super::Builtin::ToObject, vec![v]);
+                match self.tree.scope_by_key(ScopeKey::new(w.span, ScopeKind::With)) {
+                    Some(sc) => {
+                        let saved = self.enter_scope(sc);
+                        if let Some(d) = self.tree.lookup_local(sc, "%with") {
+                            self.init_decl(d, obj);
+                        }
+                        self.sub_stmt(&w.body);
+                        self.exit_scope(saved);
+                    }
+                    None => self.sub_stmt(&w.body),
+                }
+            }
             Stmt::Return(r) => {
                 let v = r.arg.as_ref().map(|e| self.expr(e));
                 self.at(r.span);
@@ -102,6 +117,9 @@ impl<'a> Gen<'a> {
             return;
         };
         let saved = self.load_stack(slot);
+        // A jump out of the finally block completes with the block's own value.
+        let u = self.undef();
+        self.store_stack(u, slot);
         self.gen_block(block);
         if !self.is_terminated() {
             self.store_stack(saved, slot);
@@ -174,6 +192,16 @@ impl<'a> Gen<'a> {
                         Pat::Ident(b) => Some(b.id.sym.to_string()),
                         _ => None,
                     };
+                    // `var x = v` in a `with` body resolves `x` before evaluating `v`.
+                    if let (Pat::Ident(b), VarDeclKind::Var) = (&d.name, v.kind) {
+                        let withs = self.with_objects(&b.id.sym);
+                        if !withs.is_empty() {
+                            let target = self.with_lookup(&b.id.sym, &withs);
+                            let val = self.expr_named(init, hint.as_deref());
+                            self.init_resolved(&b.id.sym, target, val);
+                            continue;
+                        }
+                    }
                     let val = self.expr_named(init, hint.as_deref());
                     self.bind_pattern(&d.name, val, mode);
                 }
@@ -394,11 +422,10 @@ impl<'a> Gen<'a> {
                 if let Some(p) = &h.param {
                     self.bind_pattern(p, e, Mode::Init);
                 }
-                self.hoist_functions(&h.body.stmts, sc);
-                self.gen_stmts(&h.body.stmts);
+                self.gen_block(&h.body);
                 self.exit_scope(saved);
             }
-            None => self.gen_stmts(&h.body.stmts),
+            None => self.gen_block(&h.body),
         }
         self.branch(cont);
         self.switch_to(cont);

@@ -333,18 +333,13 @@ fn unsupported_features_are_diagnostics() {
     for (src, what) in [
         ("async function f() {}", "async function"),
         ("var f = async () => 1;", "async function"),
-        ("class A { x = 1; }", "class field"),
-        ("class A { #p() {} }", "private method"),
-        ("class A { static { } }", "class static block"),
-        ("with (o) {}", "`with`"),
-        ("var b = 1n;", "BigInt"),
         ("import('x');", "`import()`"),
         ("async function* g() {}", "async generator"),
     ] {
         let d = diags(src);
         assert!(d[0].message.contains(what) && d[0].message.ends_with("is not supported yet"), "{src}: {d:?}");
     }
-    let d = diags("var a;\nvar b = 1n;");
+    let d = diags("var a;\nvar b = import('x');");
     assert_eq!((d[0].line, d[0].col), (2, 9));
 }
 
@@ -460,4 +455,54 @@ fn arrows_read_lexical_this_from_the_environment() {
     // Top-level arrows use the global object.
     let m = lower("var g = () => this;");
     assert_eq!(count(&m, Opcode::GetGlobalObject), 1);
+}
+
+#[test]
+fn class_elements_lower() {
+    for src in [
+        "class A { x = 1; [Symbol.iterator] = 2; static y = this; #p = 3; static #q; get() { return this.#p + A.#q; } }",
+        "class A { #m() {} get #a() { return 1; } set #a(v) {} static #s() {} t(o) { return #m in o && #a in o && o.#a && o.#m(); } }",
+        "class A { static { var x = 1; this.y = x; } static z = 2; static { this.w = super.toString; } }",
+        "class A extends Object { f = () => this; constructor() { (() => super())(); } }",
+        "class A extends Object { g = 1; }",
+        "class A { #x = 1; inc() { this.#x++; this.#x += 2; [this.#x] = [3]; return this?.#x; } }",
+        "function f() { class A { #x; m() { class B { #x; m(o) { return o.#x; } } } } }",
+    ] {
+        lower(src);
+    }
+    // The instance fields initializer is a method run by the constructor.
+    let m = lower("class A { x = 1; }");
+    assert_eq!(func_named(&m, "<instance_members_initializer>").kind, FunctionKind::Method);
+    let ctor = func_named(&m, "A");
+    assert_eq!(ctor.inst_order().filter(|&i| ctor.insts[i].opcode == Opcode::Call).count(), 1);
+    // An undeclared private name is an early error.
+    assert!(diags("class A { m() { return this.#x; } }")[0].message.contains("#x"));
+    assert!(diags("this.#x")[0].message.contains("#x"));
+    for bad in ["class A { #x; #x; }", "class A { x = arguments; }", "class A { static { arguments; } }", "class A { #constructor() {} }", "class A { constructor = 1; }", "class A { get #a() {} static set #a(v) {} }"] {
+        assert!(!diags(bad).is_empty(), "{bad}");
+    }
+}
+
+#[test]
+fn generator_parameters_are_bound_by_the_call() {
+    // Non-simple parameters: the outer function binds them and creates the generator over
+    // the parameter scope; the inner function reads them from it.
+    let m = lower("function* g(a = 1, [b]) { var a; yield a + b; }");
+    let outer = m.functions.values().find(|f| f.kind == FunctionKind::GeneratorOuter).expect("outer");
+    assert!(outer.inst_order().any(|i| outer.insts[i].opcode == Opcode::GetIterator));
+    let inner = m.functions.values().find(|f| f.kind == FunctionKind::GeneratorInner).expect("inner");
+    assert!(inner.parent_scope.is_some());
+    assert!(!inner.inst_order().any(|i| inner.insts[i].opcode == Opcode::LoadParam));
+    // Simple parameters stay in the inner function.
+    let m = lower("function* g(a) { yield a; }");
+    let outer = m.functions.values().find(|f| f.kind == FunctionKind::GeneratorOuter).expect("outer");
+    assert_eq!(outer.inst_order().count(), 2);
+}
+
+#[test]
+fn completion_value_is_returned_by_the_script() {
+    let m = lower("1; if (x) {} else { 2; }");
+    let top = &m.functions[m.top_level.expect("top level")];
+    let ret = top.inst_order().find(|&i| top.insts[i].opcode == Opcode::Return).expect("return");
+    assert!(top.as_literal(top.insts[ret].args[0]).is_none());
 }

@@ -156,16 +156,15 @@ fn decode(rt: &mut Runtime, v: Value, reserved: &str) -> JsResult<Value> {
             i += 1;
             continue;
         }
+        // The byte of the escape `%XY` at `k`, if there is a complete one.
         let byte_at = |k: usize| -> Option<u8> {
-            if k + 2 < units.len() + 0 && units[k] == b'%' as u16 {
+            if k + 2 < units.len() && units[k] == b'%' as u16 {
                 Some(hex(units[k + 1])? * 16 + hex(units[k + 2])?)
-            } else if k + 2 == units.len() - 0 && false {
-                None
             } else {
                 None
             }
         };
-        let Some(b) = (if i + 2 < units.len() { byte_at(i) } else { None }) else {
+        let Some(b) = byte_at(i) else {
             return Err(rt.throw_error(ErrorType::UriError, "URI malformed"));
         };
         if b < 0x80 {
@@ -185,7 +184,7 @@ fn decode(rt: &mut Runtime, v: Value, reserved: &str) -> JsResult<Value> {
         let mut bytes = vec![b];
         let mut k = i + 3;
         for _ in 1..n {
-            match if k + 2 < units.len() { byte_at(k) } else { None } {
+            match byte_at(k) {
                 Some(c) if c & 0xc0 == 0x80 => bytes.push(c),
                 _ => return Err(rt.throw_error(ErrorType::UriError, "URI malformed")),
             }

@@ -44,7 +44,8 @@ pub struct FunctionInfo {
     pub id: u32,
     /// The header from the function table.
     pub header: FunctionHeader,
-    /// First inline-cache entry of this function in `Runtime::ics`.
+    /// First inline-cache slot of this function (its entries start at `ic_base * WAYS` in
+    /// `Runtime::ics`).
     pub ic_base: u32,
     code: OnceCell<Code>,
     /// Inline slots to give objects this function constructs (learned from the
@@ -117,26 +118,45 @@ impl FunctionInfo {
     }
 }
 
-/// The flags of the function behind a closure's info pointer.
-#[inline(always)]
-pub fn info_flags(info: *const FunctionInfo) -> FunctionFlags {
-    // SAFETY: closures only hold pointers to infos of loaded bundles (see module docs).
-    unsafe { (*info).header.flags }
+/// A reference to the `FunctionInfo` of a loaded bundle, held by closures and frames.
+///
+/// Only made from a `&FunctionInfo` that lives in a loaded bundle, which the runtime keeps
+/// (boxed, never moved or freed) for its whole lifetime; so dereferencing it is always
+/// valid while the runtime exists, which outlives every closure and frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FuncRef(std::ptr::NonNull<FunctionInfo>);
+
+impl FuncRef {
+    /// A reference to `info`, which must belong to a loaded bundle.
+    pub(crate) fn new(info: &FunctionInfo) -> FuncRef {
+        FuncRef(std::ptr::NonNull::from(info))
+    }
+
+    /// The function info.
+    #[inline(always)]
+    pub fn get<'a>(self) -> &'a FunctionInfo {
+        // SAFETY: see the type's docs: the info lives in a loaded bundle, kept by the
+        // runtime for its whole lifetime; references are only used within VM activations.
+        unsafe { self.0.as_ref() }
+    }
 }
 
-/// The realm of the function behind a closure's info pointer.
+/// The flags of the function behind a closure's reference.
 #[inline(always)]
-pub fn info_realm(info: *const FunctionInfo) -> u32 {
-    // SAFETY: as in `info_flags`.
-    unsafe { (*info).realm() }
+pub fn info_flags(info: FuncRef) -> FunctionFlags {
+    info.get().header.flags
 }
 
-/// Borrows the info behind a closure's pointer.
+/// The realm of the function behind a closure's reference.
 #[inline(always)]
-pub fn info_ref<'a>(info: *const FunctionInfo) -> &'a FunctionInfo {
-    // SAFETY: as in `info_flags`; infos outlive every interpreter activation, which is the
-    // only scope the returned reference is used in.
-    unsafe { &*info }
+pub fn info_realm(info: FuncRef) -> u32 {
+    info.get().realm()
+}
+
+/// Borrows the info behind a reference.
+#[inline(always)]
+pub fn info_ref<'a>(info: FuncRef) -> &'a FunctionInfo {
+    info.get()
 }
 
 /// Decodes function `id` of a verified bundle.
@@ -242,8 +262,8 @@ impl Runtime {
         let mut functions = Vec::with_capacity(loaded.bundle.function_count() as usize);
         for id in 0..loaded.bundle.function_count() {
             let header = loaded.bundle.function(id);
-            let ic_base = self.ics.len() as u32;
-            self.ics.resize(self.ics.len() + header.ic_count as usize, crate::interp::ic::Ic::EMPTY);
+            let ic_base = (self.ics.len() / crate::interp::ic::WAYS) as u32;
+            self.ics.resize(self.ics.len() + header.ic_count as usize * crate::interp::ic::WAYS, crate::interp::ic::Ic::EMPTY);
             functions.push(FunctionInfo {
                 bundle: ptr,
                 id,

@@ -11,7 +11,7 @@
 //! A frame's region always ends at `stack.len()`, so a call places the callee's arguments
 //! at the top. The `Frame` records (in `Runtime::frames`) keep the rest of the state.
 
-use super::code::FunctionInfo;
+use super::code::{FuncRef, FunctionInfo};
 use crate::value::Value;
 
 /// Frame flag: called with `new` (a non-object return value yields `this`).
@@ -25,7 +25,7 @@ pub const GENERATOR: u8 = 4;
 #[derive(Clone, Copy, Debug)]
 pub struct Frame {
     /// The function being run.
-    pub info: *const FunctionInfo,
+    pub info: FuncRef,
     /// The closure being run.
     pub closure: Value,
     /// `new.target` (undefined for calls).
@@ -53,11 +53,7 @@ impl Frame {
     /// The function info.
     #[inline(always)]
     pub fn info(&self) -> Option<&FunctionInfo> {
-        if self.info.is_null() {
-            None
-        } else {
-            Some(super::code::info_ref(self.info))
-        }
+        Some(self.info.get())
     }
 }
 

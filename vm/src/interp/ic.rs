@@ -15,9 +15,16 @@
 //!   read-only property appearing on the chain must take the slow path.
 //!
 //! Dictionary-mode shapes are never cached (they are mutated in place).
+//!
+//! Each IC slot has [`WAYS`] entries (a polymorphic cache in most-recently-filled order):
+//! a site that sees a few receiver shapes (a method called on several classes) keeps all
+//! of them.
 
 use crate::gc::{Gc, Heap};
 use crate::object::{JsObject, Shape};
+
+/// Entries per inline-cache slot.
+pub const WAYS: usize = 4;
 
 /// No cached information.
 pub const NONE: u8 = 0;
@@ -69,4 +76,13 @@ impl Ic {
             heap.mark(s);
         }
     }
+}
+
+/// Records `entry` for IC slot `site` (the slot's index in the runtime's table), replacing
+/// an entry for the same shape or else the least recently filled one.
+pub fn insert(ics: &mut [Ic], site: usize, entry: Ic) {
+    let set = &mut ics[site * WAYS..site * WAYS + WAYS];
+    let pos = set.iter().position(|e| e.shape == entry.shape).unwrap_or(WAYS - 1);
+    set[..=pos].rotate_right(1);
+    set[0] = entry;
 }

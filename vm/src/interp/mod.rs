@@ -32,7 +32,7 @@ use crate::value::Value;
 /// Runs the global code (function 0) of loaded bundle `index`.
 pub(crate) fn run_global_code(rt: &mut Runtime, index: u32) -> JsResult<Value> {
     let bundle = &rt.bundles[index as usize];
-    let info: *const FunctionInfo = &bundle.functions[0];
+    let info = code::FuncRef::new(&bundle.functions[0]);
     let realm = bundle.realm;
     let saved_realm = rt.realm;
     rt.realm = realm;
@@ -74,7 +74,7 @@ pub(crate) fn push_frame(
     rt.stack.resize(top, Value::UNDEFINED);
     let realm = info.realm();
     rt.frames.push(Frame {
-        info,
+        info: code::FuncRef::new(info),
         closure,
         new_target,
         generator: Value::UNDEFINED,
@@ -316,7 +316,11 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
             ($inst:ident, $dst:expr, $lhs:expr, $rhs:expr, $op:expr, $num:expr) => {{
                 let (a, b) = (reg!($lhs), reg!($rhs));
                 let v = match (a.as_number(), b.as_number()) {
-                    (Some(x), Some(y)) => Value::number($num(x, y)),
+                    // Mod and Exp go through libm (fmod, pow): canonicalize their NaNs.
+                    (Some(x), Some(y)) => match stringify!($inst) {
+                        "Mod" | "Exp" => Value::number($num(x, y)),
+                        _ => Value::number_arith($num(x, y)),
+                    },
                     _ => slow!(rt.op_numeric($op, a, b)),
                 };
                 set!($dst, v);
@@ -392,13 +396,29 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     let v = ops::call::create_arguments(rt, fi);
                     set!(dst, v);
                 }
-                Inst::GetGlobalObject { dst } => set!(dst, Value::object(rt.global_object())),
+                Inst::GetGlobalObject { dst } => {
+                    let g = rt.global_object();
+                    set!(dst, Value::object(g));
+                    // A global variable read is `get_global_object` + `try_get_by_id` on it:
+                    // serve the pair with one dispatch when the inline cache hits.
+                    if let Some(&Inst::TryGetById { dst: d2, obj, ic, .. }) = insts.get(ip + 1) {
+                        if obj == dst {
+                            let shape = rt.heap.get(g).shape;
+                            let site = (ic_base + ic as usize) * ic::WAYS;
+                            if let Some(v) = ic_read(rt, site, g, shape) {
+                                set!(d2, v);
+                                ip += 2;
+                                continue;
+                            }
+                        }
+                    }
+                }
 
                 // ---- Generic operators ----
                 Inst::Add { dst, lhs, rhs } => {
                     let (a, b) = (reg!(lhs), reg!(rhs));
                     let v = match (a.as_number(), b.as_number()) {
-                        (Some(x), Some(y)) => Value::number(x + y),
+                        (Some(x), Some(y)) => Value::number_arith(x + y),
                         _ => {
                             safepoint!();
                             let (a, b) = (reg!(lhs), reg!(rhs));
@@ -481,19 +501,19 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
 
                 // ---- Typed operators ----
                 Inst::AddN { dst, lhs, rhs } => {
-                    let v = Value::number(reg!(lhs).number_unchecked() + reg!(rhs).number_unchecked());
+                    let v = Value::number_arith(reg!(lhs).number_unchecked() + reg!(rhs).number_unchecked());
                     set!(dst, v);
                 }
                 Inst::SubN { dst, lhs, rhs } => {
-                    let v = Value::number(reg!(lhs).number_unchecked() - reg!(rhs).number_unchecked());
+                    let v = Value::number_arith(reg!(lhs).number_unchecked() - reg!(rhs).number_unchecked());
                     set!(dst, v);
                 }
                 Inst::MulN { dst, lhs, rhs } => {
-                    let v = Value::number(reg!(lhs).number_unchecked() * reg!(rhs).number_unchecked());
+                    let v = Value::number_arith(reg!(lhs).number_unchecked() * reg!(rhs).number_unchecked());
                     set!(dst, v);
                 }
                 Inst::DivN { dst, lhs, rhs } => {
-                    let v = Value::number(reg!(lhs).number_unchecked() / reg!(rhs).number_unchecked());
+                    let v = Value::number_arith(reg!(lhs).number_unchecked() / reg!(rhs).number_unchecked());
                     set!(dst, v);
                 }
                 Inst::LessN { dst, lhs, rhs } => {
@@ -723,21 +743,11 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     if o.is_object() {
                         let ob: Gc<JsObject> = o.ptr_unchecked();
                         let shape = rt.heap.get(ob).shape;
-                        let e = &rt.ics[ic_base + ic as usize];
-                        if e.shape == Some(shape) {
-                            let holder = match e.kind {
-                                ic::OWN => Some(ob),
-                                ic::PROTO if e.epoch == rt.proto_epoch => e.holder,
-                                _ => None,
-                            };
-                            if let Some(h) = holder {
-                                let v = rt.heap.slot_at(h, e.loc);
-                                if !v.is_empty() {
-                                    set!(dst, v);
-                                    ip += 1;
-                                    continue;
-                                }
-                            }
+                        let site = (ic_base + ic as usize) * ic::WAYS;
+                        if let Some(v) = ic_read(rt, site, ob, shape) {
+                            set!(dst, v);
+                            ip += 1;
+                            continue;
                         }
                     } else if o.is_string() && strings[name as usize] == rt.names.length.value() {
                         let n = rt.heap.string_len(o);
@@ -756,31 +766,10 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     let v = reg!(value);
                     if o.is_object() {
                         let ob: Gc<JsObject> = o.ptr_unchecked();
-                        let shape = rt.heap.get(ob).shape;
-                        let e = &rt.ics[ic_base + ic as usize];
-                        if e.shape == Some(shape) {
-                            if e.kind == ic::OWN {
-                                let loc = e.loc;
-                                rt.heap.set_slot_at(ob, loc, v);
-                                ip += 1;
-                                continue;
-                            }
-                            if e.kind == ic::ADD
-                                && e.epoch == rt.proto_epoch
-                                && rt.heap.get(ob).header.flags & (IS_PROTOTYPE | EXTENSIBLE) == EXTENSIBLE
-                            {
-                                if let Some(ns) = e.new_shape {
-                                    let (slot, loc) = (e.slot, e.loc);
-                                    rt.heap.get_mut(ob).shape = ns;
-                                    if loc & crate::object::OUT_OF_LINE == 0 {
-                                        rt.heap.set_slot_at(ob, loc, v);
-                                    } else {
-                                        rt.heap.init_slot(ob, slot, v);
-                                    }
-                                    ip += 1;
-                                    continue;
-                                }
-                            }
+                        let site = (ic_base + ic as usize) * ic::WAYS;
+                        if ic_write(rt, site, ob, v) {
+                            ip += 1;
+                            continue;
                         }
                     }
                     safepoint!();
@@ -913,7 +902,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                 frame::push_call_window(&mut rt.stack, base + first as usize, n as usize, need);
                                 let realm = cinfo.realm();
                                 rt.frames.push(Frame {
-                                    info: cinfo,
+                                    info: code::FuncRef::new(cinfo),
                                     closure: f,
                                     new_target: Value::UNDEFINED,
                                     generator: Value::UNDEFINED,
@@ -985,7 +974,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 Inst::CreateClosure { dst, env, func } => {
                     safepoint!();
                     let e = reg!(env);
-                    let target: *const FunctionInfo = &info.bundle().functions[func as usize];
+                    let target = code::FuncRef::new(&info.bundle().functions[func as usize]);
                     let c = ops::call::make_closure(rt, target, e);
                     set!(dst, c);
                 }
@@ -993,7 +982,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     safepoint!();
                     let e = reg!(env);
                     sync!();
-                    let target: *const FunctionInfo = &info.bundle().functions[func as usize];
+                    let target = code::FuncRef::new(&info.bundle().functions[func as usize]);
                     let g = tri!(ops::generator::create_generator(rt, fi, target, e));
                     set!(dst, g);
                 }
@@ -1118,6 +1107,63 @@ mod opstats {
         });
         COUNTS[op as usize].fetch_add(1, Ordering::Relaxed);
     }
+}
+
+/// A property read through the inline cache at `site`: the value, or None on a miss.
+#[inline(always)]
+fn ic_read(rt: &Runtime, site: usize, ob: Gc<JsObject>, shape: Gc<crate::object::Shape>) -> Option<Value> {
+    let set = &rt.ics[site..site + ic::WAYS];
+    for e in set {
+        if e.shape == Some(shape) {
+            let holder = match e.kind {
+                ic::OWN => ob,
+                ic::PROTO if e.epoch == rt.proto_epoch => e.holder?,
+                _ => return None,
+            };
+            let v = rt.heap.slot_at(holder, e.loc);
+            return if v.is_empty() { None } else { Some(v) };
+        }
+        if e.shape.is_none() {
+            return None;
+        }
+    }
+    None
+}
+
+/// A property write through the inline cache at `site`; false on a miss.
+#[inline(always)]
+fn ic_write(rt: &mut Runtime, site: usize, ob: Gc<JsObject>, v: Value) -> bool {
+    let shape = rt.heap.get(ob).shape;
+    for w in 0..ic::WAYS {
+        let e = &rt.ics[site + w];
+        if e.shape == Some(shape) {
+            match e.kind {
+                ic::OWN => {
+                    let loc = e.loc;
+                    rt.heap.set_slot_at(ob, loc, v);
+                    return true;
+                }
+                ic::ADD if e.epoch == rt.proto_epoch
+                    && rt.heap.get(ob).header.flags & (IS_PROTOTYPE | EXTENSIBLE) == EXTENSIBLE =>
+                {
+                    let Some(ns) = e.new_shape else { return false };
+                    let (slot, loc) = (e.slot, e.loc);
+                    rt.heap.get_mut(ob).shape = ns;
+                    if loc & crate::object::OUT_OF_LINE == 0 {
+                        rt.heap.set_slot_at(ob, loc, v);
+                    } else {
+                        rt.heap.init_slot(ob, slot, v);
+                    }
+                    return true;
+                }
+                _ => return false,
+            }
+        }
+        if e.shape.is_none() {
+            return false;
+        }
+    }
+    false
 }
 
 /// `a == b` when it needs no conversion: None when the slow path must decide.

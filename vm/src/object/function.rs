@@ -2,7 +2,7 @@
 
 use super::{JsObject, ObjectCell};
 use crate::gc::{CellKind, CellType};
-use crate::interp::code::FunctionInfo;
+use crate::interp::code::FuncRef;
 use crate::runtime::{JsResult, Runtime};
 use crate::value::Value;
 
@@ -12,7 +12,7 @@ use crate::value::Value;
 pub struct Closure {
     pub(crate) base: JsObject,
     /// The function's code. Lives as long as the runtime (bundles are never unloaded).
-    pub(crate) func: *const FunctionInfo,
+    pub(crate) func: FuncRef,
     /// The captured environment (an `Environment` cell) or undefined.
     pub env: Value,
     /// `[[HomeObject]]` for `super` lookups, or undefined.

@@ -17,6 +17,7 @@
 //!
 //! The property algorithms (ordinary and exotic internal methods) are in `property.rs`.
 
+pub mod arguments;
 pub mod array;
 pub mod function;
 pub mod property;

@@ -695,6 +695,12 @@ impl Runtime {
                 _ => {}
             }
         }
+        // Mapped arguments objects (object/arguments.rs).
+        if let (CellKind::Arguments, Key::Index(i)) = (kind, key) {
+            if let Some((map, value)) = self.mapped_argument(obj, i) {
+                return self.arguments_define(obj, i, desc, map, value);
+            }
+        }
         self.ordinary_define_own_property(obj, key, desc)
     }
 
@@ -935,6 +941,19 @@ impl Runtime {
 
     /// `[[Delete]](key)`.
     pub fn delete(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
+        // Mapped arguments objects (object/arguments.rs).
+        if let Key::Index(i) = key {
+            if self.heap.get(obj).header.kind == CellKind::Arguments {
+                if let Some((map, value)) = self.mapped_argument(obj, i) {
+                    return self.arguments_delete(obj, i, map, value);
+                }
+            }
+        }
+        self.ordinary_delete(obj, key)
+    }
+
+    /// 10.1.10.1 OrdinaryDelete.
+    pub(crate) fn ordinary_delete(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
         match self.own_lookup(obj, key) {
             Own::Absent => Ok(true),
             Own::Virtual(_, attrs) => Ok(attrs & CONFIGURABLE != 0),

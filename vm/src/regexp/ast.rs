@@ -133,6 +133,8 @@ pub(super) enum Node {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Ctx {
     pub unicode: bool,
+    /// `v` mode.
+    pub sets: bool,
     pub ignore_case: bool,
     pub dot_all: bool,
     /// The `i` flag given to regress for the whole pattern.

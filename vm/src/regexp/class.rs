@@ -65,7 +65,7 @@ fn operand_may_contain_strings(op: &SetOperand) -> bool {
 }
 
 /// MayContainStrings of a ClassSetExpression.
-fn may_contain_strings(expr: &SetExpr) -> bool {
+pub(super) fn may_contain_strings(expr: &SetExpr) -> bool {
     match expr {
         SetExpr::Union(ops) => ops.iter().any(operand_may_contain_strings),
         SetExpr::Intersection(ops) => ops.iter().all(operand_may_contain_strings),

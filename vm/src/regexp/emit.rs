@@ -15,12 +15,15 @@
 //! - Groups are unnamed (names are resolved here), backreferences are `(?:\N)` so a digit
 //!   after them cannot extend the number.
 //! - `v`-mode classes containing the empty string become `(?:[...]|)`, as regress drops
-//!   empty strings of `\q{}`.
+//!   empty strings of `\q{}`; single characters of `\q{}` are written as characters.
+//! - `v` mode with ignoreCase: set operations and complements are written with lookarounds
+//!   over simple classes (see `needs_lookaround_form`).
 
 use super::ast::{
     escape_set, items_set, Class, ClassEscape, ClassItem, Ctx, Node, SetClass, SetExpr, SetOperand,
 };
 use super::charset::{self, CharSet};
+use super::class::may_contain_strings;
 
 pub(super) struct Emitter {
     pub out: Vec<u32>,
@@ -182,6 +185,23 @@ impl Emitter {
                 }
                 self.set_class(&set, *negated);
             }
+            Class::Items {
+                negated: false,
+                items,
+            } if ctx.sets
+                && ctx.ignore_case
+                && matches!(
+                    items.as_slice(),
+                    [ClassItem::Escape(ClassEscape::Property {
+                        negated: true,
+                        ..
+                    })]
+                ) =>
+            {
+                if let [ClassItem::Escape(ClassEscape::Property { text, .. })] = items.as_slice() {
+                    self.folded_complement_property(text);
+                }
+            }
             Class::Items { negated, items } => {
                 self.push_str(if *negated { "[^" } else { "[" });
                 for item in items {
@@ -194,6 +214,33 @@ impl Emitter {
                     }
                 }
                 self.push_str("]");
+            }
+            Class::Set(class) if needs_lookaround_form(class, ctx) => {
+                self.push_str("(?:");
+                self.set_class_folded(class, ctx);
+                self.push_str(")");
+            }
+            // With strings, a union is split: the longer strings, then the single
+            // characters in the folded form, then the empty string.
+            Class::Set(class) if needs_lookaround_form_for_chars(class, ctx) => {
+                let mut long = Vec::new();
+                let single = split_strings(&class.expr, &mut long);
+                self.push_str("(?:");
+                if !long.is_empty() {
+                    self.set_operand(&SetOperand::Strings(long), ctx);
+                    self.push_str("|");
+                }
+                self.set_class_folded(
+                    &SetClass {
+                        negated: false,
+                        expr: single,
+                    },
+                    ctx,
+                );
+                if has_empty_string(&class.expr) {
+                    self.push_str("|");
+                }
+                self.push_str(")");
             }
             Class::Set(class) => {
                 let empty = !class.negated && has_empty_string(&class.expr);
@@ -221,6 +268,87 @@ impl Emitter {
             self.push_str(if *negated { "\\P{" } else { "\\p{" });
             self.out.extend_from_slice(text);
             self.push_str("}");
+        }
+    }
+
+    /// `\P{..}` in `v` mode with ignoreCase: the complement of the case-closed property,
+    /// `(?!\p{..})[\s\S]` (regress's `\P` complements before folding, as `u` mode wants).
+    fn folded_complement_property(&mut self, text: &[u32]) {
+        self.push_str("(?:(?!\\p{");
+        self.out.extend_from_slice(text);
+        self.push_str("})[\\s\\S])");
+    }
+
+    fn set_class_folded(&mut self, class: &SetClass, ctx: &Ctx) {
+        if class.negated {
+            self.push_str("(?!");
+            self.set_expr_folded(&class.expr, ctx);
+            self.push_str(")[\\s\\S]");
+        } else {
+            self.set_expr_folded(&class.expr, ctx);
+        }
+    }
+
+    fn set_expr_folded(&mut self, expr: &SetExpr, ctx: &Ctx) {
+        match expr {
+            SetExpr::Union(ops) if ops.is_empty() => self.push_str("[]"),
+            SetExpr::Union(ops) => {
+                self.push_str("(?:");
+                for (k, op) in ops.iter().enumerate() {
+                    if k > 0 {
+                        self.push_str("|");
+                    }
+                    self.set_operand_folded(op, ctx);
+                }
+                self.push_str(")");
+            }
+            SetExpr::Intersection(ops) => {
+                self.push_str("(?:");
+                for (k, op) in ops.iter().enumerate() {
+                    let last = k + 1 == ops.len();
+                    if !last {
+                        self.push_str("(?=");
+                    }
+                    self.set_operand_folded(op, ctx);
+                    if !last {
+                        self.push_str(")");
+                    }
+                }
+                self.push_str(")");
+            }
+            SetExpr::Subtraction(ops) => {
+                self.push_str("(?:");
+                for op in ops.iter().skip(1) {
+                    self.push_str("(?!");
+                    self.set_operand_folded(op, ctx);
+                    self.push_str(")");
+                }
+                if let Some(first) = ops.first() {
+                    self.set_operand_folded(first, ctx);
+                }
+                self.push_str(")");
+            }
+        }
+    }
+
+    fn set_operand_folded(&mut self, op: &SetOperand, ctx: &Ctx) {
+        match op {
+            SetOperand::Nested(class) => {
+                self.push_str("(?:");
+                self.set_class_folded(class, ctx);
+                self.push_str(")");
+            }
+            SetOperand::Escape(ClassEscape::Property {
+                negated: true,
+                text,
+                ..
+            }) => self.folded_complement_property(text),
+            // Single characters and positive escapes as a simple class.
+            other => {
+                self.push_str("[");
+                self.set_operand(other, ctx);
+                self.push_str("]");
+            }
         }
     }
 
@@ -271,6 +399,78 @@ impl Emitter {
             SetOperand::Nested(class) => self.set_expr_class(class, ctx),
         }
     }
+}
+
+/// `v` mode with ignoreCase folds every operand before the set operations and complements
+/// within the folded characters (22.2.2.9 CompileToCharSet with MaybeSimpleCaseFolding,
+/// CharacterComplement). That amounts to closing each operand under case equivalence and
+/// then doing plain set algebra. regress folds only the final set and mishandles nested
+/// complements, so a class beyond a flat union of characters, ranges and positive escapes
+/// is written with lookarounds over simple classes, each of which regress closes right:
+/// `A&&B` as `(?=A)B`, `A--B` as `(?!B)A`, `[^A]` as `(?!A)[\s\S]`. Only classes of
+/// single characters (no strings) can be written so; others are left to regress.
+fn needs_lookaround_form(class: &SetClass, ctx: &Ctx) -> bool {
+    fn flat(expr: &SetExpr) -> bool {
+        match expr {
+            SetExpr::Union(ops) => ops.iter().all(|op| match op {
+                SetOperand::Char(_) | SetOperand::Range(..) | SetOperand::Strings(_) => true,
+                SetOperand::Escape(ClassEscape::Property { negated, .. }) => !negated,
+                SetOperand::Escape(_) => true,
+                SetOperand::Nested(_) => false,
+            }),
+            _ => false,
+        }
+    }
+    ctx.sets && ctx.ignore_case && !may_contain_strings(&class.expr) && !flat(&class.expr)
+}
+
+/// A non-negated class with strings that needs the folded form for its characters: a
+/// union at every level (strings can be pulled out of unions only) that is not flat.
+fn needs_lookaround_form_for_chars(class: &SetClass, ctx: &Ctx) -> bool {
+    fn unions_only(expr: &SetExpr) -> bool {
+        match expr {
+            SetExpr::Union(ops) => ops.iter().all(|op| match op {
+                SetOperand::Nested(c) => c.negated || unions_only(&c.expr),
+                _ => true,
+            }),
+            _ => false,
+        }
+    }
+    ctx.sets
+        && ctx.ignore_case
+        && !class.negated
+        && may_contain_strings(&class.expr)
+        && unions_only(&class.expr)
+        && needs_lookaround_form(
+            &SetClass {
+                negated: false,
+                expr: split_strings(&class.expr, &mut Vec::new()),
+            },
+            ctx,
+        )
+}
+
+/// Removes the strings of other than one character from a union-only expression (nested
+/// negated classes hold none), collecting those longer than one into `long`.
+fn split_strings(expr: &SetExpr, long: &mut Vec<Vec<u32>>) -> SetExpr {
+    let SetExpr::Union(ops) = expr else {
+        return expr.clone();
+    };
+    let ops = ops
+        .iter()
+        .map(|op| match op {
+            SetOperand::Strings(strings) => {
+                long.extend(strings.iter().filter(|s| s.len() > 1).cloned());
+                SetOperand::Strings(strings.iter().filter(|s| s.len() == 1).cloned().collect())
+            }
+            SetOperand::Nested(c) if !c.negated => SetOperand::Nested(Box::new(SetClass {
+                negated: false,
+                expr: split_strings(&c.expr, long),
+            })),
+            other => other.clone(),
+        })
+        .collect();
+    SetExpr::Union(ops)
 }
 
 /// Whether a `v`-mode class expression holds the empty string.

@@ -182,12 +182,13 @@ impl CompiledRegExp {
         } else {
             pattern.iter().map(|&u| u32::from(u)).collect()
         };
-        let mut parsed = parse::parse(&chars, unicode, parsed_flags.unicode_sets)
-            .map_err(|m| syntax_error(m))?;
+        let mut parsed =
+            parse::parse(&chars, unicode, parsed_flags.unicode_sets).map_err(&syntax_error)?;
         rewrite::rewrite_empty_loops(&mut parsed.node);
 
         let ctx = ast::Ctx {
             unicode,
+            sets: parsed_flags.unicode_sets,
             ignore_case: parsed_flags.ignore_case,
             dot_all: parsed_flags.dot_all,
             global_ignore_case: parsed_flags.ignore_case && unicode,
@@ -424,13 +425,14 @@ fn short_input() -> usize {
 
 /// The flags given to regress. Legacy mode folds case in the emitted pattern (emit.rs).
 fn regress_flags(flags: &Flags) -> regress::Flags {
-    let mut f = regress::Flags::default();
-    f.icase = flags.ignore_case && flags.either_unicode();
-    f.multiline = flags.multiline;
-    f.dot_all = flags.dot_all;
-    f.unicode = flags.either_unicode();
-    f.unicode_sets = flags.unicode_sets;
-    f
+    regress::Flags {
+        icase: flags.ignore_case && flags.either_unicode(),
+        multiline: flags.multiline,
+        dot_all: flags.dot_all,
+        unicode: flags.either_unicode(),
+        unicode_sets: flags.unicode_sets,
+        ..Default::default()
+    }
 }
 
 /// Compiles an emitted pattern; a panic in regress is caught (Err(())).

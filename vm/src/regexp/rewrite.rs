@@ -26,8 +26,39 @@ fn never() -> Node {
     })
 }
 
+/// A node that never matches but keeps the capture groups of `orig`: groups are numbered
+/// by position, so they must all stay in the emitted pattern.
+fn never_like(orig: &Node) -> Node {
+    if has_capture(orig) {
+        Node::Cat(vec![never(), orig.clone()])
+    } else {
+        never()
+    }
+}
+
 fn is_never(node: &Node) -> bool {
-    matches!(node, Node::Class(Class::Items { negated: false, items }) if items.is_empty())
+    match node {
+        Node::Class(Class::Items {
+            negated: false,
+            items,
+        }) => items.is_empty(),
+        Node::Cat(nodes) => nodes.first().is_some_and(is_never),
+        _ => false,
+    }
+}
+
+/// A loop that runs zero times: matches empty, keeps (undefined) the groups of `body`.
+fn zero_iterations(body: &Node) -> Node {
+    if has_capture(body) {
+        Node::Repeat {
+            body: Box::new(body.clone()),
+            min: 0,
+            max: Some(0),
+            greedy: true,
+        }
+    } else {
+        Node::Empty
+    }
 }
 
 /// True if the node never consumes a character (assertions and empty).
@@ -87,13 +118,13 @@ fn non_empty(node: &Node) -> Option<Node> {
         return Some(node.clone());
     }
     if zero_width(node) {
-        return Some(never());
+        return Some(never_like(node));
     }
     match node {
         Node::Group { capture, body } => {
             let inner = non_empty(body)?;
             Some(if is_never(&inner) {
-                never()
+                never_like(node)
             } else {
                 Node::Group {
                     capture: *capture,
@@ -104,7 +135,7 @@ fn non_empty(node: &Node) -> Option<Node> {
         Node::Modifiers { add, remove, body } => {
             let inner = non_empty(body)?;
             Some(if is_never(&inner) {
-                never()
+                never_like(node)
             } else {
                 Node::Modifiers {
                     add: *add,
@@ -123,7 +154,7 @@ fn non_empty(node: &Node) -> Option<Node> {
         } => {
             let inner = non_empty(body)?;
             if is_never(&inner) || *max == Some(0) {
-                return Some(never());
+                return Some(never_like(node));
             }
             Some(Node::Repeat {
                 body: Box::new(inner),
@@ -133,17 +164,12 @@ fn non_empty(node: &Node) -> Option<Node> {
             })
         }
         Node::Alt(nodes) => {
-            let mut out = Vec::new();
-            for n in nodes {
-                let ne = non_empty(n)?;
-                if !is_never(&ne) {
-                    out.push(ne);
-                }
-            }
-            Some(match out.len() {
-                0 => never(),
-                1 => out.pop().unwrap_or_else(never),
-                _ => Node::Alt(out),
+            // Branches without non-empty matches stay (as never-matching) for their groups.
+            let out = nodes.iter().map(non_empty).collect::<Option<Vec<Node>>>()?;
+            Some(if out.iter().all(is_never) {
+                never_like(node)
+            } else {
+                Node::Alt(out)
             })
         }
         Node::Cat(nodes) => non_empty_cat(nodes),
@@ -161,7 +187,7 @@ fn non_empty_cat(nodes: &[Node]) -> Option<Node> {
         return Some(Node::Cat(nodes.to_vec()));
     }
     let Some(k) = nodes.iter().position(|n| !zero_width(n)) else {
-        return Some(never());
+        return Some(never_like(&Node::Cat(nodes.to_vec())));
     };
     let (prefix, rest) = nodes.split_at(k);
     let (first, tail) = (&rest[0], &rest[1..]);
@@ -173,7 +199,7 @@ fn non_empty_cat(nodes: &[Node]) -> Option<Node> {
     if tail.iter().all(zero_width) {
         let ne = non_empty(first)?;
         if is_never(&ne) {
-            return Some(never());
+            return Some(never_like(&Node::Cat(nodes.to_vec())));
         }
         let mut out = prefix.to_vec();
         out.push(ne);
@@ -188,24 +214,16 @@ fn non_empty_cat(nodes: &[Node]) -> Option<Node> {
     }
     let ne_first = non_empty(first)?;
     let ne_tail = non_empty_cat(tail)?;
-    let first_consumes = if is_never(&ne_first) {
-        never()
-    } else {
-        let mut out = vec![ne_first];
-        out.extend_from_slice(tail);
-        Node::Cat(out)
-    };
+    // `first` appears once, in the branch where it consumes (possibly never-matching).
+    let mut first_consumes = vec![ne_first];
+    first_consumes.extend_from_slice(tail);
+    let first_consumes = Node::Cat(first_consumes);
     let ordered = if *greedy {
-        [first_consumes, ne_tail]
+        vec![first_consumes, ne_tail]
     } else {
-        [ne_tail, first_consumes]
+        vec![ne_tail, first_consumes]
     };
-    let branches: Vec<Node> = ordered.into_iter().filter(|n| !is_never(n)).collect();
-    Some(match branches.len() {
-        0 => never(),
-        1 => with_prefix(branches.into_iter().next().unwrap_or_else(never)),
-        _ => with_prefix(Node::Alt(branches)),
-    })
+    Some(with_prefix(Node::Alt(ordered)))
 }
 
 /// Rewrites every loop with a nullable body that NE can fix, innermost first.
@@ -228,7 +246,7 @@ pub(super) fn rewrite_empty_loops(node: &mut Node) {
             if zero_width(body) {
                 // Past the minimum, every iteration is empty and fails: exactly min remain.
                 *node = match *min {
-                    0 => Node::Empty,
+                    0 => zero_iterations(body),
                     1 => (**body).clone(),
                     m => Node::Repeat {
                         body: body.clone(),
@@ -245,7 +263,7 @@ pub(super) fn rewrite_empty_loops(node: &mut Node) {
             if *min == 0 {
                 if is_never(&ne) {
                     // Only zero iterations remain: nothing is matched, nothing captured.
-                    *node = Node::Empty;
+                    *node = zero_iterations(body);
                 } else {
                     **body = ne;
                 }

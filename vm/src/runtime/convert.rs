@@ -547,14 +547,46 @@ pub fn integer_or_infinity(n: f64) -> f64 {
 /// ToInt32 on a number.
 #[inline(always)]
 pub fn f64_to_int32(n: f64) -> i32 {
-    let i = n as i32;
-    if i as f64 == n {
-        return i;
+    // Within the i32 range ToInt32 is truncation (the comparisons are false for NaN).
+    if n > -2147483649.0 && n < 2147483648.0 {
+        // SAFETY: `n` is finite and its truncation is in `i32::MIN..=i32::MAX`.
+        return unsafe { n.to_int_unchecked::<i32>() };
     }
+    f64_to_int32_slow(n)
+}
+
+#[cold]
+fn f64_to_int32_slow(n: f64) -> i32 {
     if !n.is_finite() {
         return 0;
     }
     let m = n.trunc() % 4294967296.0;
     let m = if m < 0.0 { m + 4294967296.0 } else { m };
     m as u64 as u32 as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::f64_to_int32;
+
+    #[test]
+    fn to_int32_matches_the_spec() {
+        for (n, want) in [
+            (0.0, 0),
+            (-0.0, 0),
+            (1.9, 1),
+            (-1.9, -1),
+            (2147483647.0, 2147483647),
+            (2147483648.0, -2147483648),
+            (-2147483648.0, -2147483648),
+            (-2147483649.0, 2147483647),
+            (4294967296.0 + 5.0, 5),
+            (f64::NAN, 0),
+            (f64::INFINITY, 0),
+            (-1e300, 0),
+            (2147483647.5, 2147483647),
+        ] {
+            assert_eq!(f64_to_int32(n), want, "{n}");
+        }
+    }
 }

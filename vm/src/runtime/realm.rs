@@ -22,7 +22,7 @@ macro_rules! for_each_intrinsic {
         RangeError, ReferenceError, SyntaxError, EvalError, UriError, AggregateError, Date, RegExp,
         Map, Set, WeakMap, WeakSet, Promise, GeneratorFunction, ThrowTypeError, ArrayProtoValues,
         ObjectProtoToString, Eval, ArrayIteratorProtoNext, StringIteratorProtoNext,
-        StringProtoIterator, RegExpProtoExec,
+        StringProtoIterator, RegExpProtoExec, ArgumentsMapKey,
     }};
 }
 

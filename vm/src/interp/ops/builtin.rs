@@ -53,7 +53,9 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             let (home, k, v, this) = (arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3));
             let proto = super_base(rt, home)?;
             let key = rt.to_property_key(k)?;
-            if !rt.set(proto, key, v, this)? {
+            // PutValue step 6.c: only strict references throw.
+            let strict = args.get(4).is_none_or(|s| *s != Value::FALSE);
+            if !rt.set(proto, key, v, this)? && strict {
                 let n = rt.key_display(key);
                 return Err(rt.throw_type_error(&format!("Cannot assign to read only property '{n}' of object")));
             }
@@ -116,6 +118,14 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
                     }
                 } else {
                     rt.to_string(name)?
+                };
+                // SetFunctionName step 5: an accessor's prefix ("get"/"set").
+                let prefix = arg(args, 2);
+                let n = if prefix.is_string() {
+                    let (p, s) = (rt.string_to_rust(prefix), rt.string_to_rust(n));
+                    rt.new_string(&format!("{p} {s}"))
+                } else {
+                    n
                 };
                 let key = Key::Name(rt.names.name);
                 rt.define_own_property(f.ptr_unchecked(), key, &PropertyDescriptor::data(n, CONFIGURABLE))?;
@@ -236,7 +246,12 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
                 let n = private_description(rt, name);
                 return Err(rt.throw_type_error(&format!("Cannot initialize {n} twice on the same object")));
             }
-            // PrivateFieldAdd does not consult [[Extensible]].
+            // PrivateFieldAdd step 1 (and PrivateMethodOrAccessorAdd), as amended by the
+            // nonextensible-applies-to-private proposal: a TypeError on non-extensible objects.
+            if !rt.is_extensible(o.ptr_unchecked()) {
+                let n = private_description(rt, name);
+                return Err(rt.throw_type_error(&format!("Cannot define private member {n} on a non-extensible object")));
+            }
             rt.add_named(o.ptr_unchecked(), crate::object::shape::PropKey::from_value(name), v, WRITABLE);
             Ok(Value::UNDEFINED)
         }
@@ -247,6 +262,49 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
                 return Err(rt.throw_type_error(&format!("Cannot use 'in' operator to search for '{n}' in a non-object")));
             }
             Ok(Value::boolean(private_slot(rt, o, name).is_some()))
+        }
+        BuiltinId::CreateBigInt => {
+            let digits = arg(args, 0);
+            let s = if digits.is_string() { rt.string_to_rust(digits) } else { String::new() };
+            match crate::builtins::bigint::parse_bigint_literal(&s) {
+                Some(b) => Ok(rt.new_bigint(b)),
+                None => Err(rt.throw_syntax_error("internal error: invalid BigInt literal")),
+            }
+        }
+        BuiltinId::ToObject => {
+            let o = rt.to_object(arg(args, 0))?;
+            Ok(Value::object(o))
+        }
+        BuiltinId::WithHas => {
+            // 9.1.1.2.1 HasBinding for object environment records (withEnvironment true).
+            let (o, name) = (arg(args, 0), arg(args, 1));
+            if !o.is_object() {
+                return Ok(Value::FALSE);
+            }
+            let obj: Gc<JsObject> = o.ptr_unchecked();
+            let key = rt.to_property_key(name)?;
+            if !rt.has_property(obj, key)? {
+                return Ok(Value::FALSE);
+            }
+            let unscopables_key = Key::Name(rt.symbols.unscopables);
+            let unscopables = rt.get(obj, unscopables_key, o)?;
+            if unscopables.is_object() {
+                let blocked = rt.get(unscopables.ptr_unchecked(), key, unscopables)?;
+                if rt.to_boolean(blocked) {
+                    return Ok(Value::FALSE);
+                }
+            }
+            Ok(Value::TRUE)
+        }
+        BuiltinId::MapArguments => rt.map_arguments(arg(args, 0), arg(args, 1), arg(args, 2), args.get(3..).unwrap_or(&[])),
+        BuiltinId::ArgumentsGet => {
+            let i = arg(args, 1).as_number().unwrap_or(0.0) as u32;
+            rt.arguments_get(arg(args, 0), i)
+        }
+        BuiltinId::ArgumentsSet => {
+            let i = arg(args, 1).as_number().unwrap_or(0.0) as u32;
+            rt.arguments_set(arg(args, 0), i, arg(args, 2))?;
+            Ok(Value::UNDEFINED)
         }
         BuiltinId::MarkRawYield => {
             // The executing frame is the generator's inner function.

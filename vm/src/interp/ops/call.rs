@@ -2,7 +2,7 @@
 
 use bytecode::FunctionFlags;
 
-use super::super::code::{info_ref, FunctionInfo};
+use super::super::code::{info_ref, FuncRef, FunctionInfo};
 use super::super::frame::CONSTRUCT;
 use super::super::{push_frame, CallStart};
 use crate::gc::{CellKind, Gc};
@@ -97,7 +97,7 @@ pub(crate) fn start_call(
 }
 
 /// A new closure of `info` over `env` in the current realm.
-pub(crate) fn make_closure(rt: &mut Runtime, info_ptr: *const FunctionInfo, env: Value) -> Value {
+pub(crate) fn make_closure(rt: &mut Runtime, info_ptr: FuncRef, env: Value) -> Value {
     let info = info_ref(info_ptr);
     let flags = info.flags();
     let shapes = rt.realm().shapes;

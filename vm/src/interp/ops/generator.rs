@@ -14,7 +14,7 @@
 //! kind through the runtime to `resume_generator`, and run the interpreter until the frame
 //! returns: a `ret` without `complete_generator` is a yield.
 
-use super::super::code::{info_ref, FunctionInfo};
+use super::super::code::{info_ref, FuncRef};
 use super::super::frame::{ENTRY, GENERATOR};
 use super::super::push_frame;
 use crate::gc::{CellKind, Gc};
@@ -33,7 +33,7 @@ pub const RESUME_RETURN: u8 = 2;
 /// `create_generator`: a generator for inner function `target` over `env`, with the `this`
 /// and arguments of frame `fi`.
 #[inline(never)]
-pub(crate) fn create_generator(rt: &mut Runtime, fi: usize, target: *const FunctionInfo, env: Value) -> JsResult<Value> {
+pub(crate) fn create_generator(rt: &mut Runtime, fi: usize, target: FuncRef, env: Value) -> JsResult<Value> {
     let frame = rt.frames[fi];
     let outer = frame.closure;
     let key = Key::Name(rt.names.prototype);

@@ -37,11 +37,12 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
             Own::Slot(slot, attrs) => {
                 let v = rt.heap.slot(h, slot);
                 if cacheable && attrs & ACCESSOR == 0 && !v.is_empty() {
-                    rt.ics[ic_idx] = if h == obj {
+                    let entry = if h == obj {
                         Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc: rt.heap.slot_location(h, slot), epoch: 0, kind: ic::OWN }
                     } else {
                         Ic { shape: Some(recv_shape), holder: Some(h), new_shape: None, slot, loc: rt.heap.slot_location(h, slot), epoch: rt.proto_epoch, kind: ic::PROTO }
                     };
+                    ic::insert(&mut rt.ics, ic_idx, entry);
                 }
                 if attrs & ACCESSOR != 0 {
                     let getter = rt.heap.get(v.ptr_unchecked::<AccessorPair>()).getter;
@@ -106,7 +107,7 @@ pub(crate) fn put_by_id_slow(
             rt.heap.set_slot(obj, slot, v);
             if cacheable {
                 let loc = rt.heap.slot_location(obj, slot);
-                rt.ics[ic_idx] = Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc, epoch: 0, kind: ic::OWN };
+                ic::insert(&mut rt.ics, ic_idx, Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc, epoch: 0, kind: ic::OWN });
             }
             return Ok(());
         }
@@ -136,7 +137,7 @@ pub(crate) fn put_by_id_slow(
                 let new_shape = rt.heap.get(obj).shape;
                 if !rt.heap.get(new_shape).is_dictionary() && rt.heap.get(obj).header.flags & IS_PROTOTYPE == 0 {
                     let loc = rt.heap.slot_location(obj, slot);
-                    rt.ics[ic_idx] = Ic { shape: Some(recv_shape), holder: None, new_shape: Some(new_shape), slot, loc, epoch, kind: ic::ADD };
+                    ic::insert(&mut rt.ics, ic_idx, Ic { shape: Some(recv_shape), holder: None, new_shape: Some(new_shape), slot, loc, epoch, kind: ic::ADD });
                 }
                 return Ok(());
             }
