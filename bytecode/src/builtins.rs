@@ -22,11 +22,13 @@ macro_rules! for_each_builtin {
         SetHomeObject = 2, "setHomeObject";
         /// `getPrototypeOf(obj)`: the [[Prototype]] of `obj` (used for `super`).
         GetPrototypeOf = 3, "getPrototypeOf";
-        /// `superGet(home, key, this)`: `super[key]` read with receiver `this`.
+        /// `superGet(home, key, this[, base])`: `super[key]` read with receiver `this`, from
+        /// `base` when given (the GetSuperBase of a reference read and then written, taken
+        /// before its key is converted), else from the prototype of `home`.
         SuperGet = 4, "superGet";
-        /// `superSet(home, key, value, this[, strict])`: `super[key] = value` with receiver
-        /// `this`; a failed assignment throws a TypeError unless `strict` is false (sloppy
-        /// code).
+        /// `superSet(home, key, value, this[, strict[, base]])`: `super[key] = value` with
+        /// receiver `this` (on `base` when given, as for `superGet`); a failed assignment
+        /// throws a TypeError unless `strict` is false (sloppy code).
         SuperSet = 5, "superSet";
         /// `getTemplateObject(id, cooked..., raw...)`: the frozen template strings array of
         /// tagged template `id`, created once per call site.
@@ -117,5 +119,15 @@ macro_rules! for_each_builtin {
         /// `argumentsSet(args, i, value)`: assigns parameter `i` of a function whose
         /// arguments object `args` is mapped. Returns undefined.
         ArgumentsSet = 28, "argumentsSet";
+        /// `putValueStrict(obj, key, value)`: `obj[key] = value` as strict mode code (a
+        /// TypeError when the assignment fails) inside a sloppy function: class heritages and
+        /// computed keys are strict. Returns undefined.
+        PutValueStrict = 29, "putValueStrict";
+        /// `storeGlobalStrict(name, value)`: assignment to global `name` as strict mode code
+        /// inside a sloppy function (a ReferenceError if it does not exist). Returns undefined.
+        StoreGlobalStrict = 30, "storeGlobalStrict";
+        /// `deleteStrict(obj, key)`: `delete obj[key]` as strict mode code inside a sloppy
+        /// function (a TypeError when the property cannot be deleted). Returns true.
+        DeleteStrict = 31, "deleteStrict";
     }};
 }

@@ -17,7 +17,14 @@
 //! - keywords written with escapes used as identifiers; legacy octal and `\8`/`\9`
 //!   escapes in strict code and in templates;
 //! - regular expression literals: flags, and the pattern (parsed by `regress`, the engine
-//!   the VM uses).
+//!   the VM uses);
+//! - class elements: duplicate private names (but a getter/setter pair), `#constructor`,
+//!   fields named `constructor` (and static `prototype`), `arguments` and `super()` in field
+//!   initializers and static blocks, redeclarations in static blocks;
+//! - source text swc accepts: a line break instead of a `for (;;)` semicolon, an
+//!   expression statement starting with `let [`, contextual keywords (`get`, `set`,
+//!   `static`, `new.target`) and identifiers with invalid escapes, initializers of
+//!   destructuring `for-in` heads.
 
 use hashbrown::{HashMap, HashSet};
 use swc_common::Span;
@@ -345,7 +352,17 @@ impl Checker<'_> {
                 }
                 self.body_stmt(&f.body);
             }
-            Stmt::ForIn(f) => self.for_in_of(&f.left, &f.right, &f.body),
+            Stmt::ForIn(f) => {
+                // Annex B.3.5 allows an initializer only for a single identifier binding.
+                if let ForHead::VarDecl(v) = &f.left {
+                    if let Some(d) = v.decls.first() {
+                        if d.init.is_some() && !matches!(d.name, Pat::Ident(_)) {
+                            self.error(d.span, "for-in loop variable declaration may not have an initializer.");
+                        }
+                    }
+                }
+                self.for_in_of(&f.left, &f.right, &f.body)
+            }
             Stmt::ForOf(f) => self.for_in_of(&f.left, &f.right, &f.body),
             Stmt::Decl(d) => match d {
                 Decl::Class(c) => {
@@ -1009,10 +1026,8 @@ impl Checker<'_> {
                 }
             }
             Expr::Await(a) => self.expr(&a.arg),
-            Expr::MetaProp(m) => {
-                if self.lines.slice(m.span).contains('\\') {
-                    self.error(m.span, "Keyword must not contain escaped characters ('new.target')");
-                }
+            Expr::MetaProp(m) if self.lines.slice(m.span).contains('\\') => {
+                self.error(m.span, "Keyword must not contain escaped characters ('new.target')");
             }
             Expr::Paren(p) => self.expr(&p.expr),
             Expr::OptChain(o) => match &*o.base {
@@ -1331,6 +1346,7 @@ mod tests {
             "function f() { new.t\\u0061rget; }",
             "({ g\\u0065t m() {} })",
             "({ s\\u0065t m(v) {} })",
+            "for (var [a] = 0 in {});",
         ] {
             assert!(!errors(bad).is_empty(), "{bad} should be an error");
         }

@@ -1865,6 +1865,70 @@ mod tests {
     }
 
     #[test]
+    fn parameter_expressions_get_a_body_scope() {
+        let t = tree("function f(a = 1) { var a, b; }");
+        let f = &t.funcs[1];
+        assert_ne!(f.scope, f.body_scope);
+        assert_eq!(t.scope(f.body_scope).kind, ScopeKind::FunctionBody);
+        assert_eq!(decl_named(&t, "a").len(), 2);
+        assert!(!f.params_in_outer);
+        let t = tree("function f(a, b) { var a; }");
+        assert_eq!(t.funcs[1].scope, t.funcs[1].body_scope);
+    }
+
+    #[test]
+    fn generator_parameters_bound_by_the_outer_function_are_captured() {
+        let t = tree("function* g([a], b) { yield a; var c = b; }");
+        let g = &t.funcs[1];
+        assert!(g.params_in_outer);
+        assert!(decl_named(&t, "a")[0].captured && decl_named(&t, "b")[0].captured);
+        assert!(!decl_named(&t, "c")[0].captured);
+        let t = tree("function* g(a) { yield a; }");
+        assert!(!t.funcs[1].params_in_outer && !decl_named(&t, "a")[0].captured);
+    }
+
+    #[test]
+    fn private_names_and_class_internals() {
+        let t = tree("class A { #x = 1; #m() {} get #a() {} set #a(v) {} static #s() {} [k] = 2; t(o) { return o.#a; } }");
+        let x = decl_named(&t, "#x")[0];
+        assert_eq!(x.kind, DeclKind::PrivateName);
+        let a = t.decls.iter().position(|d| d.name == "#a").map(|i| DeclId(i as u32)).expect("#a");
+        let info = t.private[&a];
+        assert!(matches!(info.kind, PrivateKind::Accessor { getter: true, setter: Some(_) }));
+        assert!(info.brand.is_some() && !info.is_static);
+        for internal in ["%brand", "%static_brand", "%fields", "%set#a"] {
+            assert_eq!(decl_named(&t, internal).len(), 1, "{internal}");
+        }
+        assert!(t.decls.iter().any(|d| d.name.starts_with("%key")));
+        // Methods read the setter and brand of accessors they use.
+        assert!(decl_named(&t, "%set#a")[0].captured && decl_named(&t, "%brand")[0].captured);
+        let (_, errors) = analyze(&parse_script("class A { m() { return this.#nope; } }", false).expect("parses").script, false);
+        assert!(errors[0].1.contains("#nope"));
+    }
+
+    #[test]
+    fn with_objects_are_used_by_names_resolved_through_them() {
+        let t = tree("function f(o) { var v; with (o) { v; (function () { return w; }); } }");
+        let w = decl_named(&t, "%with")[0];
+        assert!(w.referenced && w.captured);
+        let with_scope = t.scopes.iter().position(|s| s.kind == ScopeKind::With).map(|i| ScopeIdx(i as u32)).expect("with scope");
+        assert_eq!(t.with_objects(with_scope, "v").len(), 1);
+        assert!(t.with_objects(with_scope, "%brand").is_empty());
+    }
+
+    #[test]
+    fn arguments_mapping_only_when_observable() {
+        let mapped = |src: &str| tree(src).funcs[1].mapped_arguments;
+        assert!(mapped("function f(a) { a = 1; return arguments[0]; }"));
+        assert!(mapped("function f(a) { g(arguments); return a; }"));
+        assert!(mapped("function f(a) { arguments[0] = 2; return a; }"));
+        assert!(!mapped("function f(a) { return arguments.length + a + arguments[0]; }"));
+        assert!(!mapped("function f(a) { 'use strict'; a = 1; g(arguments); }"));
+        assert!(!mapped("function f(a = 1) { a = 2; g(arguments); }"));
+        assert!(!mapped("function f(a) { a = 1; }"));
+    }
+
+    #[test]
     fn catch_parameter_shadows_var() {
         let t = tree("function f() { try {} catch (e) { var e = 1; } }");
         let es = decl_named(&t, "e");

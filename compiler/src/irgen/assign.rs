@@ -19,8 +19,9 @@ pub(super) enum LRef {
     Dynamic { name: String, target: Value },
     /// `obj[key]`.
     Member { obj: Value, key: Value },
-    /// `super[key]` with receiver `this`.
-    Super { key: Value, this: Value },
+    /// `super[key]` with receiver `this`; `base` is the super base when the reference is
+    /// read and then written (taken once, before the key is converted).
+    Super { key: Value, this: Value, base: Option<Value> },
     /// `obj.#x`.
     Private { obj: Value, name: PrivateName },
 }
@@ -72,11 +73,16 @@ impl<'a> Gen<'a> {
     fn super_lref(&mut self, s: &'a SuperPropExpr, convert_key: bool) -> LRef {
         let this = self.this_value();
         let mut key = self.super_key(&s.prop);
-        if convert_key && matches!(s.prop, SuperProp::Computed(_)) {
-            // Read and written: the key is converted once.
-            key = self.emit(Opcode::ToPropertyKey, vec![key], Imm::None);
+        let mut base = None;
+        if convert_key {
+            // Read and written: GetSuperBase once, then the key converted once.
+            let home = self.home_object_value();
+            base = Some(self.call_builtin(Builtin::GetPrototypeOf, vec![home]));
+            if matches!(s.prop, SuperProp::Computed(_)) {
+                key = self.emit(Opcode::ToPropertyKey, vec![key], Imm::None);
+            }
         }
-        LRef::Super { key, this }
+        LRef::Super { key, this, base }
     }
 
     /// Evaluates an assignment target expression.
@@ -111,7 +117,11 @@ impl<'a> Gen<'a> {
             LRef::Name(n) => self.load_name(n),
             LRef::Dynamic { name, target } => self.load_dynamic(name, *target),
             LRef::Member { obj, key } => self.emit(Opcode::LoadProperty, vec![*obj, *key], Imm::None),
-            LRef::Super { key, this } => self.super_get(*key, *this),
+            LRef::Super { key, this, base: None } => self.super_get(*key, *this),
+            LRef::Super { key, this, base: Some(base) } => {
+                let home = self.home_object_value();
+                self.call_builtin(Builtin::SuperGet, vec![home, *key, *this, *base])
+            }
             LRef::Private { obj, name } => self.private_get(*obj, name),
         }
     }
@@ -120,14 +130,21 @@ impl<'a> Gen<'a> {
         match r {
             LRef::Name(n) => self.store_name(n, v),
             LRef::Dynamic { name, target } => self.store_dynamic(name, *target, v),
+            LRef::Member { obj, key } if self.strict_region() => {
+                self.call_builtin(Builtin::PutValueStrict, vec![*obj, *key, v]);
+            }
             LRef::Member { obj, key } => {
                 self.emit_void(Opcode::StoreProperty, vec![v, *obj, *key], Imm::None);
             }
-            LRef::Super { key, this } => {
+            LRef::Super { key, this, base } => {
                 let home = self.home_object_value();
                 let mut args = vec![home, *key, v, *this];
-                if !self.strict() {
-                    args.push(self.bool_lit(false));
+                if !self.strict() || base.is_some() {
+                    let strict = self.strict();
+                    args.push(self.bool_lit(strict));
+                }
+                if let Some(base) = base {
+                    args.push(*base);
                 }
                 self.call_builtin(Builtin::SuperSet, args);
             }
@@ -217,6 +234,9 @@ impl<'a> Gen<'a> {
                 let obj = self.expr(&m.obj);
                 let key = self.member_key(&m.prop);
                 self.at_member(m);
+                if self.strict_region() {
+                    return self.call_builtin(Builtin::DeleteStrict, vec![obj, key]);
+                }
                 self.emit(Opcode::DeleteProperty, vec![obj, key], Imm::None)
             }
             Expr::SuperProp(s) => {

@@ -227,6 +227,13 @@ impl<'a> Gen<'a> {
         self.fr().func.strict
     }
 
+    /// Whether the code being generated is strict inside a sloppy function (a class's
+    /// heritage and computed keys): stores and deletes whose strictness the VM takes from
+    /// the function use the strict internal builtins instead.
+    pub(super) fn strict_region(&self) -> bool {
+        self.fr().func.strict && !self.tree.func(self.fr().tree_func).strict
+    }
+
     /// The declaration `name` resolves to here, `None` for a global.
     pub(super) fn resolve(&self, name: &str) -> Option<DeclId> {
         self.tree.resolve(self.fr().cur_scope, name)
@@ -268,6 +275,10 @@ impl<'a> Gen<'a> {
     pub(super) fn store_static(&mut self, name: &str, v: Value) {
         match self.resolve(name) {
             Some(d) => self.assign_decl(d, v),
+            None if self.strict_region() => {
+                let n = self.str_lit(name);
+                self.call_builtin(Builtin::StoreGlobalStrict, vec![n, v]);
+            }
             None => {
                 let a = self.atom(name);
                 self.emit_void(Opcode::StoreGlobal, vec![v], Imm::Name(a));

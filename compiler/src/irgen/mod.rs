@@ -13,7 +13,8 @@
 //!     class.rs      classes: constructors, methods, accessors, `extends`, fields
 //!     private.rs    private members: `obj.#x`, `#x in obj`
 //!     generator.rs  `yield` and `yield*`
-//!     binding.rs    storage of declarations (stack slots or heap scopes), TDZ checks
+//!     binding.rs    storage of declarations (stack slots, heap scopes, mapped arguments),
+//!                   TDZ checks, identifiers resolved through `with` objects
 //! ```
 //!
 //! Conventions beyond the HIR seed (the backend and the VM rely on them):
@@ -29,6 +30,13 @@
 //! - Top-level `var`s and functions of a script are global object properties declared with
 //!   the `declareGlobalVar`/`declareGlobalFunction` internal builtins; top-level `let`,
 //!   `const` and `class` are scoped to the script (not shared between scripts yet).
+//! - A script returns its completion value (a `%completion` stack slot of the top-level
+//!   code), which indirect eval, the Function constructor and `$262.evalScript` use.
+//! - Parameters with expressions get their own scope (the body's `var`s are in a separate
+//!   `FunctionBody` scope); a generator with non-simple parameters binds them in its outer
+//!   function, at the call, and its inner function is a closure over that scope.
+//! - Inside `with`, an identifier is first looked up in the `with` objects (`withHas`), at
+//!   run time; the static binding is the fallback.
 
 mod assign;
 mod binding;

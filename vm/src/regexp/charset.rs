@@ -191,15 +191,24 @@ fn canonicalize_legacy(ch: u16) -> u16 {
 fn legacy_fold() -> &'static LegacyFold {
     static FOLD: OnceLock<LegacyFold> = OnceLock::new();
     FOLD.get_or_init(|| {
+        let canon: Vec<u16> = (0..=u16::MAX).map(canonicalize_legacy).collect();
+        // A class is keyed by its canonical value: the units mapping to it, and the value
+        // itself when it is its own canonical form.
         let mut by_canon: HashMap<u16, Vec<u16>> = HashMap::new();
-        for unit in 0..=u16::MAX {
-            by_canon
-                .entry(canonicalize_legacy(unit))
-                .or_default()
-                .push(unit);
+        for (unit, &c) in (0..=u16::MAX).zip(&canon) {
+            if c != unit {
+                by_canon.entry(c).or_default().push(unit);
+            }
         }
         let mut classes: Vec<Vec<u16>> = by_canon
-            .into_values()
+            .into_iter()
+            .map(|(c, mut members)| {
+                if canon[usize::from(c)] == c {
+                    members.push(c);
+                }
+                members.sort_unstable();
+                members
+            })
             .filter(|members| members.len() > 1)
             .collect();
         classes.sort();

@@ -6,6 +6,7 @@
 //!     │ parse::parse            parse.rs, class.rs   every early error, V8's messages
 //!     ▼
 //!   Node tree                   ast.rs     + scan guard and attempt-cost analyses
+//!     │ rewrite_empty_loops     rewrite.rs loops over empty-matching bodies reshaped
 //!     │ emit::Emitter           emit.rs    a pattern regress reads exactly as meant
 //!     ▼
 //!   regress::Regex  ──exec_at──▶ MatchResult (code-unit ranges of every capture)
@@ -43,6 +44,22 @@
 //! Not interruptible: the work inside one attempt (exponential backtracking such as
 //! `/(a+)+b/` on a long run of `a` stays stuck in that attempt), a scan of a short input,
 //! and compiling.
+//!
+//! # Known differences from ECMA-262
+//!
+//! - regress 0.12 does not save a loop's state when it enters the loop, so a loop nested in
+//!   another loop can lose its iteration count on backtracking; with a body that can match
+//!   empty this loops forever, growing memory (`/(?:(?:s*)*!)*\d/` on `"s!"`). `rewrite.rs`
+//!   reshapes the common forms; exotic ones remain (for instance a `{1,2}` loop over a
+//!   capturing group that can match empty, inside another loop). The fix is one line in
+//!   regress (push `SetLoopData` before resetting `iters` in `Insn::EnterLoop`).
+//! - Legacy-mode case-insensitive backreferences compare with regress's simple uppercase,
+//!   without Canonicalize's rule that keeps non-ASCII characters from matching ASCII ones:
+//!   `/(\u017f)\1/i` matches `"\u017fs"`. Everything else folds with the exact rule.
+//! - `v` mode with ignoreCase: set operations and complements over classes holding strings
+//!   are left to regress, which folds only the final set (see `emit.rs`).
+//! - Unicode data (properties, case folding in Unicode modes, ID_Start for group names)
+//!   comes from regress's tables; the legacy folding from Rust's `char::to_uppercase`.
 
 mod ast;
 mod charset;
@@ -58,7 +75,9 @@ mod tests;
 mod tests_exec;
 
 pub use flags::Flags;
-pub use subst::{advance_string_index, escape_source, get_substitution, NamedCaptureLookup};
+pub use subst::{
+    advance_string_index, escape_source, get_substitution, regexp_escape, NamedCaptureLookup,
+};
 
 use std::fmt;
 use std::ops::Range;

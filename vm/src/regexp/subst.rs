@@ -201,3 +201,76 @@ fn line_terminator_escape(u: u16) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// RegExp.escape ( S ) steps 2-5 (ES2025): a pattern matching exactly `s`. A leading ASCII
+/// letter or digit becomes `\xHH` (so it cannot extend a preceding `\1`, `\0` or `\c`);
+/// every other character goes through EncodeForRegExpEscape.
+pub fn regexp_escape(s: &[u16]) -> Vec<u16> {
+    let mut out = Vec::with_capacity(s.len() * 2);
+    let push_str = |out: &mut Vec<u16>, t: &str| out.extend(t.encode_utf16());
+    for (k, c) in char::decode_utf16(s.iter().copied()).enumerate() {
+        // Lone surrogates are code points of their own here (StringToCodePoints).
+        let c = c.map_or_else(|e| u32::from(e.unpaired_surrogate()), u32::from);
+        if k == 0 && char::from_u32(c).is_some_and(|ch| ch.is_ascii_alphanumeric()) {
+            push_str(&mut out, &format!("\\x{c:02x}"));
+            continue;
+        }
+        encode_for_regexp_escape(c, &mut out);
+    }
+    out
+}
+
+/// EncodeForRegExpEscape ( c ), appended to `out`.
+fn encode_for_regexp_escape(c: u32, out: &mut Vec<u16>) {
+    let push_str = |out: &mut Vec<u16>, t: &str| out.extend(t.encode_utf16());
+    // 1. SyntaxCharacter or `/`: a backslash before it.
+    if super::parse::is_syntax_char(c) || c == u32::from(b'/') {
+        out.push(u16::from(b'\\'));
+        out.push(c as u16);
+        return;
+    }
+    // 2. ControlEscape characters.
+    let control = match c {
+        0x09 => Some("\\t"),
+        0x0A => Some("\\n"),
+        0x0B => Some("\\v"),
+        0x0C => Some("\\f"),
+        0x0D => Some("\\r"),
+        _ => None,
+    };
+    if let Some(escape) = control {
+        push_str(out, escape);
+        return;
+    }
+    // 3-5. Other punctuators, WhiteSpace, LineTerminator and surrogates: `\xHH` when they
+    // fit in a byte, else `\uHHHH` per code unit.
+    let other_punctuator = char::from_u32(c).is_some_and(|ch| ",-=<>#&!%:;@~'`\"".contains(ch));
+    let white_or_line = super::charset::space_set().contains(c);
+    let surrogate = (0xD800..=0xDFFF).contains(&c);
+    if other_punctuator || white_or_line || surrogate {
+        if c <= 0xFF {
+            push_str(out, &format!("\\x{c:02x}"));
+        } else {
+            let mut buf = [0u16; 2];
+            let units: &[u16] = match char::from_u32(c) {
+                Some(ch) => ch.encode_utf16(&mut buf),
+                None => {
+                    buf[0] = c as u16;
+                    &buf[..1]
+                }
+            };
+            for &unit in units {
+                push_str(out, &format!("\\u{unit:04x}"));
+            }
+        }
+        return;
+    }
+    // 6. UTF16EncodeCodePoint(c).
+    match char::from_u32(c) {
+        Some(ch) => {
+            let mut buf = [0u16; 2];
+            out.extend_from_slice(ch.encode_utf16(&mut buf));
+        }
+        None => out.push(c as u16),
+    }
+}

@@ -991,3 +991,37 @@ fn get_substitution_edge_cases() {
     );
     assert_eq!(r, Err("thrown"));
 }
+
+#[test]
+fn regexp_escape_follows_test262() {
+    let esc = |s: &[u16]| String::from_utf16(&regexp_escape(s)).unwrap();
+    assert_eq!(esc(&u("")), "");
+    assert_eq!(esc(&u("\t\n\u{b}\u{c}\r")), "\\t\\n\\v\\f\\r");
+    assert_eq!(
+        esc(&u(",-=<>#&!%:;@~'`\"")),
+        "\\x2c\\x2d\\x3d\\x3c\\x3e\\x23\\x26\\x21\\x25\\x3a\\x3b\\x40\\x7e\\x27\\x60\\x22"
+    );
+    assert_eq!(esc(&[0xD800]), "\\ud800");
+    assert_eq!(esc(&[0xDFFF, 0x61]), "\\udfffa");
+    assert_eq!(esc(&u("1111")), "\\x31111");
+    assert_eq!(esc(&u("aaa")), "\\x61aa");
+    assert_eq!(
+        esc(&u("\u{feff} \u{a0}\u{202f}")),
+        "\\ufeff\\x20\\xa0\\u202f"
+    );
+    assert_eq!(esc(&u("\u{2028}\u{2029}")), "\\u2028\\u2029");
+    assert_eq!(esc(&u("Γειά σου")), "Γειά\\x20σου");
+    assert_eq!(esc(&u(".hello\u{d7ff}world")), "\\.hello\u{d7ff}world");
+    assert_eq!(
+        esc(&u("^$\\.*+?()[]{}|/")),
+        "\\^\\$\\\\\\.\\*\\+\\?\\(\\)\\[\\]\\{\\}\\|\\/"
+    );
+    assert_eq!(esc(&u("_a\u{1F600}")), "_a\u{1F600}");
+    // The escaped text matches exactly the original, in both modes.
+    for flags in ["", "u", "v"] {
+        let text = u("1.5*(x+y) = $z / [w]?");
+        let re = CompiledRegExp::new(&regexp_escape(&text), &u(flags)).unwrap();
+        let m = re.exec_at(&text, 0, &|| false).unwrap().unwrap();
+        assert_eq!(m.range(), 0..text.len());
+    }
+}

@@ -45,13 +45,19 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
         }
         BuiltinId::SuperGet => {
             let (home, k, this) = (arg(args, 0), arg(args, 1), arg(args, 2));
-            let proto = super_base(rt, home)?;
+            let proto = match args.get(3) {
+                Some(&base) => super_base_value(rt, base)?,
+                None => super_base(rt, home)?,
+            };
             let key = rt.to_property_key(k)?;
             rt.get(proto, key, this)
         }
         BuiltinId::SuperSet => {
             let (home, k, v, this) = (arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3));
-            let proto = super_base(rt, home)?;
+            let proto = match args.get(5) {
+                Some(&base) => super_base_value(rt, base)?,
+                None => super_base(rt, home)?,
+            };
             let key = rt.to_property_key(k)?;
             // PutValue step 6.c: only strict references throw.
             let strict = args.get(4).is_none_or(|s| *s != Value::FALSE);
@@ -286,15 +292,23 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             if !rt.has_property(obj, key)? {
                 return Ok(Value::FALSE);
             }
+            // The getters may run JavaScript (a safepoint): keep the key alive.
+            let mark = rt.handle_mark();
+            let key_value = rt.key_to_value(key);
+            rt.root(key_value);
             let unscopables_key = Key::Name(rt.symbols.unscopables);
-            let unscopables = rt.get(obj, unscopables_key, o)?;
-            if unscopables.is_object() {
-                let blocked = rt.get(unscopables.ptr_unchecked(), key, unscopables)?;
-                if rt.to_boolean(blocked) {
-                    return Ok(Value::FALSE);
+            let result = (|| {
+                let unscopables = rt.get(obj, unscopables_key, o)?;
+                if unscopables.is_object() {
+                    let blocked = rt.get(unscopables.ptr_unchecked(), key, unscopables)?;
+                    if rt.to_boolean(blocked) {
+                        return Ok(Value::FALSE);
+                    }
                 }
-            }
-            Ok(Value::TRUE)
+                Ok(Value::TRUE)
+            })();
+            rt.release_handles(mark);
+            result
         }
         BuiltinId::MapArguments => rt.map_arguments(arg(args, 0), arg(args, 1), arg(args, 2), args.get(3..).unwrap_or(&[])),
         BuiltinId::ArgumentsGet => {
@@ -305,6 +319,29 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             let i = arg(args, 1).as_number().unwrap_or(0.0) as u32;
             rt.arguments_set(arg(args, 0), i, arg(args, 2))?;
             Ok(Value::UNDEFINED)
+        }
+        BuiltinId::PutValueStrict => {
+            let (o, k, v) = (arg(args, 0), arg(args, 1), arg(args, 2));
+            let key = rt.to_property_key(k)?;
+            rt.put_v(o, key, v, true)?;
+            Ok(Value::UNDEFINED)
+        }
+        BuiltinId::StoreGlobalStrict => {
+            let (k, v) = (arg(args, 0), arg(args, 1));
+            let key = rt.to_property_key(k)?;
+            let g = rt.global_object();
+            if !rt.has_property(g, key)? {
+                let n = rt.key_display(key);
+                return Err(rt.throw_reference_error(&format!("{n} is not defined")));
+            }
+            rt.put_v(Value::object(g), key, v, true)?;
+            Ok(Value::UNDEFINED)
+        }
+        BuiltinId::DeleteStrict => {
+            let (o, k) = (arg(args, 0), arg(args, 1));
+            let key = rt.to_property_key(k)?;
+            super::property::delete_property(rt, o, key, true)?;
+            Ok(Value::TRUE)
         }
         BuiltinId::MarkRawYield => {
             // The executing frame is the generator's inner function.
@@ -338,6 +375,14 @@ fn private_description(rt: &mut Runtime, name: Value) -> String {
     } else {
         String::from("#<private>")
     }
+}
+
+/// A super base computed earlier (`getPrototypeOf(home)`): a TypeError if it is null.
+fn super_base_value(rt: &mut Runtime, base: Value) -> JsResult<Gc<JsObject>> {
+    if !base.is_object() {
+        return Err(rt.throw_type_error("Cannot read properties of null (super)"));
+    }
+    Ok(base.ptr_unchecked())
 }
 
 /// The object `super` lookups start from: the prototype of the home object.
