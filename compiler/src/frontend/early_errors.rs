@@ -138,67 +138,11 @@ fn lexical(stmts: &[Stmt], top_level: bool) -> Vec<(String, Span, bool)> {
 
 /// `var` names of `stmts`, recursively (not into functions).
 fn var_names(stmts: &[Stmt], out: &mut Vec<Named>) {
-    for s in stmts {
-        var_names_stmt(s, out);
-    }
-}
-
-fn var_decl_names(v: &VarDecl, out: &mut Vec<Named>) {
-    if v.kind == VarDeclKind::Var {
+    super::scope::for_each_var_decl(stmts, &mut |v| {
         for d in &v.decls {
             pat_names(&d.name, out);
         }
-    }
-}
-
-fn var_names_stmt(s: &Stmt, out: &mut Vec<Named>) {
-    match s {
-        Stmt::Block(b) => var_names(&b.stmts, out),
-        Stmt::Decl(Decl::Var(v)) => var_decl_names(v, out),
-        Stmt::With(w) => var_names_stmt(&w.body, out),
-        Stmt::Labeled(l) => var_names_stmt(&l.body, out),
-        Stmt::If(i) => {
-            var_names_stmt(&i.cons, out);
-            if let Some(a) = &i.alt {
-                var_names_stmt(a, out);
-            }
-        }
-        Stmt::Switch(sw) => {
-            for c in &sw.cases {
-                var_names(&c.cons, out);
-            }
-        }
-        Stmt::Try(t) => {
-            var_names(&t.block.stmts, out);
-            if let Some(h) = &t.handler {
-                var_names(&h.body.stmts, out);
-            }
-            if let Some(f) = &t.finalizer {
-                var_names(&f.stmts, out);
-            }
-        }
-        Stmt::While(w) => var_names_stmt(&w.body, out),
-        Stmt::DoWhile(w) => var_names_stmt(&w.body, out),
-        Stmt::For(f) => {
-            if let Some(VarDeclOrExpr::VarDecl(v)) = &f.init {
-                var_decl_names(v, out);
-            }
-            var_names_stmt(&f.body, out);
-        }
-        Stmt::ForIn(f) => {
-            if let ForHead::VarDecl(v) = &f.left {
-                var_decl_names(v, out);
-            }
-            var_names_stmt(&f.body, out);
-        }
-        Stmt::ForOf(f) => {
-            if let ForHead::VarDecl(v) = &f.left {
-                var_decl_names(v, out);
-            }
-            var_names_stmt(&f.body, out);
-        }
-        _ => {}
-    }
+    });
 }
 
 impl Checker<'_> {
@@ -534,7 +478,7 @@ impl Checker<'_> {
         }
         self.duplicates(&names);
         let mut vars = Vec::new();
-        var_names_stmt(body, &mut vars);
+        var_names(std::slice::from_ref(body), &mut vars);
         for (name, span) in &vars {
             if names.iter().any(|(n, _)| n == name) {
                 self.error(*span, format!("Identifier '{name}' has already been declared"));

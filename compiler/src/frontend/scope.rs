@@ -1623,72 +1623,71 @@ pub fn lexical_decls(stmts: &[Stmt], top_level: bool) -> Vec<(String, DeclKind)>
 /// The names declared by `var` in `stmts`, recursively through nested statements (not
 /// functions), in source order.
 pub fn collect_var_names(stmts: &[Stmt], out: &mut Vec<String>) {
+    for_each_var_decl(stmts, &mut |v| {
+        for d in &v.decls {
+            pat_names(&d.name, out);
+        }
+    });
+}
+
+/// Calls `f` on every `var` declaration of `stmts`, recursively through nested statements
+/// (not functions), in source order.
+pub(crate) fn for_each_var_decl<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a VarDecl)) {
     for s in stmts {
-        collect_var_names_stmt(s, out);
+        for_each_var_decl_stmt(s, f);
     }
 }
 
-fn collect_var_names_stmt(s: &Stmt, out: &mut Vec<String>) {
-    match s {
-        Stmt::Block(b) => collect_var_names(&b.stmts, out),
-        Stmt::Decl(Decl::Var(v)) if v.kind == VarDeclKind::Var => {
-            for d in &v.decls {
-                pat_names(&d.name, out);
-            }
+fn for_each_var_decl_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a VarDecl)) {
+    let head = |v: &'a VarDecl, f: &mut dyn FnMut(&'a VarDecl)| {
+        if v.kind == VarDeclKind::Var {
+            f(v);
         }
-        Stmt::With(w) => collect_var_names_stmt(&w.body, out),
-        Stmt::Labeled(l) => collect_var_names_stmt(&l.body, out),
+    };
+    match s {
+        Stmt::Block(b) => for_each_var_decl(&b.stmts, f),
+        Stmt::Decl(Decl::Var(v)) => head(v, f),
+        Stmt::With(w) => for_each_var_decl_stmt(&w.body, f),
+        Stmt::Labeled(l) => for_each_var_decl_stmt(&l.body, f),
         Stmt::If(i) => {
-            collect_var_names_stmt(&i.cons, out);
+            for_each_var_decl_stmt(&i.cons, f);
             if let Some(a) = &i.alt {
-                collect_var_names_stmt(a, out);
+                for_each_var_decl_stmt(a, f);
             }
         }
         Stmt::Switch(sw) => {
             for c in &sw.cases {
-                collect_var_names(&c.cons, out);
+                for_each_var_decl(&c.cons, f);
             }
         }
         Stmt::Try(t) => {
-            collect_var_names(&t.block.stmts, out);
+            for_each_var_decl(&t.block.stmts, f);
             if let Some(h) = &t.handler {
-                collect_var_names(&h.body.stmts, out);
+                for_each_var_decl(&h.body.stmts, f);
             }
-            if let Some(f) = &t.finalizer {
-                collect_var_names(&f.stmts, out);
+            if let Some(fin) = &t.finalizer {
+                for_each_var_decl(&fin.stmts, f);
             }
         }
-        Stmt::While(w) => collect_var_names_stmt(&w.body, out),
-        Stmt::DoWhile(w) => collect_var_names_stmt(&w.body, out),
-        Stmt::For(f) => {
-            if let Some(VarDeclOrExpr::VarDecl(v)) = &f.init {
-                if v.kind == VarDeclKind::Var {
-                    for d in &v.decls {
-                        pat_names(&d.name, out);
-                    }
-                }
+        Stmt::While(w) => for_each_var_decl_stmt(&w.body, f),
+        Stmt::DoWhile(w) => for_each_var_decl_stmt(&w.body, f),
+        Stmt::For(fo) => {
+            if let Some(VarDeclOrExpr::VarDecl(v)) = &fo.init {
+                head(v, f);
             }
-            collect_var_names_stmt(&f.body, out);
+            for_each_var_decl_stmt(&fo.body, f);
         }
-        Stmt::ForIn(f) => {
-            if let ForHead::VarDecl(v) = &f.left {
-                if v.kind == VarDeclKind::Var {
-                    for d in &v.decls {
-                        pat_names(&d.name, out);
-                    }
-                }
+        Stmt::ForIn(fo) => {
+            if let ForHead::VarDecl(v) = &fo.left {
+                head(v, f);
             }
-            collect_var_names_stmt(&f.body, out);
+            for_each_var_decl_stmt(&fo.body, f);
         }
-        Stmt::ForOf(f) => {
-            if let ForHead::VarDecl(v) = &f.left {
-                if v.kind == VarDeclKind::Var {
-                    for d in &v.decls {
-                        pat_names(&d.name, out);
-                    }
-                }
+        Stmt::ForOf(fo) => {
+            if let ForHead::VarDecl(v) = &fo.left {
+                head(v, f);
             }
-            collect_var_names_stmt(&f.body, out);
+            for_each_var_decl_stmt(&fo.body, f);
         }
         _ => {}
     }
