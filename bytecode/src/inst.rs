@@ -392,6 +392,38 @@ impl Opcode {
     }
 }
 
+impl Inst {
+    /// The conditional jump to the same target taken exactly when this one is not (`None`
+    /// for instructions that are not conditional jumps). Code layout uses it to turn
+    /// `jmp_x A; jmp B` into `jmp_not_x B` when `A` follows.
+    pub fn negated(self) -> Option<Inst> {
+        use Inst::*;
+        Some(match self {
+            JmpTrue { off, cond } => JmpFalse { off, cond },
+            JmpFalse { off, cond } => JmpTrue { off, cond },
+            JmpUndefined { off, value } => JmpNotUndefined { off, value },
+            JmpNotUndefined { off, value } => JmpUndefined { off, value },
+            JmpEmpty { off, value } => JmpNotEmpty { off, value },
+            JmpNotEmpty { off, value } => JmpEmpty { off, value },
+            JmpNullish { off, value } => JmpNotNullish { off, value },
+            JmpNotNullish { off, value } => JmpNullish { off, value },
+            JmpEq { off, lhs, rhs } => JmpNeq { off, lhs, rhs },
+            JmpNeq { off, lhs, rhs } => JmpEq { off, lhs, rhs },
+            JmpStrictEq { off, lhs, rhs } => JmpStrictNeq { off, lhs, rhs },
+            JmpStrictNeq { off, lhs, rhs } => JmpStrictEq { off, lhs, rhs },
+            JmpLess { off, lhs, rhs } => JmpNotLess { off, lhs, rhs },
+            JmpNotLess { off, lhs, rhs } => JmpLess { off, lhs, rhs },
+            JmpLessEq { off, lhs, rhs } => JmpNotLessEq { off, lhs, rhs },
+            JmpNotLessEq { off, lhs, rhs } => JmpLessEq { off, lhs, rhs },
+            JmpGreater { off, lhs, rhs } => JmpNotGreater { off, lhs, rhs },
+            JmpNotGreater { off, lhs, rhs } => JmpGreater { off, lhs, rhs },
+            JmpGreaterEq { off, lhs, rhs } => JmpNotGreaterEq { off, lhs, rhs },
+            JmpNotGreaterEq { off, lhs, rhs } => JmpGreaterEq { off, lhs, rhs },
+            _ => return None,
+        })
+    }
+}
+
 impl fmt::Display for Inst {
     /// The disassembly without a bundle: string ids print as `s<id>` and jump offsets
     /// relative to the instruction (`jmp -4`).
@@ -449,6 +481,23 @@ mod tests {
                 assert_eq!(back, inst, "{op:?}");
                 assert_eq!(len, out.len() - 1);
                 assert_eq!(len, op.encoded_len(wide) + usize::from(wide));
+            }
+        }
+    }
+
+    #[test]
+    fn every_conditional_jump_has_a_negation() {
+        for &op in &Opcode::ALL[1..] {
+            let inst = sample(op, false);
+            let conditional = op.mnemonic().starts_with("jmp_");
+            match inst.negated() {
+                Some(n) => {
+                    assert!(conditional, "{op:?} is not a conditional jump");
+                    assert_ne!(n.opcode(), op);
+                    assert_eq!(n.branch_offset(), inst.branch_offset());
+                    assert_eq!(n.negated(), Some(inst), "{op:?}");
+                }
+                None => assert!(!conditional, "{op:?} has no negation"),
             }
         }
     }

@@ -164,6 +164,41 @@ macro_rules! for_each_opcode {
         jmp_undefined = JmpUndefined { off: Off, value: Reg } [BRANCH];
         /// Jump by `off` if `value` is the empty marker.
         jmp_empty = JmpEmpty { off: Off, value: Reg } [BRANCH];
+        /// Jump by `off` if `value` is not undefined.
+        jmp_not_undefined = JmpNotUndefined { off: Off, value: Reg } [BRANCH];
+        /// Jump by `off` if `value` is not the empty marker.
+        jmp_not_empty = JmpNotEmpty { off: Off, value: Reg } [BRANCH];
+        /// Jump by `off` if `value` is undefined or null (`value == null`).
+        jmp_nullish = JmpNullish { off: Off, value: Reg } [BRANCH];
+        /// Jump by `off` if `value` is neither undefined nor null (`value != null`).
+        jmp_not_nullish = JmpNotNullish { off: Off, value: Reg } [BRANCH];
+        // Compare and branch: the comparison of the operator row of the same name, folded
+        // into the jump that tests it. `not_` forms jump when the comparison is false (which
+        // for the relational ones differs from the opposite comparison when NaN is involved).
+        /// Jump by `off` if `lhs == rhs`.
+        jmp_eq = JmpEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        /// Jump by `off` if `lhs != rhs`.
+        jmp_neq = JmpNeq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        /// Jump by `off` if `lhs === rhs`.
+        jmp_strict_eq = JmpStrictEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH];
+        /// Jump by `off` if `lhs !== rhs`.
+        jmp_strict_neq = JmpStrictNeq { off: Off, lhs: Reg, rhs: Reg } [BRANCH];
+        /// Jump by `off` if `lhs < rhs`.
+        jmp_less = JmpLess { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        /// Jump by `off` unless `lhs < rhs`.
+        jmp_not_less = JmpNotLess { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        /// Jump by `off` if `lhs <= rhs`.
+        jmp_less_eq = JmpLessEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        /// Jump by `off` unless `lhs <= rhs`.
+        jmp_not_less_eq = JmpNotLessEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        /// Jump by `off` if `lhs > rhs`.
+        jmp_greater = JmpGreater { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        /// Jump by `off` unless `lhs > rhs`.
+        jmp_not_greater = JmpNotGreater { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        /// Jump by `off` if `lhs >= rhs`.
+        jmp_greater_eq = JmpGreaterEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        /// Jump by `off` unless `lhs >= rhs`.
+        jmp_not_greater_eq = JmpNotGreaterEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
         /// Return `value` to the caller.
         ret = Ret { value: Reg } [TERMINATOR];
         /// Throw `value`.

@@ -158,16 +158,17 @@ pub fn emit(f: &LFunction, alloc: &Allocation, debug_info: bool) -> Result<Emitt
         // Fallthrough into the next emitted block.
         if let Some(&Item { inst: Inst::Jmp { .. }, target: Some(t), .. }) = items.last() {
             let len = items.len();
+            // `jmp_x A; jmp B` with A next becomes `jmp_not_x B`.
             let cond_before = match len.checked_sub(2).map(|k| items[k]) {
-                Some(Item { inst: Inst::JmpTrue { cond, .. }, target: Some(a), loc }) => Some((cond, a, loc)),
+                Some(Item { inst, target: Some(a), loc }) => inst.negated().map(|neg| (neg, a, loc)),
                 _ => None,
             };
             if Some(final_target[t]) == next {
                 items.pop();
-            } else if let Some((cond, a, loc)) = cond_before {
+            } else if let Some((negated, a, loc)) = cond_before {
                 if Some(final_target[a]) == next {
                     items.truncate(len - 2);
-                    items.push(Item { inst: Inst::JmpFalse { off: 0, cond }, target: Some(t), loc });
+                    items.push(Item { inst: negated, target: Some(t), loc });
                 }
             }
         }

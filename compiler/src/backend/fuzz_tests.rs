@@ -340,6 +340,16 @@ fn run_bytecode(bundle: &Bundle, params: &[f64]) -> Result<f64, String> {
                     next = (pc as i64 + i64::from(off)) as usize;
                 }
             }
+            Inst::JmpLess { off, lhs, rhs } => {
+                if regs[r(lhs)] < regs[r(rhs)] {
+                    next = (pc as i64 + i64::from(off)) as usize;
+                }
+            }
+            Inst::JmpNotLess { off, lhs, rhs } => {
+                if !(regs[r(lhs)] < regs[r(rhs)]) {
+                    next = (pc as i64 + i64::from(off)) as usize;
+                }
+            }
             Inst::Ret { value } => return Ok(regs[r(value)]),
             Inst::Catch { dst } => regs[r(dst)] = exception,
             other => return Err(format!("unexpected instruction {other}")),

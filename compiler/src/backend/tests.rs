@@ -629,12 +629,11 @@ function @0 ""() kind=toplevel sloppy parent=none length=0
     let code = code_of(&dis, 0);
     assert_eq!(
         code.iter().map(|l| l.split(' ').next().unwrap()).collect::<Vec<_>>(),
-        // `=== empty` jumps to the next block, which needs a `jmp` for the other way
-        // (there is no "jump if not empty"); `!== undefined` and `!x` fall through.
+        // Each test jumps away when its condition is false, falling through to the
+        // block laid out next.
         vec![
             "load_param",
-            "jmp_empty",
-            "jmp",
+            "jmp_not_empty",
             "load_const_int",
             "ret",
             "jmp_undefined",
@@ -648,6 +647,78 @@ function @0 ""() kind=toplevel sloppy parent=none length=0
         ],
         "{dis}"
     );
+}
+
+#[test]
+fn comparisons_fold_into_branches() {
+    let (_, dis) = compile(
+        r#"module "t.js" top_level=@0
+function @0 ""() kind=toplevel sloppy parent=none length=0
+%BB0:
+  %0 = load_param #1
+  %1 = load_param #2
+  %2 = binary_op "<" %0, %1
+  cond_branch %2, %BB1, %BB2
+%BB1:
+  return 1
+%BB2:
+  %3 = binary_op "!=" null, %0
+  cond_branch %3, %BB3, %BB4
+%BB3:
+  return 2
+%BB4:
+  %4 = binary_op "===" %0, %1
+  cond_branch %4, %BB5, %BB6
+%BB5:
+  return 3
+%BB6:
+  return 4
+"#,
+    );
+    let code = code_of(&dis, 0);
+    assert_eq!(
+        code.iter().map(|l| l.split(' ').next().unwrap()).collect::<Vec<_>>(),
+        // `<` jumps when false (`jmp_not_less`, which NaN takes); `!= null` tests both
+        // nullish values at once; no comparison result is materialized.
+        vec![
+            "load_param",
+            "load_param",
+            "jmp_not_less",
+            "load_const_int",
+            "ret",
+            "jmp_nullish",
+            "load_const_int",
+            "ret",
+            "jmp_strict_neq",
+            "load_const_int",
+            "ret",
+            "load_const_int",
+            "ret",
+        ],
+        "{dis}"
+    );
+}
+
+#[test]
+fn a_comparison_that_may_run_code_is_not_moved_over_effects() {
+    let (_, dis) = compile(
+        r#"module "t.js" top_level=@0
+function @0 ""() kind=toplevel sloppy parent=none length=0
+%BB0:
+  %0 = load_param #1
+  %1 = load_param #2
+  %2 = binary_op "<" %0, %1
+  %3 = load_property %0, "x"
+  cond_branch %2, %BB1, %BB2
+%BB1:
+  return %3
+%BB2:
+  return 4
+"#,
+    );
+    let code = code_of(&dis, 0);
+    let ops: Vec<&str> = code.iter().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(ops[..5], ["load_param", "load_param", "less", "get_by_id", "jmp_false"], "{dis}");
 }
 
 #[test]

@@ -20,20 +20,19 @@ function count(n) {
 // CHECK-NEXT:     0000 3:10
 // CHECK-NEXT:     0016 3:1
 // CHECK-EMPTY:
-// CHECK-NEXT: function 1 "count": params 1, length 1, frame 4, ic 0, flags constructor, source s2
+// CHECK-NEXT: function 1 "count": params 1, length 1, frame 3, ic 0, flags constructor, source s2
 // CHECK-NEXT:   0000: load_param r0, 1
 // CHECK-NEXT:   0003: load_const_int r1, 0
 // CHECK-NEXT:   0009: load_const_int r2, 0
 // CHECK-NEXT:   0015: jmp @0024
 // CHECK-NEXT:   0017: add_n r1, r1, r2
 // CHECK-NEXT:   0021: inc r2, r2
-// CHECK-NEXT:   0024: less r3, r2, r0
-// CHECK-NEXT:   0028: jmp_true @0017, r3
-// CHECK-NEXT:   0031: ret r1
+// CHECK-NEXT:   0024: jmp_less @0017, r2, r0
+// CHECK-NEXT:   0028: ret r1
 // CHECK-NEXT:   locations:
 // CHECK-NEXT:     0000 3:1
 // CHECK-NEXT:     0003 5:16
 // CHECK-NEXT:     0017 5:35
 // CHECK-NEXT:     0021 5:26
 // CHECK-NEXT:     0024 5:19
-// CHECK-NEXT:     0031 6:3
+// CHECK-NEXT:     0028 6:3

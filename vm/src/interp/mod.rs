@@ -241,17 +241,15 @@ fn unwind(rt: &mut Runtime, mut fi: usize) -> Option<usize> {
 pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
     let mut fi = rt.frames.len() - 1;
     'reload: loop {
+        // The state the loop keeps in locals is kept small (the instruction pointer, the
+        // instructions and the registers): everything else about the running frame is read
+        // from `info` or the frame record where an instruction needs it, which leaves the
+        // compiler registers for the hot locals instead of spilling them around every dispatch.
         let frame = rt.frames[fi];
         let mut info: &FunctionInfo = info_ref(frame.info);
         let mut insts: &[Inst] = &info.code().insts;
-        let mut strings: &[Value] = &info.bundle().strings;
-        let mut base = frame.base as usize;
-        let mut args = frame.args as usize;
-        let mut argc = frame.argc as usize;
-        let mut strict = info.is_strict();
-        let mut ic_base = info.ic_base as usize;
         let mut ip = frame.ip as usize;
-        let mut regs = frame::Regs::new(&mut rt.stack, base, info.header.frame_size as usize);
+        let mut regs = frame::Regs::new(&mut rt.stack, frame.base as usize, info.header.frame_size as usize);
 
         // Makes frame `fi` the running one (after a call pushed it or a return popped to it).
         macro_rules! switch_frame {
@@ -259,15 +257,31 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 let f = &rt.frames[fi];
                 info = info_ref(f.info);
                 insts = &info.code().insts;
-                strings = &info.bundle().strings;
-                base = f.base as usize;
-                args = f.args as usize;
-                argc = f.argc as usize;
-                strict = info.is_strict();
-                ic_base = info.ic_base as usize;
                 ip = f.ip as usize;
-                regs = frame::Regs::new(&mut rt.stack, base, info.header.frame_size as usize);
+                regs = frame::Regs::new(&mut rt.stack, f.base as usize, info.header.frame_size as usize);
             }};
+        }
+        // The running frame's string table, first inline-cache slot, strictness, and stack
+        // index of register 0.
+        macro_rules! strings {
+            () => {
+                info.bundle().strings
+            };
+        }
+        macro_rules! ic_base {
+            () => {
+                (info.ic_base as usize)
+            };
+        }
+        macro_rules! strict {
+            () => {
+                info.is_strict()
+            };
+        }
+        macro_rules! base {
+            () => {
+                (rt.frames[fi].base as usize)
+            };
         }
         macro_rules! reg {
             ($r:expr) => {
@@ -309,7 +323,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         }
         macro_rules! name_key {
             ($id:expr) => {
-                rt.key_from_atom(strings[$id as usize])
+                rt.key_from_atom(strings!()[$id as usize])
             };
         }
         macro_rules! num_binop {
@@ -326,17 +340,49 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 set!($dst, v);
             }};
         }
-        macro_rules! cmp_op {
-            ($dst:expr, $lhs:expr, $rhs:expr, $fast:expr, $slow:expr) => {{
+        // `lhs op rhs` as a bool, for the comparison instructions and the jumps that fold
+        // them (`less` and `jmp_less` run the same code).
+        macro_rules! compare {
+            (@relational $lhs:expr, $rhs:expr, $fast:expr, $slow:expr) => {{
                 let (a, b) = (reg!($lhs), reg!($rhs));
-                let r = match (a.as_number(), b.as_number()) {
+                match (a.as_number(), b.as_number()) {
                     (Some(x), Some(y)) => $fast(x, y),
                     _ => {
                         sync!();
                         tri!($slow(rt, a, b))
                     }
-                };
-                set!($dst, Value::boolean(r));
+                }
+            }};
+            (Less, $lhs:expr, $rhs:expr) => {
+                compare!(@relational $lhs, $rhs, |x: f64, y: f64| x < y, |rt: &mut Runtime, a, b| rt
+                    .op_less_than(a, b, true)
+                    .map(|r| r == Some(true)))
+            };
+            (LessEq, $lhs:expr, $rhs:expr) => {
+                compare!(@relational $lhs, $rhs, |x: f64, y: f64| x <= y, |rt: &mut Runtime, a, b| rt
+                    .op_less_than(b, a, false)
+                    .map(|r| r == Some(false)))
+            };
+            (Greater, $lhs:expr, $rhs:expr) => {
+                compare!(@relational $lhs, $rhs, |x: f64, y: f64| x > y, |rt: &mut Runtime, a, b| rt
+                    .op_less_than(b, a, false)
+                    .map(|r| r == Some(true)))
+            };
+            (GreaterEq, $lhs:expr, $rhs:expr) => {
+                compare!(@relational $lhs, $rhs, |x: f64, y: f64| x >= y, |rt: &mut Runtime, a, b| rt
+                    .op_less_than(a, b, true)
+                    .map(|r| r == Some(false)))
+            };
+            (Eq, $lhs:expr, $rhs:expr) => {{
+                let (a, b) = (reg!($lhs), reg!($rhs));
+                match fast_loose_eq(a, b) {
+                    Some(r) => r,
+                    None => slow!(rt.loose_equals(a, b)),
+                }
+            }};
+            (StrictEq, $lhs:expr, $rhs:expr) => {{
+                let (a, b) = (reg!($lhs), reg!($rhs));
+                rt.strict_equals(a, b)
             }};
         }
         macro_rules! jump {
@@ -370,15 +416,16 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 Inst::LoadConstEmpty { dst } => set!(dst, Value::EMPTY),
                 Inst::LoadConstInt { dst, value } => set!(dst, Value::number(value as f64)),
                 Inst::LoadConstDouble { dst, value } => set!(dst, Value::number(value)),
-                Inst::LoadConstString { dst, id } => set!(dst, strings[id as usize]),
+                Inst::LoadConstString { dst, id } => set!(dst, strings!()[id as usize]),
                 Inst::LoadParam { dst, index } => {
                     let i = index as usize;
-                    let v = if i < argc { rt.stack[args + i] } else { Value::UNDEFINED };
+                    let f = &rt.frames[fi];
+                    let v = if i < f.argc as usize { rt.stack[f.args as usize + i] } else { Value::UNDEFINED };
                     set!(dst, v);
                 }
-                Inst::LoadArgCount { dst } => set!(dst, Value::number((argc - 1) as f64)),
+                Inst::LoadArgCount { dst } => set!(dst, Value::number((rt.frames[fi].argc - 1) as f64)),
                 Inst::LoadThisNS { dst } => {
-                    let this = rt.stack[args];
+                    let this = rt.stack[rt.frames[fi].args as usize];
                     let v = if this.is_object() {
                         this
                     } else if this.is_nullish() {
@@ -404,7 +451,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     if let Some(&Inst::TryGetById { dst: d2, obj, ic, .. }) = insts.get(ip + 1) {
                         if obj == dst {
                             let shape = rt.heap.get(g).shape;
-                            let site = (ic_base + ic as usize) * ic::WAYS;
+                            let site = (ic_base!() + ic as usize) * ic::WAYS;
                             if let Some(v) = ic_read(rt, site, g, shape) {
                                 set!(d2, v);
                                 ip += 2;
@@ -450,44 +497,14 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 Inst::UShr { dst, lhs, rhs } => num_binop!(UShr, dst, lhs, rhs, crate::runtime::operators::NumOp::UShr, |x: f64, y: f64| {
                     ((to_i32(x) as u32) >> (to_i32(y) as u32 & 31)) as f64
                 }),
-                Inst::Eq { dst, lhs, rhs } => {
-                    let (a, b) = (reg!(lhs), reg!(rhs));
-                    let r = match fast_loose_eq(a, b) {
-                        Some(r) => r,
-                        None => slow!(rt.loose_equals(a, b)),
-                    };
-                    set!(dst, Value::boolean(r));
-                }
-                Inst::Neq { dst, lhs, rhs } => {
-                    let (a, b) = (reg!(lhs), reg!(rhs));
-                    let r = match fast_loose_eq(a, b) {
-                        Some(r) => r,
-                        None => slow!(rt.loose_equals(a, b)),
-                    };
-                    set!(dst, Value::boolean(!r));
-                }
-                Inst::StrictEq { dst, lhs, rhs } => {
-                    let (a, b) = (reg!(lhs), reg!(rhs));
-                    let r = rt.strict_equals(a, b);
-                    set!(dst, Value::boolean(r));
-                }
-                Inst::StrictNeq { dst, lhs, rhs } => {
-                    let (a, b) = (reg!(lhs), reg!(rhs));
-                    let r = rt.strict_equals(a, b);
-                    set!(dst, Value::boolean(!r));
-                }
-                Inst::Less { dst, lhs, rhs } => cmp_op!(dst, lhs, rhs, |x: f64, y: f64| x < y, |rt: &mut Runtime, a, b| rt
-                    .op_less_than(a, b, true)
-                    .map(|r| r == Some(true))),
-                Inst::LessEq { dst, lhs, rhs } => cmp_op!(dst, lhs, rhs, |x: f64, y: f64| x <= y, |rt: &mut Runtime, a, b| rt
-                    .op_less_than(b, a, false)
-                    .map(|r| r == Some(false))),
-                Inst::Greater { dst, lhs, rhs } => cmp_op!(dst, lhs, rhs, |x: f64, y: f64| x > y, |rt: &mut Runtime, a, b| rt
-                    .op_less_than(b, a, false)
-                    .map(|r| r == Some(true))),
-                Inst::GreaterEq { dst, lhs, rhs } => cmp_op!(dst, lhs, rhs, |x: f64, y: f64| x >= y, |rt: &mut Runtime, a, b| rt
-                    .op_less_than(a, b, true)
-                    .map(|r| r == Some(false))),
+                Inst::Eq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(Eq, lhs, rhs))),
+                Inst::Neq { dst, lhs, rhs } => set!(dst, Value::boolean(!compare!(Eq, lhs, rhs))),
+                Inst::StrictEq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(StrictEq, lhs, rhs))),
+                Inst::StrictNeq { dst, lhs, rhs } => set!(dst, Value::boolean(!compare!(StrictEq, lhs, rhs))),
+                Inst::Less { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(Less, lhs, rhs))),
+                Inst::LessEq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(LessEq, lhs, rhs))),
+                Inst::Greater { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(Greater, lhs, rhs))),
+                Inst::GreaterEq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(GreaterEq, lhs, rhs))),
                 Inst::InstanceOf { dst, lhs, rhs } => {
                     let (a, b) = (reg!(lhs), reg!(rhs));
                     let r = slow!(rt.op_instance_of(a, b));
@@ -633,6 +650,86 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         jump!(off);
                     }
                 }
+                Inst::JmpNotUndefined { off, value } => {
+                    if !reg!(value).is_undefined() {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpNotEmpty { off, value } => {
+                    if !reg!(value).is_empty() {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpNullish { off, value } => {
+                    if reg!(value).is_nullish() {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpNotNullish { off, value } => {
+                    if !reg!(value).is_nullish() {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpEq { off, lhs, rhs } => {
+                    if compare!(Eq, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpNeq { off, lhs, rhs } => {
+                    if !compare!(Eq, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpStrictEq { off, lhs, rhs } => {
+                    if compare!(StrictEq, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpStrictNeq { off, lhs, rhs } => {
+                    if !compare!(StrictEq, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpLess { off, lhs, rhs } => {
+                    if compare!(Less, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpNotLess { off, lhs, rhs } => {
+                    if !compare!(Less, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpLessEq { off, lhs, rhs } => {
+                    if compare!(LessEq, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpNotLessEq { off, lhs, rhs } => {
+                    if !compare!(LessEq, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpGreater { off, lhs, rhs } => {
+                    if compare!(Greater, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpNotGreater { off, lhs, rhs } => {
+                    if !compare!(Greater, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpGreaterEq { off, lhs, rhs } => {
+                    if compare!(GreaterEq, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
+                Inst::JmpNotGreaterEq { off, lhs, rhs } => {
+                    if !compare!(GreaterEq, lhs, rhs) {
+                        jump!(off);
+                    }
+                }
                 Inst::Ret { value } => {
                     let mut v = reg!(value);
                     let f = rt.frames[fi];
@@ -670,7 +767,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     let v = reg!(src);
                     if v.is_empty() {
                         sync!();
-                        let n = rt.string_to_rust(strings[name as usize]);
+                        let n = rt.string_to_rust(strings!()[name as usize]);
                         break rt.throw_reference_error(&format!("Cannot access '{n}' before initialization"));
                     }
                     set!(dst, v);
@@ -681,7 +778,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         Some(k) => ErrorType::from_bytecode(k),
                         None => ErrorType::Error,
                     };
-                    let m = rt.string_to_rust(strings[msg as usize]);
+                    let m = rt.string_to_rust(strings!()[msg as usize]);
                     break rt.throw_error(ty, &m);
                 }
                 Inst::Catch { dst } => {
@@ -743,13 +840,13 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     if o.is_object() {
                         let ob: Gc<JsObject> = o.ptr_unchecked();
                         let shape = rt.heap.get(ob).shape;
-                        let site = (ic_base + ic as usize) * ic::WAYS;
+                        let site = (ic_base!() + ic as usize) * ic::WAYS;
                         if let Some(v) = ic_read(rt, site, ob, shape) {
                             set!(dst, v);
                             ip += 1;
                             continue;
                         }
-                    } else if o.is_string() && strings[name as usize] == rt.names.length.value() {
+                    } else if o.is_string() && strings!()[name as usize] == rt.names.length.value() {
                         let n = rt.heap.string_len(o);
                         set!(dst, Value::number(n as f64));
                         ip += 1;
@@ -758,7 +855,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     let key = name_key!(name);
                     let is_try = matches!(*inst, Inst::TryGetById { .. });
                     sync!();
-                    let v = tri!(ops::property::get_by_id_slow(rt, o, key, ic_base + ic as usize, is_try));
+                    let v = tri!(ops::property::get_by_id_slow(rt, o, key, ic_base!() + ic as usize, is_try));
                     set!(dst, v);
                 }
                 Inst::PutById { obj, name, value, ic } | Inst::TryPutById { obj, name, value, ic } => {
@@ -766,7 +863,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     let v = reg!(value);
                     if o.is_object() {
                         let ob: Gc<JsObject> = o.ptr_unchecked();
-                        let site = (ic_base + ic as usize) * ic::WAYS;
+                        let site = (ic_base!() + ic as usize) * ic::WAYS;
                         if ic_write(rt, site, ob, v) {
                             ip += 1;
                             continue;
@@ -777,7 +874,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     let key = name_key!(name);
                     let is_try = matches!(*inst, Inst::TryPutById { .. });
                     sync!();
-                    tri!(ops::property::put_by_id_slow(rt, o, key, v, strict, ic_base + ic as usize, is_try));
+                    tri!(ops::property::put_by_id_slow(rt, o, key, v, strict!(), ic_base!() + ic as usize, is_try));
                 }
                 Inst::GetByVal { dst, obj, key } => {
                     let (o, k) = (reg!(obj), reg!(key));
@@ -817,20 +914,20 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     safepoint!();
                     let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
                     sync!();
-                    tri!(ops::property::put_by_val_slow(rt, o, k, v, strict));
+                    tri!(ops::property::put_by_val_slow(rt, o, k, v, strict!()));
                 }
                 Inst::DelById { dst, obj, name } => {
                     let o = reg!(obj);
                     let key = name_key!(name);
                     sync!();
-                    let r = tri!(ops::property::delete_property(rt, o, key, strict));
+                    let r = tri!(ops::property::delete_property(rt, o, key, strict!()));
                     set!(dst, Value::boolean(r));
                 }
                 Inst::DelByVal { dst, obj, key } => {
                     let (o, k) = (reg!(obj), reg!(key));
                     sync!();
                     let key = tri!(rt.to_property_key(k));
-                    let r = tri!(ops::property::delete_property(rt, o, key, strict));
+                    let r = tri!(ops::property::delete_property(rt, o, key, strict!()));
                     set!(dst, Value::boolean(r));
                 }
                 Inst::PutOwnById { obj, name, value } => {
@@ -899,7 +996,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                 && rt.frames.len() < rt.options.max_stack_depth
                             {
                                 rt.frames[fi].ip = ip as u32;
-                                frame::push_call_window(&mut rt.stack, base + first as usize, n as usize, need);
+                                frame::push_call_window(&mut rt.stack, base!() + first as usize, n as usize, need);
                                 let realm = cinfo.realm();
                                 rt.frames.push(Frame {
                                     info: code::FuncRef::new(cinfo),
@@ -927,7 +1024,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         }
                     }
                     sync!();
-                    match tri!(ops::call::start_call(rt, f, base + first as usize, n as usize, dst, Value::UNDEFINED, false)) {
+                    match tri!(ops::call::start_call(rt, f, base!() + first as usize, n as usize, dst, Value::UNDEFINED, false)) {
                         CallStart::Pushed => {
                             fi += 1;
                             continue 'reload;
@@ -939,7 +1036,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     let f = reg!(callee);
                     let nt = reg!(new_target);
                     sync!();
-                    match tri!(ops::call::start_call(rt, f, base + first as usize, n as usize, dst, nt, true)) {
+                    match tri!(ops::call::start_call(rt, f, base!() + first as usize, n as usize, dst, nt, true)) {
                         CallStart::Pushed => {
                             fi += 1;
                             continue 'reload;
@@ -966,7 +1063,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 }
                 Inst::CallBuiltin { dst, builtin, first, argc: n } => {
                     sync!();
-                    let start = base + first as usize;
+                    let start = base!() + first as usize;
                     let list: Vec<Value> = rt.stack[start..start + n as usize].to_vec();
                     let v = tri!(ops::builtin::call_internal(rt, builtin, &list, info));
                     set!(dst, v);
@@ -994,7 +1091,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 Inst::CreateRegExp { dst, pattern, flags } => {
                     safepoint!();
                     sync!();
-                    let (p, f) = (strings[pattern as usize], strings[flags as usize]);
+                    let (p, f) = (strings!()[pattern as usize], strings!()[flags as usize]);
                     let r = tri!(crate::builtins::regexp::regexp_create(rt, p, f));
                     set!(dst, r);
                 }

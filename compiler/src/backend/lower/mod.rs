@@ -30,7 +30,8 @@
 use hashbrown::{HashMap, HashSet};
 
 use ir::{
-    BinOp, Block, FuncId, Function, FunctionKind, Imm, Inst, Literal, Loc, Module, Opcode, ScopeId, Type, UnOp, Value,
+    BinOp, Block, Effects, FuncId, Function, FunctionKind, Imm, Inst, Literal, Loc, Module, Opcode, ScopeId, Type, UnOp,
+    Value,
 };
 
 mod select;
@@ -70,6 +71,10 @@ enum FusedTest {
     Not(Value),
     /// The branch tests `value === empty` (or `=== undefined`), negated for `!==`.
     Is { value: Value, empty: bool, negate: bool },
+    /// The branch tests `value == null` (or `== undefined`), negated for `!=`.
+    Nullish { value: Value, negate: bool },
+    /// The branch tests the comparison `lhs op rhs` (`jmp_less` and its kin).
+    Compare { op: BinOp, lhs: Value, rhs: Value },
 }
 
 /// Where the moves of a Phi edge go.
@@ -535,8 +540,10 @@ impl<'a> Lowering<'a> {
     }
 
     /// Conditions only used by the branch that ends their block and expressible in the branch
-    /// itself: `!x` (swap the targets), `x === empty` / `x === undefined` and their negations
-    /// (`jmp_empty` / `jmp_undefined`).
+    /// itself: `!x` (swap the targets), `x === empty` / `x === undefined` / `x == null` and
+    /// their negations (`jmp_empty`, `jmp_undefined`, `jmp_nullish`), and the other equality
+    /// and relational comparisons (`jmp_eq`, `jmp_less`, ...). A comparison that may run
+    /// JavaScript or throw is only moved to the branch over instructions without effects.
     fn find_fused_branches(&mut self) {
         let func = self.func;
         let uses = func.use_counts();
@@ -552,18 +559,38 @@ impl<'a> Lowering<'a> {
             if d.block != Some(b) || uses.get(&cond).copied() != Some(1) {
                 continue;
             }
+            let lit = |v: Value| func.as_literal(self.resolve(v));
+            // The operand compared with a literal marker (`x === undefined`), if any.
+            let marker = || match (lit(d.args[0]), lit(d.args[1])) {
+                (None, Some(m)) => Some((d.args[0], m)),
+                (Some(m), None) => Some((d.args[1], m)),
+                _ => None,
+            };
             let fused = match (d.opcode, d.imm) {
                 (Opcode::UnaryOp, Imm::UnOp(UnOp::Not)) => Some(FusedTest::Not(d.args[0])),
-                (Opcode::BinaryOp, Imm::BinOp(op @ (BinOp::StrictEq | BinOp::StrictNe))) => {
-                    let lit = |v: Value| func.as_literal(self.resolve(v));
-                    let (value, marker) = match (lit(d.args[0]), lit(d.args[1])) {
-                        (None, Some(m)) => (d.args[0], m),
-                        (Some(m), None) => (d.args[1], m),
-                        _ => continue,
-                    };
-                    match marker {
-                        Literal::Empty => Some(FusedTest::Is { value, empty: true, negate: op == BinOp::StrictNe }),
-                        Literal::Undefined => Some(FusedTest::Is { value, empty: false, negate: op == BinOp::StrictNe }),
+                (Opcode::BinaryOp, Imm::BinOp(op)) => {
+                    let negate = matches!(op, BinOp::StrictNe | BinOp::Ne);
+                    match (op, marker()) {
+                        (BinOp::StrictEq | BinOp::StrictNe, Some((value, Literal::Empty))) => {
+                            Some(FusedTest::Is { value, empty: true, negate })
+                        }
+                        (BinOp::StrictEq | BinOp::StrictNe, Some((value, Literal::Undefined))) => {
+                            Some(FusedTest::Is { value, empty: false, negate })
+                        }
+                        (BinOp::Eq | BinOp::Ne, Some((value, Literal::Null | Literal::Undefined))) => {
+                            Some(FusedTest::Nullish { value, negate })
+                        }
+                        (
+                            BinOp::Eq
+                            | BinOp::Ne
+                            | BinOp::StrictEq
+                            | BinOp::StrictNe
+                            | BinOp::Lt
+                            | BinOp::Le
+                            | BinOp::Gt
+                            | BinOp::Ge,
+                            _,
+                        ) if self.movable_to_end(def, b) => Some(FusedTest::Compare { op, lhs: d.args[0], rhs: d.args[1] }),
                         _ => None,
                     }
                 }
@@ -574,6 +601,20 @@ impl<'a> Lowering<'a> {
                 self.fused_conditions.insert(def);
             }
         }
+    }
+
+    /// Whether `inst` of block `b` may be evaluated at the end of `b` instead: it has no
+    /// effects, or nothing after it (before the terminator) has any.
+    fn movable_to_end(&self, inst: Inst, b: Block) -> bool {
+        let func = self.func;
+        if func.effects(inst).without(Effects::IDEMPOTENT) == Effects::PURE {
+            return true;
+        }
+        let insts = &func.blocks[b].insts;
+        let Some(pos) = insts.iter().position(|&i| i == inst) else { return false };
+        insts[pos + 1..insts.len().saturating_sub(1)]
+            .iter()
+            .all(|&i| func.effects(i).without(Effects::IDEMPOTENT) == Effects::PURE)
     }
 
     fn has_phis(&self, b: Block) -> bool {

@@ -384,6 +384,22 @@ impl Lowering<'_> {
                             self.push(LKind::Branch(op, yes));
                             self.push(LKind::Branch(LOp::Jmp { off: 0 }, no));
                         }
+                        Some(FusedTest::Nullish { value, negate }) => {
+                            let value = self.operand(value);
+                            let (yes, no) = if negate { (lf, lt) } else { (lt, lf) };
+                            self.push(LKind::Branch(LOp::JmpNullish { off: 0, value }, yes));
+                            self.push(LKind::Branch(LOp::Jmp { off: 0 }, no));
+                        }
+                        Some(FusedTest::Compare { op, lhs, rhs }) => {
+                            // A throwing comparison reports the comparison's location.
+                            if let Some(def) = func.def_inst(args[0]) {
+                                self.loc = func.insts[def].loc;
+                            }
+                            let (lhs, rhs) = (self.operand(lhs), self.operand(rhs));
+                            let op = compare_jump(op, lhs, rhs).ok_or_else(|| format!("{op:?} is not a comparison"))?;
+                            self.push(LKind::Branch(op, lt));
+                            self.push(LKind::Branch(LOp::Jmp { off: 0 }, lf));
+                        }
                         None => {
                             let cond = self.operand(args[0]);
                             self.push(LKind::Branch(LOp::JmpTrue { off: 0, cond }, lt));
@@ -473,3 +489,19 @@ fn select_binary(op: BinOp, numbers: bool, dst: VReg, lhs: VReg, rhs: VReg) -> L
     }
 }
 
+
+/// The jump taken when `lhs op rhs` holds, for the comparisons `find_fused_branches` folds.
+fn compare_jump(op: BinOp, lhs: VReg, rhs: VReg) -> Option<LOp> {
+    let off = 0;
+    Some(match op {
+        BinOp::Eq => LOp::JmpEq { off, lhs, rhs },
+        BinOp::Ne => LOp::JmpNeq { off, lhs, rhs },
+        BinOp::StrictEq => LOp::JmpStrictEq { off, lhs, rhs },
+        BinOp::StrictNe => LOp::JmpStrictNeq { off, lhs, rhs },
+        BinOp::Lt => LOp::JmpLess { off, lhs, rhs },
+        BinOp::Le => LOp::JmpLessEq { off, lhs, rhs },
+        BinOp::Gt => LOp::JmpGreater { off, lhs, rhs },
+        BinOp::Ge => LOp::JmpGreaterEq { off, lhs, rhs },
+        _ => return None,
+    })
+}
