@@ -230,6 +230,9 @@ macro_rules! for_each_opcode {
         /// Like `get_by_id` but throws a ReferenceError if the property does not exist
         /// (reads of undeclared globals).
         try_get_by_id = TryGetById { dst: Reg, obj: Reg, name: Id, ic: Slot } [THROWS | CALLS_JS];
+        /// `dst = ` global variable `strings[name]`: `try_get_by_id` on the global object
+        /// without a register for it.
+        get_global = GetGlobal { dst: Reg, name: Id, ic: Slot } [THROWS | CALLS_JS];
         /// `obj[strings[name]] = value` (strictness from the function's header).
         put_by_id = PutById { obj: Reg, name: Id, value: Reg, ic: Slot } [THROWS | CALLS_JS];
         /// Strict-mode assignment to an undeclared global: throws a ReferenceError if

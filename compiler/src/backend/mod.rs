@@ -24,7 +24,8 @@
 //!   used only as an argument is usually computed directly into its argument register.
 //! - **Literals** are loaded at their first use in each block and reused within the block;
 //!   literals used in loops are loaded once at the start of the entry block (after
-//!   `start_generator`). The global object (`get_global_object`) likewise.
+//!   `start_generator`). The global object (`get_global_object`) likewise, where an instruction
+//!   needs it in a register (global reads use `get_global`, which needs none).
 //! - **Operand reads before writes**: a destination register may be the register of any
 //!   operand of the same instruction (including a call's argument range), so the VM must read
 //!   every operand before writing a result.

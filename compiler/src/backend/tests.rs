@@ -352,7 +352,7 @@ function @1 "f"() kind=function strict parent=$0 length=0
     );
     let top = code_of(&dis, 0);
     assert!(top.contains(&"create_env r0, r0, 2".to_string()), "{dis}");
-    assert!(top.iter().any(|l| l.starts_with("try_get_by_id") && l.contains("\"print\"")), "{dis}");
+    assert!(top.iter().any(|l| l.starts_with("get_global ") && l.contains("\"print\"")), "{dis}");
     assert!(top.iter().any(|l| l.starts_with("try_put_by_id") && l.contains("\"answer\"")), "{dis}");
     assert!(top.iter().any(|l| l.starts_with("get_by_id") && l.contains("\"maybe\"")), "{dis}");
     assert_eq!(top.iter().filter(|l| l.starts_with("get_global_object")).count(), 1, "{dis}");

@@ -29,19 +29,18 @@ function g(x) { return x; }
 // CHECK-NEXT:   0016: mov r4, r0
 // CHECK-NEXT:   0019: load_const_int r6, 3
 // CHECK-NEXT:   0025: call r1, r1, r3, 4
-// CHECK-NEXT:   0030: get_global_object r2
-// CHECK-NEXT:   0032: try_get_by_id r2, r2, "g", ic1
-// CHECK-NEXT:   0039: load_const_undefined r3
-// CHECK-NEXT:   0041: mov r4, r0
-// CHECK-NEXT:   0044: call r0, r2, r3, 2
-// CHECK-NEXT:   0049: add r0, r1, r0
-// CHECK-NEXT:   0053: ret r0
+// CHECK-NEXT:   0030: get_global r2, "g", ic1
+// CHECK-NEXT:   0036: load_const_undefined r3
+// CHECK-NEXT:   0038: mov r4, r0
+// CHECK-NEXT:   0041: call r0, r2, r3, 2
+// CHECK-NEXT:   0046: add r0, r1, r0
+// CHECK-NEXT:   0050: ret r0
 // CHECK-NEXT:   locations:
 // CHECK-NEXT:     0000 3:1
 // CHECK-NEXT:     0009 3:32
 // CHECK-NEXT:     0030 3:45
-// CHECK-NEXT:     0049 3:30
-// CHECK-NEXT:     0053 3:23
+// CHECK-NEXT:     0046 3:30
+// CHECK-NEXT:     0050 3:23
 // CHECK-EMPTY:
 // CHECK-NEXT: function 2 "g": params 1, length 1, frame 1, ic 0, flags constructor, source s5
 // CHECK-NEXT:   0000: load_param r0, 1

@@ -21,20 +21,17 @@ function f(g) {
 // CHECK-EMPTY:
 // CHECK-NEXT: function 1 "f": params 1, length 1, frame 2, ic 0, flags constructor, source s2
 // CHECK-NEXT:   0000: load_param r0, 1
-// CHECK-NEXT:   0003: jmp @0013
-// CHECK-NEXT:   0005: load_const_int r0, 0
-// CHECK-NEXT:   0011: ret r0
-// CHECK-NEXT:   0013: load_const_undefined r1
-// CHECK-NEXT:   0015: call r0, r0, r1, 1
-// CHECK-NEXT:   0020: jmp @0005
-// CHECK-NEXT:   0022: catch r0
-// CHECK-NEXT:   0024: ret r0
+// CHECK-NEXT:   0003: load_const_undefined r1
+// CHECK-NEXT:   0005: call r0, r0, r1, 1
+// CHECK-NEXT:   0010: load_const_int r0, 0
+// CHECK-NEXT:   0016: ret r0
+// CHECK-NEXT:   0018: catch r0
+// CHECK-NEXT:   0020: ret r0
 // CHECK-NEXT:   handlers:
-// CHECK-NEXT:     [0013, 0022) -> 0022
+// CHECK-NEXT:     [0003, 0010) -> 0018
 // CHECK-NEXT:   locations:
 // CHECK-NEXT:     0000 3:1
-// CHECK-NEXT:     0003 4:3
-// CHECK-NEXT:     0005 5:3
-// CHECK-NEXT:     0013 4:9
-// CHECK-NEXT:     0022 4:16
-// CHECK-NEXT:     0024 4:28
+// CHECK-NEXT:     0003 4:9
+// CHECK-NEXT:     0010 5:3
+// CHECK-NEXT:     0018 4:16
+// CHECK-NEXT:     0020 4:28

@@ -42,6 +42,8 @@ pub struct FunctionInfo {
     pub(crate) bundle: *const LoadedBundle,
     /// Function id within the bundle.
     pub id: u32,
+    /// The realm its code runs in (the bundle's, kept here for the call path).
+    realm: u32,
     /// The header from the function table.
     pub header: FunctionHeader,
     /// First inline-cache slot of this function (its entries start at `ic_base * WAYS` in
@@ -113,8 +115,9 @@ impl FunctionInfo {
     }
 
     /// The realm its code runs in.
+    #[inline(always)]
     pub fn realm(&self) -> u32 {
-        self.bundle().realm
+        self.realm
     }
 }
 
@@ -267,6 +270,7 @@ impl Runtime {
             functions.push(FunctionInfo {
                 bundle: ptr,
                 id,
+                realm,
                 header,
                 ic_base,
                 code: OnceCell::new(),

@@ -443,23 +443,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     let v = ops::call::create_arguments(rt, fi);
                     set!(dst, v);
                 }
-                Inst::GetGlobalObject { dst } => {
-                    let g = rt.global_object();
-                    set!(dst, Value::object(g));
-                    // A global variable read is `get_global_object` + `try_get_by_id` on it:
-                    // serve the pair with one dispatch when the inline cache hits.
-                    if let Some(&Inst::TryGetById { dst: d2, obj, ic, .. }) = insts.get(ip + 1) {
-                        if obj == dst {
-                            let shape = rt.heap.get(g).shape;
-                            let site = (ic_base!() + ic as usize) * ic::WAYS;
-                            if let Some(v) = ic_read(rt, site, g, shape) {
-                                set!(d2, v);
-                                ip += 2;
-                                continue;
-                            }
-                        }
-                    }
-                }
+                Inst::GetGlobalObject { dst } => set!(dst, Value::object(rt.global_object())),
 
                 // ---- Generic operators ----
                 Inst::Add { dst, lhs, rhs } => {
@@ -856,6 +840,20 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     let is_try = matches!(*inst, Inst::TryGetById { .. });
                     sync!();
                     let v = tri!(ops::property::get_by_id_slow(rt, o, key, ic_base!() + ic as usize, is_try));
+                    set!(dst, v);
+                }
+                Inst::GetGlobal { dst, name, ic } => {
+                    let g = rt.global_object();
+                    let shape = rt.heap.get(g).shape;
+                    let site = (ic_base!() + ic as usize) * ic::WAYS;
+                    if let Some(v) = ic_read(rt, site, g, shape) {
+                        set!(dst, v);
+                        ip += 1;
+                        continue;
+                    }
+                    let key = name_key!(name);
+                    sync!();
+                    let v = tri!(ops::property::get_by_id_slow(rt, Value::object(g), key, ic_base!() + ic as usize, true));
                     set!(dst, v);
                 }
                 Inst::PutById { obj, name, value, ic } | Inst::TryPutById { obj, name, value, ic } => {

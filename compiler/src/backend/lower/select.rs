@@ -212,17 +212,20 @@ impl Lowering<'_> {
                 let key = self.operand(args[3]);
                 self.op(LOp::PutOwnGetterSetter { obj, key, getter, setter, flags: (flags & 1) as u8 });
             }
-            Opcode::TryLoadGlobal | Opcode::LoadGlobal => {
+            Opcode::TryLoadGlobal => {
+                let Imm::Name(name) = data.imm else { return Err(bad_imm(data.opcode)) };
+                let name = self.ids.atom(name);
+                let ic = self.ic();
+                let dst = self.vreg(func.result(inst));
+                self.op(LOp::GetGlobal { dst, name, ic });
+            }
+            Opcode::LoadGlobal => {
                 let Imm::Name(name) = data.imm else { return Err(bad_imm(data.opcode)) };
                 let name = self.ids.atom(name);
                 let obj = self.global_object();
                 let ic = self.ic();
                 let dst = self.vreg(func.result(inst));
-                self.op(if data.opcode == Opcode::TryLoadGlobal {
-                    LOp::TryGetById { dst, obj, name, ic }
-                } else {
-                    LOp::GetById { dst, obj, name, ic }
-                });
+                self.op(LOp::GetById { dst, obj, name, ic });
             }
             Opcode::StoreGlobal => {
                 let Imm::Name(name) = data.imm else { return Err(bad_imm(data.opcode)) };
