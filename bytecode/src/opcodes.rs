@@ -207,6 +207,9 @@ macro_rules! for_each_opcode {
         throw_if_empty = ThrowIfEmpty { dst: Reg, src: Reg, name: Id } [THROWS];
         /// Throw a new error of kind `kind` (see `ErrorKind`) with message `strings[msg]`.
         throw_error = ThrowError { kind: U8, msg: Id } [TERMINATOR | THROWS];
+        /// Throw an internal error: marks code that is never executed in a correct program
+        /// (unreachable blocks; the VM also ends every decoded function with one).
+        trap = Trap {} [TERMINATOR | THROWS];
         /// `dst = ` the exception being handled; first instruction of every handler.
         catch = Catch { dst: Reg } [];
         /// Does nothing (the `debugger` statement).

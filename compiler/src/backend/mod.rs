@@ -196,9 +196,6 @@ impl lower::Ids for BundleIds<'_> {
         self.atoms.insert(atom, id);
         id
     }
-    fn text(&mut self, text: &str) -> u32 {
-        self.builder.add_str(text)
-    }
     fn function(&self, func: FuncId) -> u32 {
         self.funcs[&func]
     }

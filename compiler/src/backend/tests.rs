@@ -476,9 +476,6 @@ impl super::lower::Ids for TestIds {
     fn atom(&mut self, atom: ir::Atom) -> u32 {
         atom.0
     }
-    fn text(&mut self, _text: &str) -> u32 {
-        0
-    }
     fn function(&self, func: ir::FuncId) -> u32 {
         func.0
     }

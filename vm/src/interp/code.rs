@@ -56,8 +56,16 @@ pub struct FunctionInfo {
 }
 
 /// Decoded instructions of a function.
+///
+/// Invariant the interpreter relies on to fetch without a bounds check: every instruction
+/// index it can reach is below `insts.len()`. The verifier guarantees that the code ends in
+/// a terminator and that every jump and handler target starts an instruction, so falling
+/// through or jumping always lands on an instruction; `decode` also clamps every target to
+/// at most the original length and appends a `trap`, so even an out-of-range target lands
+/// on an instruction that throws.
 pub struct Code {
-    /// The instructions; branch offsets are instruction-index deltas.
+    /// The instructions, ending with an extra `trap`; branch offsets are instruction-index
+    /// deltas.
     pub insts: Box<[Inst]>,
     /// Byte pc of each instruction.
     pub pcs: Box<[u32]>,
@@ -211,6 +219,9 @@ fn decode(bundle: &Bundle, id: u32) -> Code {
         .map(|h| (index_at(h.start), index_at(h.end), index_at(h.target)))
         .collect::<Vec<_>>()
         .into_boxed_slice();
+    // `index_at` maps every target to at most `insts.len()`: the index of this trap.
+    out.push(Inst::Trap {});
+    pcs.push(bytes.len() as u32);
     let literal_caps = literal_caps(&out);
     Code { insts: out.into_boxed_slice(), pcs: pcs.into_boxed_slice(), handlers, literal_caps }
 }
@@ -232,7 +243,7 @@ fn literal_caps(insts: &[Inst]) -> Box<[u8]> {
                 Inst::NewObject { dst: d } if d == dst => break,
                 Inst::Mov { dst: d, .. } if d == dst => break,
                 _ if next.branch_offset().is_some() => break,
-                Inst::Ret { .. } | Inst::Throw { .. } | Inst::ThrowError { .. } => break,
+                _ if next.opcode().is_terminator() => break,
                 _ => {}
             }
         }

@@ -403,7 +403,12 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
             None
         };
         let err: Exception = if let Some(e) = entry_error { e } else { loop {
-            let inst = &insts[ip];
+            debug_assert!(ip < insts.len(), "instruction index {ip} outside the code");
+            // SAFETY: `ip < insts.len()` by the invariant documented on `code::Code`: the
+            // code was verified and decoded with a trailing `trap`, `ip` starts at 0, at a
+            // handler or at a saved resume point, and moves only by decoded jump offsets
+            // (to an instruction) or by one past a non-terminator (never past the trap).
+            let inst = unsafe { insts.get_unchecked(ip) };
             #[cfg(feature = "opstats")]
             opstats::count(inst.opcode());
             match *inst {
@@ -755,6 +760,10 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         break rt.throw_reference_error(&format!("Cannot access '{n}' before initialization"));
                     }
                     set!(dst, v);
+                }
+                Inst::Trap {} => {
+                    sync!();
+                    break rt.throw_error(ErrorType::Error, "internal error: unreachable code was executed");
                 }
                 Inst::ThrowError { kind, msg } => {
                     sync!();

@@ -212,6 +212,38 @@ fn uncaught_error_has_a_stack() {
 }
 
 #[test]
+fn trap_throws_a_catchable_internal_error() {
+    // try { <trap> } catch (e) { return e.message }
+    let mut g = Func::new("", 0, 2);
+    let (s, e, h) = (g.asm.new_label(), g.asm.new_label(), g.asm.new_label());
+    g.asm.bind(s);
+    g.asm.emit(Inst::Trap {});
+    g.asm.bind(e);
+    g.asm.bind(h);
+    g.asm.emit(Inst::Catch { dst: 0 });
+    g.asm.emit(Inst::GetById { dst: 1, obj: 0, name: 0, ic: 0 });
+    g.asm.emit(Inst::Ret { value: 1 });
+    g.handlers.push((s, e, h));
+    let (bytes, _) = build(vec![g], &["message"]);
+    let (mut rt, r) = run(bytes);
+    let message = r.unwrap();
+    assert_eq!(rt.string_to_rust(message), "internal error: unreachable code was executed");
+}
+
+#[test]
+fn decoded_code_ends_with_a_trap() {
+    let mut g = Func::new("", 0, 1);
+    g.asm.emit(Inst::LoadConstInt { dst: 0, value: 7 });
+    g.asm.emit(Inst::Ret { value: 0 });
+    let (bytes, _) = build(vec![g], &[]);
+    let (rt, r) = run(bytes);
+    assert_eq!(r.unwrap().as_number(), Some(7.0));
+    let insts = &rt.bundles[0].functions[0].code().insts;
+    assert_eq!(insts.len(), 3);
+    assert!(matches!(insts[2], Inst::Trap {}));
+}
+
+#[test]
 fn objects_and_inline_caches() {
     // o = {}; for (i = 0; i < 1000; i++) { o.a = i; o.b = o.a + 1 } return o.b
     let mut g = Func::new("", 0, 8);

@@ -42,8 +42,6 @@ use super::lir::{Const, LBlock, LBlockId, LFunction, LInst, LKind, LOp, MoveSrc,
 pub trait Ids {
     /// The string id of atom `atom` of the module.
     fn atom(&mut self, atom: ir::Atom) -> u32;
-    /// The string id of a compiler-made string.
-    fn text(&mut self, text: &str) -> u32;
     /// The bundle function id of `func`.
     fn function(&self, func: FuncId) -> u32;
 }

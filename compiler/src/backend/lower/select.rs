@@ -424,11 +424,8 @@ impl Lowering<'_> {
                 let msg = self.ids.atom(msg);
                 self.op(LOp::ThrowError { kind: kind as u8, msg });
             }
-            Opcode::Unreachable => {
-                // Never executed in a correct program; if it is, fail loudly and safely.
-                let msg = self.ids.text("internal error: unreachable code was executed");
-                self.op(LOp::ThrowError { kind: ir::ErrorKind::Error as u8, msg });
-            }
+            // Never executed in a correct program; if it is, fail loudly and safely.
+            Opcode::Unreachable => self.op(LOp::Trap {}),
             Opcode::TryStart => {
                 let t = self.edge_target(block, data.targets[0]);
                 self.push(LKind::Branch(LOp::Jmp { off: 0 }, t));
