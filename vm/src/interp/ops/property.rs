@@ -26,9 +26,13 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
         return rt.get_v(o, key);
     }
     let obj: Gc<JsObject> = o.ptr_unchecked();
-    let Key::Name(_) = key else {
+    let Key::Name(name) = key else {
         return get_or_missing(rt, obj, key, is_try);
     };
+    // An array's `length` is not a slot, so the inline cache never holds it.
+    if name == rt.names.length && rt.heap.kind_of(obj) == CellKind::Array {
+        return Ok(Value::number(rt.heap.array_length(obj) as f64));
+    }
     let recv_shape = rt.heap.get(obj).shape;
     let cacheable = !rt.heap.get(recv_shape).is_dictionary();
     let mut h = obj;
