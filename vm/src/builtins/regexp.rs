@@ -138,13 +138,10 @@ fn regexp_initialize(rt: &mut Runtime, obj: Gc<JsObject>, pattern: Value, flags:
     rt.root(f);
     let units = rt.string_units(p);
     let flag_units = rt.string_units(f);
-    let matcher = match Matcher::new(&units, &flag_units) {
-        Ok(m) => m,
-        Err(e) => return Err(rt.throw_syntax_error(&e)),
-    };
+    let matcher = rt.compiled_matcher(units, flag_units).map_err(|e| rt.throw_syntax_error(&e))?;
     let r = obj.cast::<RegExpObject>();
     let cell = rt.heap_mut().get_mut(r);
-    cell.matcher = Some(Box::new(matcher));
+    cell.matcher = Some(matcher);
     cell.source = p;
     cell.flags = f;
     let key = Key::Name(rt.names.last_index);
@@ -356,6 +353,23 @@ impl Runtime {
     /// The original RegExp.prototype.exec of the current realm.
     fn regexp_builtin_exec(&mut self) -> Value {
         self.intrinsic(Intrinsic::RegExpProtoExec)
+    }
+
+    /// The matcher for `pattern` with `flags`, compiled once and shared by every RegExp
+    /// object made from the same source while it stays in the cache.
+    fn compiled_matcher(&mut self, pattern: Vec<u16>, flags: Vec<u16>) -> Result<std::rc::Rc<Matcher>, String> {
+        /// Most matchers kept; the cache starts over when it is full.
+        const CACHE_LIMIT: usize = 256;
+        let key = (pattern.into_boxed_slice(), flags.into_boxed_slice());
+        if let Some(m) = self.regexp_cache.get(&key) {
+            return Ok(m.clone());
+        }
+        let m = std::rc::Rc::new(Matcher::new(&key.0, &key.1)?);
+        if self.regexp_cache.len() >= CACHE_LIMIT {
+            self.regexp_cache.clear();
+        }
+        self.regexp_cache.insert(key, m.clone());
+        Ok(m)
     }
 
     /// The UTF-16 units of a string value, cached for repeated matching of one subject.
@@ -836,4 +850,33 @@ fn symbol_split(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value
     rt.array_push(a, t)?;
     let _ = CONFIGURABLE;
     Ok(Value::object(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::RuntimeOptions;
+
+    fn matcher_of(rt: &Runtime, r: Value) -> std::rc::Rc<Matcher> {
+        let r = r.ptr_unchecked::<JsObject>().cast::<RegExpObject>();
+        rt.heap().get(r).matcher.clone().expect("initialized")
+    }
+
+    #[test]
+    fn objects_from_the_same_source_share_one_compiled_matcher() {
+        let mut rt = Runtime::new(RuntimeOptions::default());
+        let (p, f, g) = (rt.new_string("a+b"), rt.new_string("g"), rt.new_string("i"));
+        rt.root(p);
+        rt.root(f);
+        rt.root(g);
+        let r1 = regexp_create(&mut rt, p, f).unwrap();
+        rt.root(r1);
+        let r2 = regexp_create(&mut rt, p, f).unwrap();
+        rt.root(r2);
+        let r3 = regexp_create(&mut rt, p, g).unwrap();
+        assert_ne!(r1, r2, "each evaluation makes a new object");
+        assert!(std::rc::Rc::ptr_eq(&matcher_of(&rt, r1), &matcher_of(&rt, r2)));
+        assert!(!std::rc::Rc::ptr_eq(&matcher_of(&rt, r1), &matcher_of(&rt, r3)));
+        assert!(matcher_of(&rt, r1).global && !matcher_of(&rt, r3).global);
+    }
 }

@@ -334,7 +334,7 @@ unsafe impl CellType for BigIntCell {
 pub struct RegExpObject {
     pub(crate) base: JsObject,
     /// The compiled matcher (None until initialized by RegExpInitialize).
-    pub matcher: Option<Box<crate::builtins::regexp::Matcher>>,
+    pub matcher: Option<std::rc::Rc<crate::builtins::regexp::Matcher>>,
     /// `[[OriginalSource]]` (a string).
     pub source: Value,
     /// `[[OriginalFlags]]` (a string).

@@ -145,6 +145,10 @@ pub struct Runtime {
     /// The UTF-16 units of the last string a RegExp matched against (keyed by the flat
     /// cell's address; cleared by every collection, which may reuse the address).
     pub(crate) utf16_cache: Option<(usize, std::rc::Rc<[u16]>)>,
+    /// Compiled matchers by (pattern, flags), shared by the RegExp objects made from the
+    /// same source: a regular expression literal makes a new object every time it is
+    /// evaluated, which must not mean a new compilation (see `builtins::regexp`).
+    pub(crate) regexp_cache: HashMap<(Box<[u16]>, Box<[u16]>), std::rc::Rc<crate::builtins::regexp::Matcher>>,
 }
 
 /// Registers reserved for the register stack (virtual memory; touched as used).
@@ -208,6 +212,7 @@ impl Runtime {
             random_state: [0, 0],
             join_stack: Vec::new(),
             utf16_cache: None,
+            regexp_cache: HashMap::new(),
         };
         let realm = crate::builtins::create_realm(&mut rt);
         rt.realms.push(realm);
