@@ -201,6 +201,8 @@ macro_rules! for_each_opcode {
         jmp_not_greater_eq = JmpNotGreaterEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
         /// Return `value` to the caller.
         ret = Ret { value: Reg } [TERMINATOR];
+        /// Return undefined to the caller.
+        ret_undefined = RetUndefined {} [TERMINATOR];
         /// Throw `value`.
         throw = Throw { value: Reg } [TERMINATOR | THROWS];
         /// `dst = src`; throws a ReferenceError naming `strings[name]` if `src` is empty (TDZ).

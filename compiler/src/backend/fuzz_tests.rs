@@ -351,6 +351,7 @@ fn run_bytecode(bundle: &Bundle, params: &[f64]) -> Result<f64, String> {
                 }
             }
             Inst::Ret { value } => return Ok(regs[r(value)]),
+            Inst::RetUndefined {} => return Ok(f64::NAN),
             Inst::Catch { dst } => regs[r(dst)] = exception,
             other => return Err(format!("unexpected instruction {other}")),
         }

@@ -14,8 +14,8 @@ function generic(a, b) { return a + b; }
 // CHECK-NEXT:   0011: call_builtin r1, declareGlobalFunction, r2, 2
 // CHECK-NEXT:   0016: create_closure r3, r0, f2
 // CHECK-NEXT:   0021: load_const_string r2, "generic"
-// CHECK-NEXT:   0025: call_builtin r1, declareGlobalFunction, r2, 2
-// CHECK-NEXT:   0030: ret r0
+// CHECK-NEXT:   0025: call_builtin r0, declareGlobalFunction, r2, 2
+// CHECK-NEXT:   0030: ret_undefined
 // CHECK-NEXT:   locations:
 // CHECK-NEXT:     0000 3:10
 // CHECK-NEXT:     0016 4:10

@@ -10,12 +10,12 @@ function count(n) {
 
 // CHECK:      bundle "{{.*}}loop.js": 2 functions, 3 strings
 // CHECK-EMPTY:
-// CHECK-NEXT: function 0 "": params 0, length 0, frame 4, ic 0
+// CHECK-NEXT: function 0 "": params 0, length 0, frame 3, ic 0
 // CHECK-NEXT:   0000: load_const_undefined r0
-// CHECK-NEXT:   0002: create_closure r3, r0, f1
-// CHECK-NEXT:   0007: load_const_string r2, "count"
-// CHECK-NEXT:   0011: call_builtin r1, declareGlobalFunction, r2, 2
-// CHECK-NEXT:   0016: ret r0
+// CHECK-NEXT:   0002: create_closure r2, r0, f1
+// CHECK-NEXT:   0007: load_const_string r1, "count"
+// CHECK-NEXT:   0011: call_builtin r0, declareGlobalFunction, r1, 2
+// CHECK-NEXT:   0016: ret_undefined
 // CHECK-NEXT:   locations:
 // CHECK-NEXT:     0000 3:10
 // CHECK-NEXT:     0016 3:1

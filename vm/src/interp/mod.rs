@@ -237,6 +237,27 @@ fn unwind(rt: &mut Runtime, mut fi: usize) -> Option<usize> {
     }
 }
 
+/// The value a constructor or generator frame returns for `return v` (out of line: the
+/// common return needs neither).
+#[cold]
+#[inline(never)]
+fn special_return(rt: &mut Runtime, fi: usize, mut v: Value) -> JsResult<Value> {
+    let f = rt.frames[fi];
+    if f.flags & CONSTRUCT != 0 {
+        let this = rt.stack[f.args as usize];
+        if !v.is_object() {
+            v = this;
+        }
+        if this.is_object() {
+            ops::call::learn_ctor_slots(rt, info_ref(f.info), this);
+        }
+    }
+    if f.flags & GENERATOR != 0 {
+        v = ops::generator::on_return(rt, fi, v)?;
+    }
+    Ok(v)
+}
+
 /// Runs the interpreter until the ENTRY frame on top of the frame stack returns.
 pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
     let mut fi = rt.frames.len() - 1;
@@ -392,6 +413,29 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     safepoint!();
                 }
                 ip = (ip as isize + off) as usize;
+                continue;
+            }};
+        }
+
+        // Returns `$v` from frame `fi` to its caller (or out of `run` from an entry frame).
+        macro_rules! do_return {
+            ($v:expr) => {{
+                let mut v = $v;
+                let f = rt.frames[fi];
+                if f.flags & (CONSTRUCT | GENERATOR) != 0 {
+                    sync!();
+                    v = tri!(special_return(rt, fi, v));
+                }
+                rt.frames.pop();
+                rt.stack.truncate(f.args as usize);
+                rt.realm = f.saved_realm;
+                if f.flags & ENTRY != 0 {
+                    return Ok(v);
+                }
+                fi -= 1;
+                rt.frames[fi].ip += 1;
+                switch_frame!();
+                regs.set(f.ret_reg, v);
                 continue;
             }};
         }
@@ -719,34 +763,8 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         jump!(off);
                     }
                 }
-                Inst::Ret { value } => {
-                    let mut v = reg!(value);
-                    let f = rt.frames[fi];
-                    if f.flags & CONSTRUCT != 0 {
-                        let this = rt.stack[f.args as usize];
-                        if !v.is_object() {
-                            v = this;
-                        }
-                        if this.is_object() {
-                            ops::call::learn_ctor_slots(rt, info, this);
-                        }
-                    }
-                    if f.flags & GENERATOR != 0 {
-                        sync!();
-                        v = tri!(ops::generator::on_return(rt, fi, v));
-                    }
-                    rt.frames.pop();
-                    rt.stack.truncate(f.args as usize);
-                    rt.realm = f.saved_realm;
-                    if f.flags & ENTRY != 0 {
-                        return Ok(v);
-                    }
-                    fi -= 1;
-                    rt.frames[fi].ip += 1;
-                    switch_frame!();
-                    regs.set(f.ret_reg, v);
-                    continue;
-                }
+                Inst::Ret { value } => do_return!(reg!(value)),
+                Inst::RetUndefined {} => do_return!(Value::UNDEFINED),
                 Inst::Throw { value } => {
                     let v = reg!(value);
                     sync!();

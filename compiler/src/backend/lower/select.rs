@@ -4,7 +4,7 @@
 //! error here until it is lowered. Operands go through `Lowering::operand` (literal
 //! materialization, aliases); results get their vreg from `Lowering::vreg`.
 
-use ir::{BinOp, Imm, Inst, Opcode, UnOp};
+use ir::{BinOp, Imm, Inst, Literal, Opcode, UnOp};
 
 use super::super::lir::{LKind, LOp, MoveSrc, RegClass, VReg};
 use super::{FusedTest, Lowering};
@@ -410,6 +410,9 @@ impl Lowering<'_> {
                         }
                     }
                 }
+            }
+            Opcode::Return if func.as_literal(self.resolve(args[0])) == Some(Literal::Undefined) => {
+                self.op(LOp::RetUndefined {})
             }
             Opcode::Return => {
                 let value = self.operand(args[0]);
