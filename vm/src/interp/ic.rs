@@ -14,7 +14,8 @@
 //!   `new_shape` and the value goes to slot `slot`; epoch-checked, because a setter or a
 //!   read-only property appearing on the chain must take the slow path.
 //!
-//! Dictionary-mode shapes are never cached (they are mutated in place).
+//! Dictionary-mode shapes are mutated in place, so an entry for one (`OWN_DICT`) also
+//! records the shape's `dict_version`, which every removal or attribute change bumps.
 //!
 //! Each IC slot has [`WAYS`] entries (a polymorphic cache in most-recently-filled order):
 //! a site that sees a few receiver shapes (a method called on several classes) keeps all
@@ -40,6 +41,9 @@ pub const PROTO_ACCESSOR: u8 = 4;
 pub const MISSING: u8 = 5;
 /// Store adding a property by a shape transition.
 pub const ADD: u8 = 6;
+/// Own data property of an object in dictionary mode (the global object of a program with
+/// many globals): valid while `epoch == ` the dictionary shape's `dict_version`.
+pub const OWN_DICT: u8 = 7;
 
 /// One inline-cache entry.
 #[derive(Clone, Copy, Debug)]

@@ -666,6 +666,7 @@ impl Runtime {
         if let Some(i) = s.table.find(k) {
             s.table.entries[i].attrs = attrs;
         }
+        s.dict_version = s.dict_version.wrapping_add(1);
         if attrs & (ACCESSOR | WRITABLE) != WRITABLE {
             s.header.flags |= HAS_SPECIAL;
         }
@@ -993,6 +994,7 @@ impl Runtime {
                 if let Some(i) = s.table.find(k) {
                     s.table.remove(i);
                 }
+                s.dict_version = s.dict_version.wrapping_add(1);
                 self.heap.set_slot(obj, slot, Value::UNDEFINED);
                 self.bump_if_prototype(obj);
                 Ok(true)

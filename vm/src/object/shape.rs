@@ -17,7 +17,8 @@
 //!
 //! Dictionary mode: deleting a property, changing the attributes of an existing one, or
 //! growing past `MAX_FAST_PROPERTIES` gives the object a shape of its own that is then
-//! mutated in place. Inline caches never cache a dictionary shape.
+//! mutated in place. Inline caches cache a dictionary shape's own data properties only
+//! together with its `dict_version` (see `interp/ic.rs`).
 //!
 //! Prototype stability: objects used as a prototype have the `IS_PROTOTYPE` flag, and any
 //! change to their layout bumps the runtime's prototype epoch, which invalidates every
@@ -171,6 +172,10 @@ pub struct Shape {
     pub(crate) object_kind: CellKind,
     /// Number of inline slots of the objects with this shape.
     pub(crate) inline_cap: u8,
+    /// Dictionary mode: bumped whenever a property is removed or its attributes change, so
+    /// an inline cache entry for a dictionary shape holds while the version is unchanged
+    /// (adding properties moves none of the others).
+    pub(crate) dict_version: u32,
     pub(crate) table: Box<PropTable>,
     pub(crate) transitions: Vec<(PropKey, u8, Gc<Shape>)>,
 }
@@ -189,6 +194,7 @@ impl Shape {
             parent: None,
             object_kind,
             inline_cap,
+            dict_version: 0,
             table: Box::default(),
             transitions: Vec::new(),
         }
@@ -248,6 +254,7 @@ impl Shape {
             parent: Some(self_ref),
             object_kind: self.object_kind,
             inline_cap: self.inline_cap,
+            dict_version: 0,
             table: Box::new(table),
             transitions: Vec::new(),
         }
@@ -263,6 +270,7 @@ impl Shape {
             parent: None,
             object_kind: self.object_kind,
             inline_cap: self.inline_cap,
+            dict_version: 0,
             table: self.table.clone(),
             transitions: Vec::new(),
         }

@@ -40,13 +40,22 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
         match rt.own_lookup(h, key) {
             Own::Slot(slot, attrs) => {
                 let v = rt.heap.slot(h, slot);
-                if cacheable && attrs & ACCESSOR == 0 && !v.is_empty() {
-                    let entry = if h == obj {
-                        Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc: rt.heap.slot_location(h, slot), epoch: 0, kind: ic::OWN }
-                    } else {
-                        Ic { shape: Some(recv_shape), holder: Some(h), new_shape: None, slot, loc: rt.heap.slot_location(h, slot), epoch: rt.proto_epoch, kind: ic::PROTO }
+                if attrs & ACCESSOR == 0 && !v.is_empty() {
+                    // Own data properties of dictionary objects are cached with the
+                    // dictionary's version; prototype properties only through shapes.
+                    let (shape, loc) = (Some(recv_shape), rt.heap.slot_location(h, slot));
+                    let entry = match (cacheable, h == obj) {
+                        (true, true) => Some(Ic { shape, holder: None, new_shape: None, slot, loc, epoch: 0, kind: ic::OWN }),
+                        (true, false) => Some(Ic { shape, holder: Some(h), new_shape: None, slot, loc, epoch: rt.proto_epoch, kind: ic::PROTO }),
+                        (false, true) => {
+                            let epoch = rt.heap.get(recv_shape).dict_version;
+                            Some(Ic { shape, holder: None, new_shape: None, slot, loc, epoch, kind: ic::OWN_DICT })
+                        }
+                        (false, false) => None,
                     };
-                    ic::insert(&mut rt.ics, ic_idx, entry);
+                    if let Some(entry) = entry {
+                        ic::insert(&mut rt.ics, ic_idx, entry);
+                    }
                 }
                 if attrs & ACCESSOR != 0 {
                     let getter = rt.heap.get(v.ptr_unchecked::<AccessorPair>()).getter;
@@ -109,10 +118,12 @@ pub(crate) fn put_by_id_slow(
     match rt.own_lookup(obj, key) {
         Own::Slot(slot, attrs) if attrs & (ACCESSOR | WRITABLE) == WRITABLE => {
             rt.heap.set_slot(obj, slot, v);
-            if cacheable {
-                let loc = rt.heap.slot_location(obj, slot);
-                ic::insert(&mut rt.ics, ic_idx, Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc, epoch: 0, kind: ic::OWN });
-            }
+            let loc = rt.heap.slot_location(obj, slot);
+            let (kind, epoch) = match cacheable {
+                true => (ic::OWN, 0),
+                false => (ic::OWN_DICT, rt.heap.get(recv_shape).dict_version),
+            };
+            ic::insert(&mut rt.ics, ic_idx, Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc, epoch, kind });
             return Ok(());
         }
         Own::Absent
