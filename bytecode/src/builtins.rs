@@ -129,5 +129,26 @@ macro_rules! for_each_builtin {
         /// `deleteStrict(obj, key)`: `delete obj[key]` as strict mode code inside a sloppy
         /// function (a TypeError when the property cannot be deleted). Returns true.
         DeleteStrict = 31, "deleteStrict";
+        /// `asyncFunctionStart(generator)`: runs the body of an async function, held by
+        /// `generator` (made by `create_generator` of its inner function), until its first
+        /// `await` or its end, and returns the promise of its result. Each `await` is a yield
+        /// of the awaited value; the VM resumes the generator from the reactions of that
+        /// value's promise (with `next(value)` or `throw(reason)`).
+        AsyncFunctionStart = 32, "asyncFunctionStart";
+        /// `asyncGeneratorStart(generator)`: the AsyncGenerator object (27.6) of an async
+        /// generator call, whose body is held by `generator` (made by `create_generator` of
+        /// the inner function). Runs none of the body: `next`, `throw` and `return` queue
+        /// requests that the VM serves by resuming `generator`. Its [[Prototype]] is the
+        /// `prototype` of the called function, else %AsyncGeneratorPrototype%.
+        AsyncGeneratorStart = 33, "asyncGeneratorStart";
+        /// `markAsyncYield()`: in the body of an async generator, the suspension that
+        /// follows is a `yield` (AsyncGeneratorYield of the yielded value, which completes
+        /// the front request) rather than an `await`. Returns undefined.
+        MarkAsyncYield = 34, "markAsyncYield";
+        /// `getAsyncIterator(obj)`: GetIterator(obj, async) (7.4.3): the iterator returned by
+        /// `obj[Symbol.asyncIterator]()`, else CreateAsyncFromSyncIterator of
+        /// `obj[Symbol.iterator]()`; a TypeError when neither is callable or the result is
+        /// not an object. The caller reads the iterator's `next` once, right after.
+        GetAsyncIterator = 35, "getAsyncIterator";
     }};
 }

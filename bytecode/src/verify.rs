@@ -339,7 +339,7 @@ mod tests {
         let msg = |d: FunctionDesc| with_desc(d).unwrap_err().message;
         assert!(msg(FunctionDesc { name: 2, ..base.clone() }).contains("name string 2"));
         assert!(msg(FunctionDesc { source: Some(7), ..base.clone() }).contains("source string"));
-        assert!(msg(FunctionDesc { flags: FunctionFlags(256), ..base.clone() }).contains("flags"));
+        assert!(msg(FunctionDesc { flags: FunctionFlags(512), ..base.clone() }).contains("flags"));
         assert!(msg(FunctionDesc { frame_size: MAX_FRAME_SIZE + 1, ..base.clone() })
             .contains("exceeds"));
         assert!(msg(FunctionDesc { frame_size: 0, ..base.clone() }).contains("register r0"));

@@ -117,6 +117,21 @@ pub enum FunctionKind {
     GeneratorOuter,
     /// The inner function of a generator: its body, resumed by `next`.
     GeneratorInner,
+    /// The outer function of an async function (declaration, expression, arrow or method):
+    /// creates the generator object that runs its body and returns the promise of the
+    /// result (`asyncFunctionStart`). Not constructible.
+    AsyncOuter,
+    /// The inner function of an async function: a generator body whose suspensions are
+    /// `await`s, resumed by the promise reactions.
+    AsyncInner,
+    /// The outer function of an async generator: creates the generator object that runs
+    /// its body and wraps it in an AsyncGenerator object (`asyncGeneratorStart`) without
+    /// running any of the body. Not constructible.
+    AsyncGeneratorOuter,
+    /// The inner function of an async generator: a generator body that suspends for both
+    /// `await` and `yield` (a yield is announced by `markAsyncYield`), driven by the
+    /// AsyncGenerator object's request queue.
+    AsyncGeneratorInner,
 }
 
 impl FunctionKind {
@@ -131,7 +146,22 @@ impl FunctionKind {
             FunctionKind::DerivedConstructor => "derived_constructor",
             FunctionKind::GeneratorOuter => "generator",
             FunctionKind::GeneratorInner => "generator_inner",
+            FunctionKind::AsyncOuter => "async",
+            FunctionKind::AsyncInner => "async_inner",
+            FunctionKind::AsyncGeneratorOuter => "async_generator",
+            FunctionKind::AsyncGeneratorInner => "async_generator_inner",
         }
+    }
+    /// Whether this is the inner function of a generator, async function or async
+    /// generator (a body run by a generator object: `start_generator`, `save_and_yield` and
+    /// kin).
+    pub fn is_generator_body(self) -> bool {
+        matches!(self, FunctionKind::GeneratorInner | FunctionKind::AsyncInner | FunctionKind::AsyncGeneratorInner)
+    }
+    /// Whether this is the outer function of a generator, async function or async generator
+    /// (it makes the generator object with `create_generator`).
+    pub fn makes_generator(self) -> bool {
+        matches!(self, FunctionKind::GeneratorOuter | FunctionKind::AsyncOuter | FunctionKind::AsyncGeneratorOuter)
     }
     /// The kind named `text`.
     pub fn parse(text: &str) -> Option<FunctionKind> {
@@ -144,6 +174,10 @@ impl FunctionKind {
             FunctionKind::DerivedConstructor,
             FunctionKind::GeneratorOuter,
             FunctionKind::GeneratorInner,
+            FunctionKind::AsyncOuter,
+            FunctionKind::AsyncInner,
+            FunctionKind::AsyncGeneratorOuter,
+            FunctionKind::AsyncGeneratorInner,
         ]
         .into_iter()
         .find(|k| k.as_str() == text)

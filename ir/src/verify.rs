@@ -261,8 +261,8 @@ impl Verifier<'_> {
         if opens_with(Opcode::ResumeGenerator) && resume_of != preds.len() {
             self.err(Some(b), opener.map(|o| o.0), "a `resume_generator` block may only be entered from `save_and_yield`");
         }
-        if b == func.layout[0] && func.kind == FunctionKind::GeneratorInner && !opens_with(Opcode::StartGenerator) {
-            self.err(Some(b), None, "the entry block of a generator_inner function must begin with `start_generator`");
+        if b == func.layout[0] && func.kind.is_generator_body() && !opens_with(Opcode::StartGenerator) {
+            self.err(Some(b), None, "the entry block of a generator or async body must begin with `start_generator`");
         }
     }
 
@@ -390,7 +390,7 @@ impl Verifier<'_> {
         let arg = |n: usize| data.args.get(n).copied().filter(|&a| func.values.get(a).is_some());
         let is_env = |v: Value| !func.ty(v).is_none() && func.ty(v).is_subset_of(Type::ENVIRONMENT);
         let is_undefined = |v: Value| func.as_literal(v) == Some(Literal::Undefined);
-        let is_generator_body = func.kind == FunctionKind::GeneratorInner;
+        let is_generator_body = func.kind.is_generator_body();
 
         // Which operand positions hold environments.
         let env_positions: &[usize] = match data.opcode {
@@ -497,7 +497,7 @@ impl Verifier<'_> {
             (Opcode::CreateClosure | Opcode::CreateGenerator, Imm::Func(f)) => {
                 let callee = &module.functions[f];
                 let wants_inner = data.opcode == Opcode::CreateGenerator;
-                if wants_inner != (callee.kind == FunctionKind::GeneratorInner) {
+                if wants_inner != callee.kind.is_generator_body() {
                     e(self, format!("cannot make a {} of a {} function", data.opcode, callee.kind.as_str()));
                 }
                 if callee.kind == FunctionKind::TopLevel {
@@ -525,9 +525,9 @@ impl Verifier<'_> {
         if matches!(data.opcode, Opcode::StartGenerator | Opcode::SaveAndYield | Opcode::ResumeGenerator | Opcode::CompleteGenerator)
             && !is_generator_body
         {
-            e(self, format!("`{}` outside a generator_inner function", data.opcode));
+            e(self, format!("`{}` outside a generator or async body", data.opcode));
         }
-        if data.opcode == Opcode::CreateGenerator && func.kind != FunctionKind::GeneratorOuter {
+        if data.opcode == Opcode::CreateGenerator && !func.kind.makes_generator() {
             e(self, format!("`create_generator` in a {} function (only the outer function of a generator makes one)", func.kind.as_str()));
         }
     }
@@ -696,8 +696,8 @@ mod tests {
 
     #[test]
     fn generator_rules() {
-        assert_one("%BB0:\n  start_generator\n  return 1\n", "outside a generator_inner function");
-        assert_one("%BB0:\n  complete_generator\n  return 1\n", "outside a generator_inner function");
+        assert_one("%BB0:\n  start_generator\n  return 1\n", "outside a generator or async body");
+        assert_one("%BB0:\n  complete_generator\n  return 1\n", "outside a generator or async body");
         let outer_and_inner = "function @0 \"g\"() kind=generator strict parent=none length=0\n\
             %BB0:\n  %0 = create_generator @1 undefined : object\n  return %0\n\
             function @1 \"g\"() kind=generator_inner strict parent=none length=0\n\
@@ -714,6 +714,20 @@ mod tests {
              %BB1:\n  %1 = resume_generator %0\n  complete_generator\n  return %1\n"
         );
         assert!(errors_of(&good).is_empty(), "{:#?}", errors_of(&good));
+    }
+
+    #[test]
+    fn async_generator_kinds_follow_the_generator_rules() {
+        let pair = "function @0 \"g\"() kind=async_generator strict parent=none length=0\n\
+            %BB0:\n  %0 = create_generator @1 undefined : object\n  return %0\n\
+            function @1 \"g\"() kind=async_generator_inner strict parent=none length=0\n\
+            %BB0:\n  start_generator\n  complete_generator\n  return undefined\n";
+        assert!(errors_of(pair).is_empty(), "{:#?}", errors_of(pair));
+        // The inner function is a generator body: only `create_generator` makes one.
+        let es = errors_of(&pair.replace("create_generator @1", "create_closure @1"));
+        assert!(es.iter().any(|e| e.contains("cannot make a create_closure of a async_generator_inner function")), "{es:#?}");
+        let es = errors_of(&pair.replace("kind=async_generator_inner", "kind=method"));
+        assert!(es.iter().any(|e| e.contains("outside a generator or async body")), "{es:#?}");
     }
 
     #[test]

@@ -136,7 +136,10 @@ pub fn run_test(job: &TestJob<'_>, arm: &dyn Fn(Interrupter), harness: &Harness,
     }
     let bundle = compiled.map_err(|e| format!("compile error: {}", first_line(&e.render(&name, &source))))?;
 
-    let mut rt = Runtime::new(RuntimeOptions { heap_limit: cfg.heap_limit, ..RuntimeOptions::default() });
+    // Unhandled rejections are not failures in test262 (a test fails by throwing, or through
+    // $DONE for async tests), so they are not tracked.
+    let options = RuntimeOptions { heap_limit: cfg.heap_limit, report_unhandled_rejections: false, ..RuntimeOptions::default() };
+    let mut rt = Runtime::new(options);
     rt.set_compiler(driver::compile_hook(cfg.compile.clone()));
     let output = Output::default();
     rt.set_output(Box::new(output.clone()));

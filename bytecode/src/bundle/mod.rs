@@ -46,8 +46,11 @@ impl FunctionFlags {
     pub const GENERATOR_INNER: FunctionFlags = FunctionFlags(64);
     /// A method, getter or setter: no [[Construct]], no `.prototype`.
     pub const METHOD: FunctionFlags = FunctionFlags(128);
+    /// An async function (the outer function; with `GENERATOR_INNER`, its body): its
+    /// closures inherit from %AsyncFunction.prototype% and have no `.prototype`.
+    pub const ASYNC: FunctionFlags = FunctionFlags(256);
     /// Every flag this version knows; the verifier rejects the others.
-    pub const ALL: FunctionFlags = FunctionFlags(255);
+    pub const ALL: FunctionFlags = FunctionFlags(511);
 
     /// Whether every flag of `other` is set.
     pub const fn contains(self, other: FunctionFlags) -> bool {
@@ -56,7 +59,7 @@ impl FunctionFlags {
 
     /// The names of the set flags, for the disassembly.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 8] = [
+        const NAMES: [&str; 9] = [
             "strict",
             "arrow",
             "constructor",
@@ -65,8 +68,9 @@ impl FunctionFlags {
             "generator",
             "generator_inner",
             "method",
+            "async",
         ];
-        (0..8).filter(|i| self.0 & (1 << i) != 0).map(|i| NAMES[i]).collect()
+        (0..NAMES.len()).filter(|i| self.0 & (1 << i) != 0).map(|i| NAMES[i]).collect()
     }
 }
 

@@ -39,11 +39,12 @@ pub fn check(script: &Script, lines: &LineTable, strict: bool, deferred: &[(Span
     let strict = strict || has_use_strict(&script.body);
     let mut c = Checker {
         errors: Vec::new(),
-        ctx: Ctx { strict, super_call: false, super_prop: false, no_arguments: false },
+        ctx: Ctx { strict, super_call: false, super_prop: false, no_arguments: false, in_async: false },
         depth: 0,
         labels: Vec::new(),
         deferred: deferred.to_vec(),
         lines,
+        next_async: false,
     };
     c.directives(&script.body, strict);
     c.check_scope_body(&script.body, &[], true);
@@ -61,6 +62,9 @@ struct Ctx {
     super_prop: bool,
     /// In a field initializer or a static block (through arrows): `arguments` is an error.
     no_arguments: bool,
+    /// In the parameters or body of an async function: `await` is a keyword (it reaches
+    /// the AST as an identifier only when written with escapes).
+    in_async: bool,
 }
 
 struct Checker<'l> {
@@ -74,6 +78,8 @@ struct Checker<'l> {
     deferred: Vec<(Span, String)>,
     /// The source, for checks of the text swc does not keep (escapes, semicolons).
     lines: &'l LineTable,
+    /// Whether the function `function_like` checks next is async.
+    next_async: bool,
 }
 
 /// A bound name and where it is bound.
@@ -220,6 +226,11 @@ impl Checker<'_> {
                 }
             }
             Stmt::Labeled(l) => {
+                if let Stmt::Decl(Decl::Fn(f)) = &*l.body {
+                    if f.function.is_async {
+                        self.error(l.span, "Async function declarations cannot be labelled");
+                    }
+                }
                 self.ident(&l.label);
                 self.labels.push((l.label.sym.to_string(), labels_loop(&l.body)));
                 self.stmt(&l.body);
@@ -361,7 +372,26 @@ impl Checker<'_> {
                 self.error(l.span, "Labelled function declarations are not allowed as the body of a statement");
             }
         }
+        if let Stmt::Decl(Decl::Fn(f)) = s {
+            if f.function.is_async {
+                self.error(f.function.span, "Async function declarations are not allowed as the body of a statement");
+            }
+        }
         self.stmt(s);
+    }
+
+    /// `async` and the name of an async method must be on one line (otherwise `async` is a
+    /// property of its own and the method lacks a comma before it).
+    fn async_method_head(&mut self, lo: swc_common::BytePos, key: &PropName, is_async: bool) {
+        if !is_async {
+            return;
+        }
+        let head = self.lines.slice(Span::new(lo, prop_name_span(key).lo.max(lo)));
+        if let Some(at) = head.find("async") {
+            if head[at + 5..].contains(['\n', '\r', '\u{2028}', '\u{2029}']) {
+                self.error(Span::new(lo, lo), "Line terminator not permitted between 'async' and the method name");
+            }
+        }
     }
 
     /// An identifier: reserved words can only get here written with escapes.
@@ -370,7 +400,7 @@ impl Checker<'_> {
         if self.ctx.no_arguments && name == "arguments" {
             self.error(i.span, "'arguments' is not allowed in class field initializer or static initialization block");
         }
-        if RESERVED.contains(&name) || (self.ctx.strict && STRICT_RESERVED.contains(&name)) {
+        if RESERVED.contains(&name) || (self.ctx.strict && STRICT_RESERVED.contains(&name)) || (self.ctx.in_async && name == "await") {
             self.error(i.span, format!("Keyword must not contain escaped characters ('{name}')"));
         }
         let raw = self.lines.slice(i.span);
@@ -616,6 +646,7 @@ impl Checker<'_> {
     fn function(&mut self, f: &Function, kind: FnCtx, name: Option<&Ident>) {
         let params: Vec<&Pat> = f.params.iter().map(|p| &p.pat).collect();
         let body: &[Stmt] = f.body.as_ref().map_or(&[], |b| &b.stmts);
+        self.next_async = f.is_async;
         self.function_like(&params, body, kind, name, false);
     }
 
@@ -628,6 +659,9 @@ impl Checker<'_> {
         if let Some(n) = name {
             self.ident(n);
         }
+        // The name was checked in the enclosing context; the parameters and body are in
+        // the function's own.
+        self.ctx.in_async = std::mem::take(&mut self.next_async);
         if !arrow {
             self.ctx.no_arguments = false;
         }
@@ -701,6 +735,7 @@ impl Checker<'_> {
                 }
                 ClassMember::Method(m) => {
                     self.no_escape_before(m.span, prop_name_span(&m.key).lo, "static");
+                    self.async_method_head(m.span.lo, &m.key, m.function.is_async);
                     self.prop_name(&m.key);
                     if m.is_static && static_name(&m.key) == Some("prototype") {
                         self.error(m.span, "Classes may not have a static property named 'prototype'");
@@ -845,6 +880,7 @@ impl Checker<'_> {
                                 self.function(&s.function, FnCtx::Method, None);
                             }
                             Prop::Method(m) => {
+                                self.async_method_head(m.function.span.lo, &m.key, m.function.is_async);
                                 self.prop_name(&m.key);
                                 self.function(&m.function, FnCtx::Method, None);
                             }
@@ -956,11 +992,14 @@ impl Checker<'_> {
             }
             Expr::Arrow(a) => {
                 let params: Vec<&Pat> = a.params.iter().collect();
+                self.next_async = a.is_async;
                 match &*a.body {
                     ArrowFunctionBody::FunctionBody(b) => self.function_like(&params, &b.stmts, FnCtx::Plain, None, true),
                     ArrowFunctionBody::Expr(body) => {
                         self.function_like(&params, &[], FnCtx::Plain, None, true);
+                        let outer = std::mem::replace(&mut self.ctx.in_async, a.is_async);
                         self.expr(body);
+                        self.ctx.in_async = outer;
                     }
                 }
             }
@@ -1245,6 +1284,27 @@ mod tests {
             "let a; { let a; }",
             "function f(a) { var a; }",
             "function f() { let a; } let a;",
+        ] {
+            assert!(errors(good).is_empty(), "{good} should be fine: {:?}", errors(good));
+        }
+    }
+
+    #[test]
+    fn escaped_await_is_a_keyword_inside_async_functions_only() {
+        for bad in [
+            "async function f() { aw\\u0061it; }",
+            "async function f() { aw\\u0061it: 1; }",
+            "var f = async () => { var aw\\u0061it; };",
+            "var f = async () => aw\\u0061it;",
+            "({ async m(x = aw\\u0061it) {} })",
+        ] {
+            assert!(!errors(bad).is_empty(), "{bad} should be an error");
+        }
+        for good in [
+            "var aw\\u0061it;",
+            "async function aw\\u0061it() {}",
+            "async function f() { function g() { var aw\\u0061it; } }",
+            "async function f() { () => { aw\\u0061it; }; }",
         ] {
             assert!(errors(good).is_empty(), "{good} should be fine: {:?}", errors(good));
         }

@@ -173,10 +173,7 @@ impl<'a> Gen<'a> {
                     self.undef()
                 }
             },
-            Expr::Await(a) => {
-                self.unsupported(a.span, "`await`");
-                self.undef()
-            }
+            Expr::Await(a) => self.gen_await(a),
             Expr::Paren(p) => self.expr_named(&p.expr, name),
             Expr::OptChain(o) => self.opt_chain(o),
             Expr::PrivateName(p) => {

@@ -14,6 +14,9 @@
 //!   complete_generator
 //!   return undefined
 //! ```
+//! An async function's outer function returns `asyncFunctionStart(%1)` (the promise of its
+//! result) and an async generator's returns `asyncGeneratorStart(%1)` (the AsyncGenerator
+//! object); their inner functions suspend at each `await` (and `yield`).
 
 use ir::{FuncId, FunctionKind, Imm, Literal, Loc, Opcode, Value};
 use swc_common::Span;
@@ -129,11 +132,6 @@ impl<'a> Gen<'a> {
     /// Generates a function and returns the id its closures are made of (the outer
     /// function of a generator). `None` after reporting an unsupported feature.
     pub(super) fn gen_function(&mut self, def: &FnDef<'a>) -> Option<FuncId> {
-        if def.is_async {
-            let what = if def.is_generator { "async generator function" } else { "async function" };
-            self.unsupported(def.source, what);
-            return None;
-        }
         let Some(tf) = self.tree.func_by_span(def.key) else {
             self.unsupported(def.key, "this kind of function");
             return None;
@@ -182,16 +180,22 @@ impl<'a> Gen<'a> {
             f.source = Some(source);
             f
         };
-        if def.is_generator {
-            let outer = self.module.add_function(make(FunctionKind::GeneratorOuter));
-            let inner = self.module.add_function(make(FunctionKind::GeneratorInner));
+        if def.is_generator || def.is_async {
+            let (outer_kind, inner_kind) = match (def.is_async, def.is_generator) {
+                (true, true) => (FunctionKind::AsyncGeneratorOuter, FunctionKind::AsyncGeneratorInner),
+                (true, false) => (FunctionKind::AsyncOuter, FunctionKind::AsyncInner),
+                (false, _) => (FunctionKind::GeneratorOuter, FunctionKind::GeneratorInner),
+            };
+            let outer = self.module.add_function(make(outer_kind));
+            let inner = self.module.add_function(make(inner_kind));
             if info.params_in_outer {
-                self.gen_split_generator(outer, make(FunctionKind::GeneratorOuter), inner, make(FunctionKind::GeneratorInner), tf, def);
+                self.gen_split_generator(outer, make(outer_kind), inner, make(inner_kind), tf, def);
                 return Some(outer);
             }
-            self.gen_body(inner, make(FunctionKind::GeneratorInner), tf, def);
-            // The outer function only creates the generator object.
-            let mut f = make(FunctionKind::GeneratorOuter);
+            self.gen_body(inner, make(inner_kind), tf, def);
+            // The outer function only creates the generator object (and, for an async
+            // function, starts it and returns the promise of its result).
+            let mut f = make(outer_kind);
             let entry = f.add_block();
             let mut b = ir::Builder::new(&mut f, entry);
             b.loc = loc;
@@ -200,7 +204,12 @@ impl<'a> Gen<'a> {
                 None => b.undefined(),
             };
             let g = b.value(Opcode::CreateGenerator, vec![env], Imm::Func(inner));
-            b.ret(g);
+            let result = match outer_kind {
+                FunctionKind::AsyncOuter => b.value(Opcode::CallBuiltin, vec![g], Imm::Builtin(Builtin::AsyncFunctionStart as u8)),
+                FunctionKind::AsyncGeneratorOuter => b.value(Opcode::CallBuiltin, vec![g], Imm::Builtin(Builtin::AsyncGeneratorStart as u8)),
+                _ => g,
+            };
+            b.ret(result);
             self.module.functions[outer] = f;
             Some(outer)
         } else {
@@ -215,7 +224,7 @@ impl<'a> Gen<'a> {
         let info = self.tree.func(tf);
         let entry = func.add_block();
         let creator_scope = self.fr().cur_scope;
-        let is_inner = func.kind == FunctionKind::GeneratorInner;
+        let is_inner = func.kind.is_generator_body();
         let derived = info.kind == FuncKind::DerivedConstructor;
         self.fs.push(new_state(id, func, tf, entry, creator_scope, derived));
         self.at(def.source);
@@ -272,6 +281,11 @@ impl<'a> Gen<'a> {
         self.at(def.source);
         let (env, _) = self.current_env();
         let g = self.emit(Opcode::CreateGenerator, vec![env], Imm::Func(inner));
+        // An async generator wraps its generator in the AsyncGenerator object.
+        let g = match self.fr().func.kind {
+            FunctionKind::AsyncGeneratorOuter => self.call_builtin(Builtin::AsyncGeneratorStart, vec![g]),
+            _ => g,
+        };
         self.term(Opcode::Return, vec![g], Vec::new(), Imm::None);
         self.finish_function();
     }
@@ -530,7 +544,7 @@ impl<'a> Gen<'a> {
         } else {
             v
         };
-        if self.fr().func.kind == FunctionKind::GeneratorInner {
+        if self.fr().func.kind.is_generator_body() {
             self.emit_void(Opcode::CompleteGenerator, Vec::new(), Imm::None);
         }
         self.term(Opcode::Return, vec![v], Vec::new(), Imm::None);

@@ -11,12 +11,22 @@
 //! ```
 //! A for-of body runs inside a try region whose handler closes the iterator (ignoring
 //! errors from `return()`) and rethrows; `break` and `return` close it normally.
+//!
+//! `for await (x of e)` (in async functions and async generators) takes GetIterator(e,
+//! async) (`getAsyncIterator`), reads its `next` once, and awaits every result:
+//! ```text
+//!   %it = call_builtin getAsyncIterator, %e ; %next = load_property %it, "next"
+//! %header: %r = <await call %next, %it> ; ensureObject %r ; cond_branch %r.done, %exit, %body
+//! %body:   x = %r.value ; try { body } — a throw runs AsyncIteratorClose and rethrows
+//! ```
+//! `break`, `return` and outer `continue` run AsyncIteratorClose, which awaits the result of
+//! `return()`.
 
 use ir::{Imm, Opcode, Value};
 use swc_ecma_ast::*;
 
 use super::pattern::Mode;
-use super::{Cleanup, EnvInfo, Gen, JumpTarget};
+use super::{Builtin, Cleanup, EnvInfo, Gen, JumpTarget};
 use crate::frontend::scope::{DeclKind, ScopeIdx, ScopeKey, ScopeKind};
 
 impl<'a> Gen<'a> {
@@ -245,7 +255,13 @@ impl<'a> Gen<'a> {
 
     pub(super) fn gen_for_of(&mut self, f: &'a ForOfStmt) {
         if f.is_await {
-            self.unsupported(f.span, "`for await`");
+            // The parser accepts `for await` only where `await` is (scripts have no
+            // top-level await), so this is always an async body.
+            if !self.can_await() {
+                self.unsupported(f.span, "`for await` here");
+                return;
+            }
+            self.gen_for_await(f);
             return;
         }
         let labels = self.take_labels();
@@ -292,6 +308,64 @@ impl<'a> Gen<'a> {
         let e = self.emit(Opcode::Catch, Vec::new(), Imm::None);
         self.emit_void(Opcode::IteratorClose, vec![iter], Imm::Flags(1));
         self.term(Opcode::Throw, vec![e], Vec::new(), Imm::None);
+        self.switch_to(exit);
+    }
+
+    /// `for await (left of right) body` (14.7.5.6-7 with iteratorKind async).
+    fn gen_for_await(&mut self, f: &'a ForOfStmt) {
+        let labels = self.take_labels();
+        let head = self.enter_for_head(f.span, &f.left);
+        let iterable = self.expr(&f.right);
+        if let Some((_, saved)) = head {
+            self.exit_scope(saved);
+        }
+        self.at(f.span);
+        let iter = self.call_builtin(Builtin::GetAsyncIterator, vec![iterable]);
+        let next_key = self.str_lit("next");
+        let next = self.emit(Opcode::LoadProperty, vec![iter, next_key], Imm::None);
+        let header = self.new_block();
+        let body_pre = self.new_block();
+        let exit = self.new_block();
+        self.branch(header);
+        self.switch_to(header);
+        self.at(f.span);
+        // ForIn/OfBodyEvaluation steps 6.a-f: Call(next), Await, an object, `done`, `value`.
+        let r = self.emit(Opcode::Call, vec![next, iter], Imm::None);
+        let r = self.await_value(r);
+        let msg = self.str_lit("iterator result is not an object");
+        self.call_builtin(Builtin::EnsureObject, vec![r, msg]);
+        let done_key = self.str_lit("done");
+        let done = self.emit(Opcode::LoadProperty, vec![r, done_key], Imm::None);
+        self.cond_branch(done, exit, body_pre);
+        self.switch_to(body_pre);
+        let value_key = self.str_lit("value");
+        let v = self.emit(Opcode::LoadProperty, vec![r, value_key], Imm::None);
+        let body = self.new_block();
+        let handler = self.new_block();
+        self.term(Opcode::TryStart, Vec::new(), vec![body, handler], Imm::None);
+        let break_depth = self.fr().cleanups.len();
+        self.f().cleanups.push(Cleanup::AsyncIteratorClose(iter));
+        let continue_depth = self.fr().cleanups.len();
+        self.f().cleanups.push(Cleanup::TryRegion);
+        self.push_loop(labels, exit, header, break_depth, continue_depth);
+        self.switch_to(body);
+        let head = self.enter_for_head(f.span, &f.left);
+        self.bind_for_head(&f.left, v);
+        self.sub_stmt(&f.body);
+        if let Some((_, saved)) = head {
+            self.exit_scope(saved);
+        }
+        self.f().targets.pop();
+        self.f().cleanups.pop();
+        self.f().cleanups.pop();
+        if !self.is_terminated() {
+            self.term(Opcode::TryEnd, Vec::new(), vec![header], Imm::None);
+        }
+        // Steps 6.i and 6.l: an exception from the head binding or the body closes the
+        // iterator (AsyncIteratorClose with a throw completion) and is rethrown.
+        self.switch_to(handler);
+        let e = self.emit(Opcode::Catch, Vec::new(), Imm::None);
+        self.async_iterator_close_and_throw(iter, e);
         self.switch_to(exit);
     }
 }

@@ -191,6 +191,8 @@ enum Cleanup<'a> {
     Finally { block: &'a BlockStmt, targets: usize, scope: ScopeIdx },
     /// Close a for-of iterator.
     IteratorClose(Value),
+    /// Close a for-await-of iterator (AsyncIteratorClose: awaits the result of `return()`).
+    AsyncIteratorClose(Value),
     /// Close a destructuring iterator unless the `done` slot says it is exhausted.
     CloseIfNotDone { iter: Value, done: Value },
 }

@@ -64,7 +64,10 @@ impl<'a> Gen<'a> {
                 }
             }
             Stmt::Return(r) => {
-                let v = r.arg.as_ref().map(|e| self.expr(e));
+                let v = r.arg.as_ref().map(|e| {
+                    let v = self.expr(e);
+                    self.await_return_value(v)
+                });
                 self.at(r.span);
                 self.gen_return(v);
             }
@@ -283,6 +286,7 @@ impl<'a> Gen<'a> {
                 Cleanup::IteratorClose(iter) => {
                     self.emit_void(Opcode::IteratorClose, vec![iter], Imm::Flags(0));
                 }
+                Cleanup::AsyncIteratorClose(iter) => self.async_iterator_close(iter),
                 Cleanup::CloseIfNotDone { iter, done } => {
                     let d = self.load_stack(done);
                     let close = self.new_block();

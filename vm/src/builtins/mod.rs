@@ -15,6 +15,9 @@
 //! Builtins follow the specification's steps, numbered in comments.
 
 pub mod array;
+pub mod async_function;
+pub mod async_generator;
+pub mod async_iteration;
 pub mod bigint;
 pub mod boolean;
 pub mod collections;
@@ -28,6 +31,8 @@ pub mod json;
 pub mod math;
 pub mod number;
 pub mod object;
+pub mod promise;
+pub mod promise_combinators;
 pub mod reflect;
 pub mod regexp;
 pub mod string;
@@ -100,7 +105,7 @@ macro_rules! rows {
 pub(crate) use rows;
 
 /// Every module's table, installed in this order.
-fn tables() -> [&'static [Row]; 17] {
+fn tables() -> [&'static [Row]; 19] {
     [
         object::ROWS,
         function::ROWS,
@@ -115,8 +120,10 @@ fn tables() -> [&'static [Row]; 17] {
         json::ROWS,
         date::ROWS,
         iterator::ROWS,
+        async_generator::ROWS,
         regexp::ROWS,
         collections::ROWS,
+        promise::ROWS,
         reflect::ROWS,
         global::ROWS,
     ]
@@ -279,6 +286,8 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
         function: tmp,
         constructor: tmp,
         generator_function: tmp,
+        async_function: tmp,
+        async_generator_function: tmp,
         class_constructor: tmp,
         native_function: tmp,
         prototype_object: tmp,
@@ -336,6 +345,8 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
         r.constructor = ctor;
         r.class_constructor = class_ctor;
         r.generator_function = ctor;
+        r.async_function = function;
+        r.async_generator_function = ctor;
         r.object = object;
         r.iter_result = iter_result;
         r.prototype_object = prototype_object;
@@ -368,11 +379,22 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
     date::init(rt);
     regexp::init(rt);
     collections::init(rt);
+    promise::init(rt);
+    async_generator::init(rt);
 
     // Generator function closures inherit %GeneratorFunction.prototype%.
     let gfp = rt.intrinsic(Intrinsic::GeneratorFunctionPrototype);
     let gen_fn = shape_with(rt, gfp, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)]);
     rt.realms[index as usize].shapes.generator_function = gen_fn;
+    // Async generator function closures inherit %AsyncGeneratorFunction.prototype%.
+    let agfp = rt.intrinsic(Intrinsic::AsyncGeneratorFunctionPrototype);
+    let async_gen_fn = shape_with(rt, agfp, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)]);
+    rt.realms[index as usize].shapes.async_generator_function = async_gen_fn;
+    // Async function closures inherit %AsyncFunction.prototype% and have no `prototype`.
+    async_function::init(rt);
+    let afp = rt.intrinsic(Intrinsic::AsyncFunctionPrototype);
+    let async_fn = shape_with(rt, afp, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE)]);
+    rt.realms[index as usize].shapes.async_function = async_fn;
 
     for table in tables() {
         for row in table {
@@ -436,6 +458,7 @@ pub(crate) fn install_globals(rt: &mut Runtime, realm: u32) {
         ("Set", Intrinsic::Set),
         ("WeakMap", Intrinsic::WeakMap),
         ("WeakSet", Intrinsic::WeakSet),
+        ("Promise", Intrinsic::Promise),
     ];
     for &(name, i) in ctors {
         let v = rt.intrinsic(i);

@@ -89,6 +89,10 @@ macro_rules! for_each_cell_kind {
         Iterator, "Iterator";
         /// A Map or Set.
         Collection, "Collection";
+        /// A Promise instance with its state, result and reactions.
+        Promise, "Promise";
+        /// An AsyncGenerator instance with its request queue.
+        AsyncGenerator, "AsyncGenerator";
     }};
 }
 

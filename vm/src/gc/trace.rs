@@ -6,8 +6,8 @@ use crate::object::array::JsArray;
 use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::shape::Shape;
 use crate::object::{
-    AccessorPair, BigIntCell, CollectionObject, Environment, ForInState, GeneratorObject, IteratorObject, JsObject,
-    PrimitiveObject, RegExpObject, Symbol, ValueVec,
+    AccessorPair, AsyncGeneratorObject, BigIntCell, CollectionObject, Environment, ForInState, GeneratorObject, IteratorObject, JsObject,
+    PrimitiveObject, PromiseObject, RegExpObject, Symbol, ValueVec,
 };
 use crate::string::Rope;
 use crate::value::Value;
@@ -109,7 +109,9 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) {
         }
         CellKind::Generator => {
             let g = heap.get(obj.cast::<GeneratorObject>());
-            [g.closure, g.args, g.regs]
+            let (outer, rest) = (g.outer, [g.closure, g.args, g.regs]);
+            heap.mark_value(outer);
+            rest
         }
         CellKind::Iterator => [heap.get(obj.cast::<IteratorObject>()).target, Value::UNDEFINED, Value::UNDEFINED],
         CellKind::Collection => {
@@ -119,6 +121,23 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) {
                 heap.mark_value(v);
             }
             [Value::UNDEFINED; 3]
+        }
+        CellKind::Promise => {
+            let p = heap.get(obj.cast::<PromiseObject>());
+            // Settled promises have no reactions: only pending ones need the copy.
+            let refs: Vec<Value> = p.reactions.iter().flat_map(|r| r.values()).collect();
+            for v in refs {
+                heap.mark_value(v);
+            }
+            [heap.get(obj.cast::<PromiseObject>()).result, Value::UNDEFINED, Value::UNDEFINED]
+        }
+        CellKind::AsyncGenerator => {
+            let g = heap.get(obj.cast::<AsyncGeneratorObject>());
+            let refs: Vec<Value> = g.queue.iter().flat_map(|r| [r.value, r.promise]).collect();
+            for v in refs {
+                heap.mark_value(v);
+            }
+            [heap.get(obj.cast::<AsyncGeneratorObject>()).generator, Value::UNDEFINED, Value::UNDEFINED]
         }
         CellKind::Array => {
             let _ = heap.get(obj.cast::<JsArray>());
@@ -143,6 +162,8 @@ pub(crate) unsafe fn finalize_cell(h: *mut CellHeader) {
             CellKind::BigInt => std::ptr::drop_in_place(h as *mut BigIntCell),
             CellKind::RegExp => std::ptr::drop_in_place(&mut (*(h as *mut RegExpObject)).matcher),
             CellKind::Collection => std::ptr::drop_in_place(&mut (*(h as *mut CollectionObject)).data),
+            CellKind::Promise => std::ptr::drop_in_place(&mut (*(h as *mut PromiseObject)).reactions),
+            CellKind::AsyncGenerator => std::ptr::drop_in_place(&mut (*(h as *mut AsyncGeneratorObject)).queue),
             _ => {}
         }
     }

@@ -486,7 +486,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     set!(dst, v);
                 }
                 Inst::GetNewTarget { dst } => set!(dst, rt.frames[fi].new_target),
-                Inst::LoadCallee { dst } => set!(dst, rt.frames[fi].closure),
+                Inst::LoadCallee { dst } => set!(dst, ops::generator::frame_callee(rt, fi)),
                 Inst::CreateArguments { dst } => {
                     safepoint!();
                     let v = ops::call::create_arguments(rt, fi);

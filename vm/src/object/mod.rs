@@ -236,6 +236,9 @@ pub mod iter_kind {
     pub const SET_ENTRIES: u8 = 8;
     /// RegExp string iterator.
     pub const REGEXP_STRING: u8 = 9;
+    /// An %AsyncFromSyncIteratorPrototype% object (27.1.6): `target` is a `ValueVec` of
+    /// its [[SyncIteratorRecord]]'s iterator and next method.
+    pub const ASYNC_FROM_SYNC: u8 = 10;
 }
 
 /// A built-in iterator (%ArrayIteratorPrototype% and friends).
@@ -282,6 +285,9 @@ pub struct GeneratorObject {
     pub(crate) base: JsObject,
     /// The closure of the inner function.
     pub closure: Value,
+    /// The closure of the outer function (the function user code called): the callee its
+    /// body sees (`load_callee`, `arguments.callee`).
+    pub outer: Value,
     /// A `ValueVec` of `this` followed by the arguments.
     pub args: Value,
     /// A `ValueVec` of saved registers, or undefined before the first resumption.
@@ -292,7 +298,11 @@ pub struct GeneratorObject {
     pub state: u8,
     /// Set by `complete_generator`: the next `ret` finishes the generator.
     pub completing: u8,
-    _pad: [u8; 2],
+    /// Set by `markAsyncYield` in the body of an async generator: the suspension in
+    /// progress is a `yield`, not an `await`. Read and cleared by the driver
+    /// (`builtins::async_generator`).
+    pub async_yield: u8,
+    _pad: [u8; 1],
 }
 
 // SAFETY: repr(C), JsObject first.
@@ -302,16 +312,18 @@ unsafe impl CellType for GeneratorObject {
 
 impl GeneratorObject {
     /// A generator in the start state.
-    pub fn new(base: JsObject, closure: Value, args: Value) -> GeneratorObject {
+    pub fn new(base: JsObject, closure: Value, outer: Value, args: Value) -> GeneratorObject {
         GeneratorObject {
             base,
             closure,
+            outer,
             args,
             regs: Value::UNDEFINED,
             resume_ip: 0,
             state: gen_state::SUSPENDED_START,
             completing: 0,
-            _pad: [0; 2],
+            async_yield: 0,
+            _pad: [0; 1],
         }
     }
 }
@@ -377,6 +389,133 @@ unsafe impl CellType for CollectionObject {
 }
 // SAFETY: starts with JsObject.
 unsafe impl ObjectCell for CollectionObject {}
+
+/// `[[PromiseState]]` values stored in [`PromiseObject::state`].
+pub mod promise_state {
+    /// Neither fulfilled nor rejected yet.
+    pub const PENDING: u8 = 0;
+    /// Fulfilled: `result` is the value.
+    pub const FULFILLED: u8 = 1;
+    /// Rejected: `result` is the reason.
+    pub const REJECTED: u8 = 2;
+}
+
+/// A PromiseReaction pair (27.2.1.2): the specification keeps a fulfil and a reject
+/// reaction in two lists that PerformPromiseThen always appends to together, so one record
+/// holds both handlers and the result capability they share.
+#[derive(Clone, Copy, Debug)]
+pub struct PromiseReaction {
+    /// `[[Capability]].[[Promise]]`, or undefined when there is no capability.
+    pub promise: Value,
+    /// `[[Capability]].[[Resolve]]`; empty when the capability is internal (its promise
+    /// is a %Promise% whose resolving functions never escaped, resolved directly).
+    pub resolve: Value,
+    /// `[[Capability]].[[Reject]]`; empty when the capability is internal.
+    pub reject: Value,
+    /// The fulfil reaction's `[[Handler]]`, or empty.
+    pub on_fulfilled: Value,
+    /// The reject reaction's `[[Handler]]`, or empty.
+    pub on_rejected: Value,
+}
+
+impl PromiseReaction {
+    /// Every value the reaction holds (for tracing and rooting).
+    pub fn values(&self) -> [Value; 5] {
+        [self.promise, self.resolve, self.reject, self.on_fulfilled, self.on_rejected]
+    }
+}
+
+/// A Promise instance (27.2.6): `[[PromiseState]]`, `[[PromiseResult]]`,
+/// `[[PromiseIsHandled]]` and the pending reactions (see `builtins::promise`).
+#[repr(C)]
+pub struct PromiseObject {
+    pub(crate) base: JsObject,
+    /// The reactions waiting for settlement, in registration order (empty once settled).
+    pub reactions: Vec<PromiseReaction>,
+    /// `[[PromiseResult]]`: the value or reason once settled, undefined while pending.
+    pub result: Value,
+    /// One of `promise_state`.
+    pub state: u8,
+    /// `[[PromiseIsHandled]]`.
+    pub is_handled: bool,
+    _pad: [u8; 6],
+}
+
+// SAFETY: repr(C), JsObject first, kind Promise.
+unsafe impl CellType for PromiseObject {
+    const KIND: Option<CellKind> = Some(CellKind::Promise);
+}
+// SAFETY: starts with JsObject.
+unsafe impl ObjectCell for PromiseObject {}
+
+impl PromiseObject {
+    /// A pending promise.
+    pub fn new(base: JsObject) -> PromiseObject {
+        PromiseObject { base, reactions: Vec::new(), result: Value::UNDEFINED, state: promise_state::PENDING, is_handled: false, _pad: [0; 6] }
+    }
+}
+
+/// `[[AsyncGeneratorState]]` values stored in [`AsyncGeneratorObject::state`] (27.6.2).
+pub mod async_gen_state {
+    /// Created; the body has not started.
+    pub const SUSPENDED_START: u8 = 0;
+    /// Suspended at a `yield` with no request to serve.
+    pub const SUSPENDED_YIELD: u8 = 1;
+    /// Running, or suspended at an `await` (requests wait in the queue).
+    pub const EXECUTING: u8 = 2;
+    /// The body has finished; the queued requests are being completed (a `return(v)`
+    /// request awaits `v`).
+    pub const DRAINING_QUEUE: u8 = 3;
+    /// Finished with an empty queue.
+    pub const COMPLETED: u8 = 4;
+}
+
+/// An AsyncGeneratorRequest (27.6.3.1): a completion to resume the body with and the
+/// promise of its result.
+#[derive(Clone, Copy, Debug)]
+pub struct AsyncGeneratorRequest {
+    /// How to resume: `RESUME_NEXT`, `RESUME_THROW` or `RESUME_RETURN`
+    /// (`interp::ops::generator`).
+    pub kind: u8,
+    /// The completion's value.
+    pub value: Value,
+    /// `[[Capability]].[[Promise]]`: a %Promise% resolved directly.
+    pub promise: Value,
+}
+
+/// An AsyncGenerator instance (27.6): the generator object that runs the body (never
+/// exposed to JavaScript), `[[AsyncGeneratorState]]` and `[[AsyncGeneratorQueue]]`.
+#[repr(C)]
+pub struct AsyncGeneratorObject {
+    pub(crate) base: JsObject,
+    /// The generator object running the body.
+    pub generator: Value,
+    /// `[[AsyncGeneratorQueue]]`, oldest first.
+    pub queue: std::collections::VecDeque<AsyncGeneratorRequest>,
+    /// One of `async_gen_state`.
+    pub state: u8,
+    _pad: [u8; 7],
+}
+
+// SAFETY: repr(C), JsObject first, kind AsyncGenerator.
+unsafe impl CellType for AsyncGeneratorObject {
+    const KIND: Option<CellKind> = Some(CellKind::AsyncGenerator);
+}
+// SAFETY: starts with JsObject.
+unsafe impl ObjectCell for AsyncGeneratorObject {}
+
+impl AsyncGeneratorObject {
+    /// An async generator in the suspended-start state over `generator`.
+    pub fn new(base: JsObject, generator: Value) -> AsyncGeneratorObject {
+        AsyncGeneratorObject {
+            base,
+            generator,
+            queue: std::collections::VecDeque::new(),
+            state: async_gen_state::SUSPENDED_START,
+            _pad: [0; 7],
+        }
+    }
+}
 
 /// Rounds a struct size up to the 8-byte slot alignment.
 pub(crate) const fn inline_offset<T>() -> u32 {

@@ -269,16 +269,19 @@ impl Runtime {
         if !self.heap.slot(func, slot).is_empty() {
             return;
         }
-        let is_generator = match self.heap.downcast::<crate::object::function::Closure>(func) {
-            Some(c) => {
-                // SAFETY-free read through the runtime-owned function info.
-                let info = self.heap.get(c).func;
-                crate::interp::code::info_flags(info).contains(bytecode::FunctionFlags::GENERATOR)
-            }
-            None => false,
+        let flags = match self.heap.downcast::<crate::object::function::Closure>(func) {
+            // SAFETY-free read through the runtime-owned function info.
+            Some(c) => crate::interp::code::info_flags(self.heap.get(c).func),
+            None => bytecode::FunctionFlags::NONE,
         };
-        let proto = if is_generator {
-            let gp = self.intrinsic(crate::runtime::Intrinsic::GeneratorPrototype);
+        let proto = if flags.contains(bytecode::FunctionFlags::GENERATOR) {
+            // Generator and async generator functions: a plain object inheriting
+            // %GeneratorPrototype% or %AsyncGeneratorPrototype%, with no `constructor`.
+            let i = match flags.contains(bytecode::FunctionFlags::ASYNC) {
+                true => crate::runtime::Intrinsic::AsyncGeneratorPrototype,
+                false => crate::runtime::Intrinsic::GeneratorPrototype,
+            };
+            let gp = self.intrinsic(i);
             self.new_object(gp)
         } else {
             let shape = self.realm().shapes.prototype_object;

@@ -101,6 +101,9 @@ pub struct JsError {
     pub interrupted: bool,
     /// The heap limit was reached with no way to recover.
     pub out_of_memory: bool,
+    /// The value is the reason of a promise rejection no handler took (see
+    /// `RuntimeOptions::report_unhandled_rejections`), not a thrown exception.
+    pub unhandled_rejection: bool,
 }
 
 impl JsError {
@@ -112,6 +115,7 @@ impl JsError {
             stack: format!("{name}: {message}"),
             interrupted: false,
             out_of_memory: false,
+            unhandled_rejection: false,
         }
     }
 
@@ -122,7 +126,7 @@ impl JsError {
             Some(i) => ("SyntaxError", first[i + "SyntaxError: ".len()..].to_string()),
             None => ("SyntaxError", first.to_string()),
         };
-        JsError { name: name.into(), message, stack: text.to_string(), interrupted: false, out_of_memory: false }
+        JsError { name: name.into(), message, stack: text.to_string(), interrupted: false, out_of_memory: false, unhandled_rejection: false }
     }
 }
 
@@ -134,14 +138,15 @@ impl fmt::Display for JsError {
         if self.out_of_memory {
             return write!(f, "Uncaught RangeError: out of memory");
         }
+        let prefix = if self.unhandled_rejection { "Uncaught (in promise)" } else { "Uncaught" };
         if !self.stack.is_empty() {
-            write!(f, "Uncaught {}", self.stack)
+            write!(f, "{prefix} {}", self.stack)
         } else if self.name.is_empty() {
-            write!(f, "Uncaught {}", self.message)
+            write!(f, "{prefix} {}", self.message)
         } else if self.message.is_empty() {
-            write!(f, "Uncaught {}", self.name)
+            write!(f, "{prefix} {}", self.name)
         } else {
-            write!(f, "Uncaught {}: {}", self.name, self.message)
+            write!(f, "{prefix} {}: {}", self.name, self.message)
         }
     }
 }
@@ -204,6 +209,7 @@ impl Runtime {
                     stack: String::new(),
                     interrupted: true,
                     out_of_memory: false,
+                    unhandled_rejection: false,
                 };
             }
             ExceptionKind::OutOfMemory => {
@@ -214,6 +220,7 @@ impl Runtime {
                     stack: String::new(),
                     interrupted: false,
                     out_of_memory: true,
+                    unhandled_rejection: false,
                 };
             }
             ExceptionKind::Normal => {}
@@ -224,7 +231,7 @@ impl Runtime {
 
     /// Describes a thrown value without running JavaScript.
     pub(crate) fn describe_thrown(&mut self, v: Value) -> JsError {
-        let mut err = JsError { name: String::new(), message: String::new(), stack: String::new(), interrupted: false, out_of_memory: false };
+        let mut err = JsError { name: String::new(), message: String::new(), stack: String::new(), interrupted: false, out_of_memory: false, unhandled_rejection: false };
         if let Some(obj) = v.is_object().then(|| v.ptr_unchecked::<JsObject>()) {
             let name_key = self.names.name;
             let msg_key = self.names.message;

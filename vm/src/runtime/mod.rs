@@ -5,8 +5,12 @@
 //!           ├─ realms (global object + intrinsics, per realm)
 //!           ├─ register stack + frames (interp)      handle stack, persistent handles
 //!           ├─ loaded bundles (decoded functions, string atoms) + inline caches
+//!           ├─ job queue (promise jobs) + tracked unhandled rejections
 //!           └─ pending exception, interrupt flag, output, compile hook
 //! ```
+//!
+//! Running a script (`run_bundle`, `run_script`) runs its global code and then drains the
+//! job queue (`run_jobs`), as a host's microtask checkpoint after a task.
 //!
 //! Errors: fallible operations return [`JsResult`]; the thrown value is kept in the runtime
 //! (`Runtime::exception`) and [`Exception`] is zero-sized, as Hermes's `CallResult`. An
@@ -47,11 +51,16 @@ pub struct RuntimeOptions {
     pub heap_limit: usize,
     /// Most JavaScript frames on the stack; beyond it a RangeError is thrown.
     pub max_stack_depth: usize,
+    /// Track promises rejected without a handler (HostPromiseRejectionTracker): when one
+    /// still has none once the job queue is empty, `run_bundle`/`run_script` fail with it
+    /// as an error whose `unhandled_rejection` is set ("Uncaught (in promise) ...", as
+    /// node does). Off, rejections are not tracked at all (test262 tests ignore them).
+    pub report_unhandled_rejections: bool,
 }
 
 impl Default for RuntimeOptions {
     fn default() -> RuntimeOptions {
-        RuntimeOptions { gc_stress: false, heap_limit: 3 << 30, max_stack_depth: 40_000 }
+        RuntimeOptions { gc_stress: false, heap_limit: 3 << 30, max_stack_depth: 40_000, report_unhandled_rejections: true }
     }
 }
 
@@ -90,14 +99,6 @@ pub enum ExceptionKind {
     OutOfMemory,
 }
 
-/// A job of the job queue.
-pub struct Job {
-    /// The function to call.
-    pub func: Value,
-    /// Its arguments.
-    pub args: Vec<Value>,
-}
-
 /// A JavaScript engine instance. See the module docs.
 pub struct Runtime {
     pub(crate) heap: Heap,
@@ -124,7 +125,10 @@ pub struct Runtime {
     /// Lowest Rust stack address the VM may reach before throwing a RangeError.
     pub(crate) stack_guard: usize,
     pub(crate) symbol_registry: HashMap<Vec<u16>, Value>,
-    pub(crate) jobs: VecDeque<Job>,
+    /// The job queue (9.5): promise jobs, run in FIFO order by `run_jobs`.
+    pub(crate) jobs: VecDeque<crate::builtins::promise::Job>,
+    /// Promises rejected while they had no handler, for `report_unhandled_rejections`.
+    pub(crate) rejections: Vec<Value>,
     pub(crate) options: RuntimeOptions,
     pub(crate) output: Box<dyn Write>,
     pub(crate) compiler: Option<CompileHook>,
@@ -200,6 +204,7 @@ impl Runtime {
             stack_guard: stack_guard(),
             symbol_registry: HashMap::new(),
             jobs: VecDeque::new(),
+            rejections: Vec::new(),
             gc_stress: options.gc_stress,
             options,
             output: Box::new(std::io::stdout()),
@@ -236,13 +241,29 @@ impl Runtime {
     }
 
     /// Verifies a bundle, runs its global code in the current realm, then drains the job
-    /// queue.
+    /// queue (a microtask checkpoint). With `report_unhandled_rejections`, a promise
+    /// rejected with no handler that still has none then is the error.
     pub fn run_bundle(&mut self, bytes: Vec<u8>) -> Result<(), JsError> {
         self.interrupt.store(false, Ordering::Relaxed);
         self.stack_guard = stack_guard();
         let realm = self.realm;
         let result = self.eval_bundle(bytes, realm).map(|_| ()).and_then(|_| self.run_jobs());
-        result.map_err(|_| self.take_js_error())
+        result.map_err(|_| self.take_js_error())?;
+        self.check_unhandled_rejections()
+    }
+
+    /// The error for the first tracked promise rejection that is still unhandled; forgets
+    /// the others (the host reports one, as node does when it exits).
+    fn check_unhandled_rejections(&mut self) -> Result<(), JsError> {
+        let unhandled = self.take_unhandled_rejections();
+        let Some(&promise) = unhandled.first() else { return Ok(()) };
+        let reason = match self.promise_result(promise.ptr_unchecked()) {
+            Some(Err(reason)) => reason,
+            _ => Value::UNDEFINED,
+        };
+        let mut e = self.describe_thrown(reason);
+        e.unhandled_rejection = true;
+        Err(e)
     }
 
     /// Compiles `source` with the compile hook and runs it like `run_bundle`.
@@ -266,17 +287,48 @@ impl Runtime {
         crate::interp::run_global_code(self, index)
     }
 
-    /// Runs queued jobs until the queue is empty.
-    pub(crate) fn run_jobs(&mut self) -> JsResult<()> {
-        while let Some(job) = self.jobs.pop_front() {
-            let mark = self.handles.len();
-            for &a in &job.args {
-                self.handles.push(a);
+    /// Runs queued jobs until the queue is empty; jobs enqueued meanwhile run too, in FIFO
+    /// order (9.5). Each job runs in its realm, after a safepoint.
+    ///
+    /// Errors: an uncatchable exception (interrupt, out of memory), or the heap limit hit at
+    /// the safepoint between jobs, stops at once and propagates, leaving the remaining jobs
+    /// queued. A job that throws a JavaScript exception (only a custom capability's resolve
+    /// or reject function, or a handler of `promise_then`, can) does not stop the queue:
+    /// like a host reporting the error, the queue is drained and then the first such
+    /// exception is thrown.
+    pub fn run_jobs(&mut self) -> JsResult<()> {
+        let mark = self.handles.len();
+        let mut failed = false;
+        while !self.jobs.is_empty() {
+            if let Err(e) = self.safepoint() {
+                self.handles.truncate(mark);
+                return Err(e);
             }
-            self.handles.push(job.func);
-            let r = self.call(job.func, Value::UNDEFINED, &job.args);
+            let Some(job) = self.jobs.pop_front() else { break };
+            let job_mark = self.handles.len();
+            self.handles.extend_from_slice(&job.values());
+            let saved_realm = self.realm;
+            self.realm = job.realm();
+            let r = crate::builtins::promise::run_job(self, job);
+            self.realm = saved_realm;
+            self.handles.truncate(job_mark);
+            if r.is_err() {
+                if self.exception_kind != ExceptionKind::Normal {
+                    self.handles.truncate(mark);
+                    return r;
+                }
+                let e = self.take_exception();
+                if !failed {
+                    failed = true;
+                    // Kept rooted below the jobs' handles until the queue is empty.
+                    self.handles.push(e);
+                }
+            }
+        }
+        if failed {
+            let e = self.handles[mark];
             self.handles.truncate(mark);
-            r?;
+            return Err(self.throw(e));
         }
         Ok(())
     }
@@ -452,6 +504,7 @@ impl Runtime {
             native_new_target,
             symbol_registry,
             jobs,
+            rejections,
             small_int_strings,
             char_strings,
             gen_resume_value,
@@ -489,6 +542,8 @@ impl Runtime {
                 s.function,
                 s.constructor,
                 s.generator_function,
+                s.async_function,
+                s.async_generator_function,
                 s.class_constructor,
                 s.native_function,
                 s.prototype_object,
@@ -524,10 +579,12 @@ impl Runtime {
             heap.mark_value(v);
         }
         for job in jobs.iter() {
-            heap.mark_value(job.func);
-            for &a in &job.args {
-                heap.mark_value(a);
+            for v in job.values() {
+                heap.mark_value(v);
             }
+        }
+        for &v in rejections.iter() {
+            heap.mark_value(v);
         }
         heap.drain();
         self.utf16_cache = None;

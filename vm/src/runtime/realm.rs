@@ -16,6 +16,9 @@ macro_rules! for_each_intrinsic {
         UriErrorPrototype, AggregateErrorPrototype, IteratorPrototype, ArrayIteratorPrototype,
         StringIteratorPrototype, MapIteratorPrototype, SetIteratorPrototype,
         RegExpStringIteratorPrototype, GeneratorPrototype, GeneratorFunctionPrototype,
+        AsyncFunctionPrototype, AsyncFunction,
+        AsyncIteratorPrototype, AsyncFromSyncIteratorPrototype, AsyncGeneratorPrototype,
+        AsyncGeneratorFunctionPrototype, AsyncGeneratorFunction,
         DatePrototype, RegExpPrototype, MapPrototype, SetPrototype, WeakMapPrototype,
         WeakSetPrototype, PromisePrototype,
         Object, Function, Array, String, Number, Boolean, Symbol, BigInt, Error, TypeError,
@@ -57,6 +60,11 @@ pub struct RealmShapes {
     pub constructor: Gc<Shape>,
     /// Generator function closures: `length`, `name`, `prototype` (lazy).
     pub generator_function: Gc<Shape>,
+    /// Async function closures: `length`, `name`; [[Prototype]] %AsyncFunction.prototype%.
+    pub async_function: Gc<Shape>,
+    /// Async generator function closures: `length`, `name`, `prototype` (lazy);
+    /// [[Prototype]] %AsyncGeneratorFunction.prototype%.
+    pub async_generator_function: Gc<Shape>,
     /// Class constructors: `length`, `name`, `prototype` (non-writable, set by defineClass).
     pub class_constructor: Gc<Shape>,
     /// Native functions: `length`, `name`.

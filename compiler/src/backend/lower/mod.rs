@@ -1097,6 +1097,10 @@ pub fn function_flags(func: &Function) -> bytecode::FunctionFlags {
         FunctionKind::DerivedConstructor => F::CONSTRUCTOR | F::CLASS_CONSTRUCTOR | F::DERIVED,
         FunctionKind::GeneratorOuter => F::GENERATOR,
         FunctionKind::GeneratorInner => F::GENERATOR_INNER,
+        FunctionKind::AsyncOuter => F::ASYNC,
+        FunctionKind::AsyncInner => F::GENERATOR_INNER | F::ASYNC,
+        FunctionKind::AsyncGeneratorOuter => F::GENERATOR | F::ASYNC,
+        FunctionKind::AsyncGeneratorInner => F::GENERATOR_INNER | F::ASYNC,
     };
     if func.strict {
         flags |= F::STRICT;

@@ -343,6 +343,13 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             super::property::delete_property(rt, o, key, true)?;
             Ok(Value::TRUE)
         }
+        BuiltinId::AsyncFunctionStart => crate::builtins::async_function::async_function_start(rt, arg(args, 0)),
+        BuiltinId::AsyncGeneratorStart => crate::builtins::async_generator::async_generator_start(rt, arg(args, 0)),
+        BuiltinId::MarkAsyncYield => {
+            crate::builtins::async_generator::mark_async_yield(rt);
+            Ok(Value::UNDEFINED)
+        }
+        BuiltinId::GetAsyncIterator => crate::builtins::async_iteration::get_async_iterator(rt, arg(args, 0)),
         BuiltinId::MarkRawYield => {
             // The executing frame is the generator's inner function.
             if let Some(frame) = rt.frames.last() {

@@ -101,7 +101,11 @@ pub(crate) fn make_closure(rt: &mut Runtime, info_ptr: FuncRef, env: Value) -> V
     let info = info_ref(info_ptr);
     let flags = info.flags();
     let shapes = rt.realm().shapes;
-    let (shape, proto_slot) = if flags.contains(FunctionFlags::GENERATOR) {
+    let (shape, proto_slot) = if flags.contains(FunctionFlags::ASYNC) && flags.contains(FunctionFlags::GENERATOR) {
+        (shapes.async_generator_function, Value::EMPTY)
+    } else if flags.contains(FunctionFlags::ASYNC) {
+        (shapes.async_function, Value::UNDEFINED)
+    } else if flags.contains(FunctionFlags::GENERATOR) {
         (shapes.generator_function, Value::EMPTY)
     } else if flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
         (shapes.class_constructor, Value::UNDEFINED)
@@ -154,11 +158,12 @@ pub(crate) fn create_arguments(rt: &mut Runtime, fi: usize) -> Value {
     let obj = rt.new_object_with_shape(shape);
     let values_fn = rt.intrinsic(Intrinsic::ArrayProtoValues);
     let strict = f.info().is_some_and(|i| i.is_strict());
+    let callee = super::generator::frame_callee(rt, fi);
     {
         let slots = rt.heap.inline_slots_mut(obj);
         slots[0] = Value::number(n as f64);
         slots[1] = values_fn;
-        slots[2] = if strict { Value::UNDEFINED } else { f.closure };
+        slots[2] = if strict { Value::UNDEFINED } else { callee };
     }
     if !values.is_empty() {
         let e = rt.heap.alloc_vec_from(&values);

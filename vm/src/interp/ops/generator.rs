@@ -46,7 +46,7 @@ pub(crate) fn create_generator(rt: &mut Runtime, fi: usize, target: FuncRef, env
     let home = rt.heap.get(outer.ptr_unchecked::<Closure>()).home;
     rt.heap.get_mut(inner.ptr_unchecked::<Closure>()).home = home;
     let shape = rt.root_shape(proto, CellKind::Generator, 0);
-    let g = GeneratorObject::new(JsObject::new(CellKind::Generator, shape), inner, Value::cell(args_vec));
+    let g = GeneratorObject::new(JsObject::new(CellKind::Generator, shape), inner, outer, Value::cell(args_vec));
     let g = rt.heap.alloc_object(g, 0);
     Ok(Value::object(g))
 }
@@ -207,6 +207,16 @@ impl Runtime {
         s[1] = Value::boolean(done);
         Value::object(o)
     }
+}
+
+/// The function a frame's code sees as its callee: the closure it runs, except for the body
+/// of a generator or async function, whose callee is the outer function that was called.
+pub(crate) fn frame_callee(rt: &Runtime, fi: usize) -> Value {
+    let f = &rt.frames[fi];
+    if f.flags & GENERATOR != 0 && f.generator.is_object() {
+        return rt.heap.get(gen_of(f.generator)).outer;
+    }
+    f.closure
 }
 
 /// Whether `obj` is a generator object.
