@@ -1240,7 +1240,6 @@ fn ic_read(rt: &Runtime, site: usize, ob: Gc<JsObject>, shape: Gc<crate::object:
             let holder = match e.kind {
                 ic::OWN => ob,
                 ic::PROTO if e.epoch == rt.proto_epoch => e.holder?,
-                ic::OWN_DICT if e.epoch == rt.heap.get(shape).dict_version => ob,
                 _ => return None,
             };
             let v = rt.heap.slot_at(holder, e.loc);
@@ -1262,11 +1261,6 @@ fn ic_write(rt: &mut Runtime, site: usize, ob: Gc<JsObject>, v: Value) -> bool {
         if e.shape == Some(shape) {
             match e.kind {
                 ic::OWN => {
-                    let loc = e.loc;
-                    rt.heap.set_slot_at(ob, loc, v);
-                    return true;
-                }
-                ic::OWN_DICT if e.epoch == rt.heap.get(shape).dict_version => {
                     let loc = e.loc;
                     rt.heap.set_slot_at(ob, loc, v);
                     return true;

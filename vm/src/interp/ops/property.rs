@@ -35,6 +35,14 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
     }
     let recv_shape = rt.heap.get(obj).shape;
     let cacheable = !rt.heap.get(recv_shape).is_dictionary();
+    if !cacheable {
+        if let Some(loc) = dict_entry(rt, ic_idx, recv_shape) {
+            let v = rt.heap.slot_at(obj, loc);
+            if !v.is_empty() {
+                return Ok(v);
+            }
+        }
+    }
     let mut h = obj;
     loop {
         match rt.own_lookup(h, key) {
@@ -83,6 +91,17 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
     Ok(Value::UNDEFINED)
 }
 
+/// The slot location cached at IC slot `ic_idx` for dictionary shape `shape`, if the
+/// entry is still valid. Dictionary entries are checked here, on the miss path, rather
+/// than in the interpreter's inline probe, which stays as small as possible.
+fn dict_entry(rt: &Runtime, ic_idx: usize, shape: Gc<crate::object::Shape>) -> Option<u32> {
+    let version = rt.heap.get(shape).dict_version;
+    rt.ics[ic_idx * ic::WAYS..(ic_idx + 1) * ic::WAYS]
+        .iter()
+        .find(|e| e.shape == Some(shape) && e.kind == ic::OWN_DICT && e.epoch == version)
+        .map(|e| e.loc)
+}
+
 fn get_or_missing(rt: &mut Runtime, obj: Gc<JsObject>, key: Key, is_try: bool) -> JsResult<Value> {
     if is_try && !rt.has_property(obj, key)? {
         let name = rt.key_display(key);
@@ -115,6 +134,12 @@ pub(crate) fn put_by_id_slow(
     };
     let recv_shape = rt.heap.get(obj).shape;
     let cacheable = !rt.heap.get(recv_shape).is_dictionary();
+    if !cacheable {
+        if let Some(loc) = dict_entry(rt, ic_idx, recv_shape) {
+            rt.heap.set_slot_at(obj, loc, v);
+            return Ok(());
+        }
+    }
     match rt.own_lookup(obj, key) {
         Own::Slot(slot, attrs) if attrs & (ACCESSOR | WRITABLE) == WRITABLE => {
             rt.heap.set_slot(obj, slot, v);
