@@ -150,21 +150,5 @@ pub(crate) fn init(rt: &mut Runtime) {
 
 /// 27.7.1.1 AsyncFunction(...parameterArgs, bodyArg): CreateDynamicFunction of kind async.
 fn async_function_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
-    let (params, body) = match args.split_last() {
-        Some((b, p)) => (p, *b),
-        None => (&[][..], Value::UNDEFINED),
-    };
-    let mut p = Vec::new();
-    for &a in params {
-        p.push(rt.to_rust_string(a)?);
-    }
-    let body = if body.is_undefined() { String::new() } else { rt.to_rust_string(body)? };
-    let source = format!("(async function anonymous({}\n) {{\n{}\n}})", p.join(","), body);
-    let bytes = rt.compile_source(&source, "anonymous")?;
-    let realm = rt.realm;
-    let f = rt.eval_bundle(bytes, realm)?;
-    if !rt.is_callable(f) {
-        return Err(rt.throw_syntax_error("AsyncFunction constructor: the compiler did not produce a function"));
-    }
-    Ok(f)
+    super::function::create_dynamic_function(rt, args, super::function::DynamicKind::Async)
 }

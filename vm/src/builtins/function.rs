@@ -53,6 +53,26 @@ pub(crate) fn function_prototype_call(_rt: &mut Runtime, _this: Value, _args: &[
 
 /// 20.2.1.1 Function(...parameterArgs, bodyArg): compiles through the compile hook.
 fn function_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    create_dynamic_function(rt, args, DynamicKind::Normal)
+}
+
+/// The kind of function CreateDynamicFunction makes.
+#[derive(Clone, Copy)]
+pub(crate) enum DynamicKind {
+    /// `function`
+    Normal,
+    /// `function*`
+    Generator,
+    /// `async function`
+    Async,
+    /// `async function*`
+    AsyncGenerator,
+}
+
+/// 20.2.1.1.1 CreateDynamicFunction(constructor, newTarget, kind, parameterArgs, bodyArg):
+/// the source text `(<kind> anonymous(<params>\n) {\n<body>\n})` compiled through the
+/// runtime's compile hook and evaluated in the current realm.
+pub(crate) fn create_dynamic_function(rt: &mut Runtime, args: &[Value], kind: DynamicKind) -> JsResult<Value> {
     let (params, body) = match args.split_last() {
         Some((b, p)) => (p, *b),
         None => (&[][..], Value::UNDEFINED),
@@ -62,12 +82,18 @@ fn function_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsRes
         p.push(rt.to_rust_string(a)?);
     }
     let body = if body.is_undefined() { String::new() } else { rt.to_rust_string(body)? };
-    let source = format!("(function anonymous({}\n) {{\n{}\n}})", p.join(","), body);
+    let (prefix, constructor) = match kind {
+        DynamicKind::Normal => ("function", "Function"),
+        DynamicKind::Generator => ("function*", "GeneratorFunction"),
+        DynamicKind::Async => ("async function", "AsyncFunction"),
+        DynamicKind::AsyncGenerator => ("async function*", "AsyncGeneratorFunction"),
+    };
+    let source = format!("({prefix} anonymous({}\n) {{\n{body}\n}})", p.join(","));
     let bytes = rt.compile_source(&source, "anonymous")?;
     let realm = rt.realm;
     let f = rt.eval_bundle(bytes, realm)?;
     if !rt.is_callable(f) {
-        return Err(rt.throw_syntax_error("Function constructor: the compiler did not produce a function"));
+        return Err(rt.throw_syntax_error(&format!("{constructor} constructor: the compiler did not produce a function")));
     }
     Ok(f)
 }

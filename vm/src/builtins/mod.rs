@@ -135,6 +135,29 @@ pub fn arg(args: &[Value], i: usize) -> Value {
     args.get(i).copied().unwrap_or(Value::UNDEFINED)
 }
 
+/// 7.3.22 SpeciesConstructor(O, defaultConstructor): `O.constructor[Symbol.species]`, or
+/// the realm's `default` when either is undefined (or the species is null).
+pub(crate) fn species_constructor(rt: &mut Runtime, o: Value, default: Intrinsic) -> JsResult<Value> {
+    let default = rt.intrinsic(default);
+    let ck = Key::Name(rt.names.constructor);
+    let c = rt.get(o.ptr_unchecked(), ck, o)?;
+    if c.is_undefined() {
+        return Ok(default);
+    }
+    if !c.is_object() {
+        return Err(rt.throw_type_error("object.constructor is not an object"));
+    }
+    let sk = Key::Name(rt.symbols.species);
+    let s = rt.get(c.ptr_unchecked(), sk, c)?;
+    if s.is_nullish() {
+        return Ok(default);
+    }
+    if rt.is_constructor(s) {
+        return Ok(s);
+    }
+    Err(rt.throw_type_error("object.constructor[Symbol.species] is not a constructor"))
+}
+
 impl Runtime {
     /// The key of a row name.
     pub(crate) fn row_key(&mut self, name: Name) -> Key {

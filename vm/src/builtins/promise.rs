@@ -476,24 +476,7 @@ pub(crate) fn promise_resolve(rt: &mut Runtime, c: Value, x: Value) -> JsResult<
 
 /// 7.3.22 SpeciesConstructor(O, %Promise%).
 fn species_constructor(rt: &mut Runtime, o: Value) -> JsResult<Value> {
-    let default = rt.intrinsic(Intrinsic::Promise);
-    let ck = Key::Name(rt.names.constructor);
-    let c = rt.get(o.ptr_unchecked(), ck, o)?;
-    if c.is_undefined() {
-        return Ok(default);
-    }
-    if !c.is_object() {
-        return Err(rt.throw_type_error("The promise's constructor is not an object"));
-    }
-    let sk = Key::Name(rt.symbols.species);
-    let s = rt.get(c.ptr_unchecked(), sk, c)?;
-    if s.is_nullish() {
-        return Ok(default);
-    }
-    if rt.is_constructor(s) {
-        return Ok(s);
-    }
-    Err(rt.throw_type_error("The promise's constructor[Symbol.species] is not a constructor"))
+    super::species_constructor(rt, o, Intrinsic::Promise)
 }
 
 /// 7.3.21 Invoke(V, P, argumentsList).

@@ -642,24 +642,7 @@ fn string_iterator_next(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsRes
 
 /// 7.3.22 SpeciesConstructor(O, %RegExp%).
 fn species_constructor(rt: &mut Runtime, o: Value) -> JsResult<Value> {
-    let default = rt.intrinsic(Intrinsic::RegExp);
-    let ck = Key::Name(rt.names.constructor);
-    let c = rt.get(o.ptr_unchecked(), ck, o)?;
-    if c.is_undefined() {
-        return Ok(default);
-    }
-    if !c.is_object() {
-        return Err(rt.throw_type_error("object.constructor is not an object"));
-    }
-    let sk = Key::Name(rt.symbols.species);
-    let s = rt.get(c.ptr_unchecked(), sk, c)?;
-    if s.is_nullish() {
-        return Ok(default);
-    }
-    if rt.is_constructor(s) {
-        return Ok(s);
-    }
-    Err(rt.throw_type_error("object.constructor[Symbol.species] is not a constructor"))
+    super::species_constructor(rt, o, Intrinsic::RegExp)
 }
 
 /// 22.2.6.11 RegExp.prototype[@@replace](string, replaceValue).
