@@ -199,6 +199,20 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
     let keys = rt.own_keys_raw(obj);
     let mut parts: Vec<String> = Vec::new();
     let is_array = kind == CellKind::Array;
+    // A promise shows its state first, as node does: `Promise { <pending> }`,
+    // `Promise { 1 }`, `Promise { <rejected> 1 }`.
+    if kind == CellKind::Promise {
+        let mut s = String::new();
+        match rt.promise_result(obj) {
+            None => s.push_str("<pending>"),
+            Some(Ok(value)) => inspect_into(rt, value, depth + 1, seen, &mut s, false),
+            Some(Err(reason)) => {
+                s.push_str("<rejected> ");
+                inspect_into(rt, reason, depth + 1, seen, &mut s, false);
+            }
+        }
+        parts.push(s);
+    }
     if is_array {
         let len = rt.heap.array_length(obj);
         let mut holes = 0u32;

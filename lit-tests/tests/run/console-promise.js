@@ -1,0 +1,18 @@
+// console.log shows a promise's state and value, as node does.
+// Expected output is node's (checked by `cargo run -p lit-tests -- --node`).
+// RUN: %iris %s | %FileCheck %s --match-full-lines --strict-whitespace
+const a = Promise.resolve(1);
+const b = new Promise(() => {});
+const c = Promise.reject(2);
+c.catch(() => {});
+const d = Promise.resolve({ x: [1, 2] });
+const e = Promise.resolve("s");
+e.extra = true;
+console.log(a, b, c);
+console.log(d);
+console.log(e);
+console.log([a]);
+// CHECK: Promise { 1 } Promise { <pending> } Promise { <rejected> 2 }
+// CHECK-NEXT: Promise { { x: [ 1, 2 ] } }
+// CHECK-NEXT: Promise { 's', extra: true }
+// CHECK-NEXT: [ Promise { 1 } ]
