@@ -213,6 +213,28 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
         }
         parts.push(s);
     }
+    // Map and Set entries, and the size after the constructor name: `Map(1) { 'a' => 1 }`.
+    let mut size = None;
+    if kind == CellKind::Collection {
+        let c = obj.cast::<crate::object::CollectionObject>();
+        let d = &rt.heap.get(c).data;
+        let (is_set, weak, live) = (d.is_set, d.weak, d.live);
+        let entries: Vec<(Value, Value)> = d.entries.iter().copied().filter(|e| !e.0.is_empty()).collect();
+        if weak {
+            parts.push("<items unknown>".to_string());
+        } else {
+            size = Some(live);
+            for (k, v) in entries.into_iter().take(100) {
+                let mut s = String::new();
+                inspect_into(rt, k, depth + 1, seen, &mut s, false);
+                if !is_set {
+                    s.push_str(" => ");
+                    inspect_into(rt, v, depth + 1, seen, &mut s, false);
+                }
+                parts.push(s);
+            }
+        }
+    }
     if is_array {
         let len = rt.heap.array_length(obj);
         let mut holes = 0u32;
@@ -286,6 +308,9 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
     }
     if kind == CellKind::Arguments {
         prefix = "[Arguments] ".to_string();
+    }
+    if let (Some(n), Some(name)) = (size, prefix.strip_suffix(' ')) {
+        prefix = format!("{name}({n}) ");
     }
     let (open, close) = if is_array || kind == CellKind::Arguments { ("[", "]") } else { ("{", "}") };
     if parts.is_empty() {

@@ -1,4 +1,5 @@
-// console.log shows a promise's state and value, as node does.
+// console.log shows a promise's state and value and the entries of maps and sets, as node
+// does.
 // Expected output is node's (checked by `cargo run -p lit-tests -- --node`).
 // RUN: %iris %s | %FileCheck %s --match-full-lines --strict-whitespace
 const a = Promise.resolve(1);
@@ -12,7 +13,11 @@ console.log(a, b, c);
 console.log(d);
 console.log(e);
 console.log([a]);
+console.log(new Map([["a", 1], [{ x: 1 }, [2]]]), new Set([1, "b"]), new Map(), new WeakMap());
+console.log([new Set([1])], { m: new Map([[1, 2]]) });
 // CHECK: Promise { 1 } Promise { <pending> } Promise { <rejected> 2 }
 // CHECK-NEXT: Promise { { x: [ 1, 2 ] } }
 // CHECK-NEXT: Promise { 's', extra: true }
 // CHECK-NEXT: [ Promise { 1 } ]
+// CHECK-NEXT: Map(2) { 'a' => 1, { x: 1 } => [ 2 ] } Set(2) { 1, 'b' } Map(0) {} WeakMap { <items unknown> }
+// CHECK-NEXT: [ Set(1) { 1 } ] { m: Map(1) { 1 => 2 } }
