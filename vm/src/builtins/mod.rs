@@ -27,6 +27,7 @@ pub mod error;
 pub mod function;
 pub mod global;
 pub mod iterator;
+pub mod iterator_helpers;
 pub mod json;
 pub mod math;
 pub mod number;
@@ -105,7 +106,7 @@ macro_rules! rows {
 pub(crate) use rows;
 
 /// Every module's table, installed in this order.
-fn tables() -> [&'static [Row]; 19] {
+fn tables() -> [&'static [Row]; 20] {
     [
         object::ROWS,
         function::ROWS,
@@ -120,6 +121,7 @@ fn tables() -> [&'static [Row]; 19] {
         json::ROWS,
         date::ROWS,
         iterator::ROWS,
+        iterator_helpers::ROWS,
         async_generator::ROWS,
         regexp::ROWS,
         collections::ROWS,
@@ -399,6 +401,7 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
     bigint::init(rt);
     error::init(rt);
     iterator::init(rt);
+    iterator_helpers::init(rt);
     date::init(rt);
     regexp::init(rt);
     collections::init(rt);
@@ -482,6 +485,7 @@ pub(crate) fn install_globals(rt: &mut Runtime, realm: u32) {
         ("WeakMap", Intrinsic::WeakMap),
         ("WeakSet", Intrinsic::WeakSet),
         ("Promise", Intrinsic::Promise),
+        ("Iterator", Intrinsic::Iterator),
     ];
     for &(name, i) in ctors {
         let v = rt.intrinsic(i);

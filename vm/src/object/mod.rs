@@ -239,6 +239,23 @@ pub mod iter_kind {
     /// An %AsyncFromSyncIteratorPrototype% object (27.1.6): `target` is a `ValueVec` of
     /// its [[SyncIteratorRecord]]'s iterator and next method.
     pub const ASYNC_FROM_SYNC: u8 = 10;
+    /// A %WrapForValidIteratorPrototype% object (27.1.3.2.1.1, made by `Iterator.from`):
+    /// `target` is a `ValueVec` of its [[Iterated]] record's iterator and next method.
+    pub const WRAP_FOR_VALID: u8 = 11;
+    /// An %IteratorHelperPrototype% object made by `Iterator.prototype.map`. Every helper
+    /// kind (`HELPER_MAP ..= HELPER_CONCAT`) keeps its state in a `ValueVec` at `target`
+    /// and its generator state in `index` (see `builtins::iterator_helpers`).
+    pub const HELPER_MAP: u8 = 12;
+    /// An iterator helper made by `Iterator.prototype.filter`.
+    pub const HELPER_FILTER: u8 = 13;
+    /// An iterator helper made by `Iterator.prototype.take`.
+    pub const HELPER_TAKE: u8 = 14;
+    /// An iterator helper made by `Iterator.prototype.drop`.
+    pub const HELPER_DROP: u8 = 15;
+    /// An iterator helper made by `Iterator.prototype.flatMap`.
+    pub const HELPER_FLAT_MAP: u8 = 16;
+    /// An iterator helper made by `Iterator.concat`.
+    pub const HELPER_CONCAT: u8 = 17;
 }
 
 /// A built-in iterator (%ArrayIteratorPrototype% and friends).

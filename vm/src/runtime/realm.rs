@@ -26,6 +26,7 @@ macro_rules! for_each_intrinsic {
         Map, Set, WeakMap, WeakSet, Promise, GeneratorFunction, ThrowTypeError, ArrayProtoValues,
         ObjectProtoToString, Eval, ArrayIteratorProtoNext, StringIteratorProtoNext,
         StringProtoIterator, RegExpProtoExec, ArgumentsMapKey,
+        Iterator, IteratorHelperPrototype, WrapForValidIteratorPrototype,
     }};
 }
 
