@@ -29,10 +29,17 @@ pub(crate) const ROWS: &[Row] = rows! {
     SetPrototype."add" => set_add, 1;
     SetPrototype."clear" => set_clear, 0;
     SetPrototype."delete" => set_delete, 1;
+    SetPrototype."difference" => set_difference, 1;
     SetPrototype."entries" => set_entries, 0;
     SetPrototype."forEach" => set_for_each, 1;
     SetPrototype."has" => set_has, 1;
+    SetPrototype."intersection" => set_intersection, 1;
+    SetPrototype."isDisjointFrom" => set_is_disjoint_from, 1;
+    SetPrototype."isSubsetOf" => set_is_subset_of, 1;
+    SetPrototype."isSupersetOf" => set_is_superset_of, 1;
     SetPrototype."size" => set_size, 0, getter;
+    SetPrototype."symmetricDifference" => set_symmetric_difference, 1;
+    SetPrototype."union" => set_union, 1;
     SetPrototype."values" => set_values, 0;
     Set.[species] => super::array::species_getter, 0, getter;
     SetIteratorPrototype."next" => set_iterator_next, 0;
@@ -147,10 +154,22 @@ fn fill_from(rt: &mut Runtime, o: Gc<JsObject>, iterable: Value, pairs: bool) ->
             }
         })();
         if let Err(e) = r {
-            let _ = crate::interp::ops::iter::iterator_close(rt, it, true);
-            return Err(e);
+            return Err(close_after_throw(rt, it, e));
         }
         rt.release_handles(mark);
+    }
+}
+
+/// IteratorClose(iter, throwCompletion): calls `return` and rethrows the original
+/// exception whatever `return` does (`iterator_close` keeps the pending exception).
+/// Uncatchable exceptions propagate without running the iterator's code.
+fn close_after_throw(rt: &mut Runtime, it: Value, e: crate::runtime::Exception) -> crate::runtime::Exception {
+    if rt.exception_kind != crate::runtime::ExceptionKind::Normal {
+        return e;
+    }
+    match crate::interp::ops::iter::iterator_close(rt, it, true) {
+        Err(uncatchable) => uncatchable,
+        Ok(()) => e,
     }
 }
 
@@ -322,7 +341,14 @@ fn has(rt: &mut Runtime, this: Value, args: &[Value], kind: Kind) -> JsResult<Va
 fn delete(rt: &mut Runtime, this: Value, args: &[Value], kind: Kind) -> JsResult<Value> {
     let c = this_of(rt, this, kind)?;
     let Some(p) = find(rt, c, arg(args, 0)) else { return Ok(Value::FALSE) };
-    let (bits, _) = key_bits(rt, arg(args, 0));
+    remove_at(rt, c, p);
+    Ok(Value::TRUE)
+}
+
+/// Empties the live entry at position `p`, leaving a tombstone.
+fn remove_at(rt: &mut Runtime, c: Gc<CollectionObject>, p: usize) {
+    let k = rt.heap().get(c).data.entries[p].0;
+    let (bits, _) = key_bits(rt, k);
     let d = &mut rt.heap_mut().get_mut(c).data;
     d.entries[p] = (Value::EMPTY, Value::UNDEFINED);
     if let Some(list) = d.index.get_mut(&bits) {
@@ -332,7 +358,6 @@ fn delete(rt: &mut Runtime, this: Value, args: &[Value], kind: Kind) -> JsResult
         }
     }
     d.live -= 1;
-    Ok(Value::TRUE)
 }
 
 /// 24.1.3.1 Map.prototype.clear() (and Set).
@@ -471,10 +496,7 @@ fn map_group_by(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Valu
         rt.root(v);
         let key = match rt.call(cb, Value::UNDEFINED, &[v, Value::number(k as f64)]) {
             Ok(x) => x,
-            Err(e) => {
-                let _ = crate::interp::ops::iter::iterator_close(rt, it, true);
-                return Err(e);
-            }
+            Err(e) => return Err(close_after_throw(rt, it, e)),
         };
         let group = match find(rt, map, key) {
             Some(p) => rt.heap().get(map).data.entries[p].1,
@@ -488,4 +510,452 @@ fn map_group_by(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Valu
         k += 1;
     }
     Ok(Value::object(map))
+}
+
+// ---- 24.2.4 Set methods taking a set-like argument (ES2025) -------------------------------
+
+/// 24.2.1.2 Set Record: a set-like object with its size, `has` and `keys` (rooted).
+struct SetRecord {
+    obj: Value,
+    size: f64,
+    has: Value,
+    keys: Value,
+}
+
+/// An Iterator Record from GetIteratorFromMethod: the iterator and its `next`, read once.
+struct KeysIter {
+    it: Value,
+    next: Value,
+}
+
+/// 24.2.1.3 GetSetRecord(obj).
+fn get_set_record(rt: &mut Runtime, obj: Value) -> JsResult<SetRecord> {
+    // 1. If obj is not an Object, throw a TypeError exception.
+    if !obj.is_object() {
+        return Err(rt.throw_type_error("Set method argument must be a set-like object"));
+    }
+    let o: Gc<JsObject> = obj.ptr_unchecked();
+    // 2-3. Let numSize be ? ToNumber(? Get(obj, "size")).
+    let key = rt.key("size");
+    let raw = rt.get(o, key, obj)?;
+    let num = rt.to_number(raw)?;
+    // 5. If numSize is NaN, throw a TypeError exception.
+    if num.is_nan() {
+        return Err(rt.throw_type_error("The 'size' of a set-like object must be a number"));
+    }
+    // 6-7. Let intSize be ! ToIntegerOrInfinity(numSize); if intSize < 0, throw a RangeError.
+    let size = rt.to_integer_or_infinity(Value::number(num))?;
+    if size < 0.0 {
+        return Err(rt.throw_range_error("The 'size' of a set-like object must not be negative"));
+    }
+    // 8-9. Let has be ? Get(obj, "has"); it must be callable.
+    let key = rt.key("has");
+    let has = rt.get(o, key, obj)?;
+    if !rt.is_callable(has) {
+        return Err(rt.throw_type_error("The 'has' of a set-like object must be a function"));
+    }
+    rt.root(has);
+    // 10-11. Let keys be ? Get(obj, "keys"); it must be callable.
+    let key = rt.key("keys");
+    let keys = rt.get(o, key, obj)?;
+    if !rt.is_callable(keys) {
+        return Err(rt.throw_type_error("The 'keys' of a set-like object must be a function"));
+    }
+    rt.root(keys);
+    Ok(SetRecord { obj, size, has, keys })
+}
+
+/// 24.2.1.4 GetKeysIterator(setRec).
+fn get_keys_iterator(rt: &mut Runtime, rec: &SetRecord) -> JsResult<KeysIter> {
+    // 1-2. Let keysIter be ? Call(setRec.[[Keys]], setRec.[[SetObject]]); it must be an Object.
+    let it = rt.call(rec.keys, rec.obj, &[])?;
+    if !it.is_object() {
+        return Err(rt.throw_type_error("The 'keys' method of a set-like object must return an object"));
+    }
+    rt.root(it);
+    // 3-4. Let nextMethod be ? Get(keysIter, "next"); it must be callable.
+    let key = Key::Name(rt.names.next);
+    let next = rt.get(it.ptr_unchecked(), key, it)?;
+    if !rt.is_callable(next) {
+        return Err(rt.throw_type_error("The keys iterator's 'next' must be a function"));
+    }
+    rt.root(next);
+    Ok(KeysIter { it, next })
+}
+
+/// 7.4.8 IteratorStepValue: the next value (rooted), or `None` when the iterator is done.
+fn step_value(rt: &mut Runtime, ki: &KeysIter) -> JsResult<Option<Value>> {
+    let r = rt.call(ki.next, ki.it, &[])?;
+    if !r.is_object() {
+        let what = super::console::short_description(rt, r);
+        return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
+    }
+    let ro: Gc<JsObject> = r.ptr_unchecked();
+    let mark = rt.handle_mark();
+    rt.root(r);
+    let key = Key::Name(rt.names.done);
+    let done = rt.get(ro, key, r)?;
+    if rt.to_boolean(done) {
+        rt.release_handles(mark);
+        return Ok(None);
+    }
+    let key = Key::Name(rt.names.value);
+    let v = rt.get(ro, key, r)?;
+    rt.release_handles(mark);
+    rt.root(v);
+    Ok(Some(v))
+}
+
+/// SetDataSize(O.[[SetData]]): the number of live elements.
+fn live(rt: &Runtime, c: Gc<CollectionObject>) -> f64 {
+    rt.heap().get(c).data.live as f64
+}
+
+/// A new empty Set with %Set.prototype% (the Set methods never consult @@species).
+fn new_set(rt: &mut Runtime) -> Gc<CollectionObject> {
+    let sp = rt.intrinsic(Intrinsic::SetPrototype);
+    let shape = rt.root_shape(sp, CellKind::Collection, 0);
+    let data = CollectionData { is_set: true, ..Default::default() };
+    let c = CollectionObject { base: JsObject::new(CellKind::Collection, shape), data: Box::new(data) };
+    let s: Gc<CollectionObject> = rt.heap_mut().alloc_object(c, 0);
+    rt.root(Value::object(s));
+    s
+}
+
+/// A new Set holding a copy of `src`'s elements, in order (tombstones dropped).
+fn copy_set(rt: &mut Runtime, src: Gc<CollectionObject>) -> Gc<CollectionObject> {
+    let s = new_set(rt);
+    let d = &rt.heap().get(src).data;
+    let mut remap = vec![usize::MAX; d.entries.len()];
+    let mut entries = Vec::with_capacity(d.live);
+    for (i, e) in d.entries.iter().enumerate() {
+        if !e.0.is_empty() {
+            remap[i] = entries.len();
+            entries.push(*e);
+        }
+    }
+    let index = d.index.iter().map(|(&bits, ps)| (bits, ps.iter().map(|&p| remap[p]).collect())).collect();
+    let live = d.live;
+    let nd = &mut rt.heap_mut().get_mut(s).data;
+    nd.entries = entries;
+    nd.index = index;
+    nd.live = live;
+    s
+}
+
+/// Walks `set` by index the way the Set methods do (`index < thisSize`, with thisSize
+/// re-read after every call so elements the callbacks append are visited and emptied
+/// ones skipped; with `fixed_len` the length is read once), calling other.has(e) on each
+/// element. `visit(rt, position, e, inOther)` returns true to stop early; the walk
+/// returns whether it stopped.
+fn walk_has(
+    rt: &mut Runtime,
+    set: Gc<CollectionObject>,
+    rec: &SetRecord,
+    fixed_len: bool,
+    mut visit: impl FnMut(&mut Runtime, usize, Value, bool) -> bool,
+) -> JsResult<bool> {
+    let mut this_size = rt.heap().get(set).data.entries.len();
+    let mut index = 0;
+    while index < this_size {
+        let e = rt.heap().get(set).data.entries[index].0;
+        let at = index;
+        index += 1;
+        if e.is_empty() {
+            continue;
+        }
+        let mark = rt.handle_mark();
+        rt.root(e);
+        let r = rt.call(rec.has, rec.obj, &[e])?;
+        let in_other = rt.to_boolean(r);
+        let stop = visit(rt, at, e, in_other);
+        rt.release_handles(mark);
+        if stop {
+            return Ok(true);
+        }
+        if !fixed_len {
+            this_size = rt.heap().get(set).data.entries.len();
+        }
+    }
+    Ok(false)
+}
+
+/// 24.2.4.19 Set.prototype.union(other).
+fn set_union(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1-2. Let O be the this value; RequireInternalSlot(O, [[SetData]]).
+    let c = this_of(rt, this, Kind::Set)?;
+    // 3. Let otherRec be ? GetSetRecord(other).
+    let rec = get_set_record(rt, arg(args, 0))?;
+    // 4. Let keysIter be ? GetIteratorFromMethod(otherRec.[[SetObject]], otherRec.[[Keys]]).
+    let ki = get_keys_iterator(rt, &rec)?;
+    // 5. Let resultSetData be a copy of O.[[SetData]].
+    let result = copy_set(rt, c);
+    // 6. Append each value of keysIter (canonicalized) not already in resultSetData.
+    loop {
+        let mark = rt.handle_mark();
+        let Some(v) = step_value(rt, &ki)? else { break };
+        insert(rt, result, v, v);
+        rt.release_handles(mark);
+    }
+    // 7-8. Return a new Set with resultSetData.
+    Ok(Value::object(result))
+}
+
+/// 24.2.4.9 Set.prototype.intersection(other).
+fn set_intersection(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1-3. RequireInternalSlot(O, [[SetData]]); otherRec = ? GetSetRecord(other).
+    let c = this_of(rt, this, Kind::Set)?;
+    let rec = get_set_record(rt, arg(args, 0))?;
+    // 4. Let resultSetData be a new empty List.
+    let result = new_set(rt);
+    if live(rt, c) <= rec.size {
+        // 5. Walk O.[[SetData]] by index, keeping the elements other.has() accepts
+        //    (has may remove and re-add an element, so skip those already kept).
+        walk_has(rt, c, &rec, false, |rt, _, e, in_other| {
+            if in_other {
+                insert(rt, result, e, e);
+            }
+            false
+        })?;
+    } else {
+        // 6. Keep each value of other.keys() that O has.
+        let ki = get_keys_iterator(rt, &rec)?;
+        loop {
+            let mark = rt.handle_mark();
+            let Some(v) = step_value(rt, &ki)? else { break };
+            if find(rt, c, v).is_some() {
+                insert(rt, result, v, v);
+            }
+            rt.release_handles(mark);
+        }
+    }
+    // 7-8. Return a new Set with resultSetData.
+    Ok(Value::object(result))
+}
+
+/// 24.2.4.5 Set.prototype.difference(other).
+fn set_difference(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1-3. RequireInternalSlot(O, [[SetData]]); otherRec = ? GetSetRecord(other).
+    let c = this_of(rt, this, Kind::Set)?;
+    let rec = get_set_record(rt, arg(args, 0))?;
+    // 4. Let resultSetData be a copy of O.[[SetData]].
+    let result = copy_set(rt, c);
+    if live(rt, c) <= rec.size {
+        // 5. Walk resultSetData by index (its length fixed), emptying what other.has() accepts.
+        walk_has(rt, result, &rec, true, |rt, at, _, in_other| {
+            if in_other && !rt.heap().get(result).data.entries[at].0.is_empty() {
+                remove_at(rt, result, at);
+            }
+            false
+        })?;
+    } else {
+        // 6. Empty each value of other.keys() found in resultSetData.
+        let ki = get_keys_iterator(rt, &rec)?;
+        loop {
+            let mark = rt.handle_mark();
+            let Some(v) = step_value(rt, &ki)? else { break };
+            if let Some(p) = find(rt, result, v) {
+                remove_at(rt, result, p);
+            }
+            rt.release_handles(mark);
+        }
+    }
+    // 7-8. Return a new Set with resultSetData.
+    Ok(Value::object(result))
+}
+
+/// 24.2.4.15 Set.prototype.symmetricDifference(other).
+fn set_symmetric_difference(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1-3. RequireInternalSlot(O, [[SetData]]); otherRec = ? GetSetRecord(other).
+    let c = this_of(rt, this, Kind::Set)?;
+    let rec = get_set_record(rt, arg(args, 0))?;
+    // 4. Let keysIter be ? GetIteratorFromMethod(otherRec.[[SetObject]], otherRec.[[Keys]]).
+    let ki = get_keys_iterator(rt, &rec)?;
+    // 5. Let resultSetData be a copy of O.[[SetData]].
+    let result = copy_set(rt, c);
+    // 6. For each value of keysIter: when O has it, empty it in resultSetData (if there);
+    //    otherwise append it unless it is already there.
+    loop {
+        let mark = rt.handle_mark();
+        let Some(v) = step_value(rt, &ki)? else { break };
+        let in_result = find(rt, result, v);
+        if find(rt, c, v).is_some() {
+            if let Some(p) = in_result {
+                remove_at(rt, result, p);
+            }
+        } else if in_result.is_none() {
+            insert(rt, result, v, v);
+        }
+        rt.release_handles(mark);
+    }
+    // 7-8. Return a new Set with resultSetData.
+    Ok(Value::object(result))
+}
+
+/// 24.2.4.11 Set.prototype.isSubsetOf(other).
+fn set_is_subset_of(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1-3. RequireInternalSlot(O, [[SetData]]); otherRec = ? GetSetRecord(other).
+    let c = this_of(rt, this, Kind::Set)?;
+    let rec = get_set_record(rt, arg(args, 0))?;
+    // 4. If SetDataSize(O.[[SetData]]) > otherRec.[[Size]], return false.
+    if live(rt, c) > rec.size {
+        return Ok(Value::FALSE);
+    }
+    // 5-7. Walk O.[[SetData]] by index; return false at the first element other lacks.
+    let stopped = walk_has(rt, c, &rec, false, |_, _, _, in_other| !in_other)?;
+    // 8. Return true.
+    Ok(Value::boolean(!stopped))
+}
+
+/// 24.2.4.12 Set.prototype.isSupersetOf(other).
+fn set_is_superset_of(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1-3. RequireInternalSlot(O, [[SetData]]); otherRec = ? GetSetRecord(other).
+    let c = this_of(rt, this, Kind::Set)?;
+    let rec = get_set_record(rt, arg(args, 0))?;
+    // 4. If SetDataSize(O.[[SetData]]) < otherRec.[[Size]], return false.
+    if live(rt, c) < rec.size {
+        return Ok(Value::FALSE);
+    }
+    // 5-6. For each value of other.keys(): if O lacks it, close the iterator and return false.
+    let ki = get_keys_iterator(rt, &rec)?;
+    loop {
+        let mark = rt.handle_mark();
+        let Some(v) = step_value(rt, &ki)? else { return Ok(Value::TRUE) };
+        if find(rt, c, v).is_none() {
+            crate::interp::ops::iter::iterator_close(rt, ki.it, false)?;
+            return Ok(Value::FALSE);
+        }
+        rt.release_handles(mark);
+    }
+}
+
+/// 24.2.4.10 Set.prototype.isDisjointFrom(other).
+fn set_is_disjoint_from(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1-3. RequireInternalSlot(O, [[SetData]]); otherRec = ? GetSetRecord(other).
+    let c = this_of(rt, this, Kind::Set)?;
+    let rec = get_set_record(rt, arg(args, 0))?;
+    if live(rt, c) <= rec.size {
+        // 4. Walk O.[[SetData]] by index; return false at the first element other has.
+        let stopped = walk_has(rt, c, &rec, false, |_, _, _, in_other| in_other)?;
+        return Ok(Value::boolean(!stopped));
+    }
+    // 5. For each value of other.keys(): if O has it, close the iterator and return false.
+    let ki = get_keys_iterator(rt, &rec)?;
+    loop {
+        let mark = rt.handle_mark();
+        let Some(v) = step_value(rt, &ki)? else { break };
+        if find(rt, c, v).is_some() {
+            crate::interp::ops::iter::iterator_close(rt, ki.it, false)?;
+            return Ok(Value::FALSE);
+        }
+        rt.release_handles(mark);
+    }
+    // 6. Return true.
+    Ok(Value::TRUE)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The Set methods driven from Rust (the VM cannot compile source here), normally and
+    //! under gc stress; the lit-test `run/set-methods.js` and test262's `built-ins/Set`
+    //! cover set-like objects with user code.
+
+    use super::*;
+    use crate::object::shape::{CONFIGURABLE, WRITABLE};
+    use crate::runtime::RuntimeOptions;
+
+    fn both(scenario: fn(&mut Runtime)) {
+        for gc_stress in [false, true] {
+            let mut rt = Runtime::new(RuntimeOptions { gc_stress, ..Default::default() });
+            scenario(&mut rt);
+        }
+    }
+
+    /// A new Set of `values` (rooted).
+    fn set_of(rt: &mut Runtime, values: &[Value]) -> Value {
+        let s = new_set(rt);
+        for &v in values {
+            insert(rt, s, v, v);
+        }
+        Value::object(s)
+    }
+
+    /// The elements of Set `s`, in order.
+    fn elements(rt: &Runtime, s: Value) -> Vec<Value> {
+        let c: Gc<CollectionObject> = s.ptr_unchecked();
+        rt.heap().get(c).data.entries.iter().map(|e| e.0).filter(|k| !k.is_empty()).collect()
+    }
+
+    fn nums(ns: &[f64]) -> Vec<Value> {
+        ns.iter().map(|&n| Value::number(n)).collect()
+    }
+
+    #[test]
+    fn set_algebra_keeps_order_and_canonicalizes_zero() {
+        both(|rt| {
+            let a = set_of(rt, &nums(&[1.0, 2.0, 3.0, 4.0]));
+            let b = set_of(rt, &nums(&[-0.0, 4.0, 3.0, 5.0]));
+            let check = |rt: &mut Runtime, f: crate::object::function::NativeFn, want: &[f64]| {
+                let r = f(rt, a, &[b]).expect("no throw");
+                rt.root(r);
+                let got: Vec<f64> = elements(rt, r).iter().map(|v| v.as_number().expect("number")).collect();
+                assert_eq!(got, want);
+                assert!(got.iter().all(|n| !(*n == 0.0 && n.is_sign_negative())), "-0 canonicalized");
+            };
+            check(rt, set_union, &[1.0, 2.0, 3.0, 4.0, 0.0, 5.0]);
+            // this.size (4) <= other.size (4): walks this.
+            check(rt, set_intersection, &[3.0, 4.0]);
+            check(rt, set_difference, &[1.0, 2.0]);
+            check(rt, set_symmetric_difference, &[1.0, 2.0, 0.0, 5.0]);
+            let small = set_of(rt, &nums(&[4.0, 2.0]));
+            assert_eq!(set_intersection(rt, a, &[small]).map(|r| elements(rt, r)).ok(), Some(nums(&[4.0, 2.0])));
+            assert_eq!(set_is_subset_of(rt, small, &[a]).ok(), Some(Value::TRUE));
+            assert_eq!(set_is_subset_of(rt, a, &[small]).ok(), Some(Value::FALSE));
+            assert_eq!(set_is_superset_of(rt, a, &[small]).ok(), Some(Value::TRUE));
+            assert_eq!(set_is_superset_of(rt, b, &[small]).ok(), Some(Value::FALSE));
+            assert_eq!(set_is_disjoint_from(rt, a, &[b]).ok(), Some(Value::FALSE));
+            let far = set_of(rt, &nums(&[9.0]));
+            assert_eq!(set_is_disjoint_from(rt, a, &[far]).ok(), Some(Value::TRUE));
+            assert_eq!(set_is_disjoint_from(rt, far, &[a]).ok(), Some(Value::TRUE));
+            // The receiver is unchanged.
+            assert_eq!(elements(rt, a), nums(&[1.0, 2.0, 3.0, 4.0]));
+        });
+    }
+
+    #[test]
+    fn get_set_record_validates_size_has_and_keys() {
+        both(|rt| {
+            let a = set_of(rt, &nums(&[1.0]));
+            let has = rt.intrinsic_prop(Intrinsic::SetPrototype, "has");
+            let keys = rt.intrinsic_prop(Intrinsic::SetPrototype, "values");
+            let op = rt.intrinsic(Intrinsic::ObjectPrototype);
+            let set_like = |rt: &mut Runtime, size: Value, has: Value, keys: Value| {
+                let o = rt.new_object(op);
+                rt.root(Value::object(o));
+                for (name, v) in [("size", size), ("has", has), ("keys", keys)] {
+                    let k = rt.key(name);
+                    rt.define_data_raw(o, k, v, WRITABLE | CONFIGURABLE);
+                }
+                Value::object(o)
+            };
+            let error = |rt: &mut Runtime, other: Value| match set_union(rt, a, &[other]) {
+                Ok(_) => String::from("no error"),
+                Err(_) => rt.take_js_error().to_string(),
+            };
+            assert!(error(rt, Value::number(1.0)).contains("TypeError"));
+            let o = set_like(rt, Value::UNDEFINED, has, keys);
+            assert!(error(rt, o).contains("TypeError"));
+            let o = set_like(rt, Value::number(-1.0), has, keys);
+            assert!(error(rt, o).contains("RangeError"));
+            let o = set_like(rt, Value::number(1.0), Value::NULL, keys);
+            assert!(error(rt, o).contains("TypeError"));
+            let o = set_like(rt, Value::number(1.0), has, Value::number(2.0));
+            assert!(error(rt, o).contains("TypeError"));
+            let map = rt.intrinsic_object(Intrinsic::MapPrototype);
+            assert!(error(rt, Value::object(map)).contains("TypeError"));
+            // A negative fraction above -1 truncates to 0 and is accepted.
+            let o = set_like(rt, Value::number(-0.5), has, keys);
+            assert!(set_is_subset_of(rt, a, &[o]).is_ok());
+        });
+    }
 }

@@ -618,6 +618,12 @@ impl Runtime {
         self.exception
     }
 
+    /// Puts back a pending exception value saved before running code that may have
+    /// thrown and been caught internally.
+    pub(crate) fn restore_exception(&mut self, v: Value) {
+        self.exception = v;
+    }
+
     /// Takes the pending exception (for a catch).
     pub(crate) fn take_exception(&mut self) -> Value {
         std::mem::replace(&mut self.exception, Value::UNDEFINED)

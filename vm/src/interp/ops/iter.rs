@@ -79,16 +79,22 @@ pub(crate) fn iterator_next(rt: &mut Runtime, it: Value) -> JsResult<Value> {
 /// `iterator_close`.
 #[inline(never)]
 pub(crate) fn iterator_close(rt: &mut Runtime, it: Value, ignore_errors: bool) -> JsResult<()> {
+    if !ignore_errors {
+        return close_inner(rt, it);
+    }
+    // IteratorClose with a throw completion: the exception being propagated (pending in
+    // the runtime when a builtin closes on its way out) wins over anything `return` throws.
+    let pending = rt.exception();
+    let mark = rt.handle_mark();
+    rt.root(pending);
     let r = close_inner(rt, it);
+    rt.release_handles(mark);
     match r {
-        Err(e) if ignore_errors => {
-            if rt.exception_kind != ExceptionKind::Normal {
-                return Err(e);
-            }
-            rt.take_exception();
+        Err(e) if rt.exception_kind != ExceptionKind::Normal => Err(e),
+        _ => {
+            rt.restore_exception(pending);
             Ok(())
         }
-        r => r,
     }
 }
 
