@@ -131,6 +131,12 @@ impl<'a> Gen<'a> {
     /// calls `iter.return()` if there is one, awaits its result and requires an object.
     /// Errors propagate.
     pub(super) fn async_iterator_close(&mut self, iter: Value) {
+        self.call_async_return(iter, true);
+    }
+
+    /// Calls `iter.return()` if there is one and awaits its result, which must be an object
+    /// when `require_object` (a normal completion; a throw completion ignores it).
+    fn call_async_return(&mut self, iter: Value, require_object: bool) {
         let return_key = self.str_lit("return");
         let ret = self.emit(Opcode::LoadProperty, vec![iter, return_key], Imm::None);
         let missing = self.is_nullish(ret);
@@ -140,8 +146,10 @@ impl<'a> Gen<'a> {
         self.switch_to(call);
         let r = self.emit(Opcode::Call, vec![ret, iter], Imm::None);
         let r = self.await_value(r);
-        let msg = self.str_lit("iterator.return() did not return an object");
-        self.call_builtin(Builtin::EnsureObject, vec![r, msg]);
+        if require_object {
+            let msg = self.str_lit("iterator.return() did not return an object");
+            self.call_builtin(Builtin::EnsureObject, vec![r, msg]);
+        }
         self.branch(after);
         self.switch_to(after);
     }
@@ -154,17 +162,7 @@ impl<'a> Gen<'a> {
         let rethrow = self.new_block();
         self.term(Opcode::TryStart, Vec::new(), vec![body, handler], Imm::None);
         self.switch_to(body);
-        let return_key = self.str_lit("return");
-        let ret = self.emit(Opcode::LoadProperty, vec![iter, return_key], Imm::None);
-        let missing = self.is_nullish(ret);
-        let call = self.new_block();
-        let after = self.new_block();
-        self.cond_branch(missing, after, call);
-        self.switch_to(call);
-        let r = self.emit(Opcode::Call, vec![ret, iter], Imm::None);
-        self.await_value(r);
-        self.branch(after);
-        self.switch_to(after);
+        self.call_async_return(iter, false);
         self.term(Opcode::TryEnd, Vec::new(), vec![rethrow], Imm::None);
         self.switch_to(handler);
         self.emit(Opcode::Catch, Vec::new(), Imm::None);

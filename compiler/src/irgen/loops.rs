@@ -282,11 +282,23 @@ impl<'a> Gen<'a> {
         let done = self.is_empty(v);
         self.cond_branch(done, exit, body_pre);
         self.switch_to(body_pre);
+        let e = self.for_of_body(f, labels, v, header, exit, Cleanup::IteratorClose(iter));
+        // An exception from the head binding or the body closes the iterator.
+        self.emit_void(Opcode::IteratorClose, vec![iter], Imm::Flags(1));
+        self.term(Opcode::Throw, vec![e], Vec::new(), Imm::None);
+        self.switch_to(exit);
+    }
+
+    /// The body of a `for-of` or `for await` loop, entered with the step's value `v`: a try
+    /// region over the head binding and the statement, whose `break`s and `return`s run
+    /// `close` and whose iterations go back to `header`. Leaves the builder in the region's
+    /// handler, after its `catch`, and returns the caught exception.
+    fn for_of_body(&mut self, f: &'a ForOfStmt, labels: Vec<String>, v: Value, header: ir::Block, exit: ir::Block, close: Cleanup<'a>) -> Value {
         let body = self.new_block();
         let handler = self.new_block();
         self.term(Opcode::TryStart, Vec::new(), vec![body, handler], Imm::None);
         let break_depth = self.fr().cleanups.len();
-        self.f().cleanups.push(Cleanup::IteratorClose(iter));
+        self.f().cleanups.push(close);
         let continue_depth = self.fr().cleanups.len();
         self.f().cleanups.push(Cleanup::TryRegion);
         self.push_loop(labels, exit, header, break_depth, continue_depth);
@@ -303,12 +315,8 @@ impl<'a> Gen<'a> {
         if !self.is_terminated() {
             self.term(Opcode::TryEnd, Vec::new(), vec![header], Imm::None);
         }
-        // An exception from the head binding or the body closes the iterator.
         self.switch_to(handler);
-        let e = self.emit(Opcode::Catch, Vec::new(), Imm::None);
-        self.emit_void(Opcode::IteratorClose, vec![iter], Imm::Flags(1));
-        self.term(Opcode::Throw, vec![e], Vec::new(), Imm::None);
-        self.switch_to(exit);
+        self.emit(Opcode::Catch, Vec::new(), Imm::None)
     }
 
     /// `for await (left of right) body` (14.7.5.6-7 with iteratorKind async).
@@ -340,31 +348,9 @@ impl<'a> Gen<'a> {
         self.switch_to(body_pre);
         let value_key = self.str_lit("value");
         let v = self.emit(Opcode::LoadProperty, vec![r, value_key], Imm::None);
-        let body = self.new_block();
-        let handler = self.new_block();
-        self.term(Opcode::TryStart, Vec::new(), vec![body, handler], Imm::None);
-        let break_depth = self.fr().cleanups.len();
-        self.f().cleanups.push(Cleanup::AsyncIteratorClose(iter));
-        let continue_depth = self.fr().cleanups.len();
-        self.f().cleanups.push(Cleanup::TryRegion);
-        self.push_loop(labels, exit, header, break_depth, continue_depth);
-        self.switch_to(body);
-        let head = self.enter_for_head(f.span, &f.left);
-        self.bind_for_head(&f.left, v);
-        self.sub_stmt(&f.body);
-        if let Some((_, saved)) = head {
-            self.exit_scope(saved);
-        }
-        self.f().targets.pop();
-        self.f().cleanups.pop();
-        self.f().cleanups.pop();
-        if !self.is_terminated() {
-            self.term(Opcode::TryEnd, Vec::new(), vec![header], Imm::None);
-        }
+        let e = self.for_of_body(f, labels, v, header, exit, Cleanup::AsyncIteratorClose(iter));
         // Steps 6.i and 6.l: an exception from the head binding or the body closes the
         // iterator (AsyncIteratorClose with a throw completion) and is rethrown.
-        self.switch_to(handler);
-        let e = self.emit(Opcode::Catch, Vec::new(), Imm::None);
         self.async_iterator_close_and_throw(iter, e);
         self.switch_to(exit);
     }

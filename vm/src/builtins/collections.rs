@@ -584,6 +584,22 @@ fn get_keys_iterator(rt: &mut Runtime, rec: &SetRecord) -> JsResult<KeysIter> {
 }
 
 /// 7.4.8 IteratorStepValue: the next value (rooted), or `None` when the iterator is done.
+/// Steps `ki` to its end, calling `f` with each value (the handles a step makes are released
+/// after it). When `f` returns true the walk stops and the iterator is closed; the result
+/// says whether that happened.
+fn each_key(rt: &mut Runtime, ki: &KeysIter, mut f: impl FnMut(&mut Runtime, Value) -> bool) -> JsResult<bool> {
+    loop {
+        let mark = rt.handle_mark();
+        let Some(v) = step_value(rt, ki)? else { return Ok(false) };
+        let stop = f(rt, v);
+        rt.release_handles(mark);
+        if stop {
+            crate::interp::ops::iter::iterator_close(rt, ki.it, false)?;
+            return Ok(true);
+        }
+    }
+}
+
 fn step_value(rt: &mut Runtime, ki: &KeysIter) -> JsResult<Option<Value>> {
     let r = rt.call(ki.next, ki.it, &[])?;
     if !r.is_object() {
@@ -691,12 +707,10 @@ fn set_union(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     // 5. Let resultSetData be a copy of O.[[SetData]].
     let result = copy_set(rt, c);
     // 6. Append each value of keysIter (canonicalized) not already in resultSetData.
-    loop {
-        let mark = rt.handle_mark();
-        let Some(v) = step_value(rt, &ki)? else { break };
+    each_key(rt, &ki, |rt, v| {
         insert(rt, result, v, v);
-        rt.release_handles(mark);
-    }
+        false
+    })?;
     // 7-8. Return a new Set with resultSetData.
     Ok(Value::object(result))
 }
@@ -720,14 +734,12 @@ fn set_intersection(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<V
     } else {
         // 6. Keep each value of other.keys() that O has.
         let ki = get_keys_iterator(rt, &rec)?;
-        loop {
-            let mark = rt.handle_mark();
-            let Some(v) = step_value(rt, &ki)? else { break };
+        each_key(rt, &ki, |rt, v| {
             if find(rt, c, v).is_some() {
                 insert(rt, result, v, v);
             }
-            rt.release_handles(mark);
-        }
+            false
+        })?;
     }
     // 7-8. Return a new Set with resultSetData.
     Ok(Value::object(result))
@@ -751,14 +763,12 @@ fn set_difference(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
     } else {
         // 6. Empty each value of other.keys() found in resultSetData.
         let ki = get_keys_iterator(rt, &rec)?;
-        loop {
-            let mark = rt.handle_mark();
-            let Some(v) = step_value(rt, &ki)? else { break };
+        each_key(rt, &ki, |rt, v| {
             if let Some(p) = find(rt, result, v) {
                 remove_at(rt, result, p);
             }
-            rt.release_handles(mark);
-        }
+            false
+        })?;
     }
     // 7-8. Return a new Set with resultSetData.
     Ok(Value::object(result))
@@ -775,9 +785,7 @@ fn set_symmetric_difference(rt: &mut Runtime, this: Value, args: &[Value]) -> Js
     let result = copy_set(rt, c);
     // 6. For each value of keysIter: when O has it, empty it in resultSetData (if there);
     //    otherwise append it unless it is already there.
-    loop {
-        let mark = rt.handle_mark();
-        let Some(v) = step_value(rt, &ki)? else { break };
+    each_key(rt, &ki, |rt, v| {
         let in_result = find(rt, result, v);
         if find(rt, c, v).is_some() {
             if let Some(p) = in_result {
@@ -786,8 +794,8 @@ fn set_symmetric_difference(rt: &mut Runtime, this: Value, args: &[Value]) -> Js
         } else if in_result.is_none() {
             insert(rt, result, v, v);
         }
-        rt.release_handles(mark);
-    }
+        false
+    })?;
     // 7-8. Return a new Set with resultSetData.
     Ok(Value::object(result))
 }
@@ -818,15 +826,8 @@ fn set_is_superset_of(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult
     }
     // 5-6. For each value of other.keys(): if O lacks it, close the iterator and return false.
     let ki = get_keys_iterator(rt, &rec)?;
-    loop {
-        let mark = rt.handle_mark();
-        let Some(v) = step_value(rt, &ki)? else { return Ok(Value::TRUE) };
-        if find(rt, c, v).is_none() {
-            crate::interp::ops::iter::iterator_close(rt, ki.it, false)?;
-            return Ok(Value::FALSE);
-        }
-        rt.release_handles(mark);
-    }
+    let missing = each_key(rt, &ki, |rt, v| find(rt, c, v).is_none())?;
+    Ok(Value::boolean(!missing))
 }
 
 /// 24.2.4.10 Set.prototype.isDisjointFrom(other).
@@ -841,17 +842,9 @@ fn set_is_disjoint_from(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResu
     }
     // 5. For each value of other.keys(): if O has it, close the iterator and return false.
     let ki = get_keys_iterator(rt, &rec)?;
-    loop {
-        let mark = rt.handle_mark();
-        let Some(v) = step_value(rt, &ki)? else { break };
-        if find(rt, c, v).is_some() {
-            crate::interp::ops::iter::iterator_close(rt, ki.it, false)?;
-            return Ok(Value::FALSE);
-        }
-        rt.release_handles(mark);
-    }
-    // 6. Return true.
-    Ok(Value::TRUE)
+    let shared = each_key(rt, &ki, |rt, v| find(rt, c, v).is_some())?;
+    // 6. Return true (false when a value was shared).
+    Ok(Value::boolean(!shared))
 }
 
 #[cfg(test)]
