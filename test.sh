@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of Iris, in this order:
+#   0. the tree is formatted (`cargo fmt --check`) and lint-free (`cargo clippy ... -D warnings`),
 #   1. unit tests of every crate and the lit-tests (`cargo test --workspace`; the lit-tests build
 #      the `iris` binary themselves),
 #   2. the lit-test programs again under `--gc-stress` (same output with a collection at every
@@ -7,7 +8,7 @@
 #   3. when node is installed, the lit-test programs' expected output against node,
 #   4. the test262 gate (`test262-runner --check` against test262-runner/expectations.txt) when
 #      test262 is at $TEST262_DIR or ../shared/test262.
-# Usage: ./test.sh [--quick]   (--quick: steps 1 and 3 only)
+# Usage: ./test.sh [--quick]   (--quick: steps 0, 1 and 3 only)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -20,6 +21,10 @@ for arg in "$@"; do
 done
 
 step() { printf '\n=== %s\n' "$*"; }
+
+step "formatting (cargo fmt --check) and lints (cargo clippy -D warnings)"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
 
 step "unit tests and lit-tests (cargo test --workspace)"
 cargo test --workspace --no-fail-fast

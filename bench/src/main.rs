@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 
 /// The Octane benchmarks, in the suite's order.
-const BENCHMARKS: [&str; 8] = ["richards", "deltablue", "crypto", "raytrace", "earley-boyer", "regexp", "splay", "navier-stokes"];
+const BENCHMARKS: [&str; 8] =
+    ["richards", "deltablue", "crypto", "raytrace", "earley-boyer", "regexp", "splay", "navier-stokes"];
 
 /// Runs the Octane benchmarks with Iris (and other engines given with --vs) and prints scores
 /// (higher is better), their geometric mean, Iris's ratio to each other engine, and peak
@@ -110,13 +111,18 @@ fn locate_iris() -> Result<PathBuf, String> {
     if iris.exists() {
         Ok(iris)
     } else {
-        Err(format!("{} not found: build it with `cargo build --release -p compiler --bin iris` or pass --iris", iris.display()))
+        Err(format!(
+            "{} not found: build it with `cargo build --release -p compiler --bin iris` or pass --iris",
+            iris.display()
+        ))
     }
 }
 
 /// The script for one benchmark: base.js, the benchmark and the lines that run it.
 fn script(octane: &Path, bench: &str) -> Result<String, String> {
-    let read = |f: &str| std::fs::read_to_string(octane.join(f)).map_err(|e| format!("cannot read {}: {e}", octane.join(f).display()));
+    let read = |f: &str| {
+        std::fs::read_to_string(octane.join(f)).map_err(|e| format!("cannot read {}: {e}", octane.join(f).display()))
+    };
     let mut s = String::from("if (typeof print === 'undefined') { globalThis.print = console.log; }\n");
     s.push_str(&read("base.js")?);
     s.push('\n');
@@ -135,7 +141,14 @@ fn script(octane: &Path, bench: &str) -> Result<String, String> {
 /// Runs `engine` on `file`, measuring the child's peak RSS with wait4.
 fn run(engine: &Engine, file: &Path, timeout: Duration) -> (Outcome, String) {
     let start = Instant::now();
-    let mut child = match Command::new(&engine.program).args(&engine.args).arg(file).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn() {
+    let mut child = match Command::new(&engine.program)
+        .args(&engine.args)
+        .arg(file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    {
         Ok(c) => c,
         Err(e) => return (Outcome::Failed(format!("cannot start {}: {e}", engine.program)), String::new()),
     };
@@ -185,7 +198,11 @@ fn run(engine: &Engine, file: &Path, timeout: Duration) -> (Outcome, String) {
         return (Outcome::Failed(line.to_string()), log);
     }
     if !exited_ok {
-        let how = if libc::WIFSIGNALED(status) { format!("killed by signal {}", libc::WTERMSIG(status)) } else { format!("exit status {}", libc::WEXITSTATUS(status)) };
+        let how = if libc::WIFSIGNALED(status) {
+            format!("killed by signal {}", libc::WTERMSIG(status))
+        } else {
+            format!("exit status {}", libc::WEXITSTATUS(status))
+        };
         let first = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
         return (Outcome::Failed(format!("{how}: {first}")), log);
     }
@@ -213,7 +230,8 @@ fn parse_engine(spec: &str) -> Result<Engine, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let octane = cli.octane_dir.clone().unwrap_or_else(|| repo_root().join("..").join("shared").join("bench").join("octane"));
+    let octane =
+        cli.octane_dir.clone().unwrap_or_else(|| repo_root().join("..").join("shared").join("bench").join("octane"));
     if !octane.join("base.js").exists() {
         eprintln!("error: no Octane suite at {} (base.js missing); pass --octane-dir", octane.display());
         return ExitCode::from(2);
@@ -225,7 +243,8 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut engines = vec![Engine { name: "iris".into(), program: iris.display().to_string(), args: cli.iris_args.clone() }];
+    let mut engines =
+        vec![Engine { name: "iris".into(), program: iris.display().to_string(), args: cli.iris_args.clone() }];
     for spec in &cli.vs {
         match parse_engine(spec) {
             Ok(e) => engines.push(e),
@@ -238,7 +257,12 @@ fn main() -> ExitCode {
     let benches: Vec<&str> = if cli.benches.is_empty() {
         BENCHMARKS.to_vec()
     } else {
-        match cli.benches.iter().map(|b| BENCHMARKS.iter().copied().find(|x| x == b).ok_or(b)).collect::<Result<Vec<_>, _>>() {
+        match cli
+            .benches
+            .iter()
+            .map(|b| BENCHMARKS.iter().copied().find(|x| x == b).ok_or(b))
+            .collect::<Result<Vec<_>, _>>()
+        {
             Ok(v) => v,
             Err(b) => {
                 eprintln!("error: unknown benchmark {b:?}; the suite has {}", BENCHMARKS.join(", "));
@@ -254,7 +278,9 @@ fn main() -> ExitCode {
     let mut files = Vec::new();
     for b in &benches {
         let path = scratch.join(format!("{b}.js"));
-        match script(&octane, b).and_then(|s| std::fs::write(&path, s).map_err(|e| format!("cannot write {}: {e}", path.display()))) {
+        match script(&octane, b)
+            .and_then(|s| std::fs::write(&path, s).map_err(|e| format!("cannot write {}: {e}", path.display())))
+        {
             Ok(()) => files.push(path),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -271,7 +297,9 @@ fn main() -> ExitCode {
                 eprint!("round {}/{}: {b} with {} ... ", round + 1, cli.rounds.max(1), e.name);
                 let (outcome, log) = run(e, &files[bi], timeout);
                 match &outcome {
-                    Outcome::Score { score, peak_rss_kb, seconds } => eprintln!("{score} ({seconds:.1}s, {} MiB peak)", peak_rss_kb / 1024),
+                    Outcome::Score { score, peak_rss_kb, seconds } => {
+                        eprintln!("{score} ({seconds:.1}s, {} MiB peak)", peak_rss_kb / 1024)
+                    }
                     Outcome::Failed(why) => eprintln!("FAILED: {why}"),
                 }
                 if cli.verbose {
@@ -334,7 +362,9 @@ fn print_table(benches: &[&str], engines: &[Engine], results: &[Vec<Option<Outco
         }
         for r in &results[bi] {
             match r {
-                Some(Outcome::Score { peak_rss_kb, .. }) => row.push_str(&format!(" {:>11.1}", *peak_rss_kb as f64 / 1024.0)),
+                Some(Outcome::Score { peak_rss_kb, .. }) => {
+                    row.push_str(&format!(" {:>11.1}", *peak_rss_kb as f64 / 1024.0))
+                }
                 _ => row.push_str(&format!(" {:>11}", "-")),
             }
         }
@@ -377,7 +407,10 @@ mod tests {
     #[test]
     fn engine_specs() {
         let e = parse_engine("hermes=/x/hermes -O").unwrap();
-        assert_eq!((e.name.as_str(), e.program.as_str(), e.args.clone()), ("hermes", "/x/hermes", vec!["-O".to_string()]));
+        assert_eq!(
+            (e.name.as_str(), e.program.as_str(), e.args.clone()),
+            ("hermes", "/x/hermes", vec!["-O".to_string()])
+        );
         assert!(parse_engine("node").is_err());
         assert!(parse_engine("node=").is_err());
     }
@@ -405,7 +438,9 @@ mod tests {
         assert!(matches!(run(&node, &bad, Duration::from_secs(60)).0, Outcome::Failed(w) if w.contains("boom")));
         let throws = dir.join("throws.js");
         std::fs::write(&throws, "throw new Error('x');").unwrap();
-        assert!(matches!(run(&node, &throws, Duration::from_secs(60)).0, Outcome::Failed(w) if w.starts_with("exit status 1")));
+        assert!(
+            matches!(run(&node, &throws, Duration::from_secs(60)).0, Outcome::Failed(w) if w.starts_with("exit status 1"))
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

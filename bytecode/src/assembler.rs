@@ -157,8 +157,7 @@ impl Assembler {
         };
         let offset = |pcs: &[usize], at: usize, target: usize| -> Result<i32, AsmError> {
             let off = pcs[target] as i64 - pcs[at] as i64;
-            i32::try_from(off)
-                .map_err(|_| AsmError { message: "jump offset exceeds 32 bits".to_string() })
+            i32::try_from(off).map_err(|_| AsmError { message: "jump offset exceeds 32 bits".to_string() })
         };
         // The fixed point is reached after at most one pass per branch plus one; the cap
         // only guards against a bug in the monotonicity argument.
@@ -200,21 +199,13 @@ impl Assembler {
             // Sizes only grew towards each branch's natural size at the final offsets (see
             // the module doc), so the encoding matches the planned size exactly.
             if code.len() != pcs[i + 1] {
-                return Err(AsmError {
-                    message: format!("instruction {i} changed size after relaxation"),
-                });
+                return Err(AsmError { message: format!("instruction {i} changed size after relaxation") });
             }
         }
-        let label_offsets = self
-            .labels
-            .iter()
-            .map(|slot| slot.map_or(u32::MAX, |index| pcs[index as usize] as u32))
-            .collect();
-        let locations = self
-            .locations
-            .iter()
-            .map(|&(index, line, col)| (pcs[index as usize] as u32, line, col))
-            .collect();
+        let label_offsets =
+            self.labels.iter().map(|slot| slot.map_or(u32::MAX, |index| pcs[index as usize] as u32)).collect();
+        let locations =
+            self.locations.iter().map(|&(index, line, col)| (pcs[index as usize] as u32, line, col)).collect();
         Ok(Assembled { code, label_offsets, locations })
     }
 }

@@ -45,11 +45,7 @@ pub fn disassemble_function(bundle: &Bundle, id: u32, out: &mut String) {
     let f = bundle.function(id);
     let _ = write!(out, "function {id} ");
     write_quoted(out, &bundle.string_units(f.name));
-    let _ = write!(
-        out,
-        ": params {}, length {}, frame {}, ic {}",
-        f.param_count, f.length, f.frame_size, f.ic_count
-    );
+    let _ = write!(out, ": params {}, length {}, frame {}, ic {}", f.param_count, f.length, f.frame_size, f.ic_count);
     let flags = f.flags.names();
     if !flags.is_empty() {
         let _ = write!(out, ", flags {}", flags.join("|"));

@@ -120,11 +120,7 @@ const fn operands_len(kinds: &[OperandKind], wide: bool) -> usize {
 const fn any_kind(kinds: &[OperandKind], variable: bool) -> bool {
     let mut i = 0;
     while i < kinds.len() {
-        let hit = if variable {
-            kinds[i].is_variable()
-        } else {
-            matches!(kinds[i], OperandKind::Off)
-        };
+        let hit = if variable { kinds[i].is_variable() } else { matches!(kinds[i], OperandKind::Off) };
         if hit {
             return true;
         }
@@ -448,9 +444,7 @@ mod tests {
                     let v = if big { 70_000 + i } else { 3 + i };
                     operand::Reg::write(v, true, &mut code);
                 }
-                OperandKind::Off => {
-                    operand::Off::write(if big { -40_000 } else { -5 }, true, &mut code)
-                }
+                OperandKind::Off => operand::Off::write(if big { -40_000 } else { -5 }, true, &mut code),
                 OperandKind::Imm32 => operand::Imm32::write(-123_456, true, &mut code),
                 OperandKind::F64 => operand::F64::write(2.5, true, &mut code),
                 OperandKind::U8 => operand::U8::write(1, true, &mut code),
@@ -513,10 +507,7 @@ mod tests {
     fn malformed_prefixes_are_rejected() {
         let err = |bytes: &[u8]| Inst::decode(bytes, 0).unwrap_err().kind;
         assert_eq!(err(&[0, 0, 1, 1, 1]), DecodeErrorKind::DoubleWide);
-        assert_eq!(
-            err(&[0, Opcode::StartGenerator as u8]),
-            DecodeErrorKind::NeedlessWide(Opcode::StartGenerator)
-        );
+        assert_eq!(err(&[0, Opcode::StartGenerator as u8]), DecodeErrorKind::NeedlessWide(Opcode::StartGenerator));
         assert_eq!(err(&[0]), DecodeErrorKind::Truncated);
         assert_eq!(err(&[]), DecodeErrorKind::OutOfBounds);
         assert_eq!(err(&[255]), DecodeErrorKind::UnknownOpcode(255));
@@ -604,10 +595,7 @@ mod tests {
             Inst::CallBuiltin { dst: 0, builtin: 0, first: 1, argc: 2 }.to_string(),
             "call_builtin r0, copyDataProperties, r1, 2"
         );
-        assert_eq!(
-            Inst::ThrowError { kind: 1, msg: 3 }.to_string(),
-            "throw_error TypeError, s3"
-        );
+        assert_eq!(Inst::ThrowError { kind: 1, msg: 3 }.to_string(), "throw_error TypeError, s3");
         assert_eq!(Inst::StartGenerator {}.to_string(), "start_generator");
     }
 }

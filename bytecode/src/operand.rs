@@ -150,9 +150,7 @@ impl OperandRole {
             OperandKind::Off => OperandRole::JumpOffset,
             OperandKind::U8 if str_eq(name, "builtin") => OperandRole::Builtin,
             OperandKind::U8 if str_eq(name, "kind") => OperandRole::ErrorKind,
-            OperandKind::Count | OperandKind::Imm32 | OperandKind::F64 | OperandKind::U8 => {
-                OperandRole::Immediate
-            }
+            OperandKind::Count | OperandKind::Imm32 | OperandKind::F64 | OperandKind::U8 => OperandRole::Immediate,
         }
     }
 }
@@ -309,10 +307,9 @@ impl Operand for Id {
     }
     fn verify(v: u32, role: OperandRole, cx: &mut VerifyCx) -> Result<(), String> {
         match role {
-            OperandRole::FunctionId if v >= cx.function_count => Err(format!(
-                "function id {v} out of range ({} functions)",
-                cx.function_count
-            )),
+            OperandRole::FunctionId if v >= cx.function_count => {
+                Err(format!("function id {v} out of range ({} functions)", cx.function_count))
+            }
             OperandRole::StringId if v >= cx.string_count => {
                 Err(format!("string id {v} out of range ({} strings)", cx.string_count))
             }
@@ -348,10 +345,7 @@ impl Operand for Slot {
     }
     fn verify(v: u32, role: OperandRole, cx: &mut VerifyCx) -> Result<(), String> {
         if role == OperandRole::IcSlot && v >= cx.ic_count {
-            return Err(format!(
-                "inline-cache slot {v} out of range ({} slots)",
-                cx.ic_count
-            ));
+            return Err(format!("inline-cache slot {v} out of range ({} slots)", cx.ic_count));
         }
         Ok(())
     }
@@ -492,12 +486,8 @@ impl Operand for U8 {
     }
     fn verify(v: u8, role: OperandRole, _cx: &mut VerifyCx) -> Result<(), String> {
         match role {
-            OperandRole::Builtin if BuiltinId::from_u8(v).is_none() => {
-                Err(format!("unknown builtin id {v}"))
-            }
-            OperandRole::ErrorKind if ErrorKind::from_u8(v).is_none() => {
-                Err(format!("unknown error kind {v}"))
-            }
+            OperandRole::Builtin if BuiltinId::from_u8(v).is_none() => Err(format!("unknown builtin id {v}")),
+            OperandRole::ErrorKind if ErrorKind::from_u8(v).is_none() => Err(format!("unknown error kind {v}")),
             _ => Ok(()),
         }
     }

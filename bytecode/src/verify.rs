@@ -121,8 +121,7 @@ fn verify_code(bundle: &Bundle, id: u32) -> Result<(), BundleError> {
     let mut pc = 0;
     let mut last = Opcode::Wide;
     while pc < code.len() {
-        let (inst, len) = Inst::decode(code, pc)
-            .map_err(|e| BundleError::at_pc(id, pc, e.to_string()))?;
+        let (inst, len) = Inst::decode(code, pc).map_err(|e| BundleError::at_pc(id, pc, e.to_string()))?;
         starts[pc] = true;
         cx.pc = pc;
         cx.arg_start = None;
@@ -143,11 +142,7 @@ fn verify_code(bundle: &Bundle, id: u32) -> Result<(), BundleError> {
             Inst::CreateClosure { func, .. }
                 if bundle.function(func).flags.contains(FunctionFlags::GENERATOR_INNER) =>
             {
-                return Err(BundleError::at_pc(
-                    id,
-                    pc,
-                    format!("create_closure of generator body f{func}"),
-                ));
+                return Err(BundleError::at_pc(id, pc, format!("create_closure of generator body f{func}")));
             }
             _ => {}
         }
@@ -155,10 +150,7 @@ fn verify_code(bundle: &Bundle, id: u32) -> Result<(), BundleError> {
         pc += len;
     }
     if !last.is_terminator() {
-        return Err(BundleError::in_function(
-            id,
-            format!("code ends with `{}`, not a terminator", last.mnemonic()),
-        ));
+        return Err(BundleError::in_function(id, format!("code ends with `{}`, not a terminator", last.mnemonic())));
     }
     let is_start = |pc: i64| pc >= 0 && (pc as usize) < code.len() && starts[pc as usize];
     for &(from, target) in &cx.jump_targets {
@@ -173,10 +165,7 @@ fn verify_code(bundle: &Bundle, id: u32) -> Result<(), BundleError> {
     for (i, h) in bundle.handlers_iter(id).enumerate() {
         let end_ok = h.end as usize == code.len() || is_start(i64::from(h.end));
         if h.start >= h.end || !is_start(i64::from(h.start)) || !end_ok {
-            return Err(BundleError::in_function(
-                id,
-                format!("handler {i}: bad range [{}, {})", h.start, h.end),
-            ));
+            return Err(BundleError::in_function(id, format!("handler {i}: bad range [{}, {})", h.start, h.end)));
         }
         let catches = is_start(i64::from(h.target))
             && matches!(Inst::decode(code, h.target as usize), Ok((Inst::Catch { .. }, _)));
@@ -229,12 +218,7 @@ mod tests {
         b.define_function(1, FunctionDesc { frame_size: 1, code: ret.clone(), ..Default::default() });
         b.define_function(
             2,
-            FunctionDesc {
-                frame_size: 1,
-                flags: FunctionFlags::GENERATOR_INNER,
-                code: ret,
-                ..Default::default()
-            },
+            FunctionDesc { frame_size: 1, flags: FunctionFlags::GENERATOR_INNER, code: ret, ..Default::default() },
         );
         Bundle::from_bytes(b.finish())
     }
@@ -275,10 +259,7 @@ mod tests {
         rejects(&[Inst::LoadConstString { dst: 0, id: 2 }, RET], "string id 2");
         rejects(&[Inst::CreateClosure { dst: 0, env: 0, func: 3 }, RET], "function id 3");
         rejects(&[Inst::GetById { dst: 0, obj: 0, name: 0, ic: 1 }, RET], "inline-cache slot 1");
-        rejects(
-            &[Inst::CallBuiltin { dst: 0, builtin: 200, first: 0, argc: 0 }, RET],
-            "unknown builtin id 200",
-        );
+        rejects(&[Inst::CallBuiltin { dst: 0, builtin: 200, first: 0, argc: 0 }, RET], "unknown builtin id 200");
         rejects(&[Inst::ThrowError { kind: 5, msg: 0 }], "unknown error kind 5");
     }
 
@@ -313,10 +294,10 @@ mod tests {
     #[test]
     fn handlers_are_checked() {
         let body = [
-            Inst::Mov { dst: 0, src: 1 },   // 0..3
-            Inst::Throw { value: 0 },       // 3..5
-            Inst::Catch { dst: 1 },         // 5..7
-            Inst::Ret { value: 1 },         // 7..9
+            Inst::Mov { dst: 0, src: 1 }, // 0..3
+            Inst::Throw { value: 0 },     // 3..5
+            Inst::Catch { dst: 1 },       // 5..7
+            Inst::Ret { value: 1 },       // 7..9
         ];
         let h = |start, end, target| vec![HandlerEntry { start, end, target }];
         assert!(with_global(&body, h(0, 5, 5)).is_ok());
@@ -340,19 +321,17 @@ mod tests {
         assert!(msg(FunctionDesc { name: 2, ..base.clone() }).contains("name string 2"));
         assert!(msg(FunctionDesc { source: Some(7), ..base.clone() }).contains("source string"));
         assert!(msg(FunctionDesc { flags: FunctionFlags(512), ..base.clone() }).contains("flags"));
-        assert!(msg(FunctionDesc { frame_size: MAX_FRAME_SIZE + 1, ..base.clone() })
-            .contains("exceeds"));
+        assert!(msg(FunctionDesc { frame_size: MAX_FRAME_SIZE + 1, ..base.clone() }).contains("exceeds"));
         assert!(msg(FunctionDesc { frame_size: 0, ..base.clone() }).contains("register r0"));
-        assert!(msg(FunctionDesc { locations: vec![(0, 1, 1), (3, 1, 1)], ..base.clone() })
-            .contains("location at pc 3"));
+        assert!(
+            msg(FunctionDesc { locations: vec![(0, 1, 1), (3, 1, 1)], ..base.clone() }).contains("location at pc 3")
+        );
         let mut two = Vec::new();
         Inst::Mov { dst: 0, src: 0 }.encode(&mut two);
         RET.encode(&mut two);
         let sorted = FunctionDesc { code: two, ..base.clone() };
-        assert!(with_desc(FunctionDesc { locations: vec![(0, 1, 1), (3, 2, 1)], ..sorted.clone() })
-            .is_ok());
-        assert!(msg(FunctionDesc { locations: vec![(3, 1, 1), (0, 2, 1)], ..sorted })
-            .contains("unsorted"));
+        assert!(with_desc(FunctionDesc { locations: vec![(0, 1, 1), (3, 2, 1)], ..sorted.clone() }).is_ok());
+        assert!(msg(FunctionDesc { locations: vec![(3, 1, 1), (0, 2, 1)], ..sorted }).contains("unsorted"));
     }
 
     #[test]

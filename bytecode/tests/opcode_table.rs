@@ -20,12 +20,7 @@ fn flag_names(flags: OpFlags) -> String {
     ];
     let known = names.iter().fold(0, |acc, (f, _)| acc | f.0);
     assert_eq!(flags.0 & !known, 0, "a new OpFlags bit needs a name here");
-    names
-        .iter()
-        .filter(|(f, _)| flags.contains(*f))
-        .map(|(_, n)| *n)
-        .collect::<Vec<_>>()
-        .join(" | ")
+    names.iter().filter(|(f, _)| flags.contains(*f)).map(|(_, n)| *n).collect::<Vec<_>>().join(" | ")
 }
 
 fn render() -> String {
@@ -49,11 +44,7 @@ fn render() -> String {
             operands.join(", "),
             flag_names(op.flags()),
             op.encoded_len(false),
-            if op.has_variable_operands() {
-                (op.encoded_len(true) + 1).to_string()
-            } else {
-                "-".to_string()
-            },
+            if op.has_variable_operands() { (op.encoded_len(true) + 1).to_string() } else { "-".to_string() },
         );
     }
     let _ = writeln!(out, "builtins:");

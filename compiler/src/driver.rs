@@ -50,7 +50,9 @@ impl CompileError {
     /// internal error with the file name.
     pub fn render(&self, file_name: &str, source: &str) -> String {
         match self {
-            CompileError::Syntax(diags) => diags.iter().map(|d| d.render(file_name, source)).collect::<Vec<_>>().join("\n"),
+            CompileError::Syntax(diags) => {
+                diags.iter().map(|d| d.render(file_name, source)).collect::<Vec<_>>().join("\n")
+            }
             CompileError::Internal(msg) => format!("{file_name}: internal compiler error: {msg}"),
         }
     }
@@ -69,13 +71,15 @@ impl CompileError {
 }
 
 fn verify(module: &Module, when: &str) -> Result<(), CompileError> {
-    ir::verify::verify_module(module)
-        .map_err(|errors| CompileError::Internal(format!("the HIR does not verify {when}:\n{}", ir::verify::render_errors(&errors))))
+    ir::verify::verify_module(module).map_err(|errors| {
+        CompileError::Internal(format!("the HIR does not verify {when}:\n{}", ir::verify::render_errors(&errors)))
+    })
 }
 
 /// Source → HIR (IRGen), verified when `opts.verify`.
 pub fn lower(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Module, CompileError> {
-    let module = irgen::lower_script(source, file_name, &IrGenOptions { strict: opts.strict }).map_err(CompileError::Syntax)?;
+    let module =
+        irgen::lower_script(source, file_name, &IrGenOptions { strict: opts.strict }).map_err(CompileError::Syntax)?;
     if opts.verify {
         verify(&module, "after IRGen")?;
     }
@@ -163,8 +167,10 @@ pub fn dump_bytecode(source: &str, file_name: &str, opts: &CompileOptions) -> Re
 
 /// Register allocation figures per function, one line each.
 pub fn backend_stats(module: &Module) -> Result<String, CompileError> {
-    let (_, stats) = backend::compile_module_with_stats(module, &BackendOptions { debug_info: true }).map_err(CompileError::Internal)?;
-    let mut out = String::from("function               ssa  regs  slots  alloc  phi-coalesced  phi-kept  arg-coalesced  bytes\n");
+    let (_, stats) = backend::compile_module_with_stats(module, &BackendOptions { debug_info: true })
+        .map_err(CompileError::Internal)?;
+    let mut out =
+        String::from("function               ssa  regs  slots  alloc  phi-coalesced  phi-kept  arg-coalesced  bytes\n");
     for s in &stats {
         out.push_str(&stats_line(s));
     }
@@ -175,7 +181,14 @@ fn stats_line(s: &FunctionStats) -> String {
     let name = if s.name.is_empty() { "(anonymous)" } else { &s.name };
     format!(
         "{name:<20} {:>5} {:>5} {:>6} {:>6} {:>14} {:>9} {:>14} {:>6}\n",
-        s.ssa_values, s.frame_size, s.stack_slots, s.allocated_registers, s.phi_moves_coalesced, s.phi_moves_kept, s.arg_moves_coalesced, s.code_size
+        s.ssa_values,
+        s.frame_size,
+        s.stack_slots,
+        s.allocated_registers,
+        s.phi_moves_coalesced,
+        s.phi_moves_kept,
+        s.arg_moves_coalesced,
+        s.code_size
     )
 }
 
@@ -206,7 +219,12 @@ mod tests {
 
     #[test]
     fn compiles_to_a_verified_bundle() {
-        let bytes = compile("var x = 1 + 2; function f(a) { return a * x; }", "t.js", &CompileOptions { verify: true, ..CompileOptions::default() }).unwrap();
+        let bytes = compile(
+            "var x = 1 + 2; function f(a) { return a * x; }",
+            "t.js",
+            &CompileOptions { verify: true, ..CompileOptions::default() },
+        )
+        .unwrap();
         assert!(Bundle::is_bundle(&bytes));
         let text = disassemble(bytes).unwrap();
         assert!(!text.is_empty());

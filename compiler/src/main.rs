@@ -140,7 +140,12 @@ fn display_name(path: &Path) -> String {
 }
 
 fn source_text(path: &Path, bytes: Vec<u8>) -> Result<String, Failure> {
-    String::from_utf8(bytes).map_err(|e| Failure(format!("iris: {} is not UTF-8 text (byte {} is invalid)", path.display(), e.utf8_error().valid_up_to()), 1))
+    String::from_utf8(bytes).map_err(|e| {
+        Failure(
+            format!("iris: {} is not UTF-8 text (byte {} is invalid)", path.display(), e.utf8_error().valid_up_to()),
+            1,
+        )
+    })
 }
 
 fn is_ir(path: &Path) -> bool {
@@ -207,7 +212,11 @@ fn dump(what: &DumpWhat, passes: &[String], path: &Path, g: &GlobalOpts) -> Resu
     }
     let source = source_text(path, bytes)?;
     let fail = |e: CompileError| compile_error(e, &name, &source);
-    let mut module = if is_ir(path) { driver::parse_ir(&source).map_err(fail)? } else { driver::lower(&source, &name, &opts).map_err(fail)? };
+    let mut module = if is_ir(path) {
+        driver::parse_ir(&source).map_err(fail)?
+    } else {
+        driver::lower(&source, &name, &opts).map_err(fail)?
+    };
     if what.ir || what.ir_opt {
         let stage = match (what.ir_opt, passes.is_empty()) {
             (false, _) => IrStage::Lowered,
@@ -221,7 +230,8 @@ fn dump(what: &DumpWhat, passes: &[String], path: &Path, g: &GlobalOpts) -> Resu
         return driver::backend_stats(&module).map_err(fail);
     }
     let bytes = driver::emit(&module).map_err(fail)?;
-    driver::disassemble(bytes).map_err(|e| Failure(format!("{name}: internal compiler error: the backend wrote a bad bundle: {e}"), 1))
+    driver::disassemble(bytes)
+        .map_err(|e| Failure(format!("{name}: internal compiler error: the backend wrote a bad bundle: {e}"), 1))
 }
 
 fn real_main(cli: Cli) -> Result<(), Failure> {

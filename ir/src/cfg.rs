@@ -200,7 +200,11 @@ impl TryRegions {
                     }
                     Some(existing) if *existing != s => errors.push(TryRegionError {
                         block: t,
-                        message: format!("block is reached inside {} try regions and inside {}", existing.len(), s.len()),
+                        message: format!(
+                            "block is reached inside {} try regions and inside {}",
+                            existing.len(),
+                            s.len()
+                        ),
                     }),
                     Some(_) => {}
                 }

@@ -78,9 +78,7 @@ impl Effects {
     }
     /// Whether the instruction writes anything observable.
     pub const fn writes(self) -> bool {
-        self.has(Effects(
-            Effects::WRITES_FRAME.0 | Effects::WRITES_HEAP.0 | Effects::EXECUTES_JS.0 | Effects::IO.0,
-        ))
+        self.has(Effects(Effects::WRITES_FRAME.0 | Effects::WRITES_HEAP.0 | Effects::EXECUTES_JS.0 | Effects::IO.0))
     }
 }
 

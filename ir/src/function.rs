@@ -390,7 +390,15 @@ impl Function {
                 let (l, r) = (arg_ty(0), arg_ty(1));
                 match op {
                     BinOp::StrictEq | BinOp::StrictNe => Effects::PURE,
-                    BinOp::Add if l.is_primitive() && r.is_primitive() && !l.overlaps(Type::SYMBOL) && !r.overlaps(Type::SYMBOL) && !(l.overlaps(Type::BIGINT) || r.overlaps(Type::BIGINT)) => Effects::PURE,
+                    BinOp::Add
+                        if l.is_primitive()
+                            && r.is_primitive()
+                            && !l.overlaps(Type::SYMBOL)
+                            && !r.overlaps(Type::SYMBOL)
+                            && !(l.overlaps(Type::BIGINT) || r.overlaps(Type::BIGINT)) =>
+                    {
+                        Effects::PURE
+                    }
                     BinOp::In | BinOp::InstanceOf => base,
                     _ if l.is_number() && r.is_number() => Effects::PURE,
                     BinOp::Eq | BinOp::Ne if l.is_primitive() && r.is_primitive() => Effects::PURE,
@@ -404,11 +412,15 @@ impl Function {
             },
             (Opcode::AsNumber | Opcode::AsNumeric, _) if arg_ty(0).is_number() => Effects::PURE,
             (Opcode::AsNumber | Opcode::AsNumeric, _)
-                if arg_ty(0).is_subset_of(Type::NUMBER.union(Type::BOOLEAN).union(Type::NULLISH).union(Type::STRING)) =>
+                if arg_ty(0)
+                    .is_subset_of(Type::NUMBER.union(Type::BOOLEAN).union(Type::NULLISH).union(Type::STRING)) =>
             {
                 Effects::PURE
             }
-            (Opcode::AsString, _) if arg_ty(0).is_subset_of(Type::STRING.union(Type::NUMBER).union(Type::BOOLEAN).union(Type::NULLISH)) => {
+            (Opcode::AsString, _)
+                if arg_ty(0)
+                    .is_subset_of(Type::STRING.union(Type::NUMBER).union(Type::BOOLEAN).union(Type::NULLISH)) =>
+            {
                 Effects::PURE
             }
             (Opcode::ToPropertyKey, _) if arg_ty(0).is_subset_of(Type::STRING.union(Type::NUMBER)) => Effects::PURE,
@@ -426,7 +438,9 @@ impl Function {
             ResultRule::Fixed(ty) => match data.opcode {
                 // ToNumeric of anything but a BigInt or an object (whose valueOf may return
                 // a BigInt) is a number.
-                Opcode::AsNumeric if data.args.first().is_some_and(|&a| !self.ty(a).overlaps(Type::BIGINT.union(Type::OBJECT))) => {
+                Opcode::AsNumeric
+                    if data.args.first().is_some_and(|&a| !self.ty(a).overlaps(Type::BIGINT.union(Type::OBJECT))) =>
+                {
                     Type::NUMBER
                 }
                 _ => ty,
@@ -460,9 +474,16 @@ impl Function {
 pub fn binop_type(op: BinOp, l: Type, r: Type) -> Type {
     let no_bigint = !l.overlaps(Type::BIGINT.union(Type::OBJECT)) && !r.overlaps(Type::BIGINT.union(Type::OBJECT));
     match op {
-        BinOp::Eq | BinOp::Ne | BinOp::StrictEq | BinOp::StrictNe | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::InstanceOf => {
-            Type::BOOLEAN
-        }
+        BinOp::Eq
+        | BinOp::Ne
+        | BinOp::StrictEq
+        | BinOp::StrictNe
+        | BinOp::Lt
+        | BinOp::Le
+        | BinOp::Gt
+        | BinOp::Ge
+        | BinOp::In
+        | BinOp::InstanceOf => Type::BOOLEAN,
         BinOp::Add => {
             if l.is_number() && r.is_number() {
                 Type::NUMBER

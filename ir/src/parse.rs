@@ -131,13 +131,18 @@ fn lex_line(line: &str, line_no: u32) -> Result<Vec<Token>, ParseError> {
                                 'v' => units.push(0x0B),
                                 '0' => units.push(0),
                                 'x' => {
-                                    let hex: String = chars.get(i..i + 2).map(|s| s.iter().collect()).unwrap_or_default();
-                                    let v = u16::from_str_radix(&hex, 16).map_err(|_| err(i - 2, "bad \\x escape".into()))?;
+                                    let hex: String =
+                                        chars.get(i..i + 2).map(|s| s.iter().collect()).unwrap_or_default();
+                                    let v = u16::from_str_radix(&hex, 16)
+                                        .map_err(|_| err(i - 2, "bad \\x escape".into()))?;
                                     i += 2;
                                     units.push(v);
                                 }
                                 'u' if chars.get(i) == Some(&'{') => {
-                                    let close = chars[i..].iter().position(|&c| c == '}').ok_or_else(|| err(i - 2, "bad \\u{} escape".into()))?;
+                                    let close = chars[i..]
+                                        .iter()
+                                        .position(|&c| c == '}')
+                                        .ok_or_else(|| err(i - 2, "bad \\u{} escape".into()))?;
                                     let hex: String = chars[i + 1..i + close].iter().collect();
                                     let cp = u32::from_str_radix(&hex, 16)
                                         .ok()
@@ -148,8 +153,10 @@ fn lex_line(line: &str, line_no: u32) -> Result<Vec<Token>, ParseError> {
                                     units.extend_from_slice(cp.encode_utf16(&mut buf));
                                 }
                                 'u' => {
-                                    let hex: String = chars.get(i..i + 4).map(|s| s.iter().collect()).unwrap_or_default();
-                                    let v = u16::from_str_radix(&hex, 16).map_err(|_| err(i - 2, "bad \\u escape".into()))?;
+                                    let hex: String =
+                                        chars.get(i..i + 4).map(|s| s.iter().collect()).unwrap_or_default();
+                                    let v = u16::from_str_radix(&hex, 16)
+                                        .map_err(|_| err(i - 2, "bad \\u escape".into()))?;
                                     i += 4;
                                     units.push(v);
                                 }
@@ -328,7 +335,9 @@ impl Line {
     }
     fn uint(&mut self, what: &str) -> Result<u32, ParseError> {
         match self.peek() {
-            Some(&Tok::Num(n)) if n >= 0.0 && n <= u32::MAX as f64 && n.fract() == 0.0 && !(n == 0.0 && n.is_sign_negative()) => {
+            Some(&Tok::Num(n))
+                if n >= 0.0 && n <= u32::MAX as f64 && n.fract() == 0.0 && !(n == 0.0 && n.is_sign_negative()) =>
+            {
                 self.pos += 1;
                 Ok(n as u32)
             }
@@ -408,7 +417,9 @@ impl Parser {
                             self.module.top_level = Some(FuncId(f));
                             self.checks.push((Check::Func(FuncId(f), None), first.no, col));
                         }
-                        _ => return Err(ParseError { line: first.no, col, message: "expected a function `@N`".into() }),
+                        _ => {
+                            return Err(ParseError { line: first.no, col, message: "expected a function `@N`".into() })
+                        }
                     }
                 }
                 first.expect_end()?;
@@ -494,7 +505,9 @@ impl Parser {
         };
         if id as usize != self.module.functions.len() {
             line.pos -= 1;
-            return Err(line.err(format!("functions must be numbered in order: expected @{}", self.module.functions.len())));
+            return Err(
+                line.err(format!("functions must be numbered in order: expected @{}", self.module.functions.len()))
+            );
         }
         let name = line.string("the function's name")?;
         let name = self.module.atom_utf16(&name);
@@ -576,7 +589,11 @@ impl Parser {
         }
         if blocks.is_empty() {
             let line = &lines[i - 1];
-            return Err(ParseError { line: line.no, col: line.end_col, message: "a function needs at least one block".into() });
+            return Err(ParseError {
+                line: line.no,
+                col: line.end_col,
+                message: "a function needs at least one block".into(),
+            });
         }
         self.build_function(func, blocks, &block_names)?;
         Ok(i)
@@ -599,15 +616,22 @@ impl Parser {
         }
         let mn_col = line.col();
         let mnemonic = line.ident("an instruction mnemonic")?;
-        let opcode = Opcode::from_mnemonic(&mnemonic)
-            .ok_or_else(|| ParseError { line: line.no, col: mn_col, message: format!("unknown instruction `{mnemonic}`") })?;
+        let opcode = Opcode::from_mnemonic(&mnemonic).ok_or_else(|| ParseError {
+            line: line.no,
+            col: mn_col,
+            message: format!("unknown instruction `{mnemonic}`"),
+        })?;
         let info = opcode.info();
         match (result.is_some(), info.result == ResultRule::None) {
             (true, true) => {
                 return Err(ParseError { line: line.no, col, message: format!("`{mnemonic}` has no result") });
             }
             (false, false) => {
-                return Err(ParseError { line: line.no, col, message: format!("`{mnemonic}` has a result: write `%N = {mnemonic} ...`") });
+                return Err(ParseError {
+                    line: line.no,
+                    col,
+                    message: format!("`{mnemonic}` has a result: write `%N = {mnemonic} ...`"),
+                });
             }
             _ => {}
         }
@@ -652,9 +676,17 @@ impl Parser {
                 text.push('|');
                 text.push_str(&line.ident("a type")?);
             }
-            ty = Some(Type::parse(&text).ok_or_else(|| ParseError { line: line.no, col: tcol, message: format!("unknown type `{text}`") })?);
+            ty = Some(Type::parse(&text).ok_or_else(|| ParseError {
+                line: line.no,
+                col: tcol,
+                message: format!("unknown type `{text}`"),
+            })?);
             if result.is_none() {
-                return Err(ParseError { line: line.no, col: tcol, message: "an instruction without a result has no type".into() });
+                return Err(ParseError {
+                    line: line.no,
+                    col: tcol,
+                    message: "an instruction without a result has no type".into(),
+                });
             }
         }
         let mut loc = Loc::default();
@@ -711,7 +743,11 @@ impl Parser {
                 match kind {
                     ImmKind::Index => Imm::Index(n),
                     ImmKind::Flags => Imm::Flags(n),
-                    _ => Imm::Builtin(u8::try_from(n).map_err(|_| ParseError { line: no, col, message: "builtin number out of range".into() })?),
+                    _ => Imm::Builtin(u8::try_from(n).map_err(|_| ParseError {
+                        line: no,
+                        col,
+                        message: "builtin number out of range".into(),
+                    })?),
                 }
             }
             ImmKind::Scope => {
@@ -743,11 +779,19 @@ impl Parser {
             }
             ImmKind::BinOp => {
                 let s = String::from_utf16_lossy(&line.string("a binary operator (a string)")?);
-                Imm::BinOp(BinOp::parse(&s).ok_or_else(|| ParseError { line: no, col, message: format!("unknown binary operator {s:?}") })?)
+                Imm::BinOp(BinOp::parse(&s).ok_or_else(|| ParseError {
+                    line: no,
+                    col,
+                    message: format!("unknown binary operator {s:?}"),
+                })?)
             }
             ImmKind::UnOp => {
                 let s = String::from_utf16_lossy(&line.string("a unary operator (a string)")?);
-                Imm::UnOp(UnOp::parse(&s).ok_or_else(|| ParseError { line: no, col, message: format!("unknown unary operator {s:?}") })?)
+                Imm::UnOp(UnOp::parse(&s).ok_or_else(|| ParseError {
+                    line: no,
+                    col,
+                    message: format!("unknown unary operator {s:?}"),
+                })?)
             }
             ImmKind::RegExp => {
                 let p = line.string("a regexp pattern (a string)")?;
@@ -756,28 +800,49 @@ impl Parser {
             }
             ImmKind::Error => {
                 let k = line.ident("an error kind")?;
-                let kind = ErrorKind::from_name(&k).ok_or_else(|| ParseError { line: no, col, message: format!("unknown error kind `{k}`") })?;
+                let kind = ErrorKind::from_name(&k).ok_or_else(|| ParseError {
+                    line: no,
+                    col,
+                    message: format!("unknown error kind `{k}`"),
+                })?;
                 let m = line.string("an error message")?;
                 Imm::Error(kind, self.module.atom_utf16(&m))
             }
         })
     }
 
-    fn build_function(&mut self, mut func: Function, blocks: Vec<(u32, Vec<RawInst>)>, block_names: &HashMap<u32, usize>) -> Result<(), ParseError> {
+    fn build_function(
+        &mut self,
+        mut func: Function,
+        blocks: Vec<(u32, Vec<RawInst>)>,
+        block_names: &HashMap<u32, usize>,
+    ) -> Result<(), ParseError> {
         let block_ids: Vec<Block> = blocks.iter().map(|_| func.add_block()).collect();
         let resolve_block = |name: u32, line: u32, col: u32| -> Result<Block, ParseError> {
-            block_names.get(&name).map(|&i| block_ids[i]).ok_or_else(|| ParseError { line, col, message: format!("unknown block %BB{name}") })
+            block_names.get(&name).map(|&i| block_ids[i]).ok_or_else(|| ParseError {
+                line,
+                col,
+                message: format!("unknown block %BB{name}"),
+            })
         };
         let mut value_names: HashMap<u32, Value> = HashMap::new();
         let mut made = Vec::new();
         for (bi, (_, insts)) in blocks.iter().enumerate() {
             for raw in insts {
-                let targets = raw.targets.iter().map(|&(b, col)| resolve_block(b, raw.line, col)).collect::<Result<Vec<_>, _>>()?;
+                let targets = raw
+                    .targets
+                    .iter()
+                    .map(|&(b, col)| resolve_block(b, raw.line, col))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let inst = func.make_inst(raw.opcode, Vec::new(), targets, raw.imm, raw.loc);
                 func.append_inst(block_ids[bi], inst);
                 if let Some(name) = raw.result {
                     if value_names.insert(name, func.result(inst)).is_some() {
-                        return Err(ParseError { line: raw.line, col: raw.col, message: format!("value %{name} is defined twice") });
+                        return Err(ParseError {
+                            line: raw.line,
+                            col: raw.col,
+                            message: format!("value %{name} is defined twice"),
+                        });
                     }
                 }
                 made.push((inst, raw));
@@ -787,9 +852,11 @@ impl Parser {
             let mut args = Vec::with_capacity(raw.args.len());
             for a in &raw.args {
                 args.push(match *a {
-                    RawOperand::Value(n, col) => {
-                        *value_names.get(&n).ok_or_else(|| ParseError { line: raw.line, col, message: format!("unknown value %{n}") })?
-                    }
+                    RawOperand::Value(n, col) => *value_names.get(&n).ok_or_else(|| ParseError {
+                        line: raw.line,
+                        col,
+                        message: format!("unknown value %{n}"),
+                    })?,
                     RawOperand::Literal(lit) => func.literal(lit),
                 });
             }
@@ -828,7 +895,11 @@ impl Parser {
                     Some(func) => {
                         if let Some(name) = name {
                             if m.atom_units(func.name) != name.as_slice() {
-                                return err(format!("function @{} is named {}", f.0, crate::dump::quote_atom(m, func.name)));
+                                return err(format!(
+                                    "function @{} is named {}",
+                                    f.0,
+                                    crate::dump::quote_atom(m, func.name)
+                                ));
                             }
                         }
                     }
@@ -842,7 +913,12 @@ impl Parser {
                     };
                     if let Some(name) = name {
                         if m.atom_units(data.name) != name.as_slice() {
-                            return err(format!("variable ${}.{} is named {}", v.scope.0, v.index, crate::dump::quote_atom(m, data.name)));
+                            return err(format!(
+                                "variable ${}.{} is named {}",
+                                v.scope.0,
+                                v.index,
+                                crate::dump::quote_atom(m, data.name)
+                            ));
                         }
                     }
                 }

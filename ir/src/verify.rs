@@ -259,7 +259,11 @@ impl Verifier<'_> {
             self.err(Some(b), None, "a block resumed by `save_and_yield` must begin with `resume_generator`");
         }
         if opens_with(Opcode::ResumeGenerator) && resume_of != preds.len() {
-            self.err(Some(b), opener.map(|o| o.0), "a `resume_generator` block may only be entered from `save_and_yield`");
+            self.err(
+                Some(b),
+                opener.map(|o| o.0),
+                "a `resume_generator` block may only be entered from `save_and_yield`",
+            );
         }
         if b == func.layout[0] && func.kind.is_generator_body() && !opens_with(Opcode::StartGenerator) {
             self.err(Some(b), None, "the entry block of a generator or async body must begin with `start_generator`");
@@ -285,7 +289,9 @@ impl Verifier<'_> {
         }
         match (info.result, data.result) {
             (ResultRule::None, Some(_)) => e(self, "has a result value but its row has none".into()),
-            (ResultRule::Fixed(_) | ResultRule::Dynamic, None) => e(self, "has no result value but its row has one".into()),
+            (ResultRule::Fixed(_) | ResultRule::Dynamic, None) => {
+                e(self, "has no result value but its row has one".into())
+            }
             (rule, Some(r)) => {
                 if func.values.get(r).map(|d| d.def) != Some(ValueDef::Inst(i)) {
                     e(self, "its result value is not defined by it".into());
@@ -314,7 +320,11 @@ impl Verifier<'_> {
                 before.iter().all(|&j| func.insts[j].opcode == Opcode::Phi) && data.opcode != Opcode::Phi
             };
             if !ok {
-                let what = if data.opcode == Opcode::Phi { "only after other phis" } else { "only after phis, as the first other instruction" };
+                let what = if data.opcode == Opcode::Phi {
+                    "only after other phis"
+                } else {
+                    "only after phis, as the first other instruction"
+                };
                 e(self, format!("`{}` may appear at the start of a block {what}", data.opcode));
             }
         }
@@ -349,7 +359,14 @@ impl Verifier<'_> {
         // Phi entries match the predecessors.
         if data.opcode == Opcode::Phi {
             if data.args.len() != data.targets.len() {
-                e(self, format!("a phi needs one block per value: {} values, {} blocks", data.args.len(), data.targets.len()));
+                e(
+                    self,
+                    format!(
+                        "a phi needs one block per value: {} values, {} blocks",
+                        data.args.len(),
+                        data.targets.len()
+                    ),
+                );
             }
             let preds = cfg.preds(b);
             for &t in &data.targets {
@@ -394,7 +411,11 @@ impl Verifier<'_> {
 
         // Which operand positions hold environments.
         let env_positions: &[usize] = match data.opcode {
-            Opcode::LoadFrame | Opcode::ResolveScope | Opcode::CreateScope | Opcode::CreateClosure | Opcode::CreateGenerator => &[0],
+            Opcode::LoadFrame
+            | Opcode::ResolveScope
+            | Opcode::CreateScope
+            | Opcode::CreateClosure
+            | Opcode::CreateGenerator => &[0],
             Opcode::StoreFrame => &[1],
             Opcode::Phi => &[],
             _ => &[],
@@ -412,7 +433,8 @@ impl Verifier<'_> {
         }
         if data.opcode != Opcode::Phi {
             for (n, &a) in data.args.iter().enumerate() {
-                if func.values.get(a).is_some() && !env_positions.contains(&n) && func.ty(a).overlaps(Type::ENVIRONMENT) {
+                if func.values.get(a).is_some() && !env_positions.contains(&n) && func.ty(a).overlaps(Type::ENVIRONMENT)
+                {
                     e(self, format!("operand {n} is an environment, which is not a JavaScript value"));
                 }
             }
@@ -429,7 +451,9 @@ impl Verifier<'_> {
                 }
                 _ => {}
             },
-            Imm::Func(f) if module.functions.get(f).is_none() => return e(self, format!("function @{} does not exist", f.0)),
+            Imm::Func(f) if module.functions.get(f).is_none() => {
+                return e(self, format!("function @{} does not exist", f.0))
+            }
             _ => {}
         }
 
@@ -456,7 +480,13 @@ impl Verifier<'_> {
                         e(self, format!("operand {n} must be an environment, is {}", func.ty(env)));
                     } else if let Some(s) = self.env_scope(env) {
                         if s != var.scope {
-                            e(self, format!("variable of scope ${} accessed through an environment of scope ${}", var.scope.0, s.0));
+                            e(
+                                self,
+                                format!(
+                                    "variable of scope ${} accessed through an environment of scope ${}",
+                                    var.scope.0, s.0
+                                ),
+                            );
                         }
                     }
                 }
@@ -492,7 +522,14 @@ impl Verifier<'_> {
                 }
             }
             (Opcode::GetParentScope, Imm::Scope(s)) if func.parent_scope != Some(s) => {
-                e(self, format!("get_parent_scope ${} in a function whose parent scope is {:?}", s.0, func.parent_scope.map(|p| p.0)));
+                e(
+                    self,
+                    format!(
+                        "get_parent_scope ${} in a function whose parent scope is {:?}",
+                        s.0,
+                        func.parent_scope.map(|p| p.0)
+                    ),
+                );
             }
             (Opcode::CreateClosure | Opcode::CreateGenerator, Imm::Func(f)) => {
                 let callee = &module.functions[f];
@@ -522,13 +559,21 @@ impl Verifier<'_> {
             }
             _ => {}
         }
-        if matches!(data.opcode, Opcode::StartGenerator | Opcode::SaveAndYield | Opcode::ResumeGenerator | Opcode::CompleteGenerator)
-            && !is_generator_body
+        if matches!(
+            data.opcode,
+            Opcode::StartGenerator | Opcode::SaveAndYield | Opcode::ResumeGenerator | Opcode::CompleteGenerator
+        ) && !is_generator_body
         {
             e(self, format!("`{}` outside a generator or async body", data.opcode));
         }
         if data.opcode == Opcode::CreateGenerator && !func.kind.makes_generator() {
-            e(self, format!("`create_generator` in a {} function (only the outer function of a generator makes one)", func.kind.as_str()));
+            e(
+                self,
+                format!(
+                    "`create_generator` in a {} function (only the outer function of a generator makes one)",
+                    func.kind.as_str()
+                ),
+            );
         }
     }
 }
@@ -586,7 +631,10 @@ mod tests {
         assert!(es[0].message.contains("expects an immediate of kind Index, has Flags"), "{es:?}");
         assert_eq!(es[0].func, FuncId(0));
         assert_eq!(es[0].inst, Some(first));
-        assert_eq!(es[0].to_string(), "function @0 \"t\", %BB0, `%0 = load_param #1 : any`: expects an immediate of kind Index, has Flags");
+        assert_eq!(
+            es[0].to_string(),
+            "function @0 \"t\", %BB0, `%0 = load_param #1 : any`: expects an immediate of kind Index, has Flags"
+        );
     }
 
     #[test]
@@ -613,14 +661,18 @@ mod tests {
     fn phi_entries_match_predecessors() {
         let body = "%BB0:\n  %0 = load_param #1\n  cond_branch %0, %BB1, %BB2\n%BB1:\n  branch %BB2\n%BB2:\n  %1 = phi [%0, %BB1]\n  return %1\n";
         assert_one(body, "phi has 0 entries for predecessor %BB0");
-        let body = "%BB0:\n  %0 = load_param #1\n  branch %BB1\n%BB1:\n  %1 = phi [%0, %BB0], [%0, %BB0]\n  return %1\n";
+        let body =
+            "%BB0:\n  %0 = load_param #1\n  branch %BB1\n%BB1:\n  %1 = phi [%0, %BB0], [%0, %BB0]\n  return %1\n";
         assert_one(body, "phi has 2 entries for predecessor %BB0");
     }
 
     #[test]
     fn operands_dominate_uses() {
         // Use before definition in the same block.
-        assert_one("%BB0:\n  %1 = binary_op \"+\" %0, 1\n  %0 = load_param #1\n  return %1\n", "operand 0 (%1) does not dominate");
+        assert_one(
+            "%BB0:\n  %1 = binary_op \"+\" %0, 1\n  %0 = load_param #1\n  return %1\n",
+            "operand 0 (%1) does not dominate",
+        );
         // Definition in one arm used at the join.
         assert_one(
             "%BB0:\n  %0 = load_param #1\n  cond_branch %0, %BB1, %BB2\n%BB1:\n  %1 = load_param #2\n  branch %BB2\n%BB2:\n  return %1\n",
@@ -641,7 +693,9 @@ mod tests {
 
     #[test]
     fn removed_instructions_are_not_used() {
-        let mut m = parse_module(&format!("{HEAD}%BB0:\n  %0 = load_param #1\n  %1 = unary_op \"-\" %0\n  return %1\n")).unwrap();
+        let mut m =
+            parse_module(&format!("{HEAD}%BB0:\n  %0 = load_param #1\n  %1 = unary_op \"-\" %0\n  return %1\n"))
+                .unwrap();
         let f = &mut m.functions[FuncId(0)];
         let neg = f.blocks[f.layout[0]].insts[1];
         f.remove_inst(neg);
@@ -651,9 +705,18 @@ mod tests {
 
     #[test]
     fn alloc_stack_rules() {
-        assert_one("%BB0:\n  branch %BB1\n%BB1:\n  %0 = alloc_stack \"x\"\n  return undefined\n", "alloc_stack outside the entry block");
-        assert_one("%BB0:\n  %0 = load_param #1\n  %1 = load_stack %0\n  return %1\n", "operand 0 must be an alloc_stack slot");
-        assert_one("%BB0:\n  %0 = load_param #1\n  store_stack 1, %0\n  return 1\n", "operand 1 must be an alloc_stack slot");
+        assert_one(
+            "%BB0:\n  branch %BB1\n%BB1:\n  %0 = alloc_stack \"x\"\n  return undefined\n",
+            "alloc_stack outside the entry block",
+        );
+        assert_one(
+            "%BB0:\n  %0 = load_param #1\n  %1 = load_stack %0\n  return %1\n",
+            "operand 0 must be an alloc_stack slot",
+        );
+        assert_one(
+            "%BB0:\n  %0 = load_param #1\n  store_stack 1, %0\n  return 1\n",
+            "operand 1 must be an alloc_stack slot",
+        );
         assert_one("%BB0:\n  %0 = alloc_stack \"x\"\n  store_stack %0, %0\n  return 1\n", "operand 0 is a stack slot");
         assert_one("%BB0:\n  %0 = alloc_stack \"x\"\n  return %0\n", "operand 0 is a stack slot");
     }
@@ -706,7 +769,8 @@ mod tests {
         let es = errors_of(&outer_and_inner.replace("kind=generator ", "kind=function "));
         assert!(es.iter().any(|e| e.contains("`create_generator` in a function function")), "{es:#?}");
         let head = "function @0 \"g\"() kind=generator_inner strict parent=none length=0\n";
-        let es = errors_of(&format!("{head}%BB0:\n  %0 = alloc_stack \"r\"\n  save_and_yield 1, %BB1\n%BB1:\n  return 1\n"));
+        let es =
+            errors_of(&format!("{head}%BB0:\n  %0 = alloc_stack \"r\"\n  save_and_yield 1, %BB1\n%BB1:\n  return 1\n"));
         assert!(es.iter().any(|e| e.contains("must begin with `start_generator`")), "{es:#?}");
         assert!(es.iter().any(|e| e.contains("must begin with `resume_generator`")), "{es:#?}");
         let good = format!(
@@ -725,7 +789,10 @@ mod tests {
         assert!(errors_of(pair).is_empty(), "{:#?}", errors_of(pair));
         // The inner function is a generator body: only `create_generator` makes one.
         let es = errors_of(&pair.replace("create_generator @1", "create_closure @1"));
-        assert!(es.iter().any(|e| e.contains("cannot make a create_closure of a async_generator_inner function")), "{es:#?}");
+        assert!(
+            es.iter().any(|e| e.contains("cannot make a create_closure of a async_generator_inner function")),
+            "{es:#?}"
+        );
         let es = errors_of(&pair.replace("kind=async_generator_inner", "kind=method"));
         assert!(es.iter().any(|e| e.contains("outside a generator or async body")), "{es:#?}");
     }

@@ -75,7 +75,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { prefixes: vec!["CHECK".to_string()], match_full_lines: false, strict_whitespace: false, allow_empty: false }
+        Options {
+            prefixes: vec!["CHECK".to_string()],
+            match_full_lines: false,
+            strict_whitespace: false,
+            allow_empty: false,
+        }
     }
 }
 
@@ -147,7 +152,8 @@ pub fn parse_checks(check_text: &str, opts: &Options) -> Result<Vec<Directive>, 
                 let rest = &line[start + prefix.len()..];
                 let found = Kind::ALL.iter().find_map(|&k| {
                     let s = k.suffix();
-                    (rest.starts_with(s) && rest[s.len()..].starts_with(':')).then_some((k, start + prefix.len() + s.len() + 1))
+                    (rest.starts_with(s) && rest[s.len()..].starts_with(':'))
+                        .then_some((k, start + prefix.len() + s.len() + 1))
                 });
                 if let Some((kind, text_start)) = found {
                     if best.is_none_or(|b| start < b.0) {
@@ -170,22 +176,40 @@ pub fn parse_checks(check_text: &str, opts: &Options) -> Result<Vec<Directive>, 
         if !text.is_empty() && kind == Kind::Empty {
             return Err(Failure { line: lineno, message: format!("line {lineno}: {prefix}-EMPTY: takes no pattern") });
         }
-        let pieces = parse_pattern(&text).map_err(|m| Failure { line: lineno, message: format!("line {lineno}: {m}") })?;
+        let pieces =
+            parse_pattern(&text).map_err(|m| Failure { line: lineno, message: format!("line {lineno}: {m}") })?;
         out.push(Directive { kind, prefix: prefix.to_string(), line: lineno, text, pieces });
     }
     if out.is_empty() {
-        return Err(Failure { line: 0, message: format!("no check strings found with prefix{} {}", if opts.prefixes.len() > 1 { "es" } else { "" }, opts.prefixes.iter().map(|p| format!("'{p}:'")).collect::<Vec<_>>().join(", ")) });
+        return Err(Failure {
+            line: 0,
+            message: format!(
+                "no check strings found with prefix{} {}",
+                if opts.prefixes.len() > 1 { "es" } else { "" },
+                opts.prefixes.iter().map(|p| format!("'{p}:'")).collect::<Vec<_>>().join(", ")
+            ),
+        });
     }
     if matches!(out[0].kind, Kind::Next | Kind::Same) {
         let d = &out[0];
-        return Err(Failure { line: d.line, message: format!("line {}: found '{}{}:' without a previous '{}:' line", d.line, d.prefix, d.kind.suffix(), d.prefix) });
+        return Err(Failure {
+            line: d.line,
+            message: format!(
+                "line {}: found '{}{}:' without a previous '{}:' line",
+                d.line,
+                d.prefix,
+                d.kind.suffix(),
+                d.prefix
+            ),
+        });
     }
     Ok(out)
 }
 
 fn is_var_name(s: &str) -> bool {
     let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn parse_pattern(text: &str) -> Result<Vec<Piece>, String> {
@@ -340,11 +364,22 @@ fn line_text(input: &str, pos: usize) -> &str {
 
 impl<'a> Checker<'a> {
     fn fail(&self, d: &Directive, what: &str, pos: usize, extra: Option<(&str, usize)>) -> Failure {
-        let mut message = format!("{}:{}: error: {}{}: {what}\n    {}\n", self.check_name, d.line, d.prefix, d.kind.suffix(), d.spelling());
+        let mut message = format!(
+            "{}:{}: error: {}{}: {what}\n    {}\n",
+            self.check_name,
+            d.line,
+            d.prefix,
+            d.kind.suffix(),
+            d.spelling()
+        );
         let line = line_of(self.input, pos);
         message.push_str(&format!("note: scanning from output line {line}:\n    {}\n", line_text(self.input, pos)));
         if let Some((note, at)) = extra {
-            message.push_str(&format!("note: {note} (output line {}):\n    {}\n", line_of(self.input, at), line_text(self.input, at)));
+            message.push_str(&format!(
+                "note: {note} (output line {}):\n    {}\n",
+                line_of(self.input, at),
+                line_text(self.input, at)
+            ));
         }
         Failure { line: d.line, message }
     }
@@ -366,7 +401,10 @@ impl<'a> Checker<'a> {
             if m.end() > limit {
                 return Ok(None);
             }
-            if avoid.iter().any(|s| m.start() < s.end && s.start < m.end() || (m.start() == m.end() && m.start() == s.start)) {
+            if avoid
+                .iter()
+                .any(|s| m.start() < s.end && s.start < m.end() || (m.start() == m.end() && m.start() == s.start))
+            {
                 // DAG matches may not overlap: look again one character further.
                 at = m.start() + self.input[m.start()..].chars().next().map_or(1, |c| c.len_utf8());
                 continue;
@@ -394,7 +432,13 @@ impl<'a> Checker<'a> {
 
     /// Checks the directives of one label region `[start, end)`. `prev_end` is where the previous
     /// match (the label, if any) ended, for NEXT/SAME/EMPTY; `None` at the start of the input.
-    fn region(&mut self, dirs: &[&Directive], start: usize, end: usize, mut prev_end: Option<usize>) -> Result<(), Failure> {
+    fn region(
+        &mut self,
+        dirs: &[&Directive],
+        start: usize,
+        end: usize,
+        mut prev_end: Option<usize>,
+    ) -> Result<(), Failure> {
         let mut cur = start;
         let mut nots: Vec<&Directive> = Vec::new();
         let mut i = 0;
@@ -476,7 +520,10 @@ impl<'a> Checker<'a> {
 /// Checks `input` against `dirs`. `check_name` names the check file in messages.
 pub fn check(input: &str, dirs: &[Directive], opts: &Options, check_name: &str) -> Result<(), Failure> {
     if input.is_empty() && !opts.allow_empty {
-        return Err(Failure { line: 0, message: format!("{check_name}: error: the input is empty (FileCheck's --allow-empty permits that)\n") });
+        return Err(Failure {
+            line: 0,
+            message: format!("{check_name}: error: the input is empty (FileCheck's --allow-empty permits that)\n"),
+        });
     }
     let mut ck = Checker { input, check_name, opts, vars: HashMap::new() };
     // Labels first: each matched after the previous one; they split the input into regions.
@@ -537,7 +584,13 @@ pub fn escape_line(line: &str) -> String {
 ///
 /// Each `(text, pattern)` of `generalize` replaces `text` (e.g. the test's absolute path, which
 /// differs between checkouts) in every line by `pattern` (e.g. `{{.*}}name.js`).
-pub fn generate_checks(output: &str, prefix: &str, comment: &str, align: bool, generalize: &[(String, String)]) -> String {
+pub fn generate_checks(
+    output: &str,
+    prefix: &str,
+    comment: &str,
+    align: bool,
+    generalize: &[(String, String)],
+) -> String {
     let mut out = String::new();
     let width = if align { prefix.len() + "-NEXT:".len() } else { 0 };
     for (i, line) in output.lines().enumerate() {
@@ -632,7 +685,10 @@ mod tests {
         let msg = fails(checks, "function f\n call\n ret\nfunction g\n ret\n");
         assert!(msg.contains("CHECK: call"), "{msg}");
         // A check in f's region may not find its match past g's label.
-        let msg = fails("// CHECK-LABEL: function f\n// CHECK: x\n// CHECK-LABEL: function g\n", "function f\nfunction g\nx\n");
+        let msg = fails(
+            "// CHECK-LABEL: function f\n// CHECK: x\n// CHECK-LABEL: function g\n",
+            "function f\nfunction g\nx\n",
+        );
         assert!(msg.contains("CHECK: x"), "{msg}");
         // NEXT right after a label refers to the label's line.
         run("// CHECK-LABEL: function f\n// CHECK-NEXT: a\n", "function f\na\n").unwrap();
@@ -642,7 +698,9 @@ mod tests {
     fn empty_checks_empty_line() {
         run("// CHECK: a\n// CHECK-EMPTY:\n// CHECK-NEXT: b\n", "a\n\nb\n").unwrap();
         assert!(fails("// CHECK: a\n// CHECK-EMPTY:\n", "a\nb\n").contains("not empty"));
-        assert!(fails("// CHECK: a\n// CHECK-EMPTY:\n// CHECK-NEXT: b\n", "a\n\n\nb\n").contains("not on the line after"));
+        assert!(
+            fails("// CHECK: a\n// CHECK-EMPTY:\n// CHECK-NEXT: b\n", "a\n\n\nb\n").contains("not on the line after")
+        );
     }
 
     #[test]
@@ -668,7 +726,9 @@ mod tests {
     fn whitespace_is_canonical_by_default() {
         run("// CHECK: a b\n", "a    b\n").unwrap();
         run("// CHECK: a   b\n", "a\tb\n").unwrap();
-        assert!(run_with("// CHECK: a b\n", "a  b\n", Options { strict_whitespace: true, ..Options::default() }).is_err());
+        assert!(
+            run_with("// CHECK: a b\n", "a  b\n", Options { strict_whitespace: true, ..Options::default() }).is_err()
+        );
     }
 
     #[test]

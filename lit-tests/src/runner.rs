@@ -362,7 +362,8 @@ pub fn program_output_flags(cmd: &str) -> Option<Vec<String>> {
     let direct = Regex::new(r"^%iris((?:\s+-[-\w=]+)*)(?:\s+run)?((?:\s+-[-\w=]+)*)\s+%s$").expect("valid regex");
     let bundle = Regex::new(r"^%iris(?:\s+-[-\w=]+)*\s+compile\s+%s\s+-o\s+(\S+)\s*&&\s*%iris((?:\s+-[-\w=]+)*)(?:\s+run)?((?:\s+-[-\w=]+)*)\s+(\S+)$")
         .expect("valid regex");
-    let flags = |a: &str, b: &str| a.split_whitespace().chain(b.split_whitespace()).map(str::to_string).collect::<Vec<_>>();
+    let flags =
+        |a: &str, b: &str| a.split_whitespace().chain(b.split_whitespace()).map(str::to_string).collect::<Vec<_>>();
     if let Some(c) = direct.captures(cmd.trim()) {
         return Some(flags(&c[1], &c[2]));
     }
@@ -468,7 +469,8 @@ fn run_test_inner(cfg: &Config, path: &Path) -> Result<Outcome, String> {
                 node_checked += 1;
                 let runner = cfg.tmp_root.join("node-runner.js");
                 if !runner.exists() {
-                    std::fs::write(&runner, NODE_RUNNER).map_err(|e| format!("cannot write {}: {e}", runner.display()))?;
+                    std::fs::write(&runner, NODE_RUNNER)
+                        .map_err(|e| format!("cannot write {}: {e}", runner.display()))?;
                 }
                 let strict = if flags.iter().any(|f| f == "--strict") { "strict" } else { "sloppy" };
                 shown = format!("{} {} {} {strict}", quote(&cfg.node), quote(&runner.to_string_lossy()), subst.file);
@@ -487,12 +489,21 @@ fn run_test_inner(cfg: &Config, path: &Path) -> Result<Outcome, String> {
             (None, _) => None,
         };
         let Some(fc) = fc else { continue };
-        let words = shell_words(&subst.apply(&fc)).map_err(|e| format!("{}  {e}\n", failure_header(cfg, path, run, &shown)))?;
-        let args = parse_filecheck_args(&words).map_err(|e| format!("{}  {e}\n", failure_header(cfg, path, run, &shown)))?;
+        let words =
+            shell_words(&subst.apply(&fc)).map_err(|e| format!("{}  {e}\n", failure_header(cfg, path, run, &shown)))?;
+        let args =
+            parse_filecheck_args(&words).map_err(|e| format!("{}  {e}\n", failure_header(cfg, path, run, &shown)))?;
         let input = match (&args.input_file, output) {
-            (Some(f), _) => std::fs::read_to_string(f).map_err(|e| format!("{}  cannot read --input-file {f}: {e}\n", failure_header(cfg, path, run, &shown)))?,
+            (Some(f), _) => std::fs::read_to_string(f).map_err(|e| {
+                format!("{}  cannot read --input-file {f}: {e}\n", failure_header(cfg, path, run, &shown))
+            })?,
             (None, Some(o)) => o,
-            (None, None) => return Err(format!("{}  %FileCheck has no input (pipe a command into it or give --input-file)\n", failure_header(cfg, path, run, &shown))),
+            (None, None) => {
+                return Err(format!(
+                    "{}  %FileCheck has no input (pipe a command into it or give --input-file)\n",
+                    failure_header(cfg, path, run, &shown)
+                ))
+            }
         };
         if cfg.mode == Mode::Regen && autogen {
             let prefix = args.opts.prefixes[0].clone();
@@ -508,10 +519,13 @@ fn run_test_inner(cfg: &Config, path: &Path) -> Result<Outcome, String> {
         let check_text = if check_path == path {
             text.clone()
         } else {
-            std::fs::read_to_string(&check_path).map_err(|e| format!("{}  cannot read check file {}: {e}\n", failure_header(cfg, path, run, &shown), args.check_file))?
+            std::fs::read_to_string(&check_path).map_err(|e| {
+                format!("{}  cannot read check file {}: {e}\n", failure_header(cfg, path, run, &shown), args.check_file)
+            })?
         };
         let check_name = cfg.rel(&check_path).into_owned();
-        let result = filecheck::parse_checks(&check_text, &args.opts).and_then(|dirs| filecheck::check(&input, &dirs, &args.opts, &check_name).map(|()| dirs));
+        let result = filecheck::parse_checks(&check_text, &args.opts)
+            .and_then(|dirs| filecheck::check(&input, &dirs, &args.opts, &check_name).map(|()| dirs));
         if let Err(f) = result {
             let mut report = failure_header(cfg, path, run, &shown);
             for line in f.message.lines() {
@@ -519,9 +533,18 @@ fn run_test_inner(cfg: &Config, path: &Path) -> Result<Outcome, String> {
                 report.push_str(line);
                 report.push('\n');
             }
-            report.push_str(&diff_report(&check_text, &input, &args.opts, comment_leader(path), autogen, &generalize(cfg, path)));
+            report.push_str(&diff_report(
+                &check_text,
+                &input,
+                &args.opts,
+                comment_leader(path),
+                autogen,
+                &generalize(cfg, path),
+            ));
             if cfg.mode == Mode::Node {
-                report.push_str("  node's output differs from the CHECK lines: the expected output is not JavaScript's.\n");
+                report.push_str(
+                    "  node's output differs from the CHECK lines: the expected output is not JavaScript's.\n",
+                );
             } else if autogen {
                 report.push_str(&format!("  to accept the new output: {}\n", cfg.bless_command(path)));
             } else {
@@ -545,10 +568,19 @@ fn run_test_inner(cfg: &Config, path: &Path) -> Result<Outcome, String> {
         }
         for (prefix, output) in &regen {
             if output.trim().is_empty() {
-                return Err(format!("FAIL {}: the output for prefix {prefix} is empty; nothing to generate", cfg.rel(path)));
+                return Err(format!(
+                    "FAIL {}: the output for prefix {prefix} is empty; nothing to generate",
+                    cfg.rel(path)
+                ));
             }
             new_text.push('\n');
-            new_text.push_str(&filecheck::generate_checks(output, prefix, comment_leader(path), !regen_strict.contains(prefix), &generalize(cfg, path)));
+            new_text.push_str(&filecheck::generate_checks(
+                output,
+                prefix,
+                comment_leader(path),
+                !regen_strict.contains(prefix),
+                &generalize(cfg, path),
+            ));
         }
         if new_text != text {
             std::fs::write(path, new_text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -574,13 +606,17 @@ fn generalize(cfg: &Config, path: &Path) -> Vec<(String, String)> {
 }
 
 fn exec(cfg: &Config, path: &Path, run: &RunLine, cmd: &str, cwd: &Path) -> Result<String, String> {
-    let r = run_shell(cmd, cwd, cfg.timeout).map_err(|e| format!("{}  cannot run bash: {e}\n", failure_header(cfg, path, run, cmd)))?;
+    let r = run_shell(cmd, cwd, cfg.timeout)
+        .map_err(|e| format!("{}  cannot run bash: {e}\n", failure_header(cfg, path, run, cmd)))?;
     if r.timed_out || r.code != Some(0) {
         let mut report = failure_header(cfg, path, run, cmd);
         if r.timed_out {
             report.push_str(&format!("  timed out after {:?}\n", cfg.timeout));
         } else {
-            report.push_str(&format!("  exit status: {}\n", r.code.map_or("killed by a signal".to_string(), |c| c.to_string())));
+            report.push_str(&format!(
+                "  exit status: {}\n",
+                r.code.map_or("killed by a signal".to_string(), |c| c.to_string())
+            ));
         }
         for (name, s) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
             if !s.is_empty() {
@@ -599,7 +635,14 @@ fn exec(cfg: &Config, path: &Path, run: &RunLine, cmd: &str, cwd: &Path) -> Resu
 
 /// A unified diff for a failure: for an autogenerated test, its CHECK block against the block
 /// regen would write; otherwise the positive patterns against the output.
-fn diff_report(check_text: &str, output: &str, opts: &Options, comment: &str, autogen: bool, generalize: &[(String, String)]) -> String {
+fn diff_report(
+    check_text: &str,
+    output: &str,
+    opts: &Options,
+    comment: &str,
+    autogen: bool,
+    generalize: &[(String, String)],
+) -> String {
     let (expected, actual, names) = if autogen {
         let start = check_text.find(AUTOGEN_MARKER).map_or(0, |i| i + AUTOGEN_MARKER.len());
         let prefix = &opts.prefixes[0];
@@ -608,7 +651,11 @@ fn diff_report(check_text: &str, output: &str, opts: &Options, comment: &str, au
             .filter(|l| l.contains(&format!("{prefix}:")) || l.contains(&format!("{prefix}-")))
             .map(|l| format!("{l}\n"))
             .collect();
-        (old, filecheck::generate_checks(output, prefix, comment, !opts.strict_whitespace, generalize), ("expected (CHECK lines)", "actual (regenerated)"))
+        (
+            old,
+            filecheck::generate_checks(output, prefix, comment, !opts.strict_whitespace, generalize),
+            ("expected (CHECK lines)", "actual (regenerated)"),
+        )
     } else {
         let dirs = filecheck::parse_checks(check_text, opts).unwrap_or_default();
         let expected: String = dirs
@@ -652,7 +699,10 @@ pub fn discover(root: &Path, filters: &[String]) -> Vec<PathBuf> {
     }
     // A filter names a file or directory relative to the tests root, else to the current
     // directory; otherwise it is a substring of the test paths.
-    let canon: Vec<Option<PathBuf>> = filters.iter().map(|f| std::fs::canonicalize(root.join(f)).or_else(|_| std::fs::canonicalize(f)).ok()).collect();
+    let canon: Vec<Option<PathBuf>> = filters
+        .iter()
+        .map(|f| std::fs::canonicalize(root.join(f)).or_else(|_| std::fs::canonicalize(f)).ok())
+        .collect();
     all.into_iter()
         .filter(|p| {
             let cp = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
@@ -786,7 +836,10 @@ mod tests {
     #[test]
     fn split_at_last_filecheck_pipe() {
         assert_eq!(split_filecheck("%iris %s | %FileCheck %s"), (Some("%iris %s".into()), Some("%s".into())));
-        assert_eq!(split_filecheck("a | b |%FileCheck %s --match-full-lines"), (Some("a | b".into()), Some("%s --match-full-lines".into())));
+        assert_eq!(
+            split_filecheck("a | b |%FileCheck %s --match-full-lines"),
+            (Some("a | b".into()), Some("%s --match-full-lines".into()))
+        );
         assert_eq!(split_filecheck("%FileCheck --input-file=%t %s"), (None, Some("--input-file=%t %s".into())));
         assert_eq!(split_filecheck("true"), (Some("true".into()), None));
     }
@@ -794,7 +847,10 @@ mod tests {
     #[test]
     fn substitutions() {
         let s = Subst { iris: "/b/iris".into(), file: "/t/a.js".into(), dir: "/t".into(), tmp: "/tmp/a.tmp".into() };
-        assert_eq!(s.apply("%iris compile %s -o %t.irb && %iris %t.irb"), "/b/iris compile /t/a.js -o /tmp/a.tmp.irb && /b/iris /tmp/a.tmp.irb");
+        assert_eq!(
+            s.apply("%iris compile %s -o %t.irb && %iris %t.irb"),
+            "/b/iris compile /t/a.js -o /tmp/a.tmp.irb && /b/iris /tmp/a.tmp.irb"
+        );
         assert_eq!(s.apply("echo 100%% %S %FileCheck x%"), "echo 100% /t %FileCheck x%");
     }
 
@@ -871,7 +927,11 @@ mod tests {
     fn end_to_end_check_and_fail_with_diff() {
         let d = scratch("e2e");
         let ok = d.join("ok.js");
-        std::fs::write(&ok, "// RUN: printf 'a\\nb 12\\n' | %FileCheck %s\n// CHECK: a\n// CHECK-NEXT: b [[N:[0-9]+]]\n").unwrap();
+        std::fs::write(
+            &ok,
+            "// RUN: printf 'a\\nb 12\\n' | %FileCheck %s\n// CHECK: a\n// CHECK-NEXT: b [[N:[0-9]+]]\n",
+        )
+        .unwrap();
         assert!(matches!(run_test(&cfg(&d, Mode::Check), &ok), Outcome::Pass));
         let bad = d.join("bad.js");
         std::fs::write(&bad, "// RUN: printf 'a\\nc\\n' | %FileCheck %s\n// CHECK: a\n// CHECK-NEXT: b\n").unwrap();
@@ -892,7 +952,8 @@ mod tests {
     fn regen_rewrites_autogenerated_tests() {
         let d = scratch("regen");
         let t = d.join("gen.js");
-        let head = format!("// RUN: printf 'x {{{{y}}}}\\n\\nz\\n' | %FileCheck %s --match-full-lines\n// {AUTOGEN_MARKER}\n");
+        let head =
+            format!("// RUN: printf 'x {{{{y}}}}\\n\\nz\\n' | %FileCheck %s --match-full-lines\n// {AUTOGEN_MARKER}\n");
         std::fs::write(&t, format!("{head}\n// CHECK: old\n")).unwrap();
         match run_test(&cfg(&d, Mode::Check), &t) {
             Outcome::Fail(r) => assert!(r.contains("LIT_REGEN=1 cargo run -p lit-tests -- gen.js"), "{r}"),

@@ -174,7 +174,13 @@ mod tests {
     #[test]
     fn find_and_filter() {
         let root = std::env::temp_dir().join(format!("t262-find-{}", std::process::id()));
-        for f in ["test/built-ins/Array/a.js", "test/built-ins/Array/b_FIXTURE.js", "test/intl402/x.js", "test/language/c.js", "test/language/d.txt"] {
+        for f in [
+            "test/built-ins/Array/a.js",
+            "test/built-ins/Array/b_FIXTURE.js",
+            "test/intl402/x.js",
+            "test/language/c.js",
+            "test/language/d.txt",
+        ] {
             let p = root.join(f);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, "").unwrap();

@@ -56,7 +56,8 @@ impl Harness {
         let path = self.dir.join(name);
         let result = match std::fs::read_to_string(&path) {
             Err(e) => Err(format!("cannot read harness file {}: {e}", path.display())),
-            Ok(src) => driver::compile(&src, name, opts).map_err(|e| format!("harness file {name} does not compile: {}", e.render(name, &src))),
+            Ok(src) => driver::compile(&src, name, opts)
+                .map_err(|e| format!("harness file {name} does not compile: {}", e.render(name, &src))),
         };
         let result = Arc::new(result);
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), result.clone());
@@ -107,7 +108,12 @@ fn first_line(s: &str) -> &str {
 }
 
 /// Runs one test; `Ok` when it passes.
-pub fn run_test(job: &TestJob<'_>, arm: &dyn Fn(Interrupter), harness: &Harness, cfg: &EngineConfig) -> Result<(), String> {
+pub fn run_test(
+    job: &TestJob<'_>,
+    arm: &dyn Fn(Interrupter),
+    harness: &Harness,
+    cfg: &EngineConfig,
+) -> Result<(), String> {
     if job.mode == Mode::Module {
         return Err("module code is not supported yet (module tests count as failures)".to_string());
     }
@@ -126,7 +132,11 @@ pub fn run_test(job: &TestJob<'_>, arm: &dyn Fn(Interrupter), harness: &Harness,
             Phase::Parse => {
                 return match compiled {
                     Err(CompileError::Syntax(_)) if neg.error_type == "SyntaxError" => Ok(()),
-                    Err(e) => Err(format!("expected a {} at parse time, got: {}", neg.error_type, first_line(&e.render(&name, &source)))),
+                    Err(e) => Err(format!(
+                        "expected a {} at parse time, got: {}",
+                        neg.error_type,
+                        first_line(&e.render(&name, &source))
+                    )),
                     Ok(_) => Err(format!("expected a {} at parse time, but the test compiled", neg.error_type)),
                 };
             }
@@ -138,7 +148,8 @@ pub fn run_test(job: &TestJob<'_>, arm: &dyn Fn(Interrupter), harness: &Harness,
 
     // Unhandled rejections are not failures in test262 (a test fails by throwing, or through
     // $DONE for async tests), so they are not tracked.
-    let options = RuntimeOptions { heap_limit: cfg.heap_limit, report_unhandled_rejections: false, ..RuntimeOptions::default() };
+    let options =
+        RuntimeOptions { heap_limit: cfg.heap_limit, report_unhandled_rejections: false, ..RuntimeOptions::default() };
     let mut rt = Runtime::new(options);
     rt.set_compiler(driver::compile_hook(cfg.compile.clone()));
     let output = Output::default();

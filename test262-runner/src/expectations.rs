@@ -97,7 +97,8 @@ mod tests {
 
     #[test]
     fn parse_render_round_trip() {
-        let set: BTreeSet<Key> = [key("b/x.js", Mode::Strict), key("a/y.js", Mode::Sloppy), key("a/y.js", Mode::Strict)].into();
+        let set: BTreeSet<Key> =
+            [key("b/x.js", Mode::Strict), key("a/y.js", Mode::Sloppy), key("a/y.js", Mode::Strict)].into();
         let text = render(&set);
         assert!(text.find("a/y.js sloppy").unwrap() < text.find("b/x.js strict").unwrap());
         assert_eq!(parse(&text).unwrap(), set);
@@ -107,14 +108,21 @@ mod tests {
 
     #[test]
     fn compare_and_update() {
-        let expected: BTreeSet<Key> = [key("fail.js", Mode::Sloppy), key("fixed.js", Mode::Sloppy), key("not-run.js", Mode::Strict)].into();
-        let results: HashMap<Key, bool> =
-            [(key("fail.js", Mode::Sloppy), false), (key("fixed.js", Mode::Sloppy), true), (key("broke.js", Mode::Strict), false), (key("ok.js", Mode::Sloppy), true)].into();
+        let expected: BTreeSet<Key> =
+            [key("fail.js", Mode::Sloppy), key("fixed.js", Mode::Sloppy), key("not-run.js", Mode::Strict)].into();
+        let results: HashMap<Key, bool> = [
+            (key("fail.js", Mode::Sloppy), false),
+            (key("fixed.js", Mode::Sloppy), true),
+            (key("broke.js", Mode::Strict), false),
+            (key("ok.js", Mode::Sloppy), true),
+        ]
+        .into();
         let c = compare(&expected, &results);
         assert_eq!(c.new_failures, vec![key("broke.js", Mode::Strict)]);
         assert_eq!(c.new_passes, vec![key("fixed.js", Mode::Sloppy)]);
         let u = updated(&expected, &results);
-        let want: BTreeSet<Key> = [key("fail.js", Mode::Sloppy), key("broke.js", Mode::Strict), key("not-run.js", Mode::Strict)].into();
+        let want: BTreeSet<Key> =
+            [key("fail.js", Mode::Sloppy), key("broke.js", Mode::Strict), key("not-run.js", Mode::Strict)].into();
         assert_eq!(u, want);
     }
 

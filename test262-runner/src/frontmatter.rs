@@ -72,7 +72,11 @@ pub fn parse(source: &str) -> Result<Metadata, String> {
     while i < lines.len() {
         let line = lines[i];
         i += 1;
-        if line.trim().is_empty() || line.starts_with(' ') || line.starts_with('\t') || line.trim_start().starts_with('#') {
+        if line.trim().is_empty()
+            || line.starts_with(' ')
+            || line.starts_with('\t')
+            || line.trim_start().starts_with('#')
+        {
             continue;
         }
         let Some((key, value)) = line.split_once(':') else { continue };
@@ -80,7 +84,8 @@ pub fn parse(source: &str) -> Result<Metadata, String> {
         let value = value.trim();
         // The indented lines that belong to this key.
         let mut nested = Vec::new();
-        while i < lines.len() && (lines[i].starts_with(' ') || lines[i].starts_with('\t') || lines[i].trim().is_empty()) {
+        while i < lines.len() && (lines[i].starts_with(' ') || lines[i].starts_with('\t') || lines[i].trim().is_empty())
+        {
             if !lines[i].trim().is_empty() {
                 nested.push(lines[i].trim());
             }

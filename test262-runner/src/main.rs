@@ -122,7 +122,11 @@ fn worker_main(cli: &Cli, root: &Path) -> ExitCode {
     let harness = engine::Harness::new(root);
     let cfg = engine_config(cli);
     let run = |job: &worker::TestJob<'_>, arm: &dyn Fn(worker::Interrupter)| engine::run_test(job, arm, &harness, &cfg);
-    let wcfg = worker::WorkerConfig { root: root.to_path_buf(), threads: threads(cli), timeout: Duration::from_secs(cli.timeout) };
+    let wcfg = worker::WorkerConfig {
+        root: root.to_path_buf(),
+        threads: threads(cli),
+        timeout: Duration::from_secs(cli.timeout),
+    };
     let out: Mutex<Box<dyn Write + Send>> = Mutex::new(Box::new(std::io::stdout()));
     worker::run_worker(&wcfg, &jobs, &run, &out);
     ExitCode::SUCCESS
@@ -161,7 +165,13 @@ impl Progress {
                 b.set_message(format!("passed {} failed {}", self.passed, self.done - self.passed));
             }
             None if self.done >= self.next_note && self.done < self.total => {
-                eprintln!("test262: {}/{} runs, {} pass, {:.0}s", self.done, self.total, self.passed, self.start.elapsed().as_secs_f64());
+                eprintln!(
+                    "test262: {}/{} runs, {} pass, {:.0}s",
+                    self.done,
+                    self.total,
+                    self.passed,
+                    self.start.elapsed().as_secs_f64()
+                );
                 self.next_note += (self.total / 10).max(1);
             }
             None => {}
@@ -204,7 +214,10 @@ fn main() -> ExitCode {
     let root = match cli.test262_dir.clone().or_else(discover::default_test262_dir) {
         Some(r) if r.join("test").is_dir() && r.join("harness").is_dir() => r,
         other => {
-            let looked = other.map_or_else(|| discover::repo_root().join("../shared/test262").display().to_string(), |p| p.display().to_string());
+            let looked = other.map_or_else(
+                || discover::repo_root().join("../shared/test262").display().to_string(),
+                |p| p.display().to_string(),
+            );
             println!(
                 "test262-runner: no test262 checkout at {looked}; nothing to run.\n\
                  Get the suite with `git clone https://github.com/tc39/test262` and point TEST262_DIR at it\n\
@@ -228,7 +241,9 @@ fn main() -> ExitCode {
     let mut results: Vec<Option<TestResult>> = Vec::new();
     let mut early: Vec<TestResult> = Vec::new();
     for rel in &tests {
-        let source = std::fs::read(root.join("test").join(rel)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+        let source = std::fs::read(root.join("test").join(rel))
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
         match frontmatter::parse(&source) {
             Ok(meta) => {
                 for mode in discover::modes_for(&meta) {
@@ -236,10 +251,21 @@ fn main() -> ExitCode {
                     results.push(None);
                 }
             }
-            Err(e) => early.push(TestResult { path: rel.clone(), mode: Mode::Sloppy, passed: false, reason: format!("bad metadata: {e}") }),
+            Err(e) => early.push(TestResult {
+                path: rel.clone(),
+                mode: Mode::Sloppy,
+                passed: false,
+                reason: format!("bad metadata: {e}"),
+            }),
         }
     }
-    eprintln!("test262-runner: {} tests, {} runs, {} threads, test262 {}", tests.len(), jobs.len(), threads(&cli), if commit.is_empty() { "(no COMMIT file)" } else { &commit });
+    eprintln!(
+        "test262-runner: {} tests, {} runs, {} threads, test262 {}",
+        tests.len(),
+        jobs.len(),
+        threads(&cli),
+        if commit.is_empty() { "(no COMMIT file)" } else { &commit }
+    );
     let mut progress = Progress::new(jobs.len());
     let verbose = cli.verbose;
     let mut record = |idx: usize, passed: bool, reason: String| {
@@ -258,8 +284,13 @@ fn main() -> ExitCode {
         worker::install_quiet_panic_hook();
         let harness = engine::Harness::new(&root);
         let cfg = engine_config(&cli);
-        let run = |job: &worker::TestJob<'_>, arm: &dyn Fn(worker::Interrupter)| engine::run_test(job, arm, &harness, &cfg);
-        let wcfg = worker::WorkerConfig { root: root.clone(), threads: threads(&cli), timeout: Duration::from_secs(cli.timeout) };
+        let run =
+            |job: &worker::TestJob<'_>, arm: &dyn Fn(worker::Interrupter)| engine::run_test(job, arm, &harness, &cfg);
+        let wcfg = worker::WorkerConfig {
+            root: root.clone(),
+            threads: threads(&cli),
+            timeout: Duration::from_secs(cli.timeout),
+        };
         // The worker's protocol, read back in this process.
         let buf = std::sync::Arc::new(Mutex::new(Vec::<u8>::new()));
         struct Sink(std::sync::Arc<Mutex<Vec<u8>>>);
@@ -294,20 +325,39 @@ fn main() -> ExitCode {
     progress.finish();
     let mut all: Vec<TestResult> = early;
     for (i, r) in results.into_iter().enumerate() {
-        all.push(r.unwrap_or_else(|| TestResult { path: jobs[i].path.clone(), mode: jobs[i].mode, passed: false, reason: "no result reported".to_string() }));
+        all.push(r.unwrap_or_else(|| TestResult {
+            path: jobs[i].path.clone(),
+            mode: jobs[i].mode,
+            passed: false,
+            reason: "no result reported".to_string(),
+        }));
     }
     all.sort_by(|a, b| (&a.path, a.mode).cmp(&(&b.path, b.mode)));
-    let exp_path = cli.expectations.clone().unwrap_or_else(|| discover::repo_root().join("test262-runner").join("expectations.txt"));
+    let exp_path = cli
+        .expectations
+        .clone()
+        .unwrap_or_else(|| discover::repo_root().join("test262-runner").join("expectations.txt"));
     if cli.check && !cli.in_process {
         // A test that passes but ran out of time on a loaded machine is not a regression: run
         // the unexpected timeouts again, one at a time, with three times the limit.
         let expected = expectations::read(&exp_path).unwrap_or_default();
         let retry: Vec<usize> = (0..all.len())
-            .filter(|&i| !all[i].passed && all[i].reason.starts_with("timeout") && !expected.contains(&(all[i].path.clone(), all[i].mode)))
+            .filter(|&i| {
+                !all[i].passed
+                    && all[i].reason.starts_with("timeout")
+                    && !expected.contains(&(all[i].path.clone(), all[i].mode))
+            })
             .collect();
         if !retry.is_empty() {
-            eprintln!("test262-runner: {} unexpected timeouts; running them again alone with 3x the time limit", retry.len());
-            let jobs: Vec<JobSpec> = retry.iter().enumerate().map(|(k, &i)| JobSpec { idx: k, path: all[i].path.clone(), mode: all[i].mode }).collect();
+            eprintln!(
+                "test262-runner: {} unexpected timeouts; running them again alone with 3x the time limit",
+                retry.len()
+            );
+            let jobs: Vec<JobSpec> = retry
+                .iter()
+                .enumerate()
+                .map(|(k, &i)| JobSpec { idx: k, path: all[i].path.clone(), mode: all[i].mode })
+                .collect();
             let scfg = supervisor_config(&cli, &root, cli.timeout * 3, 1);
             let mut again = |k: usize, passed: bool, reason: String| {
                 let r = &mut all[retry[k]];
@@ -346,15 +396,24 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         let cmp = expectations::compare(&expected, &ran);
-        let reasons: HashMap<(&str, Mode), &str> = all.iter().map(|r| ((r.path.as_str(), r.mode), r.reason.as_str())).collect();
+        let reasons: HashMap<(&str, Mode), &str> =
+            all.iter().map(|r| ((r.path.as_str(), r.mode), r.reason.as_str())).collect();
         if !cmp.new_passes.is_empty() {
-            println!("{} tests listed in {} now pass (tighten it with --update):", cmp.new_passes.len(), exp_path.display());
+            println!(
+                "{} tests listed in {} now pass (tighten it with --update):",
+                cmp.new_passes.len(),
+                exp_path.display()
+            );
             for (p, m) in cmp.new_passes.iter().take(200) {
                 println!("  PASS {p} {m}");
             }
         }
         if !cmp.new_failures.is_empty() {
-            println!("{} regressions: tests that fail but are not listed in {}:", cmp.new_failures.len(), exp_path.display());
+            println!(
+                "{} regressions: tests that fail but are not listed in {}:",
+                cmp.new_failures.len(),
+                exp_path.display()
+            );
             for (p, m) in &cmp.new_failures {
                 let why = reasons.get(&(p.as_str(), *m)).copied().unwrap_or("");
                 println!("  FAIL {p} {m}: {}", why.lines().next().unwrap_or(""));

@@ -46,7 +46,10 @@ impl Count {
 }
 
 /// Counts by key.
-pub fn tally<'a>(results: impl IntoIterator<Item = &'a TestResult>, key: impl Fn(&TestResult) -> String) -> BTreeMap<String, Count> {
+pub fn tally<'a>(
+    results: impl IntoIterator<Item = &'a TestResult>,
+    key: impl Fn(&TestResult) -> String,
+) -> BTreeMap<String, Count> {
     let mut map: BTreeMap<String, Count> = BTreeMap::new();
     for r in results {
         map.entry(key(r)).or_default().add(r.passed);
@@ -55,7 +58,14 @@ pub fn tally<'a>(results: impl IntoIterator<Item = &'a TestResult>, key: impl Fn
 }
 
 fn row(out: &mut String, name: &str, c: Count) {
-    let _ = writeln!(out, "  {name:<44} {:>6} / {:<6} failed {:>6}  {:>5.1}%", c.passed, c.total, c.total - c.passed, c.pct());
+    let _ = writeln!(
+        out,
+        "  {name:<44} {:>6} / {:<6} failed {:>6}  {:>5.1}%",
+        c.passed,
+        c.total,
+        c.total - c.passed,
+        c.pct()
+    );
 }
 
 /// The summary text printed after a run.
@@ -119,7 +129,12 @@ mod tests {
     use super::*;
 
     fn r(path: &str, mode: Mode, passed: bool) -> TestResult {
-        TestResult { path: path.into(), mode, passed, reason: if passed { String::new() } else { "Test262Error: x".into() } }
+        TestResult {
+            path: path.into(),
+            mode,
+            passed,
+            reason: if passed { String::new() } else { "Test262Error: x".into() },
+        }
     }
 
     #[test]

@@ -52,7 +52,12 @@ fn kill(child: &mut Child) {
 }
 
 /// Runs one worker child over `jobs`, calling `report(idx, passed, reason)` per finished job.
-fn run_child(cfg: &SupervisorConfig, jobs: &[JobSpec], threads: usize, report: &mut dyn FnMut(usize, bool, String)) -> Result<ChildRun, String> {
+fn run_child(
+    cfg: &SupervisorConfig,
+    jobs: &[JobSpec],
+    threads: usize,
+    report: &mut dyn FnMut(usize, bool, String),
+) -> Result<ChildRun, String> {
     std::fs::create_dir_all(&cfg.scratch).map_err(|e| format!("cannot create {}: {e}", cfg.scratch.display()))?;
     let jobs_file = cfg.scratch.join(format!("jobs-{}.txt", std::process::id()));
     worker::write_jobs(&jobs_file, jobs).map_err(|e| format!("cannot write {}: {e}", jobs_file.display()))?;
@@ -111,7 +116,8 @@ fn run_child(cfg: &SupervisorConfig, jobs: &[JobSpec], threads: usize, report: &
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 let now = Instant::now();
-                let overdue: Vec<usize> = started.iter().filter(|(_, t)| now.duration_since(**t) > cfg.hard_limit).map(|(i, _)| *i).collect();
+                let overdue: Vec<usize> =
+                    started.iter().filter(|(_, t)| now.duration_since(**t) > cfg.hard_limit).map(|(i, _)| *i).collect();
                 if !overdue.is_empty() {
                     kill(&mut child);
                     for i in &overdue {
@@ -142,7 +148,11 @@ fn run_child(cfg: &SupervisorConfig, jobs: &[JobSpec], threads: usize, report: &
 }
 
 /// Runs every job, calling `report(idx, passed, reason)` exactly once per job.
-pub fn run_all(cfg: &SupervisorConfig, jobs: &[JobSpec], report: &mut dyn FnMut(usize, bool, String)) -> Result<(), String> {
+pub fn run_all(
+    cfg: &SupervisorConfig,
+    jobs: &[JobSpec],
+    report: &mut dyn FnMut(usize, bool, String),
+) -> Result<(), String> {
     let by_idx: HashMap<usize, &JobSpec> = jobs.iter().map(|j| (j.idx, j)).collect();
     let mut reported: std::collections::HashSet<usize> = std::collections::HashSet::new();
     let mut pending: VecDeque<JobSpec> = jobs.iter().cloned().collect();
@@ -159,7 +169,14 @@ pub fn run_all(cfg: &SupervisorConfig, jobs: &[JobSpec], report: &mut dyn FnMut(
         };
         for idx in &run.hung {
             if reported.insert(*idx) {
-                report(*idx, false, format!("timeout: still running after {:?}; the interrupt did not stop it, the worker was killed", cfg.hard_limit));
+                report(
+                    *idx,
+                    false,
+                    format!(
+                        "timeout: still running after {:?}; the interrupt did not stop it, the worker was killed",
+                        cfg.hard_limit
+                    ),
+                );
             }
         }
         let death = run.death.clone().unwrap_or_default();
@@ -198,7 +215,11 @@ pub fn run_all(cfg: &SupervisorConfig, jobs: &[JobSpec], report: &mut dyn FnMut(
                 }
                 if !reported.contains(idx) {
                     reported.insert(*idx);
-                    report(*idx, false, format!("crash: {}", solo.death.unwrap_or_else(|| "worker ended without a result".into())));
+                    report(
+                        *idx,
+                        false,
+                        format!("crash: {}", solo.death.unwrap_or_else(|| "worker ended without a result".into())),
+                    );
                 }
             }
         }
@@ -243,8 +264,18 @@ done < "$jobs"
         std::fs::write(&exe, FAKE_WORKER).unwrap();
         std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
         let names = ["a.js", "crash.js", "b.js", "bad.js", "hang.js", "c.js"];
-        let jobs: Vec<JobSpec> = names.iter().enumerate().map(|(i, n)| JobSpec { idx: i, path: n.to_string(), mode: Mode::Sloppy }).collect();
-        let cfg = SupervisorConfig { exe, worker_args: vec![], threads: 1, hard_limit: Duration::from_secs(1), scratch: dir.clone() };
+        let jobs: Vec<JobSpec> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| JobSpec { idx: i, path: n.to_string(), mode: Mode::Sloppy })
+            .collect();
+        let cfg = SupervisorConfig {
+            exe,
+            worker_args: vec![],
+            threads: 1,
+            hard_limit: Duration::from_secs(1),
+            scratch: dir.clone(),
+        };
         let mut got: HashMap<usize, (bool, String)> = HashMap::new();
         run_all(&cfg, &jobs, &mut |i, p, r| {
             assert!(got.insert(i, (p, r)).is_none(), "job {i} reported twice");
@@ -254,7 +285,9 @@ done < "$jobs"
         for (i, n) in names.iter().enumerate() {
             let (passed, reason) = &got[&i];
             match *n {
-                "crash.js" => assert!(!passed && reason.starts_with("crash:") && reason.contains("stack overflow"), "{reason}"),
+                "crash.js" => {
+                    assert!(!passed && reason.starts_with("crash:") && reason.contains("stack overflow"), "{reason}")
+                }
                 "hang.js" => assert!(!passed && reason.starts_with("timeout"), "{reason}"),
                 "bad.js" => assert_eq!((*passed, reason.as_str()), (false, "Test262Error: line\nnext")),
                 _ => assert!(passed, "{n}: {reason}"),

@@ -194,7 +194,8 @@ pub fn run_worker(cfg: &WorkerConfig, jobs: &[JobSpec], engine: &Engine<'_>, out
                         let Some(job) = jobs.get(i) else { break };
                         say(format!("S\t{}\n", job.idx));
                         let arm = |interrupt: Interrupter| {
-                            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((Instant::now() + cfg.timeout, interrupt));
+                            *slot.lock().unwrap_or_else(|e| e.into_inner()) =
+                                Some((Instant::now() + cfg.timeout, interrupt));
                         };
                         let result = run_job(&cfg.root, job, engine, &arm);
                         *slot.lock().unwrap_or_else(|e| e.into_inner()) = None;
@@ -230,7 +231,10 @@ mod tests {
     #[test]
     fn jobs_file_round_trip() {
         let p = std::env::temp_dir().join(format!("t262-jobs-{}", std::process::id()));
-        let jobs = vec![JobSpec { idx: 3, path: "a/b.js".into(), mode: Mode::Strict }, JobSpec { idx: 7, path: "c.js".into(), mode: Mode::Module }];
+        let jobs = vec![
+            JobSpec { idx: 3, path: "a/b.js".into(), mode: Mode::Strict },
+            JobSpec { idx: 7, path: "c.js".into(), mode: Mode::Module },
+        ];
         write_jobs(&p, &jobs).unwrap();
         assert_eq!(read_jobs(&p).unwrap(), jobs);
         std::fs::remove_file(&p).unwrap();
@@ -253,7 +257,8 @@ mod tests {
         let root = std::env::temp_dir().join(format!("t262-worker-{}", std::process::id()));
         std::fs::create_dir_all(root.join("test")).unwrap();
         for name in ["pass", "fail", "panic", "hang"] {
-            std::fs::write(root.join("test").join(format!("{name}.js")), format!("/*---\nflags: []\n---*/\n{name}")).unwrap();
+            std::fs::write(root.join("test").join(format!("{name}.js")), format!("/*---\nflags: []\n---*/\n{name}"))
+                .unwrap();
         }
         let engine = |job: &TestJob<'_>, arm: &dyn Fn(Interrupter)| -> Result<(), String> {
             match job.source.lines().last().unwrap() {

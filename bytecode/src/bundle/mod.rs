@@ -222,11 +222,7 @@ impl BundleError {
     }
 
     pub(crate) fn at_pc(function: u32, pc: usize, message: impl Into<String>) -> BundleError {
-        BundleError {
-            function: Some(function),
-            pc: Some(pc as u32),
-            ..BundleError::new(message)
-        }
+        BundleError { function: Some(function), pc: Some(pc as u32), ..BundleError::new(message) }
     }
 }
 

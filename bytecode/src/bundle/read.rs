@@ -116,23 +116,12 @@ impl Bundle {
                 ))
             }
         };
-        expect(
-            Section::Functions,
-            u64::from(function_count) * FUNCTION_ENTRY_SIZE as u64,
-            "function",
-        )?;
-        expect(
-            Section::StringTable,
-            u64::from(string_count) * STRING_ENTRY_SIZE as u64,
-            "string table",
-        )?;
+        expect(Section::Functions, u64::from(function_count) * FUNCTION_ENTRY_SIZE as u64, "function")?;
+        expect(Section::StringTable, u64::from(string_count) * STRING_ENTRY_SIZE as u64, "string table")?;
         if function_count == 0 {
             return Err(BundleError::at(OFF_FUNCTION_COUNT, "no global function"));
         }
-        for (section, entry) in [
-            (Section::Handlers, HANDLER_ENTRY_SIZE),
-            (Section::Locations, LOCATION_ENTRY_SIZE),
-        ] {
+        for (section, entry) in [(Section::Handlers, HANDLER_ENTRY_SIZE), (Section::Locations, LOCATION_ENTRY_SIZE)] {
             if sections[section as usize].1 % entry != 0 {
                 return Err(BundleError::at(
                     OFF_SECTIONS + 8 * section as usize,
@@ -250,10 +239,7 @@ impl Bundle {
     }
 
     fn location_run(&self, id: u32) -> (usize, usize) {
-        (
-            self.function_word(id, FN_LOCATION_START) as usize,
-            self.function_word(id, FN_LOCATION_COUNT) as usize,
-        )
+        (self.function_word(id, FN_LOCATION_START) as usize, self.function_word(id, FN_LOCATION_COUNT) as usize)
     }
 
     fn location_entry(&self, i: usize) -> (u32, u32, u32) {

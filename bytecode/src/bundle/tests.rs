@@ -31,8 +31,7 @@ pub(crate) fn sample() -> (BundleBuilder, Vec<FunctionDesc>) {
     assert_eq!(b.add_str("hello"), hello, "strings are interned");
 
     let mut asm = Assembler::new();
-    let (try_start, try_end, handler, end) =
-        (asm.new_label(), asm.new_label(), asm.new_label(), asm.new_label());
+    let (try_start, try_end, handler, end) = (asm.new_label(), asm.new_label(), asm.new_label(), asm.new_label());
     asm.set_loc(1, 1);
     asm.bind(try_start);
     asm.emit(Inst::LoadConstString { dst: 0, id: hello });

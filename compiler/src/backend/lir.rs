@@ -278,22 +278,46 @@ impl LFunction {
 }
 
 macro_rules! lop_field_ty {
-    (Reg) => { VReg };
-    (Id) => { u32 };
-    (Slot) => { u32 };
-    (Off) => { i32 };
-    (Count) => { u32 };
-    (Imm32) => { i32 };
-    (F64) => { f64 };
-    (U8) => { u8 };
+    (Reg) => {
+        VReg
+    };
+    (Id) => {
+        u32
+    };
+    (Slot) => {
+        u32
+    };
+    (Off) => {
+        i32
+    };
+    (Count) => {
+        u32
+    };
+    (Imm32) => {
+        i32
+    };
+    (F64) => {
+        f64
+    };
+    (U8) => {
+        u8
+    };
 }
 
 /// The role of a `Reg` operand by its field name (see the module doc).
 macro_rules! lop_reg_role {
-    (dst) => { Role::Def };
-    (is_return) => { Role::Def };
-    (first) => { Role::ArgStart };
-    ($other:ident) => { Role::Use };
+    (dst) => {
+        Role::Def
+    };
+    (is_return) => {
+        Role::Def
+    };
+    (first) => {
+        Role::ArgStart
+    };
+    ($other:ident) => {
+        Role::Use
+    };
 }
 
 /// Calls `$f` for a field if it is a register.

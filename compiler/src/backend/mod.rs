@@ -46,14 +46,14 @@
 
 mod dce;
 mod emit;
+#[cfg(test)]
+mod fuzz_tests;
 mod lir;
 mod liveness;
 mod lower;
 mod regalloc;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod fuzz_tests;
 
 use hashbrown::HashMap;
 

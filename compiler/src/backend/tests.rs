@@ -780,9 +780,32 @@ function @0 ""() kind=toplevel sloppy parent=none length=0
 #[test]
 fn every_remaining_opcode_lowers_to_its_instruction() {
     let mut ops = String::new();
-    for (i, op) in ["+", "-", "*", "/", "%", "**", "&", "|", "^", "<<", ">>", ">>>", "==", "!=", "===", "!==", "<", "<=", ">", ">=", "in", "instanceof"]
-        .iter()
-        .enumerate()
+    for (i, op) in [
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "**",
+        "&",
+        "|",
+        "^",
+        "<<",
+        ">>",
+        ">>>",
+        "==",
+        "!=",
+        "===",
+        "!==",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "in",
+        "instanceof",
+    ]
+    .iter()
+    .enumerate()
     {
         ops.push_str(&format!("  %{} = binary_op \"{op}\" %1, %2\n", 100 + i));
     }

@@ -333,7 +333,9 @@ impl Checker<'_> {
                 let text = self.lines.slice(e.span);
                 if let Some(rest) = text.strip_prefix("let") {
                     let after = e.span.lo + swc_common::BytePos(3);
-                    if !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '\\') && self.next_token_char(after) == Some('[') {
+                    if !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '\\')
+                        && self.next_token_char(after) == Some('[')
+                    {
                         self.error(e.span, "Lexical declaration cannot appear in a single-statement context");
                     }
                 }
@@ -343,7 +345,13 @@ impl Checker<'_> {
                 if let Some(l) = &c.label {
                     if let Some((_, is_loop)) = self.labels.iter().rev().find(|(n, _)| *n == *l.sym) {
                         if !is_loop {
-                            self.error(l.span, format!("Illegal continue statement: '{}' does not denote an iteration statement", l.sym));
+                            self.error(
+                                l.span,
+                                format!(
+                                    "Illegal continue statement: '{}' does not denote an iteration statement",
+                                    l.sym
+                                ),
+                            );
                         }
                     }
                 }
@@ -400,7 +408,10 @@ impl Checker<'_> {
         if self.ctx.no_arguments && name == "arguments" {
             self.error(i.span, "'arguments' is not allowed in class field initializer or static initialization block");
         }
-        if RESERVED.contains(&name) || (self.ctx.strict && STRICT_RESERVED.contains(&name)) || (self.ctx.in_async && name == "await") {
+        if RESERVED.contains(&name)
+            || (self.ctx.strict && STRICT_RESERVED.contains(&name))
+            || (self.ctx.in_async && name == "await")
+        {
             self.error(i.span, format!("Keyword must not contain escaped characters ('{name}')"));
         }
         let raw = self.lines.slice(i.span);
@@ -616,7 +627,10 @@ impl Checker<'_> {
                         ObjectPatProp::KeyValue(kv) => self.strict_targets(&kv.value),
                         ObjectPatProp::Assign(a) => {
                             if &*a.key.id.sym == "eval" || &*a.key.id.sym == "arguments" {
-                                self.error(a.key.id.span, format!("Unexpected eval or arguments in strict mode ('{}')", a.key.id.sym));
+                                self.error(
+                                    a.key.id.span,
+                                    format!("Unexpected eval or arguments in strict mode ('{}')", a.key.id.sym),
+                                );
                             }
                         }
                         ObjectPatProp::Rest(r) => self.strict_targets(&r.arg),
@@ -750,7 +764,10 @@ impl Checker<'_> {
                     self.prop_name(&p.key);
                     let name = if matches!(p.key, PropName::Computed(_)) { None } else { static_name(&p.key) };
                     if name == Some("constructor") || (p.is_static && name == Some("prototype")) {
-                        self.error(p.span, format!("Classes may not have a field named '{}'", name.unwrap_or_default()));
+                        self.error(
+                            p.span,
+                            format!("Classes may not have a field named '{}'", name.unwrap_or_default()),
+                        );
                     }
                     if let Some(v) = &p.value {
                         self.field_initializer(v);
@@ -859,9 +876,13 @@ impl Checker<'_> {
                         PropOrSpread::Spread(s) => self.expr(&s.expr),
                         PropOrSpread::Prop(p) => match &**p {
                             Prop::KeyValue(kv) => {
-                                if static_name(&kv.key) == Some("__proto__") && !matches!(kv.key, PropName::Computed(_)) {
+                                if static_name(&kv.key) == Some("__proto__") && !matches!(kv.key, PropName::Computed(_))
+                                {
                                     if proto.is_some() {
-                                        self.error(prop_name_span(&kv.key), "Duplicate __proto__ fields are not allowed in object literals");
+                                        self.error(
+                                            prop_name_span(&kv.key),
+                                            "Duplicate __proto__ fields are not allowed in object literals",
+                                        );
                                     }
                                     proto = Some(prop_name_span(&kv.key));
                                 }
@@ -994,7 +1015,9 @@ impl Checker<'_> {
                 let params: Vec<&Pat> = a.params.iter().collect();
                 self.next_async = a.is_async;
                 match &*a.body {
-                    ArrowFunctionBody::FunctionBody(b) => self.function_like(&params, &b.stmts, FnCtx::Plain, None, true),
+                    ArrowFunctionBody::FunctionBody(b) => {
+                        self.function_like(&params, &b.stmts, FnCtx::Plain, None, true)
+                    }
                     ArrowFunctionBody::Expr(body) => {
                         self.function_like(&params, &[], FnCtx::Plain, None, true);
                         let outer = std::mem::replace(&mut self.ctx.in_async, a.is_async);
@@ -1142,7 +1165,8 @@ const RESERVED: &[&str] = &[
 ];
 
 /// Words reserved in strict mode code.
-const STRICT_RESERVED: &[&str] = &["implements", "interface", "let", "package", "private", "protected", "public", "static", "yield"];
+const STRICT_RESERVED: &[&str] =
+    &["implements", "interface", "let", "package", "private", "protected", "public", "static", "yield"];
 
 /// Whether the raw text of a string or template contains a legacy octal escape (`\1`,
 /// `\01`) or a non-octal decimal escape (`\8`, `\9`).

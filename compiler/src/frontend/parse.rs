@@ -176,9 +176,10 @@ pub fn parse_script(source: &str, strict: bool) -> Result<ParsedScript, Vec<Diag
             None
         }
     };
-    let (deferred, errors): (Vec<_>, Vec<_>) = errors
-        .into_iter()
-        .partition(|e| matches!(e.kind(), swc_ecma_parser::error::SyntaxError::DeclNotAllowed) && lines.slice(e.span()).starts_with("function"));
+    let (deferred, errors): (Vec<_>, Vec<_>) = errors.into_iter().partition(|e| {
+        matches!(e.kind(), swc_ecma_parser::error::SyntaxError::DeclNotAllowed)
+            && lines.slice(e.span()).starts_with("function")
+    });
     if errors.is_empty() {
         if let Some(script) = script {
             let deferred = deferred.into_iter().map(|e| (e.span(), e.kind().msg().into_owned())).collect();

@@ -371,7 +371,16 @@ pub const MAX_DEPTH: u32 = 3000;
 /// Builds the scope tree of `script`. `strict` is whether the script is strict.
 /// Returns the spans and messages of problems found (only excessive nesting).
 pub fn analyze(script: &Script, strict: bool) -> (ScopeTree, Vec<(Span, String)>) {
-    let mut a = Analyzer { tree: ScopeTree::default(), cur_scope: ScopeIdx(0), cur_func: FuncIdx(0), depth: 0, errors: Vec::new(), annexb_ok: HashSet::new(), split_body: None, binding_params: false };
+    let mut a = Analyzer {
+        tree: ScopeTree::default(),
+        cur_scope: ScopeIdx(0),
+        cur_func: FuncIdx(0),
+        depth: 0,
+        errors: Vec::new(),
+        annexb_ok: HashSet::new(),
+        split_body: None,
+        binding_params: false,
+    };
     let strict = strict || has_use_strict(&script.body);
     a.tree.funcs.push(FuncInfo {
         kind: FuncKind::Script,
@@ -464,7 +473,15 @@ impl Analyzer {
 
     fn declare_new(&mut self, scope: ScopeIdx, name: &str, kind: DeclKind) -> DeclId {
         let d = DeclId(self.tree.decls.len() as u32);
-        self.tree.decls.push(DeclInfo { name: name.to_string(), kind, scope, captured: false, referenced: false, written: false, escapes: false });
+        self.tree.decls.push(DeclInfo {
+            name: name.to_string(),
+            kind,
+            scope,
+            captured: false,
+            referenced: false,
+            written: false,
+            escapes: false,
+        });
         let s = &mut self.tree.scopes[scope.0 as usize];
         s.decls.push(d);
         s.names.insert(name.to_string(), d);
@@ -487,8 +504,11 @@ impl Analyzer {
             return;
         }
         let scope = self.tree.scope(info.scope);
-        let Some(args) = scope.decls.iter().copied().find(|&d| self.tree.decl(d).kind == DeclKind::Arguments) else { return };
-        let params: Vec<DeclId> = scope.decls.iter().copied().filter(|&d| self.tree.decl(d).kind == DeclKind::Param).collect();
+        let Some(args) = scope.decls.iter().copied().find(|&d| self.tree.decl(d).kind == DeclKind::Arguments) else {
+            return;
+        };
+        let params: Vec<DeclId> =
+            scope.decls.iter().copied().filter(|&d| self.tree.decl(d).kind == DeclKind::Param).collect();
         let a = self.tree.decl(args);
         if params.is_empty() || !a.referenced {
             return;
@@ -842,11 +862,25 @@ impl Analyzer {
 
     // ---- functions ----------------------------------------------------------------------
 
-    fn begin_function(&mut self, span: Span, kind: FuncKind, is_generator: bool, strict: bool, simple_params: bool) -> Saved {
+    fn begin_function(
+        &mut self,
+        span: Span,
+        kind: FuncKind,
+        is_generator: bool,
+        strict: bool,
+        simple_params: bool,
+    ) -> Saved {
         self.begin_function_keyed(ScopeKey::new(span, ScopeKind::Function), kind, is_generator, strict, simple_params)
     }
 
-    fn begin_function_keyed(&mut self, key: ScopeKey, kind: FuncKind, is_generator: bool, strict: bool, simple_params: bool) -> Saved {
+    fn begin_function_keyed(
+        &mut self,
+        key: ScopeKey,
+        kind: FuncKind,
+        is_generator: bool,
+        strict: bool,
+        simple_params: bool,
+    ) -> Saved {
         let saved = Saved { scope: self.cur_scope, func: self.cur_func, split_body: self.split_body.take() };
         let f = FuncIdx(self.tree.funcs.len() as u32);
         let parent_scope = self.cur_scope;
@@ -905,7 +939,8 @@ impl Analyzer {
         let functions = top_level_functions(body);
         // FunctionDeclarationInstantiation steps 15-18: argumentsObjectNeeded.
         let shadowed_in_body = !has_expressions
-            && (lexical.iter().any(|(n, _)| n == "arguments") || functions.iter().any(|f| &*f.ident.sym == "arguments"));
+            && (lexical.iter().any(|(n, _)| n == "arguments")
+                || functions.iter().any(|f| &*f.ident.sym == "arguments"));
         if kind != FuncKind::Arrow && !param_names.iter().any(|n| n == "arguments") && !shadowed_in_body {
             self.declare(s, "arguments", DeclKind::Arguments);
         }
@@ -936,7 +971,8 @@ impl Analyzer {
             self.declare(b, name, *kind);
         }
         if !self.strict() {
-            let top_lexical: HashSet<String> = lexical.iter().map(|(n, _)| n.clone()).chain(param_names.iter().cloned()).collect();
+            let top_lexical: HashSet<String> =
+                lexical.iter().map(|(n, _)| n.clone()).chain(param_names.iter().cloned()).collect();
             let mut found = Vec::new();
             scan_annexb(body, &top_lexical, &mut Vec::new(), &mut found, true);
             for (name, lo) in found {
@@ -1137,7 +1173,9 @@ impl Analyzer {
             match member {
                 ClassMember::PrivateProp(p) => {
                     let d = self.declare(b, &format!("#{}", p.key.name), DeclKind::PrivateName);
-                    self.tree.private.insert(d, PrivateInfo { kind: PrivateKind::Field, is_static: p.is_static, brand: None });
+                    self.tree
+                        .private
+                        .insert(d, PrivateInfo { kind: PrivateKind::Field, is_static: p.is_static, brand: None });
                     instance_fields |= !p.is_static;
                 }
                 ClassMember::PrivateMethod(m) => {
@@ -1172,7 +1210,9 @@ impl Analyzer {
             if let PrivateKind::Accessor { getter, setter } = &mut kind {
                 match m.kind {
                     MethodKind::Getter => *getter = true,
-                    MethodKind::Setter => *setter = Some(self.declare(b, &format!("%set{name}"), DeclKind::ClassInternal)),
+                    MethodKind::Setter => {
+                        *setter = Some(self.declare(b, &format!("%set{name}"), DeclKind::ClassInternal))
+                    }
                     MethodKind::Method => {}
                 }
             }
@@ -1487,7 +1527,9 @@ impl Analyzer {
                     }
                 }
             }
-            None => self.errors.push((p.span, format!("Private field '{name}' must be declared in an enclosing class"))),
+            None => {
+                self.errors.push((p.span, format!("Private field '{name}' must be declared in an enclosing class")))
+            }
         }
     }
 
@@ -1696,13 +1738,20 @@ fn for_each_var_decl_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a VarDecl)) {
 /// Finds the block-level function declarations that get an Annex B var binding: those
 /// whose name no enclosing block (nor the function's top level, in `outer`) declares
 /// lexically. `found` receives (name, function span start).
-fn scan_annexb(stmts: &[Stmt], outer: &HashSet<String>, stack: &mut Vec<HashSet<String>>, found: &mut Vec<(String, u32)>, top: bool) {
+fn scan_annexb(
+    stmts: &[Stmt],
+    outer: &HashSet<String>,
+    stack: &mut Vec<HashSet<String>>,
+    found: &mut Vec<(String, u32)>,
+    top: bool,
+) {
     if !top {
         // The function declarations of this block itself are checked against the other
         // lexical declarations of the block and the enclosing ones (where function
         // declarations are lexical too).
         let lexical = lexical_decls(stmts, false);
-        let own: HashSet<String> = lexical.iter().filter(|(_, k)| *k != DeclKind::BlockFunction).map(|(n, _)| n.clone()).collect();
+        let own: HashSet<String> =
+            lexical.iter().filter(|(_, k)| *k != DeclKind::BlockFunction).map(|(n, _)| n.clone()).collect();
         for s in stmts {
             if let Some(f) = fn_decl_of(s) {
                 if !f.function.is_generator && !f.function.is_async {
@@ -1723,7 +1772,12 @@ fn scan_annexb(stmts: &[Stmt], outer: &HashSet<String>, stack: &mut Vec<HashSet<
     }
 }
 
-fn scan_annexb_stmt(s: &Stmt, outer: &HashSet<String>, stack: &mut Vec<HashSet<String>>, found: &mut Vec<(String, u32)>) {
+fn scan_annexb_stmt(
+    s: &Stmt,
+    outer: &HashSet<String>,
+    stack: &mut Vec<HashSet<String>>,
+    found: &mut Vec<(String, u32)>,
+) {
     match s {
         Stmt::Block(b) => scan_annexb(&b.stmts, outer, stack, found, false),
         Stmt::Labeled(l) => scan_annexb_stmt(&l.body, outer, stack, found),
@@ -1771,7 +1825,13 @@ fn scan_annexb_stmt(s: &Stmt, outer: &HashSet<String>, stack: &mut Vec<HashSet<S
     }
 }
 
-fn scan_annexb_for(left: &ForHead, body: &Stmt, outer: &HashSet<String>, stack: &mut Vec<HashSet<String>>, found: &mut Vec<(String, u32)>) {
+fn scan_annexb_for(
+    left: &ForHead,
+    body: &Stmt,
+    outer: &HashSet<String>,
+    stack: &mut Vec<HashSet<String>>,
+    found: &mut Vec<(String, u32)>,
+) {
     let head = for_head_lexical(match left {
         ForHead::VarDecl(v) => Some(&**v),
         _ => None,
@@ -1795,7 +1855,12 @@ fn for_head_lexical(v: Option<&VarDecl>) -> HashSet<String> {
 
 /// A statement position that is not a block: a function declaration there (sloppy
 /// `if (x) function f() {}`) behaves as if in its own block.
-fn scan_annexb_branch(s: &Stmt, outer: &HashSet<String>, stack: &mut Vec<HashSet<String>>, found: &mut Vec<(String, u32)>) {
+fn scan_annexb_branch(
+    s: &Stmt,
+    outer: &HashSet<String>,
+    stack: &mut Vec<HashSet<String>>,
+    found: &mut Vec<(String, u32)>,
+) {
     if fn_decl_of(s).is_some() {
         scan_annexb(std::slice::from_ref(s), outer, stack, found, false);
     } else {
@@ -1888,7 +1953,8 @@ mod tests {
 
     #[test]
     fn private_names_and_class_internals() {
-        let t = tree("class A { #x = 1; #m() {} get #a() {} set #a(v) {} static #s() {} [k] = 2; t(o) { return o.#a; } }");
+        let t =
+            tree("class A { #x = 1; #m() {} get #a() {} set #a(v) {} static #s() {} [k] = 2; t(o) { return o.#a; } }");
         let x = decl_named(&t, "#x")[0];
         assert_eq!(x.kind, DeclKind::PrivateName);
         let a = t.decls.iter().position(|d| d.name == "#a").map(|i| DeclId(i as u32)).expect("#a");
@@ -1901,7 +1967,8 @@ mod tests {
         assert!(t.decls.iter().any(|d| d.name.starts_with("%key")));
         // Methods read the setter and brand of accessors they use.
         assert!(decl_named(&t, "%set#a")[0].captured && decl_named(&t, "%brand")[0].captured);
-        let (_, errors) = analyze(&parse_script("class A { m() { return this.#nope; } }", false).expect("parses").script, false);
+        let (_, errors) =
+            analyze(&parse_script("class A { m() { return this.#nope; } }", false).expect("parses").script, false);
         assert!(errors[0].1.contains("#nope"));
     }
 
@@ -1910,7 +1977,8 @@ mod tests {
         let t = tree("function f(o) { var v; with (o) { v; (function () { return w; }); } }");
         let w = decl_named(&t, "%with")[0];
         assert!(w.referenced && w.captured);
-        let with_scope = t.scopes.iter().position(|s| s.kind == ScopeKind::With).map(|i| ScopeIdx(i as u32)).expect("with scope");
+        let with_scope =
+            t.scopes.iter().position(|s| s.kind == ScopeKind::With).map(|i| ScopeIdx(i as u32)).expect("with scope");
         assert_eq!(t.with_objects(with_scope, "v").len(), 1);
         assert!(t.with_objects(with_scope, "%brand").is_empty());
     }

@@ -54,7 +54,11 @@ impl<'a> Gen<'a> {
         let Some(parent_env) = self.fr().parent_env else {
             // A scope of an enclosing function that is not on this function's chain: a
             // compiler bug, reported instead of producing bad IR.
-            self.diags.push(crate::frontend::Diagnostic::new("internal compiler error: environment not reachable", self.fr().loc.line, self.fr().loc.col));
+            self.diags.push(crate::frontend::Diagnostic::new(
+                "internal compiler error: environment not reachable",
+                self.fr().loc.line,
+                self.fr().loc.col,
+            ));
             return self.undef();
         };
         if parent_scope == Some(irs) {
@@ -108,7 +112,11 @@ impl<'a> Gen<'a> {
             let decl = tree.decl(d);
             // Nothing reads a declaration nothing refers to; writes to it are dropped.
             if !decl.captured && decl.referenced {
-                let storage = if decl.kind == DeclKind::FunctionName { Storage::Callee } else { Storage::Stack(self.alloc_stack(&decl.name)) };
+                let storage = if decl.kind == DeclKind::FunctionName {
+                    Storage::Callee
+                } else {
+                    Storage::Stack(self.alloc_stack(&decl.name))
+                };
                 self.storage.insert(d, storage);
             } else if !decl.captured {
                 self.storage.remove(&d);
@@ -344,9 +352,12 @@ impl<'a> Gen<'a> {
                 // `var x = v` assigns (the name may resolve to a parameter or a catch
                 // parameter); lexical declarations initialize.
                 match self.tree.decl(d).kind {
-                    DeclKind::Let | DeclKind::Const | DeclKind::Class | DeclKind::BlockFunction | DeclKind::Param | DeclKind::CatchParam => {
-                        self.init_decl(d, v)
-                    }
+                    DeclKind::Let
+                    | DeclKind::Const
+                    | DeclKind::Class
+                    | DeclKind::BlockFunction
+                    | DeclKind::Param
+                    | DeclKind::CatchParam => self.init_decl(d, v),
                     _ => self.write_decl(d, v),
                 }
             }

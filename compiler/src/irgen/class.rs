@@ -260,9 +260,21 @@ impl<'a> Gen<'a> {
     /// the fields in order (and runs the static blocks). `None` if the class has none.
     fn gen_fields_function(&mut self, class: &'a Class, statics: bool) -> Option<Value> {
         let tree = self.tree;
-        let tf = if statics { tree.func_by_key(ScopeKey::new(class.span, ScopeKind::StaticFields))? } else { tree.func_by_span(class.span)? };
+        let tf = if statics {
+            tree.func_by_key(ScopeKey::new(class.span, ScopeKind::StaticFields))?
+        } else {
+            tree.func_by_span(class.span)?
+        };
         let body_scope = tree.scope_by_key(ScopeKey::new(class.span, ScopeKind::ClassBody))?;
-        let def = FnDef { key: class.span, source: class.span, params: Vec::new(), body: Body::Stmts(&[]), name: String::new(), is_generator: false, is_async: false };
+        let def = FnDef {
+            key: class.span,
+            source: class.span,
+            params: Vec::new(),
+            body: Body::Stmts(&[]),
+            name: String::new(),
+            is_generator: false,
+            is_async: false,
+        };
         let parent_scope = self.nearest_env_scope(Some(self.fr().cur_scope));
         let name = self.atom(if statics { "<static_initializer>" } else { "<instance_members_initializer>" });
         let mut func = ir::Function::new(name, FunctionKind::Method, true);

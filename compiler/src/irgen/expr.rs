@@ -73,7 +73,8 @@ impl<'a> Gen<'a> {
             Expr::Array(a) => self.array_lit(&a.elems),
             Expr::Object(o) => self.object_lit(o),
             Expr::Fn(f) => {
-                let name = f.ident.as_ref().map(|i| i.sym.to_string()).or_else(|| name.map(String::from)).unwrap_or_default();
+                let name =
+                    f.ident.as_ref().map(|i| i.sym.to_string()).or_else(|| name.map(String::from)).unwrap_or_default();
                 let def = self.fn_def(&f.function, name, f.function.span);
                 match self.gen_function(&def) {
                     Some(fid) => self.closure(fid),
@@ -387,7 +388,9 @@ impl<'a> Gen<'a> {
     /// The function and `this` value of a call's callee.
     pub(super) fn callee_and_this(&mut self, callee: &'a Expr) -> (Value, Value) {
         match callee {
-            Expr::Paren(p) if matches!(&*p.expr, Expr::Member(_) | Expr::SuperProp(_) | Expr::Paren(_)) => self.callee_and_this(&p.expr),
+            Expr::Paren(p) if matches!(&*p.expr, Expr::Member(_) | Expr::SuperProp(_) | Expr::Paren(_)) => {
+                self.callee_and_this(&p.expr)
+            }
             // `(a?.b)()` calls with `this` = `a` (a parenthesized reference keeps its base).
             Expr::Paren(p) if matches!(&*p.expr, Expr::OptChain(o) if matches!(&*o.base, OptChainBase::Member(_))) => {
                 let nullish = self.new_block();

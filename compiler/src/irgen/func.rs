@@ -205,8 +205,12 @@ impl<'a> Gen<'a> {
             };
             let g = b.value(Opcode::CreateGenerator, vec![env], Imm::Func(inner));
             let result = match outer_kind {
-                FunctionKind::AsyncOuter => b.value(Opcode::CallBuiltin, vec![g], Imm::Builtin(Builtin::AsyncFunctionStart as u8)),
-                FunctionKind::AsyncGeneratorOuter => b.value(Opcode::CallBuiltin, vec![g], Imm::Builtin(Builtin::AsyncGeneratorStart as u8)),
+                FunctionKind::AsyncOuter => {
+                    b.value(Opcode::CallBuiltin, vec![g], Imm::Builtin(Builtin::AsyncFunctionStart as u8))
+                }
+                FunctionKind::AsyncGeneratorOuter => {
+                    b.value(Opcode::CallBuiltin, vec![g], Imm::Builtin(Builtin::AsyncGeneratorStart as u8))
+                }
                 _ => g,
             };
             b.ret(result);
@@ -250,7 +254,15 @@ impl<'a> Gen<'a> {
     ///   %g = create_generator %e, @inner
     ///   return %g
     /// ```
-    fn gen_split_generator(&mut self, outer: FuncId, mut outer_func: ir::Function, inner: FuncId, mut inner_func: ir::Function, tf: scope::FuncIdx, def: &FnDef<'a>) {
+    fn gen_split_generator(
+        &mut self,
+        outer: FuncId,
+        mut outer_func: ir::Function,
+        inner: FuncId,
+        mut inner_func: ir::Function,
+        tf: scope::FuncIdx,
+        def: &FnDef<'a>,
+    ) {
         let tree = self.tree;
         let info = tree.func(tf);
         let entry = outer_func.add_block();
@@ -329,7 +341,9 @@ impl<'a> Gen<'a> {
                 let e = self.empty();
                 self.write_decl(d, e);
             }
-        } else if info.kind != FuncKind::Arrow && (info.uses_this || info.this_decl.is_some() || info.uses_super_property) {
+        } else if info.kind != FuncKind::Arrow
+            && (info.uses_this || info.this_decl.is_some() || info.uses_super_property)
+        {
             let p0 = self.emit(Opcode::LoadParam, Vec::new(), Imm::Index(0));
             let this = if info.strict { p0 } else { self.emit(Opcode::CoerceThisNS, vec![p0], Imm::None) };
             self.f().this_value = Some(this);
@@ -375,7 +389,9 @@ impl<'a> Gen<'a> {
 
         // Parameters.
         if info.mapped_arguments {
-            if let Some(args_decl) = tree.lookup_local(fscope, "arguments").filter(|&d| tree.decl(d).kind == DeclKind::Arguments) {
+            if let Some(args_decl) =
+                tree.lookup_local(fscope, "arguments").filter(|&d| tree.decl(d).kind == DeclKind::Arguments)
+            {
                 self.map_parameters(def, fscope, args_decl, arguments_object);
                 return;
             }
@@ -420,16 +436,26 @@ impl<'a> Gen<'a> {
     /// The parameters of a function with a mapped arguments object: they live in the
     /// arguments object (10.4.4.7 CreateMappedArgumentsObject); an index aliases the last
     /// parameter of its name.
-    fn map_parameters(&mut self, def: &FnDef<'a>, fscope: scope::ScopeIdx, args_decl: scope::DeclId, args: Option<Value>) {
+    fn map_parameters(
+        &mut self,
+        def: &FnDef<'a>,
+        fscope: scope::ScopeIdx,
+        args_decl: scope::DeclId,
+        args: Option<Value>,
+    ) {
         let tree = self.tree;
         let args = match args {
             Some(a) => a,
             None => self.read_decl(args_decl),
         };
-        let names: Vec<String> = def.params.iter().map(|p| match p {
-            Pat::Ident(b) => b.id.sym.to_string(),
-            _ => String::new(),
-        }).collect();
+        let names: Vec<String> = def
+            .params
+            .iter()
+            .map(|p| match p {
+                Pat::Ident(b) => b.id.sym.to_string(),
+                _ => String::new(),
+            })
+            .collect();
         let mut mask: u64 = 0;
         let mut values = vec![args];
         let argc = self.emit(Opcode::ArgCount, Vec::new(), Imm::None);
@@ -474,7 +500,8 @@ impl<'a> Gen<'a> {
             let decl = tree.decl(d);
             if decl.kind == DeclKind::Var {
                 let from_param = if bscope != fscope {
-                    tree.lookup_local(fscope, &decl.name).filter(|&p| matches!(tree.decl(p).kind, DeclKind::Param | DeclKind::Arguments))
+                    tree.lookup_local(fscope, &decl.name)
+                        .filter(|&p| matches!(tree.decl(p).kind, DeclKind::Param | DeclKind::Arguments))
                 } else {
                     None
                 };
@@ -554,7 +581,13 @@ impl<'a> Gen<'a> {
     /// A class constructor with no `constructor` member: `constructor() {}` or, for a
     /// derived class, `constructor(...args) { super(...args); }` (which passes the
     /// arguments on without iterating them).
-    pub(super) fn gen_default_constructor(&mut self, name: &str, derived: bool, source: Span, fields: Option<ir::Var>) -> FuncId {
+    pub(super) fn gen_default_constructor(
+        &mut self,
+        name: &str,
+        derived: bool,
+        source: Span,
+        fields: Option<ir::Var>,
+    ) -> FuncId {
         let kind = if derived { FunctionKind::DerivedConstructor } else { FunctionKind::ClassConstructor };
         let atom = self.atom(name);
         let text = self.lines.slice(source).to_string();
@@ -593,7 +626,14 @@ impl<'a> Gen<'a> {
     }
 }
 
-pub(super) fn new_state<'a>(id: FuncId, func: ir::Function, tree_func: scope::FuncIdx, entry: ir::Block, cur_scope: scope::ScopeIdx, derived: bool) -> FnState<'a> {
+pub(super) fn new_state<'a>(
+    id: FuncId,
+    func: ir::Function,
+    tree_func: scope::FuncIdx,
+    entry: ir::Block,
+    cur_scope: scope::ScopeIdx,
+    derived: bool,
+) -> FnState<'a> {
     FnState {
         id,
         func,

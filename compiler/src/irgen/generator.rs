@@ -48,7 +48,8 @@ impl<'a> Gen<'a> {
     /// Whether the current function can suspend for `await`: the body of an async
     /// function or async generator.
     pub(super) fn can_await(&self) -> bool {
-        matches!(self.fr().func.kind, FunctionKind::AsyncInner | FunctionKind::AsyncGeneratorInner) && self.fr().resume_slot.is_some()
+        matches!(self.fr().func.kind, FunctionKind::AsyncInner | FunctionKind::AsyncGeneratorInner)
+            && self.fr().resume_slot.is_some()
     }
 
     pub(super) fn gen_yield(&mut self, y: &'a YieldExpr) -> Value {

@@ -69,7 +69,15 @@ impl<'a> Gen<'a> {
 
     /// The closure of a method, getter or setter with key `key` (static name `name`);
     /// `home` becomes its [[HomeObject]] when it uses `super`.
-    pub(super) fn method_closure(&mut self, f: &'a Function, kind: MethodKind, key: Value, name: Option<&str>, home: Value, source: swc_common::Span) -> Value {
+    pub(super) fn method_closure(
+        &mut self,
+        f: &'a Function,
+        kind: MethodKind,
+        key: Value,
+        name: Option<&str>,
+        home: Value,
+        source: swc_common::Span,
+    ) -> Value {
         let prefix = match kind {
             MethodKind::Method => "",
             MethodKind::Getter => "get ",
@@ -147,7 +155,8 @@ impl<'a> Gen<'a> {
                         self.emit_void(Opcode::DefineOwnProperty, vec![v, obj, k], Imm::Flags(1));
                     }
                     Prop::KeyValue(kv) => {
-                        let is_proto = !matches!(kv.key, PropName::Computed(_)) && static_key(&kv.key).as_deref() == Some("__proto__");
+                        let is_proto = !matches!(kv.key, PropName::Computed(_))
+                            && static_key(&kv.key).as_deref() == Some("__proto__");
                         if is_proto {
                             let v = self.expr(&kv.value);
                             self.call_builtin(Builtin::SetProtoFromLiteral, vec![obj, v]);
@@ -163,7 +172,14 @@ impl<'a> Gen<'a> {
                     }
                     Prop::Getter(g) => {
                         let (k, name) = self.prop_key(&g.key);
-                        let getter = self.method_closure(&g.function, MethodKind::Getter, k, name.as_deref(), obj, g.function.span);
+                        let getter = self.method_closure(
+                            &g.function,
+                            MethodKind::Getter,
+                            k,
+                            name.as_deref(),
+                            obj,
+                            g.function.span,
+                        );
                         let setter = match partner[i] {
                             Some(j) => self.partner_accessor(&props[j], k, name.as_deref(), obj),
                             None => self.undef(),
@@ -172,7 +188,14 @@ impl<'a> Gen<'a> {
                     }
                     Prop::Setter(s) => {
                         let (k, name) = self.prop_key(&s.key);
-                        let setter = self.method_closure(&s.function, MethodKind::Setter, k, name.as_deref(), obj, s.function.span);
+                        let setter = self.method_closure(
+                            &s.function,
+                            MethodKind::Setter,
+                            k,
+                            name.as_deref(),
+                            obj,
+                            s.function.span,
+                        );
                         let getter = match partner[i] {
                             Some(j) => self.partner_accessor(&props[j], k, name.as_deref(), obj),
                             None => self.undef(),
@@ -181,7 +204,14 @@ impl<'a> Gen<'a> {
                     }
                     Prop::Method(m) => {
                         let (k, name) = self.prop_key(&m.key);
-                        let closure = self.method_closure(&m.function, MethodKind::Method, k, name.as_deref(), obj, m.function.span);
+                        let closure = self.method_closure(
+                            &m.function,
+                            MethodKind::Method,
+                            k,
+                            name.as_deref(),
+                            obj,
+                            m.function.span,
+                        );
                         self.emit_void(Opcode::DefineOwnProperty, vec![closure, obj, k], Imm::Flags(1));
                     }
                 },

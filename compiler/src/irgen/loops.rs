@@ -30,8 +30,21 @@ use super::{Builtin, Cleanup, EnvInfo, Gen, JumpTarget};
 use crate::frontend::scope::{DeclKind, ScopeIdx, ScopeKey, ScopeKind};
 
 impl<'a> Gen<'a> {
-    fn push_loop(&mut self, labels: Vec<String>, brk: ir::Block, cont: ir::Block, break_depth: usize, continue_depth: usize) {
-        self.f().targets.push(JumpTarget { labels, breakable: true, break_block: brk, break_depth, continue_to: Some((cont, continue_depth)) });
+    fn push_loop(
+        &mut self,
+        labels: Vec<String>,
+        brk: ir::Block,
+        cont: ir::Block,
+        break_depth: usize,
+        continue_depth: usize,
+    ) {
+        self.f().targets.push(JumpTarget {
+            labels,
+            breakable: true,
+            break_block: brk,
+            break_depth,
+            continue_to: Some((cont, continue_depth)),
+        });
     }
 
     pub(super) fn gen_while(&mut self, w: &'a WhileStmt) {
@@ -118,9 +131,10 @@ impl<'a> Gen<'a> {
         }
         // Per-iteration copies only for captured `let` bindings.
         let per_iteration = match (sc, lexical) {
-            (Some(s), Some(VarDeclKind::Let)) => {
-                self.loop_env(s).filter(|_| self.tree.scope(s).decls.iter().any(|&d| self.tree.decl(d).kind == DeclKind::Let)).map(|irs| (s, irs))
-            }
+            (Some(s), Some(VarDeclKind::Let)) => self
+                .loop_env(s)
+                .filter(|_| self.tree.scope(s).decls.iter().any(|&d| self.tree.decl(d).kind == DeclKind::Let))
+                .map(|irs| (s, irs)),
             _ => None,
         };
         let header = self.new_block();
@@ -293,7 +307,15 @@ impl<'a> Gen<'a> {
     /// region over the head binding and the statement, whose `break`s and `return`s run
     /// `close` and whose iterations go back to `header`. Leaves the builder in the region's
     /// handler, after its `catch`, and returns the caught exception.
-    fn for_of_body(&mut self, f: &'a ForOfStmt, labels: Vec<String>, v: Value, header: ir::Block, exit: ir::Block, close: Cleanup<'a>) -> Value {
+    fn for_of_body(
+        &mut self,
+        f: &'a ForOfStmt,
+        labels: Vec<String>,
+        v: Value,
+        header: ir::Block,
+        exit: ir::Block,
+        close: Cleanup<'a>,
+    ) -> Value {
         let body = self.new_block();
         let handler = self.new_block();
         self.term(Opcode::TryStart, Vec::new(), vec![body, handler], Imm::None);

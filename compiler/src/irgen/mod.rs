@@ -93,12 +93,13 @@ pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Resul
         };
         // Start (or restart, after a panic) the lowering thread.
         let (tx, rx) = std::sync::mpsc::channel::<Job>();
-        let spawned = std::thread::Builder::new().name("iris-irgen".into()).stack_size(LOWERING_STACK).spawn(move || {
-            while let Ok(job) = rx.recv() {
-                let r = lower_script_inline(&job.source, &job.file_name, &job.opts);
-                let _ = job.reply.send(r);
-            }
-        });
+        let spawned =
+            std::thread::Builder::new().name("iris-irgen".into()).stack_size(LOWERING_STACK).spawn(move || {
+                while let Ok(job) = rx.recv() {
+                    let r = lower_script_inline(&job.source, &job.file_name, &job.opts);
+                    let _ = job.reply.send(r);
+                }
+            });
         if spawned.is_err() || tx.send(job).is_err() {
             return false;
         }
@@ -127,7 +128,9 @@ thread_local! {
 fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
     let parsed = parse_script(source, opts.strict)?;
     let lines = &parsed.lines;
-    let to_diags = |errs: Vec<(Span, String)>| -> Vec<Diagnostic> { errs.into_iter().map(|(span, m)| lines.diag(span, m)).collect() };
+    let to_diags = |errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
+        errs.into_iter().map(|(span, m)| lines.diag(span, m)).collect()
+    };
     let errors = early_errors::check(&parsed.script, lines, opts.strict, &parsed.deferred);
     if !errors.is_empty() {
         return Err(to_diags(errors));
@@ -366,7 +369,8 @@ impl<'a> Gen<'a> {
         let st = self.f();
         let loc = st.loc;
         let inst = st.func.make_inst(Opcode::Phi, args, blocks, Imm::None, loc);
-        let pos = st.func.blocks[st.block].insts.iter().take_while(|&&i| st.func.insts[i].opcode == Opcode::Phi).count();
+        let pos =
+            st.func.blocks[st.block].insts.iter().take_while(|&&i| st.func.insts[i].opcode == Opcode::Phi).count();
         let block = st.block;
         st.func.insert_inst(block, pos, inst);
         st.func.result(inst)
@@ -504,7 +508,8 @@ impl<'a> Gen<'a> {
         }
         let layout = func.layout.clone();
         for b in layout {
-            let phis: Vec<Inst> = func.blocks[b].insts.iter().copied().filter(|&i| func.insts[i].opcode == Opcode::Phi).collect();
+            let phis: Vec<Inst> =
+                func.blocks[b].insts.iter().copied().filter(|&i| func.insts[i].opcode == Opcode::Phi).collect();
             for p in phis {
                 let data = &mut func.insts[p];
                 let mut args = Vec::new();

@@ -81,7 +81,9 @@ impl<'a> Gen<'a> {
                         let f = self.load_decl(s);
                         self.emit(Opcode::Call, vec![f, obj, v], Imm::None);
                     }
-                    None => self.throw_error(ErrorKind::TypeError, &format!("'#{}' was defined without a setter", p.name)),
+                    None => {
+                        self.throw_error(ErrorKind::TypeError, &format!("'#{}' was defined without a setter", p.name))
+                    }
                 }
             }
         }

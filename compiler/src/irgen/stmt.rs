@@ -29,14 +29,28 @@ impl<'a> Gen<'a> {
     pub(super) fn stmt(&mut self, s: &'a Stmt) {
         let span = swc_common::Spanned::span(s);
         self.at(span);
-        if !matches!(s, Stmt::Labeled(_) | Stmt::While(_) | Stmt::DoWhile(_) | Stmt::For(_) | Stmt::ForIn(_) | Stmt::ForOf(_)) {
+        if !matches!(
+            s,
+            Stmt::Labeled(_) | Stmt::While(_) | Stmt::DoWhile(_) | Stmt::For(_) | Stmt::ForIn(_) | Stmt::ForOf(_)
+        ) {
             self.f().pending_labels.clear();
         }
         // Completion values (top-level code): these statements complete with
         // UpdateEmpty(result, undefined), so they start by setting undefined, which a
         // value-producing statement inside overwrites.
         if let Some(slot) = self.fr().completion {
-            if matches!(s, Stmt::If(_) | Stmt::While(_) | Stmt::DoWhile(_) | Stmt::For(_) | Stmt::ForIn(_) | Stmt::ForOf(_) | Stmt::Switch(_) | Stmt::Try(_) | Stmt::With(_)) {
+            if matches!(
+                s,
+                Stmt::If(_)
+                    | Stmt::While(_)
+                    | Stmt::DoWhile(_)
+                    | Stmt::For(_)
+                    | Stmt::ForIn(_)
+                    | Stmt::ForOf(_)
+                    | Stmt::Switch(_)
+                    | Stmt::Try(_)
+                    | Stmt::With(_)
+            ) {
                 let u = self.undef();
                 self.store_stack(u, slot);
             }
@@ -226,12 +240,20 @@ impl<'a> Gen<'a> {
     fn gen_labeled(&mut self, l: &'a LabeledStmt) {
         self.f().pending_labels.push(l.label.sym.to_string());
         match &*l.body {
-            Stmt::Labeled(_) | Stmt::While(_) | Stmt::DoWhile(_) | Stmt::For(_) | Stmt::ForIn(_) | Stmt::ForOf(_) => self.stmt(&l.body),
+            Stmt::Labeled(_) | Stmt::While(_) | Stmt::DoWhile(_) | Stmt::For(_) | Stmt::ForIn(_) | Stmt::ForOf(_) => {
+                self.stmt(&l.body)
+            }
             body => {
                 let labels = self.take_labels();
                 let brk = self.new_block();
                 let depth = self.fr().cleanups.len();
-                self.f().targets.push(JumpTarget { labels, breakable: false, break_block: brk, break_depth: depth, continue_to: None });
+                self.f().targets.push(JumpTarget {
+                    labels,
+                    breakable: false,
+                    break_block: brk,
+                    break_depth: depth,
+                    continue_to: None,
+                });
                 self.sub_stmt(body);
                 self.f().targets.pop();
                 self.branch(brk);
@@ -345,7 +367,13 @@ impl<'a> Gen<'a> {
         let default = sw.cases.iter().position(|c| c.test.is_none()).map_or(exit, |i| bodies[i]);
         self.branch(default);
         let depth = self.fr().cleanups.len();
-        self.f().targets.push(JumpTarget { labels, breakable: true, break_block: exit, break_depth: depth, continue_to: None });
+        self.f().targets.push(JumpTarget {
+            labels,
+            breakable: true,
+            break_block: exit,
+            break_depth: depth,
+            continue_to: None,
+        });
         for (i, case) in sw.cases.iter().enumerate() {
             self.switch_to(bodies[i]);
             self.gen_stmts(&case.cons);

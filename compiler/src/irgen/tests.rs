@@ -8,7 +8,11 @@ fn lower_opts(src: &str, strict: bool) -> Module {
     match lower_script(src, "test.js", &IrGenOptions { strict }) {
         Ok(m) => {
             if let Err(errs) = ir::verify::verify_module(&m) {
-                panic!("verify failed for {src:?}:\n{}\n{}", ir::verify::render_errors(&errs), ir::dump::dump_module(&m));
+                panic!(
+                    "verify failed for {src:?}:\n{}\n{}",
+                    ir::verify::render_errors(&errs),
+                    ir::dump::dump_module(&m)
+                );
             }
             m
         }
@@ -310,7 +314,10 @@ fn scoping() {
             _ => None,
         })
         .collect();
-    assert_eq!(builtins, vec![builtin_for_tests("DeclareGlobalFunction").unwrap(), builtin_for_tests("DeclareGlobalVar").unwrap()]);
+    assert_eq!(
+        builtins,
+        vec![builtin_for_tests("DeclareGlobalFunction").unwrap(), builtin_for_tests("DeclareGlobalVar").unwrap()]
+    );
     lower_opts("x = 1; var y = function () { return this; };", true);
     assert!(lower_opts("var y;", true).functions.values().all(|f| f.strict));
 }
@@ -428,12 +435,8 @@ fn async_generators_lower_to_a_generator_wrapped_by_async_generator_start() {
 
 #[test]
 fn unsupported_features_are_diagnostics() {
-    for (src, what) in [
-        ("import('x');", "`import()`"),
-    ] {
-        let d = diags(src);
-        assert!(d[0].message.contains(what) && d[0].message.ends_with("is not supported yet"), "{src}: {d:?}");
-    }
+    let d = diags("import('x');");
+    assert!(d[0].message.contains("`import()`") && d[0].message.ends_with("is not supported yet"), "{d:?}");
     let d = diags("var a;\nvar b = import('x');");
     assert_eq!((d[0].line, d[0].col), (2, 9));
 }
@@ -462,10 +465,13 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
 
 #[test]
 fn harness_and_benchmarks_lower() {
-    let mut files: Vec<std::path::PathBuf> =
-        ["assert.js", "sta.js", "propertyHelper.js", "compareArray.js"].iter().map(|f| std::path::Path::new("/work/shared/test262/harness").join(f)).collect();
+    let mut files: Vec<std::path::PathBuf> = ["assert.js", "sta.js", "propertyHelper.js", "compareArray.js"]
+        .iter()
+        .map(|f| std::path::Path::new("/work/shared/test262/harness").join(f))
+        .collect();
     if let Ok(dir) = std::fs::read_dir("/work/shared/bench/octane") {
-        let mut bench: Vec<_> = dir.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "js")).collect();
+        let mut bench: Vec<_> =
+            dir.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "js")).collect();
         bench.sort();
         files.extend(bench);
     }
@@ -573,7 +579,14 @@ fn class_elements_lower() {
     // An undeclared private name is an early error.
     assert!(diags("class A { m() { return this.#x; } }")[0].message.contains("#x"));
     assert!(diags("this.#x")[0].message.contains("#x"));
-    for bad in ["class A { #x; #x; }", "class A { x = arguments; }", "class A { static { arguments; } }", "class A { #constructor() {} }", "class A { constructor = 1; }", "class A { get #a() {} static set #a(v) {} }"] {
+    for bad in [
+        "class A { #x; #x; }",
+        "class A { x = arguments; }",
+        "class A { static { arguments; } }",
+        "class A { #constructor() {} }",
+        "class A { constructor = 1; }",
+        "class A { get #a() {} static set #a(v) {} }",
+    ] {
         assert!(!diags(bad).is_empty(), "{bad}");
     }
 }

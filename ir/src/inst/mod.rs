@@ -116,18 +116,42 @@ macro_rules! hir_result {
 }
 
 macro_rules! hir_type_bit {
-    (undefined) => { Type::UNDEFINED };
-    (null) => { Type::NULL };
-    (boolean) => { Type::BOOLEAN };
-    (string) => { Type::STRING };
-    (number) => { Type::NUMBER };
-    (bigint) => { Type::BIGINT };
-    (symbol) => { Type::SYMBOL };
-    (closure) => { Type::CLOSURE };
-    (regexp) => { Type::REGEXP };
-    (environment) => { Type::ENVIRONMENT };
-    (empty) => { Type::EMPTY };
-    (object) => { Type::PLAIN_OBJECT };
+    (undefined) => {
+        Type::UNDEFINED
+    };
+    (null) => {
+        Type::NULL
+    };
+    (boolean) => {
+        Type::BOOLEAN
+    };
+    (string) => {
+        Type::STRING
+    };
+    (number) => {
+        Type::NUMBER
+    };
+    (bigint) => {
+        Type::BIGINT
+    };
+    (symbol) => {
+        Type::SYMBOL
+    };
+    (closure) => {
+        Type::CLOSURE
+    };
+    (regexp) => {
+        Type::REGEXP
+    };
+    (environment) => {
+        Type::ENVIRONMENT
+    };
+    (empty) => {
+        Type::EMPTY
+    };
+    (object) => {
+        Type::PLAIN_OBJECT
+    };
 }
 
 macro_rules! define_opcodes {

@@ -184,6 +184,8 @@ mod tests {
     #[test]
     fn exponent_and_remainder_semantics() {
         assert_eq!(fold_binary(BinOp::Mod, &Prim::Number(-5.0), &Prim::Number(3.0)), Some(Prim::Number(-2.0)));
-        assert!(matches!(fold_binary(BinOp::Exp, &Prim::Number(1.0), &Prim::Number(f64::INFINITY)), Some(Prim::Number(n)) if n.is_nan()));
+        assert!(
+            matches!(fold_binary(BinOp::Exp, &Prim::Number(1.0), &Prim::Number(f64::INFINITY)), Some(Prim::Number(n)) if n.is_nan())
+        );
     }
 }

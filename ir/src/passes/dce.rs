@@ -79,7 +79,8 @@ mod tests {
 
     #[test]
     fn keeps_catch_and_throwing_checks() {
-        let body = "%BB0:\n  %0 = alloc_stack \"x\" : any|empty\n  %1 = load_stack %0 : any|empty\n  try_start %BB1, %BB2\n\
+        let body =
+            "%BB0:\n  %0 = alloc_stack \"x\" : any|empty\n  %1 = load_stack %0 : any|empty\n  try_start %BB1, %BB2\n\
                     %BB1:\n  %2 = throw_if_empty \"x\" %1 : any\n  try_end %BB3\n\
                     %BB2:\n  %3 = catch : any\n  branch %BB3\n%BB3:\n  return undefined\n";
         check("dce", body, body);

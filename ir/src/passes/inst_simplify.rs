@@ -53,9 +53,8 @@ fn simplify(func: &mut Function, cx: &mut PassCx, inst: Inst) -> Option<Value> {
         (Opcode::ThrowIfEmpty, _) => arg(0).filter(|&a| !ty(a).overlaps(Type::EMPTY) && !ty(a).is_none()),
         (Opcode::AsNumber | Opcode::AsNumeric, _) => arg(0).filter(|&a| ty(a).is_number()),
         (Opcode::AsString, _) => arg(0).filter(|&a| ty(a).is_string()),
-        (Opcode::ToPropertyKey, _) => {
-            arg(0).filter(|&a| !ty(a).is_none() && ty(a).is_subset_of(Type::STRING.union(Type::NUMBER).union(Type::SYMBOL)))
-        }
+        (Opcode::ToPropertyKey, _) => arg(0)
+            .filter(|&a| !ty(a).is_none() && ty(a).is_subset_of(Type::STRING.union(Type::NUMBER).union(Type::SYMBOL))),
         (Opcode::UnaryOp, Imm::UnOp(UnOp::TypeOf)) => {
             let name = typeof_by_type(ty(arg(0)?))?;
             let atom = cx.atom_utf16(&name.encode_utf16().collect::<Vec<_>>());
@@ -72,7 +71,8 @@ fn simplify(func: &mut Function, cx: &mut PassCx, inst: Inst) -> Option<Value> {
             let (x, k) = (arg(0)?, arg(1)?);
             let identity = if op == BinOp::Sub { 0.0 } else { 1.0 };
             // `x - 0` keeps -0 (-0 - +0 is -0); `x - -0` would not, so +0 only.
-            let is_identity = matches!(func.as_literal(k), Some(Literal::Number(n)) if n == identity && n.is_sign_positive());
+            let is_identity =
+                matches!(func.as_literal(k), Some(Literal::Number(n)) if n == identity && n.is_sign_positive());
             (is_identity && ty(x).is_number()).then_some(x)
         }
         _ => None,

@@ -66,7 +66,8 @@ pub fn run_steps(module: &mut Module, steps: &[Step], verify_each: bool, stats: 
 
 /// Runs the pass named `name` once over every function, verifying before and after it.
 pub fn run_pass_by_name(module: &mut Module, name: &str) -> Result<Changed, String> {
-    let info = pass_info(name).ok_or_else(|| format!("unknown pass `{name}`; passes: {}", crate::passes::PASS_NAMES.join(", ")))?;
+    let info = pass_info(name)
+        .ok_or_else(|| format!("unknown pass `{name}`; passes: {}", crate::passes::PASS_NAMES.join(", ")))?;
     let mut stats = Stats::default();
     let mut changed = Changed::NO;
     for id in module.functions.keys() {
@@ -88,7 +89,13 @@ fn check_steps(steps: &[Step]) -> Result<(), String> {
     Ok(())
 }
 
-fn run_steps_on(module: &mut Module, id: FuncId, steps: &[Step], verify_each: bool, stats: &mut Stats) -> Result<Changed, String> {
+fn run_steps_on(
+    module: &mut Module,
+    id: FuncId,
+    steps: &[Step],
+    verify_each: bool,
+    stats: &mut Stats,
+) -> Result<Changed, String> {
     let mut changed = Changed::NO;
     for step in steps {
         match step {
@@ -138,7 +145,13 @@ fn describe(steps: &[Step]) -> String {
         .join(", ")
 }
 
-fn run_one(module: &mut Module, id: FuncId, info: &PassInfo, verify_each: bool, stats: &mut Stats) -> Result<Changed, String> {
+fn run_one(
+    module: &mut Module,
+    id: FuncId,
+    info: &PassInfo,
+    verify_each: bool,
+    stats: &mut Stats,
+) -> Result<Changed, String> {
     let placeholder = Function::new(module.functions[id].name, FunctionKind::Normal, false);
     let mut func = std::mem::replace(&mut module.functions[id], placeholder);
     let changed = {
@@ -157,7 +170,11 @@ fn run_one(module: &mut Module, id: FuncId, info: &PassInfo, verify_each: bool, 
 
 fn verify(module: &Module, id: FuncId, when: &str) -> Result<(), String> {
     verify_function(module, id).map_err(|errors| {
-        format!("internal compiler error: HIR verification failed {when}:\n{}{}", render_errors(&errors), dump_function(module, id))
+        format!(
+            "internal compiler error: HIR verification failed {when}:\n{}{}",
+            render_errors(&errors),
+            dump_function(module, id)
+        )
     })
 }
 
@@ -175,12 +192,15 @@ mod tests {
     #[test]
     fn verification_failure_names_the_stage() {
         for verify_each in [false, true] {
-            let mut m = parse_module("function @0 \"t\"() kind=function strict parent=none length=0\n%BB0:\n  return\n").unwrap();
+            let mut m =
+                parse_module("function @0 \"t\"() kind=function strict parent=none length=0\n%BB0:\n  return\n")
+                    .unwrap();
             let e = run_pipeline(&mut m, OptLevel::O, verify_each).unwrap_err();
             assert!(e.contains("before the pipeline"), "{e}");
             assert!(e.contains("expects Exactly(1) operands"), "{e}");
         }
-        let mut m = parse_module("function @0 \"t\"() kind=function strict parent=none length=0\n%BB0:\n  return\n").unwrap();
+        let mut m =
+            parse_module("function @0 \"t\"() kind=function strict parent=none length=0\n%BB0:\n  return\n").unwrap();
         assert!(run_pass_by_name(&mut m, "dce").unwrap_err().contains("before pass `dce`"));
     }
 

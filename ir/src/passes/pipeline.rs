@@ -116,7 +116,9 @@ mod scale_tests {
     /// A function of `n` if-statements over `vars` stack variables, IRGen style.
     /// Variables start as a parameter (`varying`) or as 0 (everything folds).
     pub(crate) fn big_function(n: usize, vars: usize, varying: bool) -> String {
-        let mut t = String::from("function @0 \"big\"() kind=function sloppy parent=none length=0\n%BB0:\n  %999999 = load_param #1\n");
+        let mut t = String::from(
+            "function @0 \"big\"() kind=function sloppy parent=none length=0\n%BB0:\n  %999999 = load_param #1\n",
+        );
         let init = if varying { "%999999" } else { "0" };
         for v in 0..vars {
             t += &format!("  %{v} = alloc_stack \"v{v}\"\n  store_stack {init}, %{v}\n");

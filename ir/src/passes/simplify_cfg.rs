@@ -21,7 +21,9 @@ use crate::cfg::Cfg;
 use crate::effects::Effects;
 use crate::function::Function;
 use crate::inst::{Imm, Opcode};
-use crate::passes::util::{apply_replacements, phi_value_from, phis, remove_blocks, remove_insts, remove_phi_entries, rename_phi_pred};
+use crate::passes::util::{
+    apply_replacements, phi_value_from, phis, remove_blocks, remove_insts, remove_phi_entries, rename_phi_pred,
+};
 use crate::passes::{js, Changed, PassCx};
 use crate::types::Type;
 use crate::{Block, Inst, Value};
@@ -35,7 +37,11 @@ const MAX_ROUNDS: usize = 100_000;
 pub fn run(func: &mut Function, cx: &mut PassCx) -> Changed {
     let mut changed = Changed::NO;
     for _ in 0..MAX_ROUNDS {
-        let round = fold_branches(func, cx) | remove_unreachable(func, cx) | merge_blocks(func, cx) | thread_empty_blocks(func, cx) | single_entry_phis(func);
+        let round = fold_branches(func, cx)
+            | remove_unreachable(func, cx)
+            | merge_blocks(func, cx)
+            | thread_empty_blocks(func, cx)
+            | single_entry_phis(func);
         if !round.any() {
             return changed;
         }
@@ -142,7 +148,8 @@ fn merge_blocks(func: &mut Function, cx: &mut PassCx) -> Changed {
             }
             let s = func.insts[term].targets[0];
             let preds = cfg.preds(s);
-            if s == b || s == entry || removed.contains(&s) || preds.len() != 1 || resolve(&merged_into, preds[0]) != b {
+            if s == b || s == entry || removed.contains(&s) || preds.len() != 1 || resolve(&merged_into, preds[0]) != b
+            {
                 break;
             }
             // An instruction that must open a block (catch, resume_generator) keeps `s` apart.
@@ -157,7 +164,8 @@ fn merge_blocks(func: &mut Function, cx: &mut PassCx) -> Changed {
                 dead_phis.insert(phi);
             }
             func.remove_inst(term);
-            let moved: Vec<Inst> = std::mem::take(&mut func.blocks[s].insts).into_iter().filter(|i| !dead_phis.contains(i)).collect();
+            let moved: Vec<Inst> =
+                std::mem::take(&mut func.blocks[s].insts).into_iter().filter(|i| !dead_phis.contains(i)).collect();
             for i in moved {
                 func.append_inst(b, i);
             }
@@ -202,7 +210,8 @@ fn thread_empty_blocks(func: &mut Function, cx: &mut PassCx) -> Changed {
         // Each predecessor must be able to jump to `t` directly: if it already does, the
         // phis of `t` must agree on the value along both edges.
         let ok = preds.iter().all(|&p| {
-            !cfg.preds(t).contains(&p) || t_phis.iter().all(|&phi| phi_value_from(func, phi, p) == phi_value_from(func, phi, e))
+            !cfg.preds(t).contains(&p)
+                || t_phis.iter().all(|&phi| phi_value_from(func, phi, p) == phi_value_from(func, phi, e))
         });
         if !ok {
             continue;

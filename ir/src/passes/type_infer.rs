@@ -30,7 +30,8 @@ use crate::{Inst, Value};
 pub fn run(func: &mut Function, cx: &mut PassCx) -> Changed {
     let cfg = Cfg::new(func);
     let order: Vec<Inst> = cfg.rpo().iter().flat_map(|&b| func.blocks[b].insts.clone()).collect();
-    let before: HashMap<Value, Type> = func.inst_order().filter_map(|i| func.insts[i].result).map(|r| (r, func.ty(r))).collect();
+    let before: HashMap<Value, Type> =
+        func.inst_order().filter_map(|i| func.insts[i].result).map(|r| (r, func.ty(r))).collect();
 
     // Optimistic start.
     for i in func.inst_order().collect::<Vec<_>>() {

@@ -65,8 +65,22 @@ pub(crate) fn init(rt: &mut Runtime) {
     rt.set_intrinsic(Intrinsic::Array, Value::object(c));
     let unscopables = rt.new_object(Value::NULL);
     for name in [
-        "at", "copyWithin", "entries", "fill", "find", "findIndex", "findLast", "findLastIndex", "flat", "flatMap", "includes",
-        "keys", "toReversed", "toSorted", "toSpliced", "values",
+        "at",
+        "copyWithin",
+        "entries",
+        "fill",
+        "find",
+        "findIndex",
+        "findLast",
+        "findLastIndex",
+        "flat",
+        "flatMap",
+        "includes",
+        "keys",
+        "toReversed",
+        "toSorted",
+        "toSpliced",
+        "values",
     ] {
         rt.define_value(unscopables, name, Value::TRUE, DEFAULT_ATTRS);
     }
@@ -536,7 +550,13 @@ fn filter(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
 }
 
 /// FindViaPredicate: `(index, value)` of the first/last match.
-fn find_via_predicate(rt: &mut Runtime, this: Value, args: &[Value], ascending: bool, what: &str) -> JsResult<(f64, Value)> {
+fn find_via_predicate(
+    rt: &mut Runtime,
+    this: Value,
+    args: &[Value],
+    ascending: bool,
+    what: &str,
+) -> JsResult<(f64, Value)> {
     let o = this_object(rt, this)?;
     let len = length_of(rt, o)?;
     let f = callback(rt, arg(args, 0), what)?;

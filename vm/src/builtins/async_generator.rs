@@ -29,7 +29,9 @@ use crate::gc::{CellKind, Gc};
 use crate::interp::ops::generator::{self, RESUME_NEXT, RESUME_RETURN, RESUME_THROW};
 use crate::object::function::NativeFn;
 use crate::object::shape::CONFIGURABLE;
-use crate::object::{async_gen_state as st, AsyncGeneratorObject, AsyncGeneratorRequest, GeneratorObject, JsObject, Key};
+use crate::object::{
+    async_gen_state as st, AsyncGeneratorObject, AsyncGeneratorRequest, GeneratorObject, JsObject, Key,
+};
 use crate::runtime::{ExceptionKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -213,7 +215,13 @@ fn complete_step(rt: &mut Runtime, ag: Gc<AsyncGeneratorObject>, completion: Res
 /// Await(v) for the driver: PerformPromiseThen(PromiseResolve(%Promise%, v), onFulfilled,
 /// onRejected) with reactions carrying `ag`. `Ok(Some(reason))` when PromiseResolve threw
 /// (the throw completion of the Await); only uncatchable exceptions are errors.
-fn await_with(rt: &mut Runtime, ag: Gc<AsyncGeneratorObject>, v: Value, on_fulfilled: NativeFn, on_rejected: NativeFn) -> JsResult<Option<Value>> {
+fn await_with(
+    rt: &mut Runtime,
+    ag: Gc<AsyncGeneratorObject>,
+    v: Value,
+    on_fulfilled: NativeFn,
+    on_rejected: NativeFn,
+) -> JsResult<Option<Value>> {
     let mark = rt.handle_mark();
     rt.root(v);
     let promise = match rt.promise_resolve(v) {
@@ -240,7 +248,13 @@ fn await_with(rt: &mut Runtime, ag: Gc<AsyncGeneratorObject>, v: Value, on_fulfi
 /// until the body waits for a promise, waits at a `yield` with no request queued, or has
 /// finished and drained the queue. With `unwrap`, a return completion is awaited before it
 /// reaches the body (AsyncGeneratorUnwrapYieldResumption).
-fn resume(rt: &mut Runtime, ag: Gc<AsyncGeneratorObject>, mut kind: u8, mut value: Value, mut unwrap: bool) -> JsResult<()> {
+fn resume(
+    rt: &mut Runtime,
+    ag: Gc<AsyncGeneratorObject>,
+    mut kind: u8,
+    mut value: Value,
+    mut unwrap: bool,
+) -> JsResult<()> {
     let base = rt.handle_mark();
     let r = loop {
         rt.release_handles(base);

@@ -77,7 +77,8 @@ fn create_async_from_sync_iterator(rt: &mut Runtime, it: Value, next: Value) -> 
     rt.root(Value::cell(record));
     let proto = rt.intrinsic(Intrinsic::AsyncFromSyncIteratorPrototype);
     let shape = rt.root_shape(proto, CellKind::Iterator, 0);
-    let obj = IteratorObject::new(JsObject::new(CellKind::Iterator, shape), Value::cell(record), iter_kind::ASYNC_FROM_SYNC);
+    let obj =
+        IteratorObject::new(JsObject::new(CellKind::Iterator, shape), Value::cell(record), iter_kind::ASYNC_FROM_SYNC);
     Value::object(rt.heap.alloc_object(obj, 0))
 }
 
@@ -225,7 +226,13 @@ pub(crate) fn from_sync_throw(rt: &mut Runtime, this: Value, args: &[Value]) -> 
 
 /// 27.1.6.4 AsyncFromSyncIteratorContinuation(result, promiseCapability,
 /// syncIteratorRecord, closeOnRejection).
-fn continuation(rt: &mut Runtime, result: Value, promise: Gc<JsObject>, it: Value, close_on_rejection: bool) -> JsResult<Value> {
+fn continuation(
+    rt: &mut Runtime,
+    result: Value,
+    promise: Gc<JsObject>,
+    it: Value,
+    close_on_rejection: bool,
+) -> JsResult<Value> {
     rt.root(result);
     let ro: Gc<JsObject> = result.ptr_unchecked();
     // 2-3. Let done be Completion(IteratorComplete(result)); IfAbruptRejectPromise.

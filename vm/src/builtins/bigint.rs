@@ -144,7 +144,10 @@ fn constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value
     // 3. If prim is a Number, return ? NumberToBigInt(prim).
     if let Some(n) = prim.as_number() {
         if !n.is_finite() || n.trunc() != n {
-            return Err(rt.throw_range_error(&format!("The number {} cannot be converted to a BigInt because it is not an integer", crate::conv::number_to_string::number_to_string(n))));
+            return Err(rt.throw_range_error(&format!(
+                "The number {} cannot be converted to a BigInt because it is not an integer",
+                crate::conv::number_to_string::number_to_string(n)
+            )));
         }
         return Ok(rt.new_bigint(bigint_from_integral_f64(n)));
     }

@@ -110,7 +110,11 @@ fn create(rt: &mut Runtime, kind: Kind) -> JsResult<Gc<JsObject>> {
     };
     let proto = rt.prototype_from_constructor(nt, default)?;
     let shape = rt.root_shape(proto, CellKind::Collection, 0);
-    let data = CollectionData { is_set: matches!(kind, Kind::Set | Kind::WeakSet), weak: matches!(kind, Kind::WeakMap | Kind::WeakSet), ..Default::default() };
+    let data = CollectionData {
+        is_set: matches!(kind, Kind::Set | Kind::WeakSet),
+        weak: matches!(kind, Kind::WeakMap | Kind::WeakSet),
+        ..Default::default()
+    };
     let c = CollectionObject { base: JsObject::new(CellKind::Collection, shape), data: Box::new(data) };
     let o: Gc<JsObject> = rt.heap_mut().alloc_object(c, 0).cast();
     rt.root(Value::object(o));
@@ -202,7 +206,13 @@ fn weak_set_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsRes
 }
 
 /// The collection `this` refers to, checking that it is a Set (or not) as required.
-fn this_collection(rt: &mut Runtime, this: Value, want_set: Option<bool>, want_weak: bool, what: &str) -> JsResult<Gc<CollectionObject>> {
+fn this_collection(
+    rt: &mut Runtime,
+    this: Value,
+    want_set: Option<bool>,
+    want_weak: bool,
+    what: &str,
+) -> JsResult<Gc<CollectionObject>> {
     if this.is_object() {
         if let Some(c) = rt.heap().downcast::<CollectionObject>(this.ptr_unchecked()) {
             let d = &rt.heap().get(c).data;
@@ -298,7 +308,8 @@ fn insert(rt: &mut Runtime, c: Gc<CollectionObject>, k: Value, v: Value) {
 
 fn check_weak_key(rt: &mut Runtime, c: Gc<CollectionObject>, k: Value) -> JsResult<()> {
     if rt.heap().get(c).data.weak {
-        let ok = k.is_object() || (k.is_symbol() && rt.heap().get(k.ptr_unchecked::<crate::object::Symbol>()).registry_key.is_undefined());
+        let ok = k.is_object()
+            || (k.is_symbol() && rt.heap().get(k.ptr_unchecked::<crate::object::Symbol>()).registry_key.is_undefined());
         if !ok {
             return Err(rt.throw_type_error("Invalid value used as weak collection key"));
         }

@@ -5,7 +5,7 @@
 use crate::gc::{CellKind, Gc};
 use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::property::Own;
-use crate::object::shape::{ACCESSOR, ENUMERABLE, WRITABLE, CONFIGURABLE};
+use crate::object::shape::{ACCESSOR, CONFIGURABLE, ENUMERABLE, WRITABLE};
 use crate::object::{DateObject, JsObject, Key, PrimitiveObject};
 use crate::runtime::{JsResult, Runtime};
 use crate::value::{Kind, Value};
@@ -282,7 +282,11 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
                     format!("[{}]", rt.symbol_descriptive_string(kv))
                 } else {
                     let s = rt.string_to_rust(kv);
-                    if is_identifier(&s) { s } else { quote(&s) }
+                    if is_identifier(&s) {
+                        s
+                    } else {
+                        quote(&s)
+                    }
                 }
             }
         };

@@ -81,10 +81,7 @@ pub(crate) fn link_aliases(rt: &mut Runtime) {
 
 /// The current time value.
 fn current_time() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|t| t.as_millis() as f64)
-        .unwrap_or(0.0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|t| t.as_millis() as f64).unwrap_or(0.0)
 }
 
 fn new_date(rt: &mut Runtime, proto: Value, t: f64) -> Value {

@@ -186,7 +186,15 @@ fn capture_stack_trace(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResu
     let obj: Gc<JsObject> = o.ptr_unchecked();
     let header = {
         let e = rt.describe_thrown(o);
-        if e.message.is_empty() { if e.name.is_empty() { "Error".to_string() } else { e.name } } else { format!("{}: {}", if e.name.is_empty() { "Error" } else { &e.name }, e.message) }
+        if e.message.is_empty() {
+            if e.name.is_empty() {
+                "Error".to_string()
+            } else {
+                e.name
+            }
+        } else {
+            format!("{}: {}", if e.name.is_empty() { "Error" } else { &e.name }, e.message)
+        }
     };
     rt.attach_stack(obj, &header);
     Ok(Value::UNDEFINED)

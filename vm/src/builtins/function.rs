@@ -93,7 +93,9 @@ pub(crate) fn create_dynamic_function(rt: &mut Runtime, args: &[Value], kind: Dy
     let realm = rt.realm;
     let f = rt.eval_bundle(bytes, realm)?;
     if !rt.is_callable(f) {
-        return Err(rt.throw_syntax_error(&format!("{constructor} constructor: the compiler did not produce a function")));
+        return Err(
+            rt.throw_syntax_error(&format!("{constructor} constructor: the compiler did not produce a function"))
+        );
     }
     Ok(f)
 }
@@ -148,9 +150,15 @@ fn bind(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     let target: Gc<JsObject> = this.ptr_unchecked();
     // 3. Let F be ? BoundFunctionCreate(Target, thisArg, args).
     let proto = rt.get_prototype_of(target);
-    let bound_args = if args.len() > 1 { Value::cell(rt.heap_mut().alloc_vec_from(&args[1..])) } else { Value::UNDEFINED };
+    let bound_args =
+        if args.len() > 1 { Value::cell(rt.heap_mut().alloc_vec_from(&args[1..])) } else { Value::UNDEFINED };
     let shape = rt.root_shape(proto, CellKind::BoundFunction, 2);
-    let b = BoundFunction { base: JsObject::new(CellKind::BoundFunction, shape), target: this, this: arg(args, 0), args: bound_args };
+    let b = BoundFunction {
+        base: JsObject::new(CellKind::BoundFunction, shape),
+        target: this,
+        this: arg(args, 0),
+        args: bound_args,
+    };
     let f: Gc<JsObject> = rt.heap_mut().alloc_object(b, 2).cast();
     rt.root(Value::object(f));
     // 5-6. length.

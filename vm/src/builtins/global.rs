@@ -96,7 +96,9 @@ impl Runtime {
     /// Compiles source text with the compile hook; a failure throws the SyntaxError.
     pub(crate) fn compile_source(&mut self, source: &str, name: &str) -> JsResult<Vec<u8>> {
         let Some(hook) = self.compiler.as_mut() else {
-            return Err(self.throw_error(ErrorType::EvalError, "code generation from strings is not supported (no compiler)"));
+            return Err(
+                self.throw_error(ErrorType::EvalError, "code generation from strings is not supported (no compiler)")
+            );
         };
         match hook(source, name) {
             Ok(b) => Ok(b),
@@ -177,7 +179,15 @@ fn decode(rt: &mut Runtime, v: Value, reserved: &str) -> JsResult<Value> {
             i += 3;
             continue;
         }
-        let n = if b & 0xe0 == 0xc0 { 2 } else if b & 0xf0 == 0xe0 { 3 } else if b & 0xf8 == 0xf0 { 4 } else { 0 };
+        let n = if b & 0xe0 == 0xc0 {
+            2
+        } else if b & 0xf0 == 0xe0 {
+            3
+        } else if b & 0xf8 == 0xf0 {
+            4
+        } else {
+            0
+        };
         if n == 0 {
             return Err(rt.throw_error(ErrorType::UriError, "URI malformed"));
         }

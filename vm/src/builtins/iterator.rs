@@ -81,7 +81,12 @@ fn builtin_iterator(rt: &mut Runtime, this: Value, kinds: &[u8], what: &str) -> 
 
 /// 23.1.5.2.1 %ArrayIteratorPrototype%.next().
 fn array_iterator_next(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
-    let it = builtin_iterator(rt, this, &[iter_kind::ARRAY_KEYS, iter_kind::ARRAY_VALUES, iter_kind::ARRAY_ENTRIES], "Array Iterator.prototype.next")?;
+    let it = builtin_iterator(
+        rt,
+        this,
+        &[iter_kind::ARRAY_KEYS, iter_kind::ARRAY_VALUES, iter_kind::ARRAY_ENTRIES],
+        "Array Iterator.prototype.next",
+    )?;
     let r = rt.builtin_iterator_step(it)?;
     Ok(match r {
         Some(v) => rt.create_iter_result(v, false),

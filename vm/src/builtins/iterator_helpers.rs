@@ -213,7 +213,11 @@ fn new_iterator_object(rt: &mut Runtime, proto: Intrinsic, record: Gc<ValueVec>,
 }
 
 /// The state vector of an `IteratorObject` of one of `kinds`, with the object.
-fn iterator_state(rt: &Runtime, this: Value, kinds: std::ops::RangeInclusive<u8>) -> Option<(Gc<IteratorObject>, Gc<ValueVec>, u8)> {
+fn iterator_state(
+    rt: &Runtime,
+    this: Value,
+    kinds: std::ops::RangeInclusive<u8>,
+) -> Option<(Gc<IteratorObject>, Gc<ValueVec>, u8)> {
     if !this.is_object() || rt.heap.object_kind(this.ptr_unchecked()) != CellKind::Iterator {
         return None;
     }
@@ -608,7 +612,13 @@ fn step(rt: &mut Runtime, state: Gc<ValueVec>, kind: u8) -> JsResult<Option<Valu
 }
 
 /// 27.1.4.7 flatMap, step 6.b.
-fn flat_map_step(rt: &mut Runtime, state: Gc<ValueVec>, it: Value, next: Value, mapper: Value) -> JsResult<Option<Value>> {
+fn flat_map_step(
+    rt: &mut Runtime,
+    state: Gc<ValueVec>,
+    it: Value,
+    next: Value,
+    mapper: Value,
+) -> JsResult<Option<Value>> {
     loop {
         let values = rt.heap.vec_values(state);
         let (inner, inner_next) = (values[INNER], values[INNER_NEXT]);
@@ -654,7 +664,8 @@ fn flat_map_step(rt: &mut Runtime, state: Gc<ValueVec>, it: Value, next: Value, 
 fn concat_step(rt: &mut Runtime, state: Gc<ValueVec>) -> JsResult<Option<Value>> {
     loop {
         let values = rt.heap.vec_values(state);
-        let (list, index, inner, inner_next) = (values[FN], values[COUNT].as_number().unwrap_or(0.0) as usize, values[INNER], values[INNER_NEXT]);
+        let (list, index, inner, inner_next) =
+            (values[FN], values[COUNT].as_number().unwrap_or(0.0) as usize, values[INNER], values[INNER_NEXT]);
         if !inner.is_undefined() {
             // v.1-3. Let innerValue be ? IteratorStepValue(iteratorRecord); yield it.
             if let Some(v) = step_value(rt, inner, inner_next)? {

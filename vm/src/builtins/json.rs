@@ -144,7 +144,14 @@ struct Serializer {
 /// 25.5.2 JSON.stringify(value [, replacer [, space]]).
 fn stringify(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let (value, replacer, space) = (arg(args, 0), arg(args, 1), arg(args, 2));
-    let mut s = Serializer { replacer: Value::UNDEFINED, property_list: None, gap: Vec::new(), indent: Vec::new(), stack: Vec::new(), out: Vec::new() };
+    let mut s = Serializer {
+        replacer: Value::UNDEFINED,
+        property_list: None,
+        gap: Vec::new(),
+        indent: Vec::new(),
+        stack: Vec::new(),
+        out: Vec::new(),
+    };
     // 4. If replacer is an Object, then
     if replacer.is_object() {
         if rt.is_callable(replacer) {
@@ -165,7 +172,11 @@ fn stringify(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
                         let pv = rt.heap().get(p).value;
                         pv.is_string() || pv.is_number()
                     });
-                    if is_wrapper { Some(rt.to_string(v)?) } else { None }
+                    if is_wrapper {
+                        Some(rt.to_string(v)?)
+                    } else {
+                        None
+                    }
                 } else {
                     None
                 };
@@ -335,7 +346,9 @@ fn serialize_object(rt: &mut Runtime, s: &mut Serializer, o: Gc<JsObject>) -> Js
                 }
                 let enumerable = match rt.own_lookup(o, k) {
                     crate::object::property::Own::Absent => false,
-                    crate::object::property::Own::Slot(_, a) | crate::object::property::Own::Virtual(_, a) => a & ENUMERABLE != 0,
+                    crate::object::property::Own::Slot(_, a) | crate::object::property::Own::Virtual(_, a) => {
+                        a & ENUMERABLE != 0
+                    }
                     crate::object::property::Own::Element(_) => true,
                 };
                 if enumerable {

@@ -63,7 +63,7 @@ fn round(x: f64) -> f64 {
     if x > 0.0 && x < 0.5 {
         return 0.0;
     }
-    if x < 0.0 && x >= -0.5 {
+    if (-0.5..0.0).contains(&x) {
         return -0.0;
     }
     let f = x.floor();
@@ -209,7 +209,10 @@ impl Runtime {
     /// The next pseudo-random number in [0, 1).
     pub(crate) fn next_random(&mut self) -> f64 {
         if self.random_state == [0, 0] {
-            let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0x1234_5678);
+            let t = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(0x1234_5678);
             self.random_state = [t | 1, t.rotate_left(32) ^ 0x9e37_79b9_7f4a_7c15];
         }
         let [mut s1, s0] = self.random_state;

@@ -238,7 +238,9 @@ impl Runtime {
                 let f = Value::object(self.new_native_function(n, row.func, row.length as u32, false));
                 let existing = self.get_own_property(target, key).ok().flatten();
                 let (mut g, mut s) = match existing {
-                    Some(d) if d.is_accessor() => (d.get.unwrap_or(Value::UNDEFINED), d.set.unwrap_or(Value::UNDEFINED)),
+                    Some(d) if d.is_accessor() => {
+                        (d.get.unwrap_or(Value::UNDEFINED), d.set.unwrap_or(Value::UNDEFINED))
+                    }
                     _ => (Value::UNDEFINED, Value::UNDEFINED),
                 };
                 if row.kind == RowKind::Getter {
@@ -254,7 +256,13 @@ impl Runtime {
 
     /// A constructor function with `prototype` (not writable/enumerable/configurable) and
     /// `prototype.constructor`.
-    pub(crate) fn make_constructor(&mut self, name: &str, func: NativeFn, length: u32, proto: Option<Gc<JsObject>>) -> Gc<JsObject> {
+    pub(crate) fn make_constructor(
+        &mut self,
+        name: &str,
+        func: NativeFn,
+        length: u32,
+        proto: Option<Gc<JsObject>>,
+    ) -> Gc<JsObject> {
         let n = self.new_string(name);
         let c = self.new_native_function(n, func, length, true);
         if let Some(p) = proto {
@@ -337,7 +345,13 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
     let length = rt.names.length;
     let name = rt.names.name;
     let fp_shape = shape_with(rt, op, CellKind::NativeFunction, 2, &[(length, CONFIGURABLE), (name, CONFIGURABLE)]);
-    let fp = NativeFunction { base: JsObject::new(CellKind::NativeFunction, fp_shape), func: function::function_prototype_call, data: Value::UNDEFINED, realm: index, constructor: false };
+    let fp = NativeFunction {
+        base: JsObject::new(CellKind::NativeFunction, fp_shape),
+        func: function::function_prototype_call,
+        data: Value::UNDEFINED,
+        realm: index,
+        constructor: false,
+    };
     let fp = rt.heap.alloc_object(fp, 2).cast::<JsObject>();
     {
         let empty = rt.names.empty.value();
@@ -355,14 +369,34 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
     let done = rt.names.done;
     let callee = rt.names.callee;
     let iterator = rt.symbols.iterator;
-    let native_function = shape_with(rt, fpv, CellKind::NativeFunction, 2, &[(length, CONFIGURABLE), (name, CONFIGURABLE)]);
+    let native_function =
+        shape_with(rt, fpv, CellKind::NativeFunction, 2, &[(length, CONFIGURABLE), (name, CONFIGURABLE)]);
     let function = shape_with(rt, fpv, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE)]);
-    let ctor = shape_with(rt, fpv, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)]);
-    let class_ctor = shape_with(rt, fpv, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, 0)]);
+    let ctor = shape_with(
+        rt,
+        fpv,
+        CellKind::Closure,
+        3,
+        &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)],
+    );
+    let class_ctor =
+        shape_with(rt, fpv, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, 0)]);
     let object = rt.root_shape(op, CellKind::Object, 4);
-    let iter_result = shape_with(rt, op, CellKind::Object, 2, &[(value, WRITABLE | ENUMERABLE | CONFIGURABLE), (done, WRITABLE | ENUMERABLE | CONFIGURABLE)]);
+    let iter_result = shape_with(
+        rt,
+        op,
+        CellKind::Object,
+        2,
+        &[(value, WRITABLE | ENUMERABLE | CONFIGURABLE), (done, WRITABLE | ENUMERABLE | CONFIGURABLE)],
+    );
     let prototype_object = shape_with(rt, op, CellKind::Object, 4, &[(constructor, WRITABLE | CONFIGURABLE)]);
-    let arguments = shape_with(rt, op, CellKind::Arguments, 3, &[(length, WRITABLE | CONFIGURABLE), (iterator, WRITABLE | CONFIGURABLE), (callee, WRITABLE | CONFIGURABLE)]);
+    let arguments = shape_with(
+        rt,
+        op,
+        CellKind::Arguments,
+        3,
+        &[(length, WRITABLE | CONFIGURABLE), (iterator, WRITABLE | CONFIGURABLE), (callee, WRITABLE | CONFIGURABLE)],
+    );
     {
         let r = &mut rt.realms[index as usize].shapes;
         r.native_function = native_function;
@@ -410,11 +444,23 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
 
     // Generator function closures inherit %GeneratorFunction.prototype%.
     let gfp = rt.intrinsic(Intrinsic::GeneratorFunctionPrototype);
-    let gen_fn = shape_with(rt, gfp, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)]);
+    let gen_fn = shape_with(
+        rt,
+        gfp,
+        CellKind::Closure,
+        3,
+        &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)],
+    );
     rt.realms[index as usize].shapes.generator_function = gen_fn;
     // Async generator function closures inherit %AsyncGeneratorFunction.prototype%.
     let agfp = rt.intrinsic(Intrinsic::AsyncGeneratorFunctionPrototype);
-    let async_gen_fn = shape_with(rt, agfp, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)]);
+    let async_gen_fn = shape_with(
+        rt,
+        agfp,
+        CellKind::Closure,
+        3,
+        &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)],
+    );
     rt.realms[index as usize].shapes.async_generator_function = async_gen_fn;
     // Async function closures inherit %AsyncFunction.prototype% and have no `prototype`.
     async_function::init(rt);

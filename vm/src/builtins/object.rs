@@ -171,7 +171,9 @@ pub(crate) fn to_property_descriptor(rt: &mut Runtime, v: Value) -> JsResult<Pro
         d.set = Some(s);
     }
     if (d.get.is_some() || d.set.is_some()) && (d.value.is_some() || d.writable.is_some()) {
-        return Err(rt.throw_type_error("Invalid property descriptor. Cannot both specify accessors and a value or writable attribute"));
+        return Err(rt.throw_type_error(
+            "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute",
+        ));
     }
     Ok(d)
 }
@@ -327,7 +329,9 @@ pub(crate) fn set_integrity_level(rt: &mut Runtime, obj: Gc<JsObject>, frozen: b
     for k in keys {
         let desc = if frozen {
             match rt.own_lookup(obj, k) {
-                Own::Slot(_, attrs) if attrs & ACCESSOR != 0 => PropertyDescriptor { configurable: Some(false), ..Default::default() },
+                Own::Slot(_, attrs) if attrs & ACCESSOR != 0 => {
+                    PropertyDescriptor { configurable: Some(false), ..Default::default() }
+                }
                 Own::Absent => continue,
                 _ => PropertyDescriptor { configurable: Some(false), writable: Some(false), ..Default::default() },
             }
@@ -545,13 +549,14 @@ fn group_by(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
         }
         let mark = rt.handle_mark();
         rt.root(v);
-        let key = match rt.call(cb, Value::UNDEFINED, &[v, Value::number(k as f64)]).and_then(|kv| rt.to_property_key(kv)) {
-            Ok(key) => key,
-            Err(e) => {
-                let _ = crate::interp::ops::iter::iterator_close(rt, it, true);
-                return Err(e);
-            }
-        };
+        let key =
+            match rt.call(cb, Value::UNDEFINED, &[v, Value::number(k as f64)]).and_then(|kv| rt.to_property_key(kv)) {
+                Ok(key) => key,
+                Err(e) => {
+                    let _ = crate::interp::ops::iter::iterator_close(rt, it, true);
+                    return Err(e);
+                }
+            };
         let group = match rt.peek_data(out, key) {
             Some(g) => g,
             None => {

@@ -333,7 +333,8 @@ fn perform_then(rt: &mut Runtime, promise: Gc<JsObject>, on_fulfilled: Value, on
     // 3-8. Non-callable handlers are empty.
     let on_fulfilled = if rt.is_callable(on_fulfilled) { on_fulfilled } else { Value::EMPTY };
     let on_rejected = if rt.is_callable(on_rejected) { on_rejected } else { Value::EMPTY };
-    let reaction = PromiseReaction { promise: cap.promise, resolve: cap.resolve, reject: cap.reject, on_fulfilled, on_rejected };
+    let reaction =
+        PromiseReaction { promise: cap.promise, resolve: cap.resolve, reject: cap.reject, on_fulfilled, on_rejected };
     let p = rt.heap.get_mut(promise.cast::<PromiseObject>());
     let (state, result) = (p.state, p.result);
     // 12. Set promise.[[PromiseIsHandled]] to true.
@@ -410,7 +411,11 @@ pub(crate) fn new_capability(rt: &mut Runtime, c: Value, expose: bool) -> JsResu
         let promise = alloc_promise(rt, proto);
         let cap = if expose {
             let (resolve, reject) = create_resolving_functions(rt, promise);
-            Capability { promise: Value::object(promise), resolve: Value::object(resolve), reject: Value::object(reject) }
+            Capability {
+                promise: Value::object(promise),
+                resolve: Value::object(resolve),
+                reject: Value::object(reject),
+            }
         } else {
             Capability { promise: Value::object(promise), resolve: Value::EMPTY, reject: Value::EMPTY }
         };
@@ -577,7 +582,9 @@ fn promise_prototype_finally(rt: &mut Runtime, this: Value, args: &[Value]) -> J
     // 2. If promise is not an Object, throw a TypeError exception.
     if !this.is_object() {
         let what = super::console::short_description(rt, this);
-        return Err(rt.throw_type_error(&format!("Method Promise.prototype.finally called on incompatible receiver {what}")));
+        return Err(
+            rt.throw_type_error(&format!("Method Promise.prototype.finally called on incompatible receiver {what}"))
+        );
     }
     // 3. Let C be ? SpeciesConstructor(promise, %Promise%).
     let c = species_constructor(rt, this)?;
@@ -645,7 +652,9 @@ fn promise_prototype_then(rt: &mut Runtime, this: Value, args: &[Value]) -> JsRe
     // 2. If IsPromise(promise) is false, throw a TypeError exception.
     if !is_promise(rt, this) {
         let what = super::console::short_description(rt, this);
-        return Err(rt.throw_type_error(&format!("Method Promise.prototype.then called on incompatible receiver {what}")));
+        return Err(
+            rt.throw_type_error(&format!("Method Promise.prototype.then called on incompatible receiver {what}"))
+        );
     }
     // 3. Let C be ? SpeciesConstructor(promise, %Promise%).
     let c = species_constructor(rt, this)?;

@@ -17,8 +17,8 @@
 //!  list    a ValueVec grown by doubling, replaced in `shared` when it grows
 //! ```
 
-use super::promise::{callee_record, completion, invoke, new_capability, Capability};
 use super::arg;
+use super::promise::{callee_record, completion, invoke, new_capability, Capability};
 use crate::gc::{CellKind, Gc};
 use crate::interp::ops::iter::iterator_close;
 use crate::object::function::NativeFn;
@@ -138,7 +138,14 @@ fn keyed(rt: &mut Runtime, c: Value, promises: Value, settled: bool) -> JsResult
 }
 
 /// PerformPromiseAllKeyed(variant, promises, constructor, resultCapability, promiseResolve).
-fn perform_keyed(rt: &mut Runtime, promises: Gc<JsObject>, c: Value, cap: Capability, promise_resolve: Value, settled: bool) -> JsResult<Value> {
+fn perform_keyed(
+    rt: &mut Runtime,
+    promises: Gc<JsObject>,
+    c: Value,
+    cap: Capability,
+    promise_resolve: Value,
+    settled: bool,
+) -> JsResult<Value> {
     // 1. Let allKeys be ? promises.[[OwnPropertyKeys]](); the keys are rooted as values
     // (a getter may delete the property that held an atom).
     let all_keys = rt.own_property_keys(promises)?;
@@ -167,7 +174,8 @@ fn perform_keyed(rt: &mut Runtime, promises: Gc<JsObject>, c: Value, cap: Capabi
             let next_promise = rt.call(promise_resolve, c, &[value])?;
             rt.root(next_promise);
             // v-x. The element functions.
-            let element = rt.heap.alloc_vec_from(&[Value::cell(shared), Value::number(index as f64), Value::boolean(false)]);
+            let element =
+                rt.heap.alloc_vec_from(&[Value::cell(shared), Value::number(index as f64), Value::boolean(false)]);
             let (on_fulfilled, on_rejected) = if settled {
                 let f = element_function(rt, element, all_settled_resolve_element);
                 (f, element_function(rt, element, all_settled_reject_element))
@@ -234,7 +242,9 @@ fn step_value_inner(rt: &mut Runtime, rec: &mut IterRecord) -> JsResult<Option<V
     if rt.heap.object_kind(it) == CellKind::Iterator {
         let k = rt.heap.get(it.cast::<IteratorObject>()).kind;
         let original = match k {
-            iter_kind::ARRAY_KEYS | iter_kind::ARRAY_VALUES | iter_kind::ARRAY_ENTRIES => Intrinsic::ArrayIteratorProtoNext,
+            iter_kind::ARRAY_KEYS | iter_kind::ARRAY_VALUES | iter_kind::ARRAY_ENTRIES => {
+                Intrinsic::ArrayIteratorProtoNext
+            }
             iter_kind::STRING => Intrinsic::StringIteratorProtoNext,
             _ => Intrinsic::ObjectPrototype,
         };
@@ -261,7 +271,14 @@ fn step_value_inner(rt: &mut Runtime, rec: &mut IterRecord) -> JsResult<Option<V
 
 /// 27.2.4.1.2 PerformPromiseAll, 27.2.4.2.1 PerformPromiseAllSettled, 27.2.4.3.1
 /// PerformPromiseAny and 27.2.4.5.1 PerformPromiseRace.
-fn perform(rt: &mut Runtime, rec: &mut IterRecord, c: Value, cap: Capability, promise_resolve: Value, kind: Combinator) -> JsResult<Value> {
+fn perform(
+    rt: &mut Runtime,
+    rec: &mut IterRecord,
+    c: Value,
+    cap: Capability,
+    promise_resolve: Value,
+    kind: Combinator,
+) -> JsResult<Value> {
     // 1-3. The values (or errors) list, remainingElementsCount = 1, index = 0.
     let shared = (kind != Combinator::Race).then(|| new_shared(rt, cap, false));
     let then_key = Key::Name(rt.names.then);
@@ -288,7 +305,8 @@ fn perform(rt: &mut Runtime, rec: &mut IterRecord, c: Value, cap: Capability, pr
         let next_promise = rt.call(promise_resolve, c, &[next])?;
         rt.root(next_promise);
         // e-k. The element functions over [shared, index, alreadyCalled].
-        let element = shared.map(|s| rt.heap.alloc_vec_from(&[Value::cell(s), Value::number(index as f64), Value::boolean(false)]));
+        let element = shared
+            .map(|s| rt.heap.alloc_vec_from(&[Value::cell(s), Value::number(index as f64), Value::boolean(false)]));
         let (on_fulfilled, on_rejected) = match (kind, element) {
             (Combinator::All, Some(e)) => (element_function(rt, e, all_resolve_element), cap.reject),
             (Combinator::AllSettled, Some(e)) => {
@@ -435,7 +453,8 @@ fn element_step(rt: &mut Runtime, x: Value, what: Element) -> JsResult<Value> {
         Element::Fulfilled | Element::Rejected => {
             let op = rt.intrinsic(Intrinsic::ObjectPrototype);
             let obj = rt.new_object(op);
-            let (status, field) = if what == Element::Fulfilled { ("fulfilled", "value") } else { ("rejected", "reason") };
+            let (status, field) =
+                if what == Element::Fulfilled { ("fulfilled", "value") } else { ("rejected", "reason") };
             let status_key = rt.key("status");
             let status = rt.new_string(status);
             rt.create_data_property_or_throw(obj, status_key, status)?;

@@ -94,7 +94,12 @@ impl Matcher {
     }
 
     /// The first match starting at or after `start` (exactly at `start` if sticky).
-    pub fn exec(&self, text: &[u16], start: usize, interrupt: &dyn Fn() -> bool) -> Result<Option<MatchResult>, MatchError> {
+    pub fn exec(
+        &self,
+        text: &[u16],
+        start: usize,
+        interrupt: &dyn Fn() -> bool,
+    ) -> Result<Option<MatchResult>, MatchError> {
         match self.compiled.exec_at(text, start, interrupt) {
             Ok(Some(m)) => Ok(Some(MatchResult {
                 groups: (0..=self.captures).map(|i| m.group(i).map(|r| (r.start, r.end))).collect(),
@@ -123,7 +128,12 @@ pub(crate) fn init(rt: &mut Runtime) {
 /// 22.2.3.1 RegExpAlloc(newTarget): an uninitialized RegExp with `lastIndex`.
 fn regexp_alloc(rt: &mut Runtime, proto: Value) -> Gc<JsObject> {
     let shape = rt.root_shape(proto, CellKind::RegExp, 1);
-    let r = RegExpObject { base: JsObject::new(CellKind::RegExp, shape), matcher: None, source: Value::UNDEFINED, flags: Value::UNDEFINED };
+    let r = RegExpObject {
+        base: JsObject::new(CellKind::RegExp, shape),
+        matcher: None,
+        source: Value::UNDEFINED,
+        flags: Value::UNDEFINED,
+    };
     let o: Gc<JsObject> = rt.heap_mut().alloc_object(r, 1).cast();
     let key = Key::Name(rt.names.last_index);
     rt.define_data_raw(o, key, Value::number(0.0), WRITABLE);
@@ -173,7 +183,11 @@ fn regexp_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResul
     let pattern_is_regexp = if pattern.is_object() {
         let key = Key::Name(rt.symbols.match_);
         let m = rt.get(pattern.ptr_unchecked(), key, pattern)?;
-        if m.is_undefined() { as_regexp(rt, pattern).is_some() } else { rt.to_boolean(m) }
+        if m.is_undefined() {
+            as_regexp(rt, pattern).is_some()
+        } else {
+            rt.to_boolean(m)
+        }
     } else {
         false
     };
@@ -254,7 +268,11 @@ fn builtin_exec(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Val
     let result = match result {
         Ok(r) => r,
         Err(MatchError::Interrupted) => return Err(rt.throw_uncatchable(crate::runtime::ExceptionKind::Interrupted)),
-        Err(MatchError::Internal) => return Err(rt.throw_error(crate::runtime::ErrorType::Error, "internal error in the regular expression matcher")),
+        Err(MatchError::Internal) => {
+            return Err(
+                rt.throw_error(crate::runtime::ErrorType::Error, "internal error in the regular expression matcher")
+            )
+        }
     };
     let Some(m) = result else {
         if global || sticky {
@@ -270,7 +288,15 @@ fn builtin_exec(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Val
 }
 
 /// The array RegExpBuiltinExec returns (steps 16-36).
-fn build_match_array(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value, text: &[u16], m: &MatchResult, start: usize, has_indices: bool) -> JsResult<Value> {
+fn build_match_array(
+    rt: &mut Runtime,
+    r: Gc<RegExpObject>,
+    s: Value,
+    text: &[u16],
+    m: &MatchResult,
+    start: usize,
+    has_indices: bool,
+) -> JsResult<Value> {
     let mut items = Vec::with_capacity(m.groups.len());
     for g in &m.groups {
         let v = match g {

@@ -267,7 +267,9 @@ fn is_regexp(rt: &mut Runtime, v: Value) -> JsResult<bool> {
 
 fn search_string(rt: &mut Runtime, v: Value, what: &str) -> JsResult<Value> {
     if is_regexp(rt, v)? {
-        return Err(rt.throw_type_error(&format!("First argument to String.prototype.{what} must not be a regular expression")));
+        return Err(
+            rt.throw_type_error(&format!("First argument to String.prototype.{what} must not be a regular expression"))
+        );
     }
     let s = rt.to_string(v)?;
     rt.root(s);
@@ -339,7 +341,13 @@ fn locale_compare(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
 }
 
 /// Calls `regexp[symbol](this, extra...)` when the argument provides that method.
-fn delegate(rt: &mut Runtime, v: Value, symbol: crate::object::PropKey, this: Value, extra: &[Value]) -> JsResult<Option<Value>> {
+fn delegate(
+    rt: &mut Runtime,
+    v: Value,
+    symbol: crate::object::PropKey,
+    this: Value,
+    extra: &[Value],
+) -> JsResult<Option<Value>> {
     if v.is_nullish() {
         return Ok(None);
     }
@@ -421,7 +429,9 @@ fn pad(rt: &mut Runtime, this: Value, args: &[Value], at_start: bool) -> JsResul
         return Ok(s);
     }
     let fill = arg(args, 1);
-    let filler: Vec<u16> = if fill.is_undefined() { vec![b' ' as u16] } else {
+    let filler: Vec<u16> = if fill.is_undefined() {
+        vec![b' ' as u16]
+    } else {
         let f = rt.to_string(fill)?;
         units(rt, f)
     };
@@ -457,7 +467,10 @@ fn repeat(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     let s = this_str(rt, this, "repeat")?;
     let n = rt.to_integer_or_infinity(arg(args, 0))?;
     if n < 0.0 || n == f64::INFINITY {
-        return Err(rt.throw_range_error(&format!("Invalid count value: {}", crate::conv::number_to_string::number_to_string(n))));
+        return Err(rt.throw_range_error(&format!(
+            "Invalid count value: {}",
+            crate::conv::number_to_string::number_to_string(n)
+        )));
     }
     let len = rt.heap().string_len(s);
     if n == 0.0 || len == 0 {
@@ -755,7 +768,13 @@ fn substr(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     let s = this_str(rt, this, "substr")?;
     let size = rt.heap().string_len(s) as f64;
     let start = rt.to_integer_or_infinity(arg(args, 0))?;
-    let start = if start == f64::NEG_INFINITY { 0.0 } else if start < 0.0 { (size + start).max(0.0) } else { start.min(size) };
+    let start = if start == f64::NEG_INFINITY {
+        0.0
+    } else if start < 0.0 {
+        (size + start).max(0.0)
+    } else {
+        start.min(size)
+    };
     let l = arg(args, 1);
     let len = if l.is_undefined() { size } else { rt.to_integer_or_infinity(l)? };
     let end = (start + len).min(size);

@@ -83,8 +83,7 @@ pub fn days_in_year(y: f64) -> f64 {
 
 /// 21.4.1.6 DayFromYear(y): the day number of the first day of year y.
 pub fn day_from_year(y: f64) -> f64 {
-    365.0 * (y - 1970.0) + floor_div(y - 1969.0, 4.0) - floor_div(y - 1901.0, 100.0)
-        + floor_div(y - 1601.0, 400.0)
+    365.0 * (y - 1970.0) + floor_div(y - 1969.0, 4.0) - floor_div(y - 1901.0, 100.0) + floor_div(y - 1601.0, 400.0)
 }
 
 /// 21.4.1.7 TimeFromYear(y).
@@ -121,9 +120,7 @@ pub fn in_leap_year(t: f64) -> bool {
 }
 
 /// Cumulative days before each month in a common year; a leap year adds one from March.
-const MONTH_STARTS: [f64; 13] = [
-    0.0, 31.0, 59.0, 90.0, 120.0, 151.0, 181.0, 212.0, 243.0, 273.0, 304.0, 334.0, 365.0,
-];
+const MONTH_STARTS: [f64; 13] = [0.0, 31.0, 59.0, 90.0, 120.0, 151.0, 181.0, 212.0, 243.0, 273.0, 304.0, 334.0, 365.0];
 
 /// The first day within the year of month `m` (0–11).
 fn month_start(m: usize, leap: bool) -> f64 {
@@ -134,10 +131,7 @@ fn month_start(m: usize, leap: bool) -> f64 {
 pub fn month_from_time(t: f64) -> f64 {
     let d = day_within_year(t);
     let leap = in_leap_year(t);
-    (0..12)
-        .rev()
-        .find(|&m| d >= month_start(m, leap))
-        .unwrap_or(0) as f64
+    (0..12).rev().find(|&m| d >= month_start(m, leap)).unwrap_or(0) as f64
 }
 
 /// 21.4.1.12 DateFromTime(t): the day of the month, 1 to 31.
@@ -197,11 +191,7 @@ pub fn make_day(year: f64, month: f64, date: f64) -> f64 {
         return f64::NAN;
     }
     // 2–4. Integer parts.
-    let (y, m, dt) = (
-        to_integer_or_infinity(year),
-        to_integer_or_infinity(month),
-        to_integer_or_infinity(date),
-    );
+    let (y, m, dt) = (to_integer_or_infinity(year), to_integer_or_infinity(month), to_integer_or_infinity(date));
     // 5. ym = y + floor(m / 12); 6. if ym is not finite, return NaN.
     let ym = y + floor_div(m, 12.0);
     // 8. Find a finite time value t with YearFromTime(t) = ym, MonthFromTime(t) = mn and
@@ -279,9 +269,8 @@ pub fn utc(t: f64) -> f64 {
 /// 21.4.4.41.4 (Table 63) day names.
 pub(super) const WEEK_DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 /// 21.4.4.41.4 (Table 64) month names.
-pub(super) const MONTHS: [&str; 12] = [
-    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-];
+pub(super) const MONTHS: [&str; 12] =
+    ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /// The broken-down fields of a (finite) time value.
 struct Fields {
@@ -327,13 +316,7 @@ fn time_string(f: &Fields) -> String {
 
 /// 21.4.4.41.3 DateString(tv): "Www Mmm DD YYYY".
 fn date_string(f: &Fields) -> String {
-    format!(
-        "{} {} {:02} {}",
-        WEEK_DAYS[f.week_day],
-        MONTHS[f.month],
-        f.date,
-        padded_year(f.year)
-    )
+    format!("{} {} {:02} {}", WEEK_DAYS[f.week_day], MONTHS[f.month], f.date, padded_year(f.year))
 }
 
 /// 21.4.4.41.4 TimeZoneString(tv): "+HHMM (name)".
@@ -358,12 +341,7 @@ pub fn to_date_string(tv: f64) -> String {
     }
     // 3. t = LocalTime(tv); 4. DateString(t) " " TimeString(t) TimeZoneString(tv).
     let f = fields(local_time(tv));
-    format!(
-        "{} {}{}",
-        date_string(&f),
-        time_string(&f),
-        time_zone_string(tv)
-    )
+    format!("{} {}{}", date_string(&f), time_string(&f), time_zone_string(tv))
 }
 
 /// 21.4.4.35 Date.prototype.toDateString: "Sun Nov 22 2026" or "Invalid Date".
@@ -392,14 +370,7 @@ pub fn to_utc_string(tv: f64) -> String {
     }
     // 4–10. "Www, DD Mmm YYYY" then TimeString(tv).
     let f = fields(tv);
-    format!(
-        "{}, {:02} {} {} {}",
-        WEEK_DAYS[f.week_day],
-        f.date,
-        MONTHS[f.month],
-        padded_year(f.year),
-        time_string(&f)
-    )
+    format!("{}, {:02} {} {} {}", WEEK_DAYS[f.week_day], f.date, MONTHS[f.month], padded_year(f.year), time_string(&f))
 }
 
 /// 21.4.4.36 Date.prototype.toISOString: "2026-11-22T08:00:00.000Z", with a signed
@@ -413,21 +384,9 @@ pub fn to_iso_string(tv: f64) -> Option<String> {
     let year = if (0..=9999).contains(&f.year) {
         format!("{:04}", f.year)
     } else {
-        format!(
-            "{}{:06}",
-            if f.year < 0 { '-' } else { '+' },
-            f.year.unsigned_abs()
-        )
+        format!("{}{:06}", if f.year < 0 { '-' } else { '+' }, f.year.unsigned_abs())
     };
-    Some(format!(
-        "{year}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
-        f.month + 1,
-        f.date,
-        f.hour,
-        f.minute,
-        f.second,
-        f.ms
-    ))
+    Some(format!("{year}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", f.month + 1, f.date, f.hour, f.minute, f.second, f.ms))
 }
 
 /// The year as en-US locale formats print it: years before 1 count backwards as in
@@ -469,11 +428,7 @@ pub fn to_locale_string(tv: f64) -> String {
     if !is_valid(tv) {
         return "Invalid Date".to_owned();
     }
-    format!(
-        "{}, {}",
-        to_locale_date_string(tv),
-        to_locale_time_string(tv)
-    )
+    format!("{}, {}", to_locale_date_string(tv), to_locale_time_string(tv))
 }
 
 #[cfg(test)]
@@ -498,13 +453,7 @@ mod tests {
         ];
         for &(t, y, m, d, wd, h) in cases {
             assert_eq!(
-                (
-                    year_from_time(t),
-                    month_from_time(t),
-                    date_from_time(t),
-                    week_day(t),
-                    hour_from_time(t)
-                ),
+                (year_from_time(t), month_from_time(t), date_from_time(t), week_day(t), hour_from_time(t)),
                 (y, m, d, wd, h),
                 "t = {t}"
             );
@@ -521,27 +470,15 @@ mod tests {
     #[test]
     fn make_functions() {
         // Date.UTC(2026, 10, 22, 8) === 1795334400000 in node.
-        assert_eq!(
-            make_date(make_day(2026.0, 10.0, 22.0), make_time(8.0, 0.0, 0.0, 0.0)),
-            1795334400000.0
-        );
+        assert_eq!(make_date(make_day(2026.0, 10.0, 22.0), make_time(8.0, 0.0, 0.0, 0.0)), 1795334400000.0);
         // Month and date overflow carry: Date.UTC(2025, 22, 22, 8) is the same instant;
         // Date.UTC(2026, 11, 32) === Date.UTC(2027, 0, 1) === 1798761600000.
-        assert_eq!(
-            make_date(make_day(2025.0, 22.0, 22.0), make_time(8.0, 0.0, 0.0, 0.0)),
-            1795334400000.0
-        );
-        assert_eq!(
-            make_date(make_day(2026.0, 11.0, 32.0), 0.0),
-            1798761600000.0
-        );
+        assert_eq!(make_date(make_day(2025.0, 22.0, 22.0), make_time(8.0, 0.0, 0.0, 0.0)), 1795334400000.0);
+        assert_eq!(make_date(make_day(2026.0, 11.0, 32.0), 0.0), 1798761600000.0);
         // Negative months: Date.UTC(2026, -1, 1) === 1764547200000 (Dec 1 2025).
         assert_eq!(make_date(make_day(2026.0, -1.0, 1.0), 0.0), 1764547200000.0);
         // Fractions truncate: Date.UTC(2026.9, 10.9, 22.9, 8.9, 0.9, 0.9, 0.9).
-        assert_eq!(
-            make_date(make_day(2026.9, 10.9, 22.9), make_time(8.9, 0.9, 0.9, 0.9)),
-            1795334400000.0
-        );
+        assert_eq!(make_date(make_day(2026.9, 10.9, 22.9), make_time(8.9, 0.9, 0.9, 0.9)), 1795334400000.0);
         assert!(make_day(f64::NAN, 0.0, 1.0).is_nan());
         assert!(make_day(1e20, 0.0, 1.0).is_nan());
         assert!(make_time(f64::INFINITY, 0.0, 0.0, 0.0).is_nan());
@@ -642,13 +579,7 @@ mod tests {
             assert_eq!(to_utc_string(t), us, "toUTCString {t}");
             assert_eq!(to_iso_string(t).as_deref(), Some(iso), "toISOString {t}");
         }
-        for f in [
-            to_date_string,
-            to_date_only_string,
-            to_time_string,
-            to_utc_string,
-            to_locale_string,
-        ] {
+        for f in [to_date_string, to_date_only_string, to_time_string, to_utc_string, to_locale_string] {
             assert_eq!(f(f64::NAN), "Invalid Date");
         }
         assert_eq!(to_iso_string(f64::NAN), None);
@@ -667,31 +598,11 @@ mod tests {
         // toLocaleString / toLocaleDateString / toLocaleTimeString in node (en-US, UTC).
         let cases: &[(f64, &str, &str, &str)] = &[
             (0.0, "1/1/1970, 12:00:00 AM", "1/1/1970", "12:00:00 AM"),
-            (
-                1795334400000.0,
-                "11/22/2026, 8:00:00 AM",
-                "11/22/2026",
-                "8:00:00 AM",
-            ),
+            (1795334400000.0, "11/22/2026, 8:00:00 AM", "11/22/2026", "8:00:00 AM"),
             (-1.0, "12/31/1969, 11:59:59 PM", "12/31/1969", "11:59:59 PM"),
-            (
-                -8.64e15,
-                "4/20/271822, 12:00:00 AM",
-                "4/20/271822",
-                "12:00:00 AM",
-            ),
-            (
-                -62198755200000.0,
-                "1/1/2, 12:00:00 AM",
-                "1/1/2",
-                "12:00:00 AM",
-            ),
-            (
-                1234567890123.0,
-                "2/13/2009, 11:31:30 PM",
-                "2/13/2009",
-                "11:31:30 PM",
-            ),
+            (-8.64e15, "4/20/271822, 12:00:00 AM", "4/20/271822", "12:00:00 AM"),
+            (-62198755200000.0, "1/1/2, 12:00:00 AM", "1/1/2", "12:00:00 AM"),
+            (1234567890123.0, "2/13/2009, 11:31:30 PM", "2/13/2009", "11:31:30 PM"),
         ];
         for &(t, s, ds, ts) in cases {
             assert_eq!(to_locale_string(t), s);

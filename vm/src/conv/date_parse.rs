@@ -12,19 +12,14 @@
 //! design, calibrated against node's results for the cases in the tests; exotic inputs
 //! (a lone number such as "12", which V8 reads as December 2001) may differ from V8.
 
-use super::date::{
-    make_date, make_day, make_time, time_clip, utc, MONTHS, MS_PER_HOUR, MS_PER_MINUTE, WEEK_DAYS,
-};
+use super::date::{make_date, make_day, make_time, time_clip, utc, MONTHS, MS_PER_HOUR, MS_PER_MINUTE, WEEK_DAYS};
 use super::string_ops::CodeUnit;
 
 /// 21.4.3.2 Date.parse(string) on the ToString'd argument: the time value, or NaN
 /// when the string is not in a recognized format. See the module doc for the formats.
 pub fn parse<T: CodeUnit>(s: &[T]) -> f64 {
     // Only ASCII can appear in either format; anything else fails both parsers.
-    let Some(text) = s
-        .iter()
-        .map(|u| u8::try_from(u.unit()).ok().filter(u8::is_ascii))
-        .collect::<Option<Vec<u8>>>()
+    let Some(text) = s.iter().map(|u| u8::try_from(u.unit()).ok().filter(u8::is_ascii)).collect::<Option<Vec<u8>>>()
     else {
         return f64::NAN;
     };
@@ -119,18 +114,10 @@ fn parse_iso(s: &[u8]) -> Option<f64> {
                 if frac.is_empty() {
                     return None;
                 }
-                ms = frac
-                    .iter()
-                    .chain(b"00")
-                    .take(3)
-                    .fold(0.0, |acc, &d| acc * 10.0 + (d - b'0') as f64);
+                ms = frac.iter().chain(b"00").take(3).fold(0.0, |acc, &d| acc * 10.0 + (d - b'0') as f64);
             }
         }
-        if hour > 24.0
-            || minute > 59.0
-            || second > 59.0
-            || (hour == 24.0 && (minute, second, ms) != (0.0, 0.0, 0.0))
-        {
+        if hour > 24.0 || minute > 59.0 || second > 59.0 || (hour == 24.0 && (minute, second, ms) != (0.0, 0.0, 0.0)) {
             return None;
         }
         // A date-time without an offset is local time.
@@ -157,10 +144,7 @@ fn parse_iso(s: &[u8]) -> Option<f64> {
     if c.pos != s.len() {
         return None;
     }
-    let t = make_date(
-        make_day(year, month - 1.0, date),
-        make_time(hour, minute, second, ms),
-    );
+    let t = make_date(make_day(year, month - 1.0, date), make_time(hour, minute, second, ms));
     let tv = match offset_ms {
         Some(off) => t - off,
         None => utc(t),
@@ -270,16 +254,10 @@ fn classify(word: &[u8]) -> WordKind {
     // Month and day names are recognized by their first three letters.
     if w.len() >= 3 {
         let prefix = &w[..3];
-        if let Some(m) = MONTHS
-            .iter()
-            .position(|name| name.to_ascii_lowercase().as_bytes() == prefix)
-        {
+        if let Some(m) = MONTHS.iter().position(|name| name.to_ascii_lowercase().as_bytes() == prefix) {
             return WordKind::Month(m);
         }
-        if WEEK_DAYS
-            .iter()
-            .any(|name| name.to_ascii_lowercase().as_bytes() == prefix)
-        {
+        if WEEK_DAYS.iter().any(|name| name.to_ascii_lowercase().as_bytes() == prefix) {
             return WordKind::WeekDay;
         }
     }
@@ -398,9 +376,7 @@ fn parse_legacy(s: &[u8]) -> Option<f64> {
     let is_day = |x: f64| (1.0..=31.0).contains(&x);
     let (mut year, month, date) = match named_month {
         None => match date_parts.len() {
-            3 if !is_day(date_parts[0]) => {
-                (Some(date_parts[0]), date_parts[1] - 1.0, date_parts[2])
-            }
+            3 if !is_day(date_parts[0]) => (Some(date_parts[0]), date_parts[1] - 1.0, date_parts[2]),
             3 => (Some(date_parts[2]), date_parts[0] - 1.0, date_parts[1]),
             2 => (None, date_parts[0] - 1.0, date_parts[1]),
             _ => return None,
@@ -434,17 +410,10 @@ fn parse_legacy(s: &[u8]) -> Option<f64> {
         }
         hour = hour % 12.0 + if pm { 12.0 } else { 0.0 };
     }
-    if hour > 24.0
-        || minute > 59.0
-        || second > 59.0
-        || (hour == 24.0 && (minute, second, ms) != (0.0, 0.0, 0.0))
-    {
+    if hour > 24.0 || minute > 59.0 || second > 59.0 || (hour == 24.0 && (minute, second, ms) != (0.0, 0.0, 0.0)) {
         return None;
     }
-    let t = make_date(
-        make_day(year, month, date),
-        make_time(hour, minute, second, ms),
-    );
+    let t = make_date(make_day(year, month, date), make_time(hour, minute, second, ms));
     let tv = match zone {
         Some(minutes) => t - minutes * MS_PER_MINUTE,
         None => utc(t),
@@ -539,14 +508,8 @@ mod tests {
     fn parse_legacy_matches_node() {
         let nan = f64::NAN;
         let cases: &[(&str, f64)] = &[
-            (
-                "Sun Nov 22 2026 08:00:00 GMT+0000 (Coordinated Universal Time)",
-                1795334400000.0,
-            ),
-            (
-                "Sun Nov 22 2026 08:00:00 GMT+0530 (India Standard Time)",
-                1795314600000.0,
-            ),
+            ("Sun Nov 22 2026 08:00:00 GMT+0000 (Coordinated Universal Time)", 1795334400000.0),
+            ("Sun Nov 22 2026 08:00:00 GMT+0530 (India Standard Time)", 1795314600000.0),
             ("Sun Nov 22 2026 08:00:00 GMT-0800", 1795363200000.0),
             ("Sun, 22 Nov 2026 08:00:00 GMT", 1795334400000.0),
             ("22 Nov 2026 08:00:00 GMT", 1795334400000.0),
@@ -558,10 +521,7 @@ mod tests {
             ("Sat Jan 01 0000 00:00:00 GMT+0000", 946684800000.0),
             ("Sat Jan 01 10000 00:00:00 GMT+0000", 253402300800000.0),
             ("Fri, 01 Jan -0001 00:00:00 GMT", nan),
-            (
-                "Tue Apr 20 -271821 00:00:00 GMT+0000 (Coordinated Universal Time)",
-                nan,
-            ),
+            ("Tue Apr 20 -271821 00:00:00 GMT+0000 (Coordinated Universal Time)", nan),
             ("2026/11/22", 1795305600000.0),
             ("11/22/2026", 1795305600000.0),
             ("11/22/2026 08:00:00 UTC", 1795334400000.0),
@@ -646,21 +606,9 @@ mod tests {
 
     #[test]
     fn formats_round_trip_through_parse() {
-        for t in [
-            0.0f64,
-            1795334400000.0,
-            -1234567890000.0,
-            8.64e15,
-            253402300800000.0,
-            1000000000000.0,
-        ] {
+        for t in [0.0f64, 1795334400000.0, -1234567890000.0, 8.64e15, 253402300800000.0, 1000000000000.0] {
             let whole_seconds = (t / 1000.0).floor() * 1000.0;
-            assert_eq!(
-                p(&to_date_string(t)),
-                whole_seconds,
-                "{}",
-                to_date_string(t)
-            );
+            assert_eq!(p(&to_date_string(t)), whole_seconds, "{}", to_date_string(t));
             assert_eq!(p(&to_utc_string(t)), whole_seconds, "{}", to_utc_string(t));
             assert_eq!(p(&to_iso_string(t).unwrap()), t);
         }

@@ -72,10 +72,7 @@ pub fn parse<T: CodeUnit>(text: &[T]) -> Result<JsonValue, JsonError> {
 }
 
 /// [`parse`] with an explicit nesting limit.
-pub fn parse_with_max_depth<T: CodeUnit>(
-    text: &[T],
-    max_depth: usize,
-) -> Result<JsonValue, JsonError> {
+pub fn parse_with_max_depth<T: CodeUnit>(text: &[T], max_depth: usize) -> Result<JsonValue, JsonError> {
     Parser { text, pos: 0 }.parse(max_depth)
 }
 
@@ -119,13 +116,7 @@ impl Frame {
         }
         entries.push((key, value));
         if entries.len() > LINEAR_SCAN_LIMIT {
-            *index = Some(
-                entries
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (k, _))| (k.clone(), i))
-                    .collect(),
-            );
+            *index = Some(entries.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect());
         }
     }
 }
@@ -153,20 +144,12 @@ impl<T: CodeUnit> Parser<'_, T> {
     }
 
     fn error(&self, kind: JsonErrorKind, message: String, position: usize) -> JsonError {
-        JsonError {
-            kind,
-            message,
-            position,
-        }
+        JsonError { kind, message, position }
     }
 
     /// The error "`what` in JSON at position N".
     fn expected(&self, what: &str) -> JsonError {
-        self.error(
-            JsonErrorKind::Syntax,
-            format!("{what} in JSON at position {}", self.pos),
-            self.pos,
-        )
+        self.error(JsonErrorKind::Syntax, format!("{what} in JSON at position {}", self.pos), self.pos)
     }
 
     /// The error for an unexpected code unit (or the end) at the current position
@@ -183,10 +166,7 @@ impl<T: CodeUnit> Parser<'_, T> {
                     format!("\"{source}\" is not valid JSON")
                 } else {
                     let token = utf16_to_string_lossy(&self.text[pos..pos + 1]);
-                    format!(
-                        "Unexpected token '{token}', {} is not valid JSON",
-                        self.context(pos)
-                    )
+                    format!("Unexpected token '{token}', {} is not valid JSON", self.context(pos))
                 }
             }
         };
@@ -204,20 +184,9 @@ impl<T: CodeUnit> Parser<'_, T> {
         }
         // V8 marks the start as cut whenever the error is at least RADIUS units in, even
         // when that cut falls exactly on the first unit.
-        let (start, prefix) = if pos >= RADIUS {
-            (pos - RADIUS, "...")
-        } else {
-            (0, "")
-        };
-        let (end, suffix) = if pos + RADIUS < len {
-            (pos + RADIUS, "...")
-        } else {
-            (len, "")
-        };
-        format!(
-            "{prefix}\"{}\"{suffix}",
-            utf16_to_string_lossy(&self.text[start..end])
-        )
+        let (start, prefix) = if pos >= RADIUS { (pos - RADIUS, "...") } else { (0, "") };
+        let (end, suffix) = if pos + RADIUS < len { (pos + RADIUS, "...") } else { (len, "") };
+        format!("{prefix}\"{}\"{suffix}", utf16_to_string_lossy(&self.text[start..end]))
     }
 
     fn parse(mut self, max_depth: usize) -> Result<JsonValue, JsonError> {
@@ -245,11 +214,7 @@ impl<T: CodeUnit> Parser<'_, T> {
                         }
                         self.pos += 1;
                         self.check_depth(stack.len(), max_depth)?;
-                        stack.push(Frame::Object {
-                            entries: Vec::new(),
-                            index: None,
-                            key,
-                        });
+                        stack.push(Frame::Object { entries: Vec::new(), index: None, key });
                         continue 'value;
                     }
                 }
@@ -290,9 +255,7 @@ impl<T: CodeUnit> Parser<'_, T> {
                     None => {
                         if self.pos < self.text.len() {
                             let pos = self.pos;
-                            let message = format!(
-                                "Unexpected non-whitespace character after JSON at position {pos}"
-                            );
+                            let message = format!("Unexpected non-whitespace character after JSON at position {pos}");
                             return Err(self.error(JsonErrorKind::Syntax, message, pos));
                         }
                         return Ok(value);
@@ -306,30 +269,20 @@ impl<T: CodeUnit> Parser<'_, T> {
                             }
                             Some(0x5D) => {
                                 self.pos += 1;
-                                let Some(Frame::Array(items)) = stack.pop() else {
-                                    unreachable!()
-                                };
+                                let Some(Frame::Array(items)) = stack.pop() else { unreachable!() };
                                 value = JsonValue::Array(items);
                             }
-                            _ => {
-                                return Err(self.expected("Expected ',' or ']' after array element"))
-                            }
+                            _ => return Err(self.expected("Expected ',' or ']' after array element")),
                         }
                     }
-                    Some(Frame::Object {
-                        entries,
-                        index,
-                        key,
-                    }) => {
+                    Some(Frame::Object { entries, index, key }) => {
                         Frame::insert(entries, index, std::mem::take(key), value);
                         match self.peek() {
                             Some(0x2C) => {
                                 self.pos += 1;
                                 self.skip_whitespace();
                                 if self.peek() != Some(0x22) {
-                                    return Err(
-                                        self.expected("Expected double-quoted property name")
-                                    );
+                                    return Err(self.expected("Expected double-quoted property name"));
                                 }
                                 *key = self.parse_string()?;
                                 self.skip_whitespace();
@@ -343,16 +296,10 @@ impl<T: CodeUnit> Parser<'_, T> {
                             }
                             Some(0x7D) => {
                                 self.pos += 1;
-                                let Some(Frame::Object { entries, .. }) = stack.pop() else {
-                                    unreachable!()
-                                };
+                                let Some(Frame::Object { entries, .. }) = stack.pop() else { unreachable!() };
                                 value = JsonValue::Object(entries);
                             }
-                            _ => {
-                                return Err(
-                                    self.expected("Expected ',' or '}' after property value")
-                                )
-                            }
+                            _ => return Err(self.expected("Expected ',' or '}' after property value")),
                         }
                     }
                 }
@@ -364,10 +311,7 @@ impl<T: CodeUnit> Parser<'_, T> {
         if depth >= max_depth {
             return Err(self.error(
                 JsonErrorKind::TooDeep,
-                format!(
-                    "JSON nesting depth exceeds {max_depth} at position {}",
-                    self.pos
-                ),
+                format!("JSON nesting depth exceeds {max_depth} at position {}", self.pos),
                 self.pos,
             ));
         }
@@ -482,10 +426,7 @@ impl<T: CodeUnit> Parser<'_, T> {
                 self.pos += 1;
             }
         }
-        let ascii: String = self.text[start..self.pos]
-            .iter()
-            .map(|u| u.unit() as u8 as char)
-            .collect();
+        let ascii: String = self.text[start..self.pos].iter().map(|u| u.unit() as u8 as char).collect();
         // The text matched the JSON number grammar, which Rust's correctly rounded parser
         // accepts; huge exponents give ±Infinity or ±0 as in JavaScript.
         Ok(ascii.parse::<f64>().unwrap_or(f64::NAN))
@@ -580,53 +521,30 @@ mod tests {
     fn parses_values() {
         use JsonValue::*;
         assert_eq!(parse_str(" [ ] "), Ok(Array(vec![])));
-        assert_eq!(
-            parse_str("[\n1,\r\n2\t]"),
-            Ok(Array(vec![Number(1.0), Number(2.0)]))
-        );
+        assert_eq!(parse_str("[\n1,\r\n2\t]"), Ok(Array(vec![Number(1.0), Number(2.0)])));
         assert_eq!(
             parse_str("{ \"a\" : 1 , \"b\" : [ true, false, null ] }"),
             Ok(Object(vec![
                 (str_to_utf16("a"), Number(1.0)),
-                (
-                    str_to_utf16("b"),
-                    Array(vec![Bool(true), Bool(false), Null])
-                ),
+                (str_to_utf16("b"), Array(vec![Bool(true), Bool(false), Null])),
             ]))
         );
-        assert_eq!(
-            parse_str("{\"\":0}"),
-            Ok(Object(vec![(vec![], Number(0.0))]))
-        );
-        assert_eq!(
-            parse_str("{\"__proto__\":1}"),
-            Ok(Object(vec![(str_to_utf16("__proto__"), Number(1.0))]))
-        );
+        assert_eq!(parse_str("{\"\":0}"), Ok(Object(vec![(vec![], Number(0.0))])));
+        assert_eq!(parse_str("{\"__proto__\":1}"), Ok(Object(vec![(str_to_utf16("__proto__"), Number(1.0))])));
         // Numbers: node prints JSON.parse("1e400") as Infinity (stringified to null),
         // "-0" as -0, "1E+2" as 100.
         assert_eq!(parse_str("1e400"), Ok(Number(f64::INFINITY)));
-        let Ok(Number(z)) = parse_str("-0.0e-0") else {
-            panic!()
-        };
+        let Ok(Number(z)) = parse_str("-0.0e-0") else { panic!() };
         assert!(z == 0.0 && z.is_sign_negative());
         assert_eq!(parse_str("1E+2"), Ok(Number(100.0)));
         assert_eq!(parse_str("-12.5e-1"), Ok(Number(-1.25)));
         // Strings: escapes, surrogates (paired and lone), NUL via escape.
-        assert_eq!(
-            parse_str(r#""\/\b\f\n\r\t\"\\""#),
-            Ok(string("/\u{8}\u{c}\n\r\t\"\\"))
-        );
+        assert_eq!(parse_str(r#""\/\b\f\n\r\t\"\\""#), Ok(string("/\u{8}\u{c}\n\r\t\"\\")));
         assert_eq!(parse_str(r#""\ud834\udd1e""#), Ok(string("\u{1d11e}")));
         assert_eq!(parse_str(r#""\uD800""#), Ok(String(vec![0xD800])));
-        assert_eq!(
-            parse_str(r#""\ud800\u0041""#),
-            Ok(String(vec![0xD800, 0x41]))
-        );
+        assert_eq!(parse_str(r#""\ud800\u0041""#), Ok(String(vec![0xD800, 0x41])));
         assert_eq!(parse(&[0x22u16, 0xD800, 0x22]), Ok(String(vec![0xD800])));
-        assert_eq!(
-            parse_str("{\"a\\u0000\":1}"),
-            Ok(Object(vec![(vec![0x61, 0], Number(1.0))]))
-        );
+        assert_eq!(parse_str("{\"a\\u0000\":1}"), Ok(Object(vec![(vec![0x61, 0], Number(1.0))])));
         // One-byte input.
         assert_eq!(parse(b"\"caf\xe9\"".as_slice()), Ok(string("café")));
     }
@@ -637,10 +555,7 @@ mod tests {
         // node: JSON.stringify(JSON.parse('{"a":1,"a":2,"b":3}')) === '{"a":2,"b":3}'.
         assert_eq!(
             parse_str(r#"{"a":1,"b":3,"a":2}"#),
-            Ok(Object(vec![
-                (str_to_utf16("a"), Number(2.0)),
-                (str_to_utf16("b"), Number(3.0))
-            ]))
+            Ok(Object(vec![(str_to_utf16("a"), Number(2.0)), (str_to_utf16("b"), Number(3.0))]))
         );
         // Past the linear-scan size the hash index takes over.
         let mut text = std::string::String::from("{");
@@ -648,9 +563,7 @@ mod tests {
             text.push_str(&format!("\"k{i}\":{i},"));
         }
         text.push_str("\"k3\":\"x\",\"k39\":true}");
-        let Ok(Object(entries)) = parse_str(&text) else {
-            panic!()
-        };
+        let Ok(Object(entries)) = parse_str(&text) else { panic!() };
         assert_eq!(entries.len(), 40);
         assert_eq!(entries[3], (str_to_utf16("k3"), string("x")));
         assert_eq!(entries[39], (str_to_utf16("k39"), Bool(true)));
@@ -665,178 +578,70 @@ mod tests {
             ("{", "Expected property name or '}' in JSON at position 1"),
             ("[", "Unexpected end of JSON input"),
             ("[1,]", "Unexpected token ']', \"[1,]\" is not valid JSON"),
-            (
-                "{\"a\":}",
-                "Unexpected token '}', \"{\"a\":}\" is not valid JSON",
-            ),
-            (
-                "{\"a\" 1}",
-                "Expected ':' after property name in JSON at position 5",
-            ),
-            (
-                "{\"a\":1,}",
-                "Expected double-quoted property name in JSON at position 7",
-            ),
-            (
-                "{a:1}",
-                "Expected property name or '}' in JSON at position 1",
-            ),
-            (
-                "[1 2]",
-                "Expected ',' or ']' after array element in JSON at position 3",
-            ),
-            (
-                "{\"a\":1 \"b\":2}",
-                "Expected ',' or '}' after property value in JSON at position 7",
-            ),
+            ("{\"a\":}", "Unexpected token '}', \"{\"a\":}\" is not valid JSON"),
+            ("{\"a\" 1}", "Expected ':' after property name in JSON at position 5"),
+            ("{\"a\":1,}", "Expected double-quoted property name in JSON at position 7"),
+            ("{a:1}", "Expected property name or '}' in JSON at position 1"),
+            ("[1 2]", "Expected ',' or ']' after array element in JSON at position 3"),
+            ("{\"a\":1 \"b\":2}", "Expected ',' or '}' after property value in JSON at position 7"),
             ("tru", "Unexpected end of JSON input"),
             ("nul", "Unexpected end of JSON input"),
-            (
-                "true false",
-                "Unexpected non-whitespace character after JSON at position 5",
-            ),
+            ("true false", "Unexpected non-whitespace character after JSON at position 5"),
             ("\"abc", "Unterminated string in JSON at position 4"),
-            (
-                "\"a\u{1}\"",
-                "Bad control character in string literal in JSON at position 2",
-            ),
+            ("\"a\u{1}\"", "Bad control character in string literal in JSON at position 2"),
             ("\"\\x\"", "Bad escaped character in JSON at position 2"),
             ("\"\\u12G4\"", "Bad Unicode escape in JSON at position 5"),
             ("-", "No number after minus sign in JSON at position 1"),
             ("-a", "No number after minus sign in JSON at position 1"),
             ("01", "Unexpected number in JSON at position 1"),
             ("1.", "Unterminated fractional number in JSON at position 2"),
-            (
-                "1.e5",
-                "Unterminated fractional number in JSON at position 2",
-            ),
-            (
-                "1e",
-                "Exponent part is missing a number in JSON at position 2",
-            ),
-            (
-                "1e+",
-                "Exponent part is missing a number in JSON at position 3",
-            ),
+            ("1.e5", "Unterminated fractional number in JSON at position 2"),
+            ("1e", "Exponent part is missing a number in JSON at position 2"),
+            ("1e+", "Exponent part is missing a number in JSON at position 3"),
             (".5", "Unexpected token '.', \".5\" is not valid JSON"),
             ("+1", "Unexpected token '+', \"+1\" is not valid JSON"),
-            (
-                "\"\t\"",
-                "Bad control character in string literal in JSON at position 1",
-            ),
+            ("\"\t\"", "Bad control character in string literal in JSON at position 1"),
             ("'a'", "Unexpected token ''', \"'a'\" is not valid JSON"),
-            (
-                "[1,2",
-                "Expected ',' or ']' after array element in JSON at position 4",
-            ),
-            (
-                "{\"a\":1",
-                "Expected ',' or '}' after property value in JSON at position 6",
-            ),
+            ("[1,2", "Expected ',' or ']' after array element in JSON at position 4"),
+            ("{\"a\":1", "Expected ',' or '}' after property value in JSON at position 6"),
             ("NaN", "\"NaN\" is not valid JSON"),
             ("Infinity", "\"Infinity\" is not valid JSON"),
             ("undefined", "\"undefined\" is not valid JSON"),
             ("[object Object]", "\"[object Object]\" is not valid JSON"),
             ("NaN ", "Unexpected token 'N', \"NaN \" is not valid JSON"),
-            (
-                "\u{a0}1",
-                "Unexpected token '\u{a0}', \"\u{a0}1\" is not valid JSON",
-            ),
-            (
-                "\u{feff}1",
-                "Unexpected token '\u{feff}', \"\u{feff}1\" is not valid JSON",
-            ),
-            (
-                "1 ]",
-                "Unexpected non-whitespace character after JSON at position 2",
-            ),
-            (
-                "{\"a\":[1,{\"b\":2}]}x",
-                "Unexpected non-whitespace character after JSON at position 17",
-            ),
-            (
-                "0x10",
-                "Unexpected non-whitespace character after JSON at position 1",
-            ),
-            (
-                "[1,,2]",
-                "Unexpected token ',', \"[1,,2]\" is not valid JSON",
-            ),
-            (
-                "{\"a\":1,,}",
-                "Expected double-quoted property name in JSON at position 7",
-            ),
-            (
-                "[]]",
-                "Unexpected non-whitespace character after JSON at position 2",
-            ),
-            (
-                "{\"a\"",
-                "Expected ':' after property name in JSON at position 4",
-            ),
+            ("\u{a0}1", "Unexpected token '\u{a0}', \"\u{a0}1\" is not valid JSON"),
+            ("\u{feff}1", "Unexpected token '\u{feff}', \"\u{feff}1\" is not valid JSON"),
+            ("1 ]", "Unexpected non-whitespace character after JSON at position 2"),
+            ("{\"a\":[1,{\"b\":2}]}x", "Unexpected non-whitespace character after JSON at position 17"),
+            ("0x10", "Unexpected non-whitespace character after JSON at position 1"),
+            ("[1,,2]", "Unexpected token ',', \"[1,,2]\" is not valid JSON"),
+            ("{\"a\":1,,}", "Expected double-quoted property name in JSON at position 7"),
+            ("[]]", "Unexpected non-whitespace character after JSON at position 2"),
+            ("{\"a\"", "Expected ':' after property name in JSON at position 4"),
             ("{\"a\":", "Unexpected end of JSON input"),
             ("\"\\", "Unexpected end of JSON input"),
             ("\"\\u00", "Bad Unicode escape in JSON at position 5"),
-            (
-                "123abc",
-                "Unexpected non-whitespace character after JSON at position 3",
-            ),
-            (
-                "falsey",
-                "Unexpected non-whitespace character after JSON at position 5",
-            ),
+            ("123abc", "Unexpected non-whitespace character after JSON at position 3"),
+            ("falsey", "Unexpected non-whitespace character after JSON at position 5"),
             ("{,}", "Expected property name or '}' in JSON at position 1"),
             ("[01]", "Unexpected number in JSON at position 2"),
             ("-01", "Unexpected number in JSON at position 2"),
-            (
-                "[1e]",
-                "Exponent part is missing a number in JSON at position 3",
-            ),
+            ("[1e]", "Exponent part is missing a number in JSON at position 3"),
             ("[-]", "No number after minus sign in JSON at position 2"),
-            (
-                "-Infinity",
-                "No number after minus sign in JSON at position 1",
-            ),
-            (
-                "{\"a\":1,\"b\"}",
-                "Unexpected token '}', \"{\"a\":1,\"b\"}\" is not valid JSON",
-            ),
-            (
-                "{\"a\":1,\"b\" 1}",
-                "Unexpected number in JSON at position 11",
-            ),
+            ("-Infinity", "No number after minus sign in JSON at position 1"),
+            ("{\"a\":1,\"b\"}", "Unexpected token '}', \"{\"a\":1,\"b\"}\" is not valid JSON"),
+            ("{\"a\":1,\"b\" 1}", "Unexpected number in JSON at position 11"),
             ("{\"a\":1,\"b\"", "Unexpected end of JSON input"),
-            (
-                "{\"a\":{\"b\" 3}}",
-                "Expected ':' after property name in JSON at position 10",
-            ),
-            (
-                "[{\"a\":1,\"b\" 3}]",
-                "Unexpected number in JSON at position 12",
-            ),
-            (
-                "{\"a\":tx}",
-                "Unexpected token 'x', \"{\"a\":tx}\" is not valid JSON",
-            ),
+            ("{\"a\":{\"b\" 3}}", "Expected ':' after property name in JSON at position 10"),
+            ("[{\"a\":1,\"b\" 3}]", "Unexpected number in JSON at position 12"),
+            ("{\"a\":tx}", "Unexpected token 'x', \"{\"a\":tx}\" is not valid JSON"),
             ("[true,tru", "Unexpected end of JSON input"),
             ("\"\\u0041", "Unterminated string in JSON at position 7"),
             ("[\"\\u00zz\"]", "Bad Unicode escape in JSON at position 6"),
-            (
-                "\"a\n\"",
-                "Bad control character in string literal in JSON at position 2",
-            ),
-            (
-                "[[[]]",
-                "Expected ',' or ']' after array element in JSON at position 5",
-            ),
-            (
-                "{\"a\":1,\"b\":2,x",
-                "Expected double-quoted property name in JSON at position 13",
-            ),
-            (
-                "{\"a\":1,\"b\":{} x}",
-                "Expected ',' or '}' after property value in JSON at position 14",
-            ),
+            ("\"a\n\"", "Bad control character in string literal in JSON at position 2"),
+            ("[[[]]", "Expected ',' or ']' after array element in JSON at position 5"),
+            ("{\"a\":1,\"b\":2,x", "Expected double-quoted property name in JSON at position 13"),
+            ("{\"a\":1,\"b\":{} x}", "Expected ',' or '}' after property value in JSON at position 14"),
             ("{\"\\x\":1}", "Bad escaped character in JSON at position 3"),
         ];
         for &(text, message) in cases {
@@ -849,18 +654,9 @@ mod tests {
         // From node: sources longer than 20 code units are quoted 10 code units either
         // side of the error, with "..." at cuts.
         let cases: &[(String, &str)] = &[
-            (
-                format!("[{}]", "1,".repeat(5)),
-                "Unexpected token ']', \"[1,1,1,1,1,]\" is not valid JSON",
-            ),
-            (
-                format!("[{}]", "1,".repeat(20)),
-                "Unexpected token ']', ...\"1,1,1,1,1,]\" is not valid JSON",
-            ),
-            (
-                format!("[1,]{}", " ".repeat(50)),
-                "Unexpected token ']', \"[1,]         \"... is not valid JSON",
-            ),
+            (format!("[{}]", "1,".repeat(5)), "Unexpected token ']', \"[1,1,1,1,1,]\" is not valid JSON"),
+            (format!("[{}]", "1,".repeat(20)), "Unexpected token ']', ...\"1,1,1,1,1,]\" is not valid JSON"),
+            (format!("[1,]{}", " ".repeat(50)), "Unexpected token ']', \"[1,]         \"... is not valid JSON"),
             (
                 format!("{}[1,]{}", " ".repeat(30), " ".repeat(30)),
                 "Unexpected token ']', ...\"       [1,]         \"... is not valid JSON",
@@ -870,18 +666,9 @@ mod tests {
                 "Unexpected token 'x', ...\"cdefghij\",x]\" is not valid JSON",
             ),
             // Whole up to 20 code units.
-            (
-                format!("x{}", " ".repeat(19)),
-                "Unexpected token 'x', \"x                   \" is not valid JSON",
-            ),
-            (
-                format!("x{}", " ".repeat(20)),
-                "Unexpected token 'x', \"x         \"... is not valid JSON",
-            ),
-            (
-                format!("{}x", " ".repeat(20)),
-                "Unexpected token 'x', ...\"          x\" is not valid JSON",
-            ),
+            (format!("x{}", " ".repeat(19)), "Unexpected token 'x', \"x                   \" is not valid JSON"),
+            (format!("x{}", " ".repeat(20)), "Unexpected token 'x', \"x         \"... is not valid JSON"),
+            (format!("{}x", " ".repeat(20)), "Unexpected token 'x', ...\"          x\" is not valid JSON"),
             // An error exactly 10 units in still gets the leading "...".
             (
                 "{\"x\":{\"y\":.{\"z\":[0]}}}".to_owned(),
@@ -905,19 +692,10 @@ mod tests {
         // At the limit it parses.
         let ok = format!("{}1{}", "[{\"a\":".repeat(1000), "}]".repeat(1000));
         assert!(parse_with_max_depth(&str_to_utf16(&ok), 2000).is_ok());
-        assert_eq!(
-            parse_with_max_depth(&str_to_utf16(&ok), 1999)
-                .unwrap_err()
-                .kind,
-            JsonErrorKind::TooDeep
-        );
+        assert_eq!(parse_with_max_depth(&str_to_utf16(&ok), 1999).unwrap_err().kind, JsonErrorKind::TooDeep);
         // The deepest tree the default limit admits is parsed and dropped (recursively)
         // within a test thread's 2 MiB stack.
-        let deepest = format!(
-            "{}{}",
-            "[".repeat(DEFAULT_MAX_DEPTH),
-            "]".repeat(DEFAULT_MAX_DEPTH)
-        );
+        let deepest = format!("{}{}", "[".repeat(DEFAULT_MAX_DEPTH), "]".repeat(DEFAULT_MAX_DEPTH));
         assert!(parse_str(&deepest).is_ok());
         // An unclosed deep text reports the end without recursing.
         let unclosed = "[".repeat(4000);
@@ -928,20 +706,11 @@ mod tests {
     fn quote_matches_node() {
         // JSON.stringify(s) in node.
         assert_eq!(quote(&str_to_utf16("abc")), r#""abc""#);
-        assert_eq!(
-            quote(&str_to_utf16("\u{8}\t\n\u{c}\r\"\\/")),
-            r#""\b\t\n\f\r\"\\/""#
-        );
-        assert_eq!(
-            quote(&str_to_utf16("\u{0}\u{1f}\u{7f}")),
-            "\"\\u0000\\u001f\u{7f}\""
-        );
+        assert_eq!(quote(&str_to_utf16("\u{8}\t\n\u{c}\r\"\\/")), r#""\b\t\n\f\r\"\\/""#);
+        assert_eq!(quote(&str_to_utf16("\u{0}\u{1f}\u{7f}")), "\"\\u0000\\u001f\u{7f}\"");
         assert_eq!(quote(&str_to_utf16("\u{2028}😀é")), "\"\u{2028}😀é\"");
         assert_eq!(quote(&[0xD800]), r#""\ud800""#);
-        assert_eq!(
-            quote(&[0xDC00, 0xD83D, 0xDE00, 0xDBFF]),
-            "\"\\udc00😀\\udbff\""
-        );
+        assert_eq!(quote(&[0xDC00, 0xD83D, 0xDE00, 0xDBFF]), "\"\\udc00😀\\udbff\"");
         assert_eq!(quote(&[0xD83D, 0x41]), r#""\ud83dA""#);
         let mut out = Vec::new();
         quote_json_string(b"a\"\xe9".as_slice(), &mut out);

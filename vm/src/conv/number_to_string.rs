@@ -78,11 +78,7 @@ fn exact_fraction(x: f64) -> (BigUint, BigUint) {
     let bits = x.to_bits();
     let biased = ((bits >> 52) & 0x7ff) as i32;
     let frac = bits & ((1u64 << 52) - 1);
-    let (mant, exp) = if biased == 0 {
-        (frac, -1074)
-    } else {
-        (frac | (1u64 << 52), biased - 1075)
-    };
+    let (mant, exp) = if biased == 0 { (frac, -1074) } else { (frac | (1u64 << 52), biased - 1075) };
     let mant = BigUint::from(mant);
     if exp >= 0 {
         (mant << exp as usize, BigUint::from(1u32))
@@ -135,10 +131,7 @@ fn exact_precision_digits(x: f64, p: u32) -> (Vec<u8>, i32) {
             // (9.96 with p = 2 → 10 × 10^0): both mean the exponent is one higher.
             e += 1;
         } else {
-            debug_assert!(
-                low <= n && n < high,
-                "exponent search failed for {x} with precision {p}"
-            );
+            debug_assert!(low <= n && n < high, "exponent search failed for {x} with precision {p}");
             return (n.to_string().into_bytes(), e);
         }
     }
@@ -261,9 +254,7 @@ pub fn to_fixed(x: f64, fraction_digits: u32) -> String {
         b"0".to_vec()
     } else {
         let (num, den) = exact_fraction(x);
-        div_round_half_up(&(num * pow10(f)), &den)
-            .to_string()
-            .into_bytes()
+        div_round_half_up(&(num * pow10(f)), &den).to_string().into_bytes()
     };
     // 11.c If f ≠ 0, pad to at least f + 1 digits and insert the point.
     if f != 0 {
@@ -304,10 +295,7 @@ pub fn to_exponential(x: f64, fraction_digits: Option<u32>) -> String {
     };
     let (digits, e) = if x == 0.0 {
         // 10. If x = 0: m is f + 1 zeros, e = 0.
-        (
-            vec![b'0'; fraction_digits.unwrap_or(0).min(100) as usize + 1],
-            0,
-        )
+        (vec![b'0'; fraction_digits.unwrap_or(0).min(100) as usize + 1], 0)
     } else {
         match fraction_digits {
             // 11.a Exactly f + 1 digits, rounded half up.
@@ -348,11 +336,7 @@ pub fn to_precision(x: f64, precision: u32) -> String {
         x
     };
     // 8–9.b The p digits of n and the exponent e.
-    let (m, e) = if x == 0.0 {
-        (vec![b'0'; p as usize], 0)
-    } else {
-        exact_precision_digits(x, p)
-    };
+    let (m, e) = if x == 0.0 { (vec![b'0'; p as usize], 0) } else { exact_precision_digits(x, p) };
     let p = p as i32;
     if x != 0.0 && (e < -6 || e >= p) {
         // 9.c Exponential notation.
@@ -448,11 +432,7 @@ mod tests {
             (0x8010000000000000, "-2.2250738585072014e-308"),
         ];
         for &(bits, expected) in cases {
-            assert_eq!(
-                number_to_string(f64::from_bits(bits)),
-                expected,
-                "bits {bits:#x}"
-            );
+            assert_eq!(number_to_string(f64::from_bits(bits)), expected, "bits {bits:#x}");
         }
     }
 
@@ -507,20 +487,10 @@ mod tests {
             (1e300, 36, "fhgyjdfcg7s00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"),
         ];
         for &(x, r, expected) in cases {
-            assert_eq!(
-                number_to_string_radix(x, r),
-                expected,
-                "({x:e}).toString({r})"
-            );
+            assert_eq!(number_to_string_radix(x, r), expected, "({x:e}).toString({r})");
         }
-        assert_eq!(
-            number_to_string_radix(1.000000000000001e21, 36),
-            "5v1j4f4ds7w000"
-        );
-        assert_eq!(
-            number_to_string_radix(1.000000000000001e21, 16),
-            "3635c9adc5deb00000"
-        );
+        assert_eq!(number_to_string_radix(1.000000000000001e21, 36), "5v1j4f4ds7w000");
+        assert_eq!(number_to_string_radix(1.000000000000001e21, 16), "3635c9adc5deb00000");
         let tiny = number_to_string_radix(5e-324, 36);
         assert_eq!(tiny.len(), 210);
         assert!(tiny.starts_with("0.000") && tiny.ends_with("0003"));
@@ -608,11 +578,7 @@ mod tests {
             (f64::NAN, None, "NaN"),
         ];
         for &(x, f, expected) in cases {
-            assert_eq!(
-                to_exponential(x, f),
-                expected,
-                "({x:e}).toExponential({f:?})"
-            );
+            assert_eq!(to_exponential(x, f), expected, "({x:e}).toExponential({f:?})");
         }
     }
 

@@ -120,11 +120,7 @@ pub struct CodePoint {
 pub fn code_point_at<T: CodeUnit>(s: &[T], position: usize) -> CodePoint {
     // 1–3. first is the code unit at position; cp is its value.
     let first = s[position].unit();
-    let single = |unpaired| CodePoint {
-        code_point: first as u32,
-        code_unit_count: 1,
-        is_unpaired_surrogate: unpaired,
-    };
+    let single = |unpaired| CodePoint { code_point: first as u32, code_unit_count: 1, is_unpaired_surrogate: unpaired };
     // 4. Not a surrogate: a one-unit code point.
     if !(0xD800..=0xDFFF).contains(&first) {
         return single(false);
@@ -198,11 +194,7 @@ pub fn push_code_point(out: &mut Vec<u16>, cp: u32) {
 /// Returns `None` when the result is out of range (step 6: return undefined).
 pub fn relative_index(len: usize, relative: f64) -> Option<usize> {
     // 4–5. k = relativeIndex if ≥ 0, else len + relativeIndex.
-    let k = if relative >= 0.0 {
-        relative
-    } else {
-        len as f64 + relative
-    };
+    let k = if relative >= 0.0 { relative } else { len as f64 + relative };
     // 6. If k < 0 or k ≥ len, return undefined.
     if k < 0.0 || k >= len as f64 {
         None
@@ -258,11 +250,7 @@ pub fn str_to_utf16(s: &str) -> Vec<u16> {
 /// The first index ≥ `from` at which `needle` occurs in `haystack` (StringIndexOf,
 /// 6.1.4.1; the search of `String.prototype.indexOf` and `includes`). An empty needle
 /// is found at `from` when `from ≤ len`.
-pub fn index_of<A: CodeUnit, B: CodeUnit>(
-    haystack: &[A],
-    needle: &[B],
-    from: usize,
-) -> Option<usize> {
+pub fn index_of<A: CodeUnit, B: CodeUnit>(haystack: &[A], needle: &[B], from: usize) -> Option<usize> {
     let len = haystack.len();
     if needle.is_empty() {
         return (from <= len).then_some(from);
@@ -273,30 +261,18 @@ pub fn index_of<A: CodeUnit, B: CodeUnit>(
     let first = needle[0].unit();
     (from..=len - needle.len()).find(|&i| {
         haystack[i].unit() == first
-            && haystack[i + 1..i + needle.len()]
-                .iter()
-                .zip(&needle[1..])
-                .all(|(a, b)| a.unit() == b.unit())
+            && haystack[i + 1..i + needle.len()].iter().zip(&needle[1..]).all(|(a, b)| a.unit() == b.unit())
     })
 }
 
 /// The last index ≤ `from` at which `needle` occurs in `haystack` (the search of
 /// `String.prototype.lastIndexOf`, 22.1.3.11 steps 9–11).
-pub fn last_index_of<A: CodeUnit, B: CodeUnit>(
-    haystack: &[A],
-    needle: &[B],
-    from: usize,
-) -> Option<usize> {
+pub fn last_index_of<A: CodeUnit, B: CodeUnit>(haystack: &[A], needle: &[B], from: usize) -> Option<usize> {
     if needle.len() > haystack.len() {
         return None;
     }
     let start = from.min(haystack.len() - needle.len());
-    (0..=start).rev().find(|&i| {
-        haystack[i..i + needle.len()]
-            .iter()
-            .zip(needle)
-            .all(|(a, b)| a.unit() == b.unit())
-    })
+    (0..=start).rev().find(|&i| haystack[i..i + needle.len()].iter().zip(needle).all(|(a, b)| a.unit() == b.unit()))
 }
 
 /// Code unit order of two strings (IsLessThan on strings, 7.2.13 step 3, and
@@ -319,9 +295,7 @@ enum Case {
 
 /// Maps the well-formed run `units` (no lone surrogates) to `case`, appending to `out`.
 fn convert_run(units: &[u16], case: Case, out: &mut Vec<u16>) {
-    let text: String = char::decode_utf16(units.iter().copied())
-        .map(|c| c.unwrap_or('\u{FFFD}'))
-        .collect();
+    let text: String = char::decode_utf16(units.iter().copied()).map(|c| c.unwrap_or('\u{FFFD}')).collect();
     // `str::to_lowercase` applies the Final_Sigma rule of Unicode's SpecialCasing
     // (Σ → ς at the end of a word), which JavaScript's locale-independent
     // toLowerCase also applies; `char::to_lowercase` alone would not.
@@ -392,9 +366,8 @@ mod tests {
         // Every code unit that node's "x".trim() removes, from a scan of 0..=0xFFFF:
         // [...Array(65536).keys()].filter(c => String.fromCharCode(c).trim() === "").
         let expected: &[u16] = &[
-            0x9, 0xa, 0xb, 0xc, 0xd, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004,
-            0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
-            0xfeff,
+            0x9, 0xa, 0xb, 0xc, 0xd, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
+            0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
         ];
         let got: Vec<u16> = (0..=0xFFFFu16).filter(|&c| is_trimmable(c)).collect();
         assert_eq!(got, expected);
@@ -457,10 +430,7 @@ mod tests {
         assert_eq!(utf16_to_string_lossy(b"caf\xe9".as_slice()), "café");
         assert!(is_well_formed(&v[..3]));
         assert!(!is_well_formed(&v));
-        assert_eq!(
-            to_well_formed(&[0x61u16, 0xD800, 0xD83D, 0xDE00]),
-            vec![0x61, 0xFFFD, 0xD83D, 0xDE00]
-        );
+        assert_eq!(to_well_formed(&[0x61u16, 0xD800, 0xD83D, 0xDE00]), vec![0x61, 0xFFFD, 0xD83D, 0xDE00]);
     }
 
     #[test]
@@ -480,19 +450,10 @@ mod tests {
         assert_eq!(last_index_of(&s, &u(""), 9), Some(6));
         // Mixed widths.
         assert_eq!(index_of(b"caf\xe9!".as_slice(), &u("\u{e9}!"), 0), Some(3));
-        assert_eq!(
-            compare(b"ab".as_slice(), &u("ab")),
-            std::cmp::Ordering::Equal
-        );
-        assert_eq!(
-            compare(&u("\u{ff}"), &u("\u{100}")),
-            std::cmp::Ordering::Less
-        );
+        assert_eq!(compare(b"ab".as_slice(), &u("ab")), std::cmp::Ordering::Equal);
+        assert_eq!(compare(&u("\u{ff}"), &u("\u{100}")), std::cmp::Ordering::Less);
         // Code unit order, not code point order: U+FF61 > U+D83D U+DE00 ("😀").
-        assert_eq!(
-            compare(&u("\u{ff61}"), &u("😀")),
-            std::cmp::Ordering::Greater
-        );
+        assert_eq!(compare(&u("\u{ff61}"), &u("😀")), std::cmp::Ordering::Greater);
         assert_eq!(compare(&u("a"), &u("ab")), std::cmp::Ordering::Less);
         assert!(equals(b"abc".as_slice(), &u("abc")));
         assert!(!equals(b"abc".as_slice(), &u("abd")));
@@ -542,19 +503,10 @@ mod tests {
     fn case_conversion_keeps_lone_surrogates() {
         // From node: "a\ud800b".toUpperCase() === "A\ud800B", "ΑΣ\ud800".toLowerCase() ===
         // "ας\ud800", "Α\ud800Σ".toLowerCase() === "α\ud800σ".
-        assert_eq!(
-            to_upper_case(&[0x61u16, 0xD800, 0x62]),
-            vec![0x41, 0xD800, 0x42]
-        );
+        assert_eq!(to_upper_case(&[0x61u16, 0xD800, 0x62]), vec![0x41, 0xD800, 0x42]);
         assert_eq!(to_lower_case(&[0xDC00u16, 0x41]), vec![0xDC00, 0x61]);
-        assert_eq!(
-            to_lower_case(&[0x391u16, 0x3A3, 0xD800]),
-            vec![0x3B1, 0x3C2, 0xD800]
-        );
-        assert_eq!(
-            to_lower_case(&[0x391u16, 0xD800, 0x3A3]),
-            vec![0x3B1, 0xD800, 0x3C3]
-        );
+        assert_eq!(to_lower_case(&[0x391u16, 0x3A3, 0xD800]), vec![0x3B1, 0x3C2, 0xD800]);
+        assert_eq!(to_lower_case(&[0x391u16, 0xD800, 0x3A3]), vec![0x3B1, 0xD800, 0x3C3]);
         // One-byte input.
         assert_eq!(to_upper_case(b"stra\xdfe".as_slice()), u("STRASSE"));
     }

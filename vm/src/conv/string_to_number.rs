@@ -188,10 +188,7 @@ pub fn string_to_number<T: CodeUnit>(s: &[T]) -> f64 {
         };
         if radix != 0 {
             let body = &s[2..];
-            if !body
-                .iter()
-                .all(|u| digit_value(u.unit()).is_some_and(|d| d < radix))
-            {
+            if !body.iter().all(|u| digit_value(u.unit()).is_some_and(|d| d < radix)) {
                 return f64::NAN;
             }
             let digits = body.iter().map(|u| digit_value(u.unit()).unwrap_or(0));
@@ -205,11 +202,7 @@ pub fn string_to_number<T: CodeUnit>(s: &[T]) -> f64 {
         _ => (false, 0),
     };
     if is_infinity(&s[start..]) && s.len() - start == 8 {
-        return if negative {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
+        return if negative { f64::NEG_INFINITY } else { f64::INFINITY };
     }
     match scan_decimal(s, start) {
         Some(end) if end == s.len() => parse_decimal(s, start, end, negative),
@@ -227,10 +220,7 @@ fn is_infinity<T: CodeUnit>(s: &[T]) -> bool {
 /// the longest prefix (after leading whitespace) that is a StrDecimalLiteral, or NaN.
 pub fn parse_float<T: CodeUnit>(s: &[T]) -> f64 {
     // 2. Let trimmedString be ! TrimString(inputString, start).
-    let start = s
-        .iter()
-        .position(|u| !is_trimmable(u.unit()))
-        .unwrap_or(s.len());
+    let start = s.iter().position(|u| !is_trimmable(u.unit())).unwrap_or(s.len());
     let s = &s[start..];
     let (negative, start) = match s.first().map(|u| u.unit()) {
         Some(0x2B) => (false, 1),
@@ -239,11 +229,7 @@ pub fn parse_float<T: CodeUnit>(s: &[T]) -> f64 {
     };
     // 3–4. The longest prefix satisfying StrDecimalLiteral ("Infinity" included).
     if is_infinity(&s[start..]) {
-        return if negative {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
+        return if negative { f64::NEG_INFINITY } else { f64::INFINITY };
     }
     match scan_decimal(s, start) {
         // 5. Let parsedNumber be ParseText(numberString, StrDecimalLiteral); 6. return
@@ -258,10 +244,7 @@ pub fn parse_float<T: CodeUnit>(s: &[T]) -> f64 {
 /// and `radix` = ToInt32(radix) (0 when radix is undefined).
 pub fn parse_int<T: CodeUnit>(s: &[T], radix: i32) -> f64 {
     // 2. Let S be ! TrimString(inputString, start).
-    let start = s
-        .iter()
-        .position(|u| !is_trimmable(u.unit()))
-        .unwrap_or(s.len());
+    let start = s.iter().position(|u| !is_trimmable(u.unit())).unwrap_or(s.len());
     let mut s = &s[start..];
     // 3–5. The sign.
     let mut negative = false;
@@ -293,10 +276,7 @@ pub fn parse_int<T: CodeUnit>(s: &[T], radix: i32) -> f64 {
     }
     let r = r as u32;
     // 11–12. Z is the longest prefix of radix-R digits.
-    let end = s
-        .iter()
-        .position(|u| digit_value(u.unit()).is_none_or(|d| d >= r))
-        .unwrap_or(s.len());
+    let end = s.iter().position(|u| digit_value(u.unit()).is_none_or(|d| d >= r)).unwrap_or(s.len());
     let z = &s[..end];
     // 13. If Z is empty, return NaN.
     if z.is_empty() {
@@ -326,10 +306,7 @@ pub fn parse_int<T: CodeUnit>(s: &[T], radix: i32) -> f64 {
 /// its value. "0" is an index, "01", "+1", "1.0" and "4294967295" are not.
 pub fn array_index<T: CodeUnit>(s: &[T]) -> Option<u32> {
     let (&first, rest) = s.split_first()?;
-    if s.len() > 10
-        || !(0x30..=0x39).contains(&first.unit())
-        || (first.unit() == 0x30 && !rest.is_empty())
-    {
+    if s.len() > 10 || !(0x30..=0x39).contains(&first.unit()) || (first.unit() == 0x30 && !rest.is_empty()) {
         return None;
     }
     let mut value = 0u64;
@@ -407,18 +384,8 @@ mod tests {
         ("00012", "12", "12", "12"),
         ("1.2.3", "NaN", "1.2", "1"),
         ("12abc", "NaN", "12", "12"),
-        (
-            "0x1fffffffffffff1",
-            "144115188075855860",
-            "0",
-            "144115188075855860",
-        ),
-        (
-            "0b111111111111111111111111111111111111111111111111111111111111",
-            "1152921504606847000",
-            "0",
-            "0",
-        ),
+        ("0x1fffffffffffff1", "144115188075855860", "0", "144115188075855860"),
+        ("0b111111111111111111111111111111111111111111111111111111111111", "1152921504606847000", "0", "0"),
         (
             "123456789012345678901234567890",
             "1.2345678901234568e+29",
@@ -446,11 +413,7 @@ mod tests {
     #[test]
     fn string_to_number_matches_node() {
         for &(s, number, _, _) in CASES {
-            assert_eq!(
-                show(string_to_number(&str_to_utf16(s))),
-                number,
-                "Number({s:?})"
-            );
+            assert_eq!(show(string_to_number(&str_to_utf16(s))), number, "Number({s:?})");
         }
         // The smallest subnormal written out in full (from node: 5e-324).
         let long = format!("0.{}49406564584124654", "0".repeat(323));
@@ -462,11 +425,7 @@ mod tests {
     #[test]
     fn parse_float_matches_node() {
         for &(s, _, float, _) in CASES {
-            assert_eq!(
-                show(parse_float(&str_to_utf16(s))),
-                float,
-                "parseFloat({s:?})"
-            );
+            assert_eq!(show(parse_float(&str_to_utf16(s))), float, "parseFloat({s:?})");
         }
         let more: &[(&str, &str)] = &[
             ("Infinityx", "Infinity"),
@@ -486,11 +445,7 @@ mod tests {
             ("\u{a0}\u{1680}3.25", "3.25"),
         ];
         for &(s, float) in more {
-            assert_eq!(
-                show(parse_float(&str_to_utf16(s))),
-                float,
-                "parseFloat({s:?})"
-            );
+            assert_eq!(show(parse_float(&str_to_utf16(s))), float, "parseFloat({s:?})");
         }
     }
 
@@ -533,25 +488,14 @@ mod tests {
             ("3488070032251498000", 36, "3.2154760669624503e+28"),
             ("4y6yumax0tvlun", 36, "844349027549907100000"),
             ("0pizghepby4vhm", 36, "120958363743018860000"),
-            (
-                "12121212121212121212121212121212121212",
-                3,
-                "844282323545620100",
-            ),
+            ("12121212121212121212121212121212121212", 3, "844282323545620100"),
             ("66666666666666666666666", 7, "27368747340080914000"),
         ];
         for &(s, r, int) in with_radix {
-            assert_eq!(
-                show(parse_int(&str_to_utf16(s), r)),
-                int,
-                "parseInt({s:?}, {r})"
-            );
+            assert_eq!(show(parse_int(&str_to_utf16(s), r)), int, "parseInt({s:?}, {r})");
         }
         let ones = "1".repeat(100);
-        assert_eq!(
-            show(parse_int(&str_to_utf16(&ones), 2)),
-            "1.2676506002282294e+30"
-        );
+        assert_eq!(show(parse_int(&str_to_utf16(&ones), 2)), "1.2676506002282294e+30");
     }
 
     #[test]
@@ -583,14 +527,8 @@ mod tests {
         let z = canonical_numeric_index_string(b"-0".as_slice()).unwrap();
         assert!(z == 0.0 && z.is_sign_negative());
         assert_eq!(canonical_numeric_index_string(b"1.5".as_slice()), Some(1.5));
-        assert_eq!(
-            canonical_numeric_index_string(b"1e+21".as_slice()),
-            Some(1e21)
-        );
-        assert_eq!(
-            canonical_numeric_index_string(b"-Infinity".as_slice()),
-            Some(f64::NEG_INFINITY)
-        );
+        assert_eq!(canonical_numeric_index_string(b"1e+21".as_slice()), Some(1e21));
+        assert_eq!(canonical_numeric_index_string(b"-Infinity".as_slice()), Some(f64::NEG_INFINITY));
         assert!(canonical_numeric_index_string(b"NaN".as_slice()).is_some_and(f64::is_nan));
         assert_eq!(canonical_numeric_index_string(b"1.50".as_slice()), None);
         assert_eq!(canonical_numeric_index_string(b"01".as_slice()), None);
@@ -602,18 +540,9 @@ mod tests {
     fn power_of_two_radix_rounds_to_even() {
         // 2^53 + 1 is halfway between 2^53 and 2^53 + 2: ties to even gives 2^53; 2^53 + 3
         // rounds up to 2^53 + 4 (node: 9007199254740992 and 9007199254740996).
-        assert_eq!(
-            show(string_to_number(b"0x20000000000001".as_slice())),
-            "9007199254740992"
-        );
-        assert_eq!(
-            show(string_to_number(b"0x20000000000003".as_slice())),
-            "9007199254740996"
-        );
-        assert_eq!(
-            show(parse_int(b"20000000000003".as_slice(), 16)),
-            "9007199254740996"
-        );
+        assert_eq!(show(string_to_number(b"0x20000000000001".as_slice())), "9007199254740992");
+        assert_eq!(show(string_to_number(b"0x20000000000003".as_slice())), "9007199254740996");
+        assert_eq!(show(parse_int(b"20000000000003".as_slice(), 16)), "9007199254740996");
         // Past the double range.
         let huge = format!("0x{}", "f".repeat(300));
         assert_eq!(show(string_to_number(huge.as_bytes())), "Infinity");

@@ -33,8 +33,8 @@ const GROWTH_NUM: usize = 3;
 const GROWTH_DEN: usize = 2;
 
 const SIZE_CLASSES: [u32; 28] = [
-    16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 320, 384, 448, 512, 640,
-    768, 896, 1024, 1280, 1536, 1792, 2048,
+    16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 320, 384, 448, 512, 640, 768, 896, 1024,
+    1280, 1536, 1792, 2048,
 ];
 
 /// Size class index for each size in 16-byte units (index `(size + 15) / 16`).
@@ -115,7 +115,12 @@ impl Heap {
         Heap {
             classes: SIZE_CLASSES
                 .iter()
-                .map(|&s| SizeClass { cell_size: s as usize, free: ptr::null_mut(), pages: Vec::new(), bump_page: None })
+                .map(|&s| SizeClass {
+                    cell_size: s as usize,
+                    free: ptr::null_mut(),
+                    pages: Vec::new(),
+                    bump_page: None,
+                })
                 .collect(),
             large: Vec::new(),
             mark_stack: Vec::new(),
@@ -176,7 +181,7 @@ impl Heap {
     #[inline(always)]
     const fn trailing_offset<T, E>() -> usize {
         let a = align_of::<E>();
-        (size_of::<T>() + a - 1) / a * a
+        size_of::<T>().div_ceil(a) * a
     }
 
     /// The `n` trailing elements of type `E` stored after the `T` at `g`.

@@ -42,58 +42,60 @@ pub use heap::Heap;
 /// Invokes `$m!` with every cell kind: `Name, "description", is_object;`.
 /// Object kinds come after `Object` so that `is_object` is one comparison.
 macro_rules! for_each_cell_kind {
-    ($m:ident) => { $m! {
-        /// A free cell in a size-class page (never reachable).
-        Free, "free";
-        /// A flat string: one-byte (Latin-1) or two-byte (UTF-16) code units inline.
-        String, "string";
-        /// A rope: the lazy concatenation of two strings, flattened on first read.
-        Rope, "rope";
-        /// A symbol with its description.
-        Symbol, "symbol";
-        /// A BigInt.
-        BigInt, "bigint";
-        /// A hidden class: the ordered property keys and attributes of objects sharing it.
-        Shape, "shape";
-        /// A heap environment (captured variables) with a parent link.
-        Environment, "environment";
-        /// A vector of values: out-of-line property slots, array elements, saved frames.
-        ValueVec, "value vector";
-        /// The getter/setter pair of an accessor property.
-        AccessorPair, "accessor pair";
-        /// The state of a for-in enumeration.
-        ForInState, "for-in state";
-        /// An ordinary object.
-        Object, "Object";
-        /// An Array exotic object.
-        Array, "Array";
-        /// A function compiled to bytecode (a closure).
-        Closure, "Function";
-        /// A bound function exotic object.
-        BoundFunction, "BoundFunction";
-        /// A function implemented in Rust.
-        NativeFunction, "NativeFunction";
-        /// An Error instance.
-        Error, "Error";
-        /// A Boolean, Number, String, Symbol or BigInt wrapper object.
-        PrimitiveObject, "PrimitiveObject";
-        /// A Date instance.
-        Date, "Date";
-        /// A RegExp instance.
-        RegExp, "RegExp";
-        /// An unmapped arguments object.
-        Arguments, "Arguments";
-        /// A generator object with its suspended frame.
-        Generator, "Generator";
-        /// An array, string, map or set iterator.
-        Iterator, "Iterator";
-        /// A Map or Set.
-        Collection, "Collection";
-        /// A Promise instance with its state, result and reactions.
-        Promise, "Promise";
-        /// An AsyncGenerator instance with its request queue.
-        AsyncGenerator, "AsyncGenerator";
-    }};
+    ($m:ident) => {
+        $m! {
+            /// A free cell in a size-class page (never reachable).
+            Free, "free";
+            /// A flat string: one-byte (Latin-1) or two-byte (UTF-16) code units inline.
+            String, "string";
+            /// A rope: the lazy concatenation of two strings, flattened on first read.
+            Rope, "rope";
+            /// A symbol with its description.
+            Symbol, "symbol";
+            /// A BigInt.
+            BigInt, "bigint";
+            /// A hidden class: the ordered property keys and attributes of objects sharing it.
+            Shape, "shape";
+            /// A heap environment (captured variables) with a parent link.
+            Environment, "environment";
+            /// A vector of values: out-of-line property slots, array elements, saved frames.
+            ValueVec, "value vector";
+            /// The getter/setter pair of an accessor property.
+            AccessorPair, "accessor pair";
+            /// The state of a for-in enumeration.
+            ForInState, "for-in state";
+            /// An ordinary object.
+            Object, "Object";
+            /// An Array exotic object.
+            Array, "Array";
+            /// A function compiled to bytecode (a closure).
+            Closure, "Function";
+            /// A bound function exotic object.
+            BoundFunction, "BoundFunction";
+            /// A function implemented in Rust.
+            NativeFunction, "NativeFunction";
+            /// An Error instance.
+            Error, "Error";
+            /// A Boolean, Number, String, Symbol or BigInt wrapper object.
+            PrimitiveObject, "PrimitiveObject";
+            /// A Date instance.
+            Date, "Date";
+            /// A RegExp instance.
+            RegExp, "RegExp";
+            /// An unmapped arguments object.
+            Arguments, "Arguments";
+            /// A generator object with its suspended frame.
+            Generator, "Generator";
+            /// An array, string, map or set iterator.
+            Iterator, "Iterator";
+            /// A Map or Set.
+            Collection, "Collection";
+            /// A Promise instance with its state, result and reactions.
+            Promise, "Promise";
+            /// An AsyncGenerator instance with its request queue.
+            AsyncGenerator, "AsyncGenerator";
+        }
+    };
 }
 
 macro_rules! define_cell_kinds {

@@ -6,8 +6,8 @@ use crate::object::array::JsArray;
 use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::shape::Shape;
 use crate::object::{
-    AccessorPair, AsyncGeneratorObject, BigIntCell, CollectionObject, Environment, ForInState, GeneratorObject, IteratorObject, JsObject,
-    PrimitiveObject, PromiseObject, RegExpObject, Symbol, ValueVec,
+    AccessorPair, AsyncGeneratorObject, BigIntCell, CollectionObject, Environment, ForInState, GeneratorObject,
+    IteratorObject, JsObject, PrimitiveObject, PromiseObject, RegExpObject, Symbol, ValueVec,
 };
 use crate::string::Rope;
 use crate::value::Value;
@@ -102,7 +102,9 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) {
             [b.target, b.this, b.args]
         }
         CellKind::NativeFunction => [heap.get(obj.cast::<NativeFunction>()).data, Value::UNDEFINED, Value::UNDEFINED],
-        CellKind::PrimitiveObject => [heap.get(obj.cast::<PrimitiveObject>()).value, Value::UNDEFINED, Value::UNDEFINED],
+        CellKind::PrimitiveObject => {
+            [heap.get(obj.cast::<PrimitiveObject>()).value, Value::UNDEFINED, Value::UNDEFINED]
+        }
         CellKind::RegExp => {
             let r = heap.get(obj.cast::<RegExpObject>());
             [r.source, r.flags, Value::UNDEFINED]

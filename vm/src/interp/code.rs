@@ -277,7 +277,10 @@ impl Runtime {
         for id in 0..loaded.bundle.function_count() {
             let header = loaded.bundle.function(id);
             let ic_base = (self.ics.len() / crate::interp::ic::WAYS) as u32;
-            self.ics.resize(self.ics.len() + header.ic_count as usize * crate::interp::ic::WAYS, crate::interp::ic::Ic::EMPTY);
+            self.ics.resize(
+                self.ics.len() + header.ic_count as usize * crate::interp::ic::WAYS,
+                crate::interp::ic::Ic::EMPTY,
+            );
             functions.push(FunctionInfo {
                 bundle: ptr,
                 id,

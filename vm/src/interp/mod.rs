@@ -55,6 +55,7 @@ pub(crate) enum CallStart {
 /// Pushes a frame for `info` whose arguments (`this` first) are the `argc` values at the
 /// top of the stack starting at `args`.
 #[inline]
+#[allow(clippy::too_many_arguments)] // the frame's fields, read straight from the caller's registers
 pub(crate) fn push_frame(
     rt: &mut Runtime,
     info: &FunctionInfo,
@@ -134,7 +135,8 @@ impl Runtime {
                     this = if flags.contains(FunctionFlags::DERIVED) {
                         Value::EMPTY
                     } else {
-                        let proto = self.prototype_from_constructor(new_target, crate::runtime::Intrinsic::ObjectPrototype)?;
+                        let proto =
+                            self.prototype_from_constructor(new_target, crate::runtime::Intrinsic::ObjectPrototype)?;
                         let cap = info.ctor_slots.get();
                         let o = self.new_object_of_kind(proto, CellKind::Object, cap);
                         Value::object(o)
@@ -178,7 +180,13 @@ impl Runtime {
 
     /// Calls a native function with the calling convention of natives.
     #[inline]
-    pub(crate) fn call_native(&mut self, nf: Gc<NativeFunction>, this: Value, args: &[Value], new_target: Value) -> JsResult<Value> {
+    pub(crate) fn call_native(
+        &mut self,
+        nf: Gc<NativeFunction>,
+        this: Value,
+        args: &[Value],
+        new_target: Value,
+    ) -> JsResult<Value> {
         let n = self.heap.get(nf);
         let (func, realm) = (n.func, n.realm);
         let saved = (self.native_callee, self.native_new_target, self.realm);
@@ -446,737 +454,799 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         } else {
             None
         };
-        let err: Exception = if let Some(e) = entry_error { e } else { loop {
-            debug_assert!(ip < insts.len(), "instruction index {ip} outside the code");
-            // SAFETY: `ip < insts.len()` by the invariant documented on `code::Code`: the
-            // code was verified and decoded with a trailing `trap`, `ip` starts at 0, at a
-            // handler or at a saved resume point, and moves only by decoded jump offsets
-            // (to an instruction) or by one past a non-terminator (never past the trap).
-            let inst = unsafe { insts.get_unchecked(ip) };
-            #[cfg(feature = "opstats")]
-            opstats::count(inst.opcode());
-            match *inst {
-                Inst::Wide {} => {}
-                Inst::Mov { dst, src } => set!(dst, reg!(src)),
-                Inst::LoadConstUndefined { dst } => set!(dst, Value::UNDEFINED),
-                Inst::LoadConstNull { dst } => set!(dst, Value::NULL),
-                Inst::LoadConstTrue { dst } => set!(dst, Value::TRUE),
-                Inst::LoadConstFalse { dst } => set!(dst, Value::FALSE),
-                Inst::LoadConstEmpty { dst } => set!(dst, Value::EMPTY),
-                Inst::LoadConstInt { dst, value } => set!(dst, Value::number(value as f64)),
-                Inst::LoadConstDouble { dst, value } => set!(dst, Value::number(value)),
-                Inst::LoadConstString { dst, id } => set!(dst, strings!()[id as usize]),
-                Inst::LoadParam { dst, index } => {
-                    let i = index as usize;
-                    let f = &rt.frames[fi];
-                    let v = if i < f.argc as usize { rt.stack[f.args as usize + i] } else { Value::UNDEFINED };
-                    set!(dst, v);
-                }
-                Inst::LoadArgCount { dst } => set!(dst, Value::number((rt.frames[fi].argc - 1) as f64)),
-                Inst::LoadThisNS { dst } => {
-                    let this = rt.stack[rt.frames[fi].args as usize];
-                    let v = if this.is_object() {
-                        this
-                    } else if this.is_nullish() {
-                        Value::object(rt.global_object())
-                    } else {
-                        safepoint!();
-                        Value::object(slow!(rt.to_object(this)))
-                    };
-                    set!(dst, v);
-                }
-                Inst::GetNewTarget { dst } => set!(dst, rt.frames[fi].new_target),
-                Inst::LoadCallee { dst } => set!(dst, ops::generator::frame_callee(rt, fi)),
-                Inst::CreateArguments { dst } => {
-                    safepoint!();
-                    let v = ops::call::create_arguments(rt, fi);
-                    set!(dst, v);
-                }
-                Inst::GetGlobalObject { dst } => set!(dst, Value::object(rt.global_object())),
-
-                // ---- Generic operators ----
-                Inst::Add { dst, lhs, rhs } => {
-                    let (a, b) = (reg!(lhs), reg!(rhs));
-                    let v = match (a.as_number(), b.as_number()) {
-                        (Some(x), Some(y)) => Value::number_arith(x + y),
-                        _ => {
+        let err: Exception = if let Some(e) = entry_error {
+            e
+        } else {
+            loop {
+                debug_assert!(ip < insts.len(), "instruction index {ip} outside the code");
+                // SAFETY: `ip < insts.len()` by the invariant documented on `code::Code`: the
+                // code was verified and decoded with a trailing `trap`, `ip` starts at 0, at a
+                // handler or at a saved resume point, and moves only by decoded jump offsets
+                // (to an instruction) or by one past a non-terminator (never past the trap).
+                let inst = unsafe { insts.get_unchecked(ip) };
+                #[cfg(feature = "opstats")]
+                opstats::count(inst.opcode());
+                match *inst {
+                    Inst::Wide {} => {}
+                    Inst::Mov { dst, src } => set!(dst, reg!(src)),
+                    Inst::LoadConstUndefined { dst } => set!(dst, Value::UNDEFINED),
+                    Inst::LoadConstNull { dst } => set!(dst, Value::NULL),
+                    Inst::LoadConstTrue { dst } => set!(dst, Value::TRUE),
+                    Inst::LoadConstFalse { dst } => set!(dst, Value::FALSE),
+                    Inst::LoadConstEmpty { dst } => set!(dst, Value::EMPTY),
+                    Inst::LoadConstInt { dst, value } => set!(dst, Value::number(value as f64)),
+                    Inst::LoadConstDouble { dst, value } => set!(dst, Value::number(value)),
+                    Inst::LoadConstString { dst, id } => set!(dst, strings!()[id as usize]),
+                    Inst::LoadParam { dst, index } => {
+                        let i = index as usize;
+                        let f = &rt.frames[fi];
+                        let v = if i < f.argc as usize { rt.stack[f.args as usize + i] } else { Value::UNDEFINED };
+                        set!(dst, v);
+                    }
+                    Inst::LoadArgCount { dst } => set!(dst, Value::number((rt.frames[fi].argc - 1) as f64)),
+                    Inst::LoadThisNS { dst } => {
+                        let this = rt.stack[rt.frames[fi].args as usize];
+                        let v = if this.is_object() {
+                            this
+                        } else if this.is_nullish() {
+                            Value::object(rt.global_object())
+                        } else {
                             safepoint!();
-                            let (a, b) = (reg!(lhs), reg!(rhs));
-                            slow!(rt.op_add(a, b))
-                        }
-                    };
-                    set!(dst, v);
-                }
-                Inst::Sub { dst, lhs, rhs } => num_binop!(Sub, dst, lhs, rhs, crate::runtime::operators::NumOp::Sub, |x: f64, y: f64| x - y),
-                Inst::Mul { dst, lhs, rhs } => num_binop!(Mul, dst, lhs, rhs, crate::runtime::operators::NumOp::Mul, |x: f64, y: f64| x * y),
-                Inst::Div { dst, lhs, rhs } => num_binop!(Div, dst, lhs, rhs, crate::runtime::operators::NumOp::Div, |x: f64, y: f64| x / y),
-                Inst::Mod { dst, lhs, rhs } => num_binop!(Mod, dst, lhs, rhs, crate::runtime::operators::NumOp::Mod, crate::runtime::operators::js_rem),
-                Inst::Exp { dst, lhs, rhs } => num_binop!(Exp, dst, lhs, rhs, crate::runtime::operators::NumOp::Exp, crate::runtime::operators::js_pow),
-                Inst::BitAnd { dst, lhs, rhs } => num_binop!(BitAnd, dst, lhs, rhs, crate::runtime::operators::NumOp::BitAnd, |x: f64, y: f64| {
-                    (to_i32(x) & to_i32(y)) as f64
-                }),
-                Inst::BitOr { dst, lhs, rhs } => num_binop!(BitOr, dst, lhs, rhs, crate::runtime::operators::NumOp::BitOr, |x: f64, y: f64| {
-                    (to_i32(x) | to_i32(y)) as f64
-                }),
-                Inst::BitXor { dst, lhs, rhs } => num_binop!(BitXor, dst, lhs, rhs, crate::runtime::operators::NumOp::BitXor, |x: f64, y: f64| {
-                    (to_i32(x) ^ to_i32(y)) as f64
-                }),
-                Inst::Shl { dst, lhs, rhs } => num_binop!(Shl, dst, lhs, rhs, crate::runtime::operators::NumOp::Shl, |x: f64, y: f64| {
-                    to_i32(x).wrapping_shl(to_i32(y) as u32 & 31) as f64
-                }),
-                Inst::Shr { dst, lhs, rhs } => num_binop!(Shr, dst, lhs, rhs, crate::runtime::operators::NumOp::Shr, |x: f64, y: f64| {
-                    (to_i32(x) >> (to_i32(y) as u32 & 31)) as f64
-                }),
-                Inst::UShr { dst, lhs, rhs } => num_binop!(UShr, dst, lhs, rhs, crate::runtime::operators::NumOp::UShr, |x: f64, y: f64| {
-                    ((to_i32(x) as u32) >> (to_i32(y) as u32 & 31)) as f64
-                }),
-                Inst::Eq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(Eq, lhs, rhs))),
-                Inst::Neq { dst, lhs, rhs } => set!(dst, Value::boolean(!compare!(Eq, lhs, rhs))),
-                Inst::StrictEq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(StrictEq, lhs, rhs))),
-                Inst::StrictNeq { dst, lhs, rhs } => set!(dst, Value::boolean(!compare!(StrictEq, lhs, rhs))),
-                Inst::Less { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(Less, lhs, rhs))),
-                Inst::LessEq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(LessEq, lhs, rhs))),
-                Inst::Greater { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(Greater, lhs, rhs))),
-                Inst::GreaterEq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(GreaterEq, lhs, rhs))),
-                Inst::InstanceOf { dst, lhs, rhs } => {
-                    let (a, b) = (reg!(lhs), reg!(rhs));
-                    let r = slow!(rt.op_instance_of(a, b));
-                    set!(dst, Value::boolean(r));
-                }
-                Inst::IsIn { dst, key, obj } => {
-                    let (k, o) = (reg!(key), reg!(obj));
-                    let r = slow!(rt.op_in(k, o));
-                    set!(dst, Value::boolean(r));
-                }
-
-                // ---- Typed operators ----
-                Inst::AddN { dst, lhs, rhs } => {
-                    let v = Value::number_arith(reg!(lhs).number_unchecked() + reg!(rhs).number_unchecked());
-                    set!(dst, v);
-                }
-                Inst::SubN { dst, lhs, rhs } => {
-                    let v = Value::number_arith(reg!(lhs).number_unchecked() - reg!(rhs).number_unchecked());
-                    set!(dst, v);
-                }
-                Inst::MulN { dst, lhs, rhs } => {
-                    let v = Value::number_arith(reg!(lhs).number_unchecked() * reg!(rhs).number_unchecked());
-                    set!(dst, v);
-                }
-                Inst::DivN { dst, lhs, rhs } => {
-                    let v = Value::number_arith(reg!(lhs).number_unchecked() / reg!(rhs).number_unchecked());
-                    set!(dst, v);
-                }
-                Inst::LessN { dst, lhs, rhs } => {
-                    let r = reg!(lhs).number_unchecked() < reg!(rhs).number_unchecked();
-                    set!(dst, Value::boolean(r));
-                }
-                Inst::LessEqN { dst, lhs, rhs } => {
-                    let r = reg!(lhs).number_unchecked() <= reg!(rhs).number_unchecked();
-                    set!(dst, Value::boolean(r));
-                }
-                Inst::GreaterN { dst, lhs, rhs } => {
-                    let r = reg!(lhs).number_unchecked() > reg!(rhs).number_unchecked();
-                    set!(dst, Value::boolean(r));
-                }
-                Inst::GreaterEqN { dst, lhs, rhs } => {
-                    let r = reg!(lhs).number_unchecked() >= reg!(rhs).number_unchecked();
-                    set!(dst, Value::boolean(r));
-                }
-
-                // ---- Unary operators ----
-                Inst::Negate { dst, src } => {
-                    let a = reg!(src);
-                    let v = match a.as_number() {
-                        Some(x) => Value::number(-x),
-                        None => slow!(rt.op_negate(a)),
-                    };
-                    set!(dst, v);
-                }
-                Inst::BitNot { dst, src } => {
-                    let a = reg!(src);
-                    let v = match a.as_number() {
-                        Some(x) => Value::number(!to_i32(x) as f64),
-                        None => slow!(rt.op_bit_not(a)),
-                    };
-                    set!(dst, v);
-                }
-                Inst::Not { dst, src } => {
-                    let b = rt.to_boolean(reg!(src));
-                    set!(dst, Value::boolean(!b));
-                }
-                Inst::TypeOf { dst, src } => {
-                    let v = rt.type_of(reg!(src));
-                    set!(dst, v);
-                }
-                Inst::ToNumber { dst, src } => {
-                    let a = reg!(src);
-                    let v = if a.is_number() { a } else { Value::number(slow!(rt.to_number(a))) };
-                    set!(dst, v);
-                }
-                Inst::ToNumeric { dst, src } => {
-                    let a = reg!(src);
-                    let v = if a.is_number() { a } else { slow!(rt.to_numeric(a)) };
-                    set!(dst, v);
-                }
-                Inst::Inc { dst, src } => {
-                    let a = reg!(src);
-                    let v = match a.as_number() {
-                        Some(x) => Value::number(x + 1.0),
-                        None => slow!(rt.op_inc_dec(a, 1.0)),
-                    };
-                    set!(dst, v);
-                }
-                Inst::Dec { dst, src } => {
-                    let a = reg!(src);
-                    let v = match a.as_number() {
-                        Some(x) => Value::number(x - 1.0),
-                        None => slow!(rt.op_inc_dec(a, -1.0)),
-                    };
-                    set!(dst, v);
-                }
-                Inst::ToString { dst, src } => {
-                    let a = reg!(src);
-                    let v = if a.is_string() {
-                        a
-                    } else {
+                            Value::object(slow!(rt.to_object(this)))
+                        };
+                        set!(dst, v);
+                    }
+                    Inst::GetNewTarget { dst } => set!(dst, rt.frames[fi].new_target),
+                    Inst::LoadCallee { dst } => set!(dst, ops::generator::frame_callee(rt, fi)),
+                    Inst::CreateArguments { dst } => {
                         safepoint!();
+                        let v = ops::call::create_arguments(rt, fi);
+                        set!(dst, v);
+                    }
+                    Inst::GetGlobalObject { dst } => set!(dst, Value::object(rt.global_object())),
+
+                    // ---- Generic operators ----
+                    Inst::Add { dst, lhs, rhs } => {
+                        let (a, b) = (reg!(lhs), reg!(rhs));
+                        let v = match (a.as_number(), b.as_number()) {
+                            (Some(x), Some(y)) => Value::number_arith(x + y),
+                            _ => {
+                                safepoint!();
+                                let (a, b) = (reg!(lhs), reg!(rhs));
+                                slow!(rt.op_add(a, b))
+                            }
+                        };
+                        set!(dst, v);
+                    }
+                    Inst::Sub { dst, lhs, rhs } => {
+                        num_binop!(Sub, dst, lhs, rhs, crate::runtime::operators::NumOp::Sub, |x: f64, y: f64| x - y)
+                    }
+                    Inst::Mul { dst, lhs, rhs } => {
+                        num_binop!(Mul, dst, lhs, rhs, crate::runtime::operators::NumOp::Mul, |x: f64, y: f64| x * y)
+                    }
+                    Inst::Div { dst, lhs, rhs } => {
+                        num_binop!(Div, dst, lhs, rhs, crate::runtime::operators::NumOp::Div, |x: f64, y: f64| x / y)
+                    }
+                    Inst::Mod { dst, lhs, rhs } => num_binop!(
+                        Mod,
+                        dst,
+                        lhs,
+                        rhs,
+                        crate::runtime::operators::NumOp::Mod,
+                        crate::runtime::operators::js_rem
+                    ),
+                    Inst::Exp { dst, lhs, rhs } => num_binop!(
+                        Exp,
+                        dst,
+                        lhs,
+                        rhs,
+                        crate::runtime::operators::NumOp::Exp,
+                        crate::runtime::operators::js_pow
+                    ),
+                    Inst::BitAnd { dst, lhs, rhs } => {
+                        num_binop!(BitAnd, dst, lhs, rhs, crate::runtime::operators::NumOp::BitAnd, |x: f64, y: f64| {
+                            (to_i32(x) & to_i32(y)) as f64
+                        })
+                    }
+                    Inst::BitOr { dst, lhs, rhs } => {
+                        num_binop!(BitOr, dst, lhs, rhs, crate::runtime::operators::NumOp::BitOr, |x: f64, y: f64| {
+                            (to_i32(x) | to_i32(y)) as f64
+                        })
+                    }
+                    Inst::BitXor { dst, lhs, rhs } => {
+                        num_binop!(BitXor, dst, lhs, rhs, crate::runtime::operators::NumOp::BitXor, |x: f64, y: f64| {
+                            (to_i32(x) ^ to_i32(y)) as f64
+                        })
+                    }
+                    Inst::Shl { dst, lhs, rhs } => {
+                        num_binop!(Shl, dst, lhs, rhs, crate::runtime::operators::NumOp::Shl, |x: f64, y: f64| {
+                            to_i32(x).wrapping_shl(to_i32(y) as u32 & 31) as f64
+                        })
+                    }
+                    Inst::Shr { dst, lhs, rhs } => {
+                        num_binop!(Shr, dst, lhs, rhs, crate::runtime::operators::NumOp::Shr, |x: f64, y: f64| {
+                            (to_i32(x) >> (to_i32(y) as u32 & 31)) as f64
+                        })
+                    }
+                    Inst::UShr { dst, lhs, rhs } => {
+                        num_binop!(UShr, dst, lhs, rhs, crate::runtime::operators::NumOp::UShr, |x: f64, y: f64| {
+                            ((to_i32(x) as u32) >> (to_i32(y) as u32 & 31)) as f64
+                        })
+                    }
+                    Inst::Eq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(Eq, lhs, rhs))),
+                    Inst::Neq { dst, lhs, rhs } => set!(dst, Value::boolean(!compare!(Eq, lhs, rhs))),
+                    Inst::StrictEq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(StrictEq, lhs, rhs))),
+                    Inst::StrictNeq { dst, lhs, rhs } => set!(dst, Value::boolean(!compare!(StrictEq, lhs, rhs))),
+                    Inst::Less { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(Less, lhs, rhs))),
+                    Inst::LessEq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(LessEq, lhs, rhs))),
+                    Inst::Greater { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(Greater, lhs, rhs))),
+                    Inst::GreaterEq { dst, lhs, rhs } => set!(dst, Value::boolean(compare!(GreaterEq, lhs, rhs))),
+                    Inst::InstanceOf { dst, lhs, rhs } => {
+                        let (a, b) = (reg!(lhs), reg!(rhs));
+                        let r = slow!(rt.op_instance_of(a, b));
+                        set!(dst, Value::boolean(r));
+                    }
+                    Inst::IsIn { dst, key, obj } => {
+                        let (k, o) = (reg!(key), reg!(obj));
+                        let r = slow!(rt.op_in(k, o));
+                        set!(dst, Value::boolean(r));
+                    }
+
+                    // ---- Typed operators ----
+                    Inst::AddN { dst, lhs, rhs } => {
+                        let v = Value::number_arith(reg!(lhs).number_unchecked() + reg!(rhs).number_unchecked());
+                        set!(dst, v);
+                    }
+                    Inst::SubN { dst, lhs, rhs } => {
+                        let v = Value::number_arith(reg!(lhs).number_unchecked() - reg!(rhs).number_unchecked());
+                        set!(dst, v);
+                    }
+                    Inst::MulN { dst, lhs, rhs } => {
+                        let v = Value::number_arith(reg!(lhs).number_unchecked() * reg!(rhs).number_unchecked());
+                        set!(dst, v);
+                    }
+                    Inst::DivN { dst, lhs, rhs } => {
+                        let v = Value::number_arith(reg!(lhs).number_unchecked() / reg!(rhs).number_unchecked());
+                        set!(dst, v);
+                    }
+                    Inst::LessN { dst, lhs, rhs } => {
+                        let r = reg!(lhs).number_unchecked() < reg!(rhs).number_unchecked();
+                        set!(dst, Value::boolean(r));
+                    }
+                    Inst::LessEqN { dst, lhs, rhs } => {
+                        let r = reg!(lhs).number_unchecked() <= reg!(rhs).number_unchecked();
+                        set!(dst, Value::boolean(r));
+                    }
+                    Inst::GreaterN { dst, lhs, rhs } => {
+                        let r = reg!(lhs).number_unchecked() > reg!(rhs).number_unchecked();
+                        set!(dst, Value::boolean(r));
+                    }
+                    Inst::GreaterEqN { dst, lhs, rhs } => {
+                        let r = reg!(lhs).number_unchecked() >= reg!(rhs).number_unchecked();
+                        set!(dst, Value::boolean(r));
+                    }
+
+                    // ---- Unary operators ----
+                    Inst::Negate { dst, src } => {
                         let a = reg!(src);
-                        slow!(rt.to_string(a))
-                    };
-                    set!(dst, v);
-                }
-                Inst::ToPropertyKey { dst, src } => {
-                    let a = reg!(src);
-                    let v = if a.is_string() || a.is_number() || a.is_symbol() {
-                        a
-                    } else {
-                        sync!();
-                        let k = tri!(rt.to_property_key(a));
-                        rt.key_to_value(k)
-                    };
-                    set!(dst, v);
-                }
+                        let v = match a.as_number() {
+                            Some(x) => Value::number(-x),
+                            None => slow!(rt.op_negate(a)),
+                        };
+                        set!(dst, v);
+                    }
+                    Inst::BitNot { dst, src } => {
+                        let a = reg!(src);
+                        let v = match a.as_number() {
+                            Some(x) => Value::number(!to_i32(x) as f64),
+                            None => slow!(rt.op_bit_not(a)),
+                        };
+                        set!(dst, v);
+                    }
+                    Inst::Not { dst, src } => {
+                        let b = rt.to_boolean(reg!(src));
+                        set!(dst, Value::boolean(!b));
+                    }
+                    Inst::TypeOf { dst, src } => {
+                        let v = rt.type_of(reg!(src));
+                        set!(dst, v);
+                    }
+                    Inst::ToNumber { dst, src } => {
+                        let a = reg!(src);
+                        let v = if a.is_number() { a } else { Value::number(slow!(rt.to_number(a))) };
+                        set!(dst, v);
+                    }
+                    Inst::ToNumeric { dst, src } => {
+                        let a = reg!(src);
+                        let v = if a.is_number() { a } else { slow!(rt.to_numeric(a)) };
+                        set!(dst, v);
+                    }
+                    Inst::Inc { dst, src } => {
+                        let a = reg!(src);
+                        let v = match a.as_number() {
+                            Some(x) => Value::number(x + 1.0),
+                            None => slow!(rt.op_inc_dec(a, 1.0)),
+                        };
+                        set!(dst, v);
+                    }
+                    Inst::Dec { dst, src } => {
+                        let a = reg!(src);
+                        let v = match a.as_number() {
+                            Some(x) => Value::number(x - 1.0),
+                            None => slow!(rt.op_inc_dec(a, -1.0)),
+                        };
+                        set!(dst, v);
+                    }
+                    Inst::ToString { dst, src } => {
+                        let a = reg!(src);
+                        let v = if a.is_string() {
+                            a
+                        } else {
+                            safepoint!();
+                            let a = reg!(src);
+                            slow!(rt.to_string(a))
+                        };
+                        set!(dst, v);
+                    }
+                    Inst::ToPropertyKey { dst, src } => {
+                        let a = reg!(src);
+                        let v = if a.is_string() || a.is_number() || a.is_symbol() {
+                            a
+                        } else {
+                            sync!();
+                            let k = tri!(rt.to_property_key(a));
+                            rt.key_to_value(k)
+                        };
+                        set!(dst, v);
+                    }
 
-                // ---- Control flow ----
-                Inst::Jmp { off } => jump!(off),
-                Inst::JmpTrue { off, cond } => {
-                    let c = reg!(cond);
-                    let t = if c == Value::TRUE { true } else if c == Value::FALSE { false } else { rt.to_boolean(c) };
-                    if t {
-                        jump!(off);
+                    // ---- Control flow ----
+                    Inst::Jmp { off } => jump!(off),
+                    Inst::JmpTrue { off, cond } => {
+                        let c = reg!(cond);
+                        let t = if c == Value::TRUE {
+                            true
+                        } else if c == Value::FALSE {
+                            false
+                        } else {
+                            rt.to_boolean(c)
+                        };
+                        if t {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpFalse { off, cond } => {
-                    let c = reg!(cond);
-                    let t = if c == Value::TRUE { true } else if c == Value::FALSE { false } else { rt.to_boolean(c) };
-                    if !t {
-                        jump!(off);
+                    Inst::JmpFalse { off, cond } => {
+                        let c = reg!(cond);
+                        let t = if c == Value::TRUE {
+                            true
+                        } else if c == Value::FALSE {
+                            false
+                        } else {
+                            rt.to_boolean(c)
+                        };
+                        if !t {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpUndefined { off, value } => {
-                    if reg!(value).is_undefined() {
-                        jump!(off);
+                    Inst::JmpUndefined { off, value } => {
+                        if reg!(value).is_undefined() {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpEmpty { off, value } => {
-                    if reg!(value).is_empty() {
-                        jump!(off);
+                    Inst::JmpEmpty { off, value } => {
+                        if reg!(value).is_empty() {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpNotUndefined { off, value } => {
-                    if !reg!(value).is_undefined() {
-                        jump!(off);
+                    Inst::JmpNotUndefined { off, value } => {
+                        if !reg!(value).is_undefined() {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpNotEmpty { off, value } => {
-                    if !reg!(value).is_empty() {
-                        jump!(off);
+                    Inst::JmpNotEmpty { off, value } => {
+                        if !reg!(value).is_empty() {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpNullish { off, value } => {
-                    if reg!(value).is_nullish() {
-                        jump!(off);
+                    Inst::JmpNullish { off, value } => {
+                        if reg!(value).is_nullish() {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpNotNullish { off, value } => {
-                    if !reg!(value).is_nullish() {
-                        jump!(off);
+                    Inst::JmpNotNullish { off, value } => {
+                        if !reg!(value).is_nullish() {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpEq { off, lhs, rhs } => {
-                    if compare!(Eq, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpEq { off, lhs, rhs } => {
+                        if compare!(Eq, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpNeq { off, lhs, rhs } => {
-                    if !compare!(Eq, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpNeq { off, lhs, rhs } => {
+                        if !compare!(Eq, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpStrictEq { off, lhs, rhs } => {
-                    if compare!(StrictEq, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpStrictEq { off, lhs, rhs } => {
+                        if compare!(StrictEq, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpStrictNeq { off, lhs, rhs } => {
-                    if !compare!(StrictEq, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpStrictNeq { off, lhs, rhs } => {
+                        if !compare!(StrictEq, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpLess { off, lhs, rhs } => {
-                    if compare!(Less, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpLess { off, lhs, rhs } => {
+                        if compare!(Less, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpNotLess { off, lhs, rhs } => {
-                    if !compare!(Less, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpNotLess { off, lhs, rhs } => {
+                        if !compare!(Less, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpLessEq { off, lhs, rhs } => {
-                    if compare!(LessEq, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpLessEq { off, lhs, rhs } => {
+                        if compare!(LessEq, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpNotLessEq { off, lhs, rhs } => {
-                    if !compare!(LessEq, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpNotLessEq { off, lhs, rhs } => {
+                        if !compare!(LessEq, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpGreater { off, lhs, rhs } => {
-                    if compare!(Greater, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpGreater { off, lhs, rhs } => {
+                        if compare!(Greater, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpNotGreater { off, lhs, rhs } => {
-                    if !compare!(Greater, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpNotGreater { off, lhs, rhs } => {
+                        if !compare!(Greater, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpGreaterEq { off, lhs, rhs } => {
-                    if compare!(GreaterEq, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpGreaterEq { off, lhs, rhs } => {
+                        if compare!(GreaterEq, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::JmpNotGreaterEq { off, lhs, rhs } => {
-                    if !compare!(GreaterEq, lhs, rhs) {
-                        jump!(off);
+                    Inst::JmpNotGreaterEq { off, lhs, rhs } => {
+                        if !compare!(GreaterEq, lhs, rhs) {
+                            jump!(off);
+                        }
                     }
-                }
-                Inst::Ret { value } => do_return!(reg!(value)),
-                Inst::RetUndefined {} => do_return!(Value::UNDEFINED),
-                Inst::Throw { value } => {
-                    let v = reg!(value);
-                    sync!();
-                    break rt.throw(v);
-                }
-                Inst::ThrowIfEmpty { dst, src, name } => {
-                    let v = reg!(src);
-                    if v.is_empty() {
+                    Inst::Ret { value } => do_return!(reg!(value)),
+                    Inst::RetUndefined {} => do_return!(Value::UNDEFINED),
+                    Inst::Throw { value } => {
+                        let v = reg!(value);
                         sync!();
-                        let n = rt.string_to_rust(strings!()[name as usize]);
-                        break rt.throw_reference_error(&format!("Cannot access '{n}' before initialization"));
+                        break rt.throw(v);
                     }
-                    set!(dst, v);
-                }
-                Inst::Trap {} => {
-                    sync!();
-                    break rt.throw_error(ErrorType::Error, "internal error: unreachable code was executed");
-                }
-                Inst::ThrowError { kind, msg } => {
-                    sync!();
-                    let ty = match bytecode::ErrorKind::from_u8(kind) {
-                        Some(k) => ErrorType::from_bytecode(k),
-                        None => ErrorType::Error,
-                    };
-                    let m = rt.string_to_rust(strings!()[msg as usize]);
-                    break rt.throw_error(ty, &m);
-                }
-                Inst::Catch { dst } => {
-                    let e = rt.take_exception();
-                    set!(dst, e);
-                }
-                Inst::Debugger {} => {}
+                    Inst::ThrowIfEmpty { dst, src, name } => {
+                        let v = reg!(src);
+                        if v.is_empty() {
+                            sync!();
+                            let n = rt.string_to_rust(strings!()[name as usize]);
+                            break rt.throw_reference_error(&format!("Cannot access '{n}' before initialization"));
+                        }
+                        set!(dst, v);
+                    }
+                    Inst::Trap {} => {
+                        sync!();
+                        break rt.throw_error(ErrorType::Error, "internal error: unreachable code was executed");
+                    }
+                    Inst::ThrowError { kind, msg } => {
+                        sync!();
+                        let ty = match bytecode::ErrorKind::from_u8(kind) {
+                            Some(k) => ErrorType::from_bytecode(k),
+                            None => ErrorType::Error,
+                        };
+                        let m = rt.string_to_rust(strings!()[msg as usize]);
+                        break rt.throw_error(ty, &m);
+                    }
+                    Inst::Catch { dst } => {
+                        let e = rt.take_exception();
+                        set!(dst, e);
+                    }
+                    Inst::Debugger {} => {}
 
-                // ---- Environments ----
-                Inst::CreateEnvironment { dst, parent, size } => {
-                    safepoint!();
-                    let p = reg!(parent);
-                    let env = rt.heap.alloc_env(p, size as usize);
-                    set!(dst, Value::cell(env));
-                }
-                Inst::GetParentEnvironment { dst } => {
-                    let c = rt.frames[fi].closure;
-                    let env = rt.heap.get(c.ptr_unchecked::<Closure>()).env;
-                    set!(dst, env);
-                }
-                Inst::ResolveEnvironment { dst, env, levels } => {
-                    let mut e = reg!(env);
-                    for _ in 0..levels {
+                    // ---- Environments ----
+                    Inst::CreateEnvironment { dst, parent, size } => {
+                        safepoint!();
+                        let p = reg!(parent);
+                        let env = rt.heap.alloc_env(p, size as usize);
+                        set!(dst, Value::cell(env));
+                    }
+                    Inst::GetParentEnvironment { dst } => {
+                        let c = rt.frames[fi].closure;
+                        let env = rt.heap.get(c.ptr_unchecked::<Closure>()).env;
+                        set!(dst, env);
+                    }
+                    Inst::ResolveEnvironment { dst, env, levels } => {
+                        let mut e = reg!(env);
+                        for _ in 0..levels {
+                            match env_of(rt, e) {
+                                Some(g) => e = rt.heap.get(g).parent,
+                                None => break,
+                            }
+                        }
+                        set!(dst, e);
+                    }
+                    Inst::LoadFromEnvironment { dst, env, slot } => {
+                        let e = reg!(env);
+                        let v = match env_of(rt, e).and_then(|g| rt.heap.env_slots(g).get(slot as usize).copied()) {
+                            Some(v) => v,
+                            None => {
+                                sync!();
+                                break rt.throw_type_error("internal error: bad environment access");
+                            }
+                        };
+                        set!(dst, v);
+                    }
+                    Inst::StoreToEnvironment { env, slot, value } => {
+                        let e = reg!(env);
+                        let v = reg!(value);
                         match env_of(rt, e) {
-                            Some(g) => e = rt.heap.get(g).parent,
-                            None => break,
+                            Some(g) if (slot as usize) < rt.heap.env_slots(g).len() => {
+                                rt.heap.env_slots_mut(g)[slot as usize] = v;
+                            }
+                            _ => {
+                                sync!();
+                                break rt.throw_type_error("internal error: bad environment access");
+                            }
                         }
                     }
-                    set!(dst, e);
-                }
-                Inst::LoadFromEnvironment { dst, env, slot } => {
-                    let e = reg!(env);
-                    let v = match env_of(rt, e).and_then(|g| rt.heap.env_slots(g).get(slot as usize).copied()) {
-                        Some(v) => v,
-                        None => {
-                            sync!();
-                            break rt.throw_type_error("internal error: bad environment access");
-                        }
-                    };
-                    set!(dst, v);
-                }
-                Inst::StoreToEnvironment { env, slot, value } => {
-                    let e = reg!(env);
-                    let v = reg!(value);
-                    match env_of(rt, e) {
-                        Some(g) if (slot as usize) < rt.heap.env_slots(g).len() => {
-                            rt.heap.env_slots_mut(g)[slot as usize] = v;
-                        }
-                        _ => {
-                            sync!();
-                            break rt.throw_type_error("internal error: bad environment access");
-                        }
-                    }
-                }
 
-                // ---- Properties ----
-                Inst::GetById { dst, obj, name, ic } | Inst::TryGetById { dst, obj, name, ic } => {
-                    let o = reg!(obj);
-                    if o.is_object() {
-                        let ob: Gc<JsObject> = o.ptr_unchecked();
-                        let shape = rt.heap.get(ob).shape;
+                    // ---- Properties ----
+                    Inst::GetById { dst, obj, name, ic } | Inst::TryGetById { dst, obj, name, ic } => {
+                        let o = reg!(obj);
+                        if o.is_object() {
+                            let ob: Gc<JsObject> = o.ptr_unchecked();
+                            let shape = rt.heap.get(ob).shape;
+                            let site = (ic_base!() + ic as usize) * ic::WAYS;
+                            if let Some(v) = ic_read(rt, site, ob, shape) {
+                                set!(dst, v);
+                                ip += 1;
+                                continue;
+                            }
+                        } else if o.is_string() && strings!()[name as usize] == rt.names.length.value() {
+                            let n = rt.heap.string_len(o);
+                            set!(dst, Value::number(n as f64));
+                            ip += 1;
+                            continue;
+                        }
+                        let key = name_key!(name);
+                        let is_try = matches!(*inst, Inst::TryGetById { .. });
+                        sync!();
+                        let v = tri!(ops::property::get_by_id_slow(rt, o, key, ic_base!() + ic as usize, is_try));
+                        set!(dst, v);
+                    }
+                    Inst::GetGlobal { dst, name, ic } => {
+                        let g = rt.global_object();
+                        let shape = rt.heap.get(g).shape;
                         let site = (ic_base!() + ic as usize) * ic::WAYS;
-                        if let Some(v) = ic_read(rt, site, ob, shape) {
+                        if let Some(v) = ic_read(rt, site, g, shape) {
                             set!(dst, v);
                             ip += 1;
                             continue;
                         }
-                    } else if o.is_string() && strings!()[name as usize] == rt.names.length.value() {
-                        let n = rt.heap.string_len(o);
-                        set!(dst, Value::number(n as f64));
-                        ip += 1;
-                        continue;
-                    }
-                    let key = name_key!(name);
-                    let is_try = matches!(*inst, Inst::TryGetById { .. });
-                    sync!();
-                    let v = tri!(ops::property::get_by_id_slow(rt, o, key, ic_base!() + ic as usize, is_try));
-                    set!(dst, v);
-                }
-                Inst::GetGlobal { dst, name, ic } => {
-                    let g = rt.global_object();
-                    let shape = rt.heap.get(g).shape;
-                    let site = (ic_base!() + ic as usize) * ic::WAYS;
-                    if let Some(v) = ic_read(rt, site, g, shape) {
+                        let key = name_key!(name);
+                        sync!();
+                        let v = tri!(ops::property::get_by_id_slow(
+                            rt,
+                            Value::object(g),
+                            key,
+                            ic_base!() + ic as usize,
+                            true
+                        ));
                         set!(dst, v);
-                        ip += 1;
-                        continue;
                     }
-                    let key = name_key!(name);
-                    sync!();
-                    let v = tri!(ops::property::get_by_id_slow(rt, Value::object(g), key, ic_base!() + ic as usize, true));
-                    set!(dst, v);
-                }
-                Inst::PutById { obj, name, value, ic } | Inst::TryPutById { obj, name, value, ic } => {
-                    let o = reg!(obj);
-                    let v = reg!(value);
-                    if o.is_object() {
-                        let ob: Gc<JsObject> = o.ptr_unchecked();
-                        let site = (ic_base!() + ic as usize) * ic::WAYS;
-                        if ic_write(rt, site, ob, v) {
-                            ip += 1;
-                            continue;
-                        }
-                    }
-                    safepoint!();
-                    let (o, v) = (reg!(obj), reg!(value));
-                    let key = name_key!(name);
-                    let is_try = matches!(*inst, Inst::TryPutById { .. });
-                    sync!();
-                    tri!(ops::property::put_by_id_slow(rt, o, key, v, strict!(), ic_base!() + ic as usize, is_try));
-                }
-                Inst::GetByVal { dst, obj, key } => {
-                    let (o, k) = (reg!(obj), reg!(key));
-                    if o.is_object() {
-                        if let Some(i) = k.as_array_index() {
+                    Inst::PutById { obj, name, value, ic } | Inst::TryPutById { obj, name, value, ic } => {
+                        let o = reg!(obj);
+                        let v = reg!(value);
+                        if o.is_object() {
                             let ob: Gc<JsObject> = o.ptr_unchecked();
-                            if let Some(v) = rt.heap.elements(ob).get(i as usize) {
-                                if !v.is_empty() {
-                                    set!(dst, *v);
-                                    ip += 1;
-                                    continue;
-                                }
+                            let site = (ic_base!() + ic as usize) * ic::WAYS;
+                            if ic_write(rt, site, ob, v) {
+                                ip += 1;
+                                continue;
                             }
                         }
+                        safepoint!();
+                        let (o, v) = (reg!(obj), reg!(value));
+                        let key = name_key!(name);
+                        let is_try = matches!(*inst, Inst::TryPutById { .. });
+                        sync!();
+                        tri!(ops::property::put_by_id_slow(rt, o, key, v, strict!(), ic_base!() + ic as usize, is_try));
                     }
-                    sync!();
-                    let v = tri!(ops::property::get_by_val_slow(rt, o, k));
-                    set!(dst, v);
-                }
-                Inst::PutByVal { obj, key, value } => {
-                    let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
-                    if o.is_object() {
-                        if let Some(i) = k.as_array_index() {
-                            let ob: Gc<JsObject> = o.ptr_unchecked();
-                            if let Some(el) = rt.heap.get(ob).elements {
-                                let slot = rt.heap.vec_values_mut(el).get_mut(i as usize);
-                                if let Some(s) = slot {
-                                    if !s.is_empty() {
-                                        *s = v;
+                    Inst::GetByVal { dst, obj, key } => {
+                        let (o, k) = (reg!(obj), reg!(key));
+                        if o.is_object() {
+                            if let Some(i) = k.as_array_index() {
+                                let ob: Gc<JsObject> = o.ptr_unchecked();
+                                if let Some(v) = rt.heap.elements(ob).get(i as usize) {
+                                    if !v.is_empty() {
+                                        set!(dst, *v);
                                         ip += 1;
                                         continue;
                                     }
                                 }
                             }
                         }
+                        sync!();
+                        let v = tri!(ops::property::get_by_val_slow(rt, o, k));
+                        set!(dst, v);
                     }
-                    safepoint!();
-                    let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
-                    sync!();
-                    tri!(ops::property::put_by_val_slow(rt, o, k, v, strict!()));
-                }
-                Inst::DelById { dst, obj, name } => {
-                    let o = reg!(obj);
-                    let key = name_key!(name);
-                    sync!();
-                    let r = tri!(ops::property::delete_property(rt, o, key, strict!()));
-                    set!(dst, Value::boolean(r));
-                }
-                Inst::DelByVal { dst, obj, key } => {
-                    let (o, k) = (reg!(obj), reg!(key));
-                    sync!();
-                    let key = tri!(rt.to_property_key(k));
-                    let r = tri!(ops::property::delete_property(rt, o, key, strict!()));
-                    set!(dst, Value::boolean(r));
-                }
-                Inst::PutOwnById { obj, name, value } => {
-                    safepoint!();
-                    let (o, v) = (reg!(obj), reg!(value));
-                    let key = name_key!(name);
-                    sync!();
-                    tri!(ops::property::put_own(rt, o, key, v, crate::object::shape::DEFAULT_ATTRS));
-                }
-                Inst::PutOwnByVal { obj, key, value, flags } => {
-                    safepoint!();
-                    let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
-                    sync!();
-                    let key = tri!(rt.to_property_key(k));
-                    let attrs = if flags & 1 != 0 {
-                        crate::object::shape::DEFAULT_ATTRS
-                    } else {
-                        crate::object::shape::WRITABLE | crate::object::shape::CONFIGURABLE
-                    };
-                    tri!(ops::property::put_own(rt, o, key, v, attrs));
-                }
-                Inst::PutOwnByIndex { obj, index, value } => {
-                    safepoint!();
-                    let (o, v) = (reg!(obj), reg!(value));
-                    sync!();
-                    tri!(ops::property::put_own(rt, o, Key::Index(index), v, crate::object::shape::DEFAULT_ATTRS));
-                }
-                Inst::PutOwnGetterSetter { obj, key, getter, setter, flags } => {
-                    safepoint!();
-                    let (o, k, g, s) = (reg!(obj), reg!(key), reg!(getter), reg!(setter));
-                    sync!();
-                    tri!(ops::property::put_own_accessor(rt, o, k, g, s, flags & 1 != 0));
-                }
-                Inst::NewObject { dst } => {
-                    safepoint!();
-                    let cap = info.code().literal_caps.get(ip).copied().unwrap_or(4);
-                    let shape = rt.realm().shapes.object_by_cap[(cap as usize).min(16)];
-                    let o = rt.new_object_with_shape(shape);
-                    set!(dst, Value::object(o));
-                }
-                Inst::NewObjectWithProto { dst, proto } => {
-                    safepoint!();
-                    let p = reg!(proto);
-                    let p = if p.is_object() { p } else { Value::NULL };
-                    let o = rt.new_object(p);
-                    set!(dst, Value::object(o));
-                }
-                Inst::NewArray { dst, size } => {
-                    safepoint!();
-                    let a = rt.new_array(size);
-                    set!(dst, Value::object(a));
-                }
-
-                // ---- Calls and closures ----
-                Inst::Call { dst, callee, first, argc: n } => {
-                    let f = reg!(callee);
-                    // Fast path: a plain call of a closure pushes its frame right here.
-                    if f.is_object() && n >= 1 {
-                        let fo: Gc<JsObject> = f.ptr_unchecked();
-                        if rt.heap.kind_of(fo) == CellKind::Closure {
-                            let cinfo = info_ref(rt.heap.get(fo.cast::<Closure>()).func);
-                            let at = rt.stack.len();
-                            let need = n as usize + cinfo.header.frame_size as usize;
-                            if !cinfo.flags().contains(FunctionFlags::CLASS_CONSTRUCTOR)
-                                && at + need <= rt.stack_limit
-                                && rt.frames.len() < rt.options.max_stack_depth
-                            {
-                                rt.frames[fi].ip = ip as u32;
-                                frame::push_call_window(&mut rt.stack, base!() + first as usize, n as usize, need);
-                                let realm = cinfo.realm();
-                                rt.frames.push(Frame {
-                                    info: code::FuncRef::new(cinfo),
-                                    closure: f,
-                                    new_target: Value::UNDEFINED,
-                                    generator: Value::UNDEFINED,
-                                    base: (at + n as usize) as u32,
-                                    args: at as u32,
-                                    argc: n,
-                                    ip: 0,
-                                    ret_reg: dst,
-                                    flags: 0,
-                                    saved_realm: rt.realm,
-                                });
-                                rt.realm = realm;
-                                fi += 1;
-                                switch_frame!();
-                                // Entering a function is a safepoint (for interrupts and
-                                // gc_stress; allocation sites collect on their own).
-                                if rt.gc_stress || rt.interrupt.load(Ordering::Relaxed) {
-                                    tri!(rt.safepoint_slow());
+                    Inst::PutByVal { obj, key, value } => {
+                        let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
+                        if o.is_object() {
+                            if let Some(i) = k.as_array_index() {
+                                let ob: Gc<JsObject> = o.ptr_unchecked();
+                                if let Some(el) = rt.heap.get(ob).elements {
+                                    let slot = rt.heap.vec_values_mut(el).get_mut(i as usize);
+                                    if let Some(s) = slot {
+                                        if !s.is_empty() {
+                                            *s = v;
+                                            ip += 1;
+                                            continue;
+                                        }
+                                    }
                                 }
-                                continue;
                             }
                         }
-                    }
-                    sync!();
-                    match tri!(ops::call::start_call(rt, f, base!() + first as usize, n as usize, dst, Value::UNDEFINED, false)) {
-                        CallStart::Pushed => {
-                            fi += 1;
-                            continue 'reload;
-                        }
-                        CallStart::Done(v) => set!(dst, v),
-                    }
-                }
-                Inst::Construct { dst, callee, new_target, first, argc: n } => {
-                    let f = reg!(callee);
-                    let nt = reg!(new_target);
-                    sync!();
-                    match tri!(ops::call::start_call(rt, f, base!() + first as usize, n as usize, dst, nt, true)) {
-                        CallStart::Pushed => {
-                            fi += 1;
-                            continue 'reload;
-                        }
-                        CallStart::Done(v) => set!(dst, v),
-                    }
-                }
-                Inst::CallSpread { dst, callee, this, args: a } => {
-                    let (f, t, arr) = (reg!(callee), reg!(this), reg!(a));
-                    sync!();
-                    let list = tri!(ops::call::array_to_list(rt, arr));
-                    let v = tri!(rt.call(f, t, &list));
-                    set!(dst, v);
-                }
-                Inst::ConstructSpread { dst, callee, new_target, args: a } => {
-                    let (f, nt, arr) = (reg!(callee), reg!(new_target), reg!(a));
-                    sync!();
-                    if !rt.is_constructor(f) {
-                        break rt.not_a_function(f, true);
-                    }
-                    let list = tri!(ops::call::array_to_list(rt, arr));
-                    let v = tri!(rt.construct(f, &list, nt));
-                    set!(dst, v);
-                }
-                Inst::CallBuiltin { dst, builtin, first, argc: n } => {
-                    sync!();
-                    let start = base!() + first as usize;
-                    let list: Vec<Value> = rt.stack[start..start + n as usize].to_vec();
-                    let v = tri!(ops::builtin::call_internal(rt, builtin, &list, info));
-                    set!(dst, v);
-                }
-                Inst::CreateClosure { dst, env, func } => {
-                    safepoint!();
-                    let e = reg!(env);
-                    let target = code::FuncRef::new(&info.bundle().functions[func as usize]);
-                    let c = ops::call::make_closure(rt, target, e);
-                    set!(dst, c);
-                }
-                Inst::CreateGenerator { dst, env, func } => {
-                    safepoint!();
-                    let e = reg!(env);
-                    sync!();
-                    let target = code::FuncRef::new(&info.bundle().functions[func as usize]);
-                    let g = tri!(ops::generator::create_generator(rt, fi, target, e));
-                    set!(dst, g);
-                }
-                Inst::LoadHomeObject { dst } => {
-                    let c = rt.frames[fi].closure;
-                    let h = rt.heap.get(c.ptr_unchecked::<Closure>()).home;
-                    set!(dst, h);
-                }
-                Inst::CreateRegExp { dst, pattern, flags } => {
-                    safepoint!();
-                    sync!();
-                    let (p, f) = (strings!()[pattern as usize], strings!()[flags as usize]);
-                    let r = tri!(crate::builtins::regexp::regexp_create(rt, p, f));
-                    set!(dst, r);
-                }
-
-                // ---- Generators ----
-                Inst::StartGenerator {} => {}
-                Inst::SaveGenerator { off } => {
-                    let g = rt.frames[fi].generator;
-                    let target = (ip as isize + off as isize) as u32;
-                    ops::generator::save_resume_point(rt, g, target);
-                }
-                Inst::ResumeGenerator { dst, is_return } => {
-                    let (v, kind) = ops::generator::take_resume(rt);
-                    if kind == ops::generator::RESUME_THROW {
+                        safepoint!();
+                        let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
                         sync!();
-                        break rt.throw(v);
+                        tri!(ops::property::put_by_val_slow(rt, o, k, v, strict!()));
                     }
-                    set!(dst, v);
-                    set!(is_return, Value::boolean(kind == ops::generator::RESUME_RETURN));
-                }
-                Inst::CompleteGenerator {} => {
-                    let g = rt.frames[fi].generator;
-                    ops::generator::mark_completed(rt, g);
-                }
+                    Inst::DelById { dst, obj, name } => {
+                        let o = reg!(obj);
+                        let key = name_key!(name);
+                        sync!();
+                        let r = tri!(ops::property::delete_property(rt, o, key, strict!()));
+                        set!(dst, Value::boolean(r));
+                    }
+                    Inst::DelByVal { dst, obj, key } => {
+                        let (o, k) = (reg!(obj), reg!(key));
+                        sync!();
+                        let key = tri!(rt.to_property_key(k));
+                        let r = tri!(ops::property::delete_property(rt, o, key, strict!()));
+                        set!(dst, Value::boolean(r));
+                    }
+                    Inst::PutOwnById { obj, name, value } => {
+                        safepoint!();
+                        let (o, v) = (reg!(obj), reg!(value));
+                        let key = name_key!(name);
+                        sync!();
+                        tri!(ops::property::put_own(rt, o, key, v, crate::object::shape::DEFAULT_ATTRS));
+                    }
+                    Inst::PutOwnByVal { obj, key, value, flags } => {
+                        safepoint!();
+                        let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
+                        sync!();
+                        let key = tri!(rt.to_property_key(k));
+                        let attrs = if flags & 1 != 0 {
+                            crate::object::shape::DEFAULT_ATTRS
+                        } else {
+                            crate::object::shape::WRITABLE | crate::object::shape::CONFIGURABLE
+                        };
+                        tri!(ops::property::put_own(rt, o, key, v, attrs));
+                    }
+                    Inst::PutOwnByIndex { obj, index, value } => {
+                        safepoint!();
+                        let (o, v) = (reg!(obj), reg!(value));
+                        sync!();
+                        tri!(ops::property::put_own(rt, o, Key::Index(index), v, crate::object::shape::DEFAULT_ATTRS));
+                    }
+                    Inst::PutOwnGetterSetter { obj, key, getter, setter, flags } => {
+                        safepoint!();
+                        let (o, k, g, s) = (reg!(obj), reg!(key), reg!(getter), reg!(setter));
+                        sync!();
+                        tri!(ops::property::put_own_accessor(rt, o, k, g, s, flags & 1 != 0));
+                    }
+                    Inst::NewObject { dst } => {
+                        safepoint!();
+                        let cap = info.code().literal_caps.get(ip).copied().unwrap_or(4);
+                        let shape = rt.realm().shapes.object_by_cap[(cap as usize).min(16)];
+                        let o = rt.new_object_with_shape(shape);
+                        set!(dst, Value::object(o));
+                    }
+                    Inst::NewObjectWithProto { dst, proto } => {
+                        safepoint!();
+                        let p = reg!(proto);
+                        let p = if p.is_object() { p } else { Value::NULL };
+                        let o = rt.new_object(p);
+                        set!(dst, Value::object(o));
+                    }
+                    Inst::NewArray { dst, size } => {
+                        safepoint!();
+                        let a = rt.new_array(size);
+                        set!(dst, Value::object(a));
+                    }
 
-                // ---- Iteration ----
-                Inst::GetIterator { dst, src } => {
-                    safepoint!();
-                    let s = reg!(src);
-                    sync!();
-                    let it = tri!(ops::iter::get_iterator(rt, s));
-                    set!(dst, it);
+                    // ---- Calls and closures ----
+                    Inst::Call { dst, callee, first, argc: n } => {
+                        let f = reg!(callee);
+                        // Fast path: a plain call of a closure pushes its frame right here.
+                        if f.is_object() && n >= 1 {
+                            let fo: Gc<JsObject> = f.ptr_unchecked();
+                            if rt.heap.kind_of(fo) == CellKind::Closure {
+                                let cinfo = info_ref(rt.heap.get(fo.cast::<Closure>()).func);
+                                let at = rt.stack.len();
+                                let need = n as usize + cinfo.header.frame_size as usize;
+                                if !cinfo.flags().contains(FunctionFlags::CLASS_CONSTRUCTOR)
+                                    && at + need <= rt.stack_limit
+                                    && rt.frames.len() < rt.options.max_stack_depth
+                                {
+                                    rt.frames[fi].ip = ip as u32;
+                                    frame::push_call_window(&mut rt.stack, base!() + first as usize, n as usize, need);
+                                    let realm = cinfo.realm();
+                                    rt.frames.push(Frame {
+                                        info: code::FuncRef::new(cinfo),
+                                        closure: f,
+                                        new_target: Value::UNDEFINED,
+                                        generator: Value::UNDEFINED,
+                                        base: (at + n as usize) as u32,
+                                        args: at as u32,
+                                        argc: n,
+                                        ip: 0,
+                                        ret_reg: dst,
+                                        flags: 0,
+                                        saved_realm: rt.realm,
+                                    });
+                                    rt.realm = realm;
+                                    fi += 1;
+                                    switch_frame!();
+                                    // Entering a function is a safepoint (for interrupts and
+                                    // gc_stress; allocation sites collect on their own).
+                                    if rt.gc_stress || rt.interrupt.load(Ordering::Relaxed) {
+                                        tri!(rt.safepoint_slow());
+                                    }
+                                    continue;
+                                }
+                            }
+                        }
+                        sync!();
+                        match tri!(ops::call::start_call(
+                            rt,
+                            f,
+                            base!() + first as usize,
+                            n as usize,
+                            dst,
+                            Value::UNDEFINED,
+                            false
+                        )) {
+                            CallStart::Pushed => {
+                                fi += 1;
+                                continue 'reload;
+                            }
+                            CallStart::Done(v) => set!(dst, v),
+                        }
+                    }
+                    Inst::Construct { dst, callee, new_target, first, argc: n } => {
+                        let f = reg!(callee);
+                        let nt = reg!(new_target);
+                        sync!();
+                        match tri!(ops::call::start_call(rt, f, base!() + first as usize, n as usize, dst, nt, true)) {
+                            CallStart::Pushed => {
+                                fi += 1;
+                                continue 'reload;
+                            }
+                            CallStart::Done(v) => set!(dst, v),
+                        }
+                    }
+                    Inst::CallSpread { dst, callee, this, args: a } => {
+                        let (f, t, arr) = (reg!(callee), reg!(this), reg!(a));
+                        sync!();
+                        let list = tri!(ops::call::array_to_list(rt, arr));
+                        let v = tri!(rt.call(f, t, &list));
+                        set!(dst, v);
+                    }
+                    Inst::ConstructSpread { dst, callee, new_target, args: a } => {
+                        let (f, nt, arr) = (reg!(callee), reg!(new_target), reg!(a));
+                        sync!();
+                        if !rt.is_constructor(f) {
+                            break rt.not_a_function(f, true);
+                        }
+                        let list = tri!(ops::call::array_to_list(rt, arr));
+                        let v = tri!(rt.construct(f, &list, nt));
+                        set!(dst, v);
+                    }
+                    Inst::CallBuiltin { dst, builtin, first, argc: n } => {
+                        sync!();
+                        let start = base!() + first as usize;
+                        let list: Vec<Value> = rt.stack[start..start + n as usize].to_vec();
+                        let v = tri!(ops::builtin::call_internal(rt, builtin, &list, info));
+                        set!(dst, v);
+                    }
+                    Inst::CreateClosure { dst, env, func } => {
+                        safepoint!();
+                        let e = reg!(env);
+                        let target = code::FuncRef::new(&info.bundle().functions[func as usize]);
+                        let c = ops::call::make_closure(rt, target, e);
+                        set!(dst, c);
+                    }
+                    Inst::CreateGenerator { dst, env, func } => {
+                        safepoint!();
+                        let e = reg!(env);
+                        sync!();
+                        let target = code::FuncRef::new(&info.bundle().functions[func as usize]);
+                        let g = tri!(ops::generator::create_generator(rt, fi, target, e));
+                        set!(dst, g);
+                    }
+                    Inst::LoadHomeObject { dst } => {
+                        let c = rt.frames[fi].closure;
+                        let h = rt.heap.get(c.ptr_unchecked::<Closure>()).home;
+                        set!(dst, h);
+                    }
+                    Inst::CreateRegExp { dst, pattern, flags } => {
+                        safepoint!();
+                        sync!();
+                        let (p, f) = (strings!()[pattern as usize], strings!()[flags as usize]);
+                        let r = tri!(crate::builtins::regexp::regexp_create(rt, p, f));
+                        set!(dst, r);
+                    }
+
+                    // ---- Generators ----
+                    Inst::StartGenerator {} => {}
+                    Inst::SaveGenerator { off } => {
+                        let g = rt.frames[fi].generator;
+                        let target = (ip as isize + off as isize) as u32;
+                        ops::generator::save_resume_point(rt, g, target);
+                    }
+                    Inst::ResumeGenerator { dst, is_return } => {
+                        let (v, kind) = ops::generator::take_resume(rt);
+                        if kind == ops::generator::RESUME_THROW {
+                            sync!();
+                            break rt.throw(v);
+                        }
+                        set!(dst, v);
+                        set!(is_return, Value::boolean(kind == ops::generator::RESUME_RETURN));
+                    }
+                    Inst::CompleteGenerator {} => {
+                        let g = rt.frames[fi].generator;
+                        ops::generator::mark_completed(rt, g);
+                    }
+
+                    // ---- Iteration ----
+                    Inst::GetIterator { dst, src } => {
+                        safepoint!();
+                        let s = reg!(src);
+                        sync!();
+                        let it = tri!(ops::iter::get_iterator(rt, s));
+                        set!(dst, it);
+                    }
+                    Inst::IteratorNext { dst, iter } => {
+                        let it = reg!(iter);
+                        sync!();
+                        let v = tri!(ops::iter::iterator_next(rt, it));
+                        set!(dst, v);
+                    }
+                    Inst::IteratorClose { iter, ignore_errors } => {
+                        let it = reg!(iter);
+                        sync!();
+                        tri!(ops::iter::iterator_close(rt, it, ignore_errors != 0));
+                    }
+                    Inst::GetPNameList { dst, obj } => {
+                        safepoint!();
+                        let o = reg!(obj);
+                        sync!();
+                        let s = tri!(ops::iter::get_pname_list(rt, o));
+                        set!(dst, s);
+                    }
+                    Inst::GetNextPName { dst, iter } => {
+                        let it = reg!(iter);
+                        sync!();
+                        let v = tri!(ops::iter::get_next_pname(rt, it));
+                        set!(dst, v);
+                    }
                 }
-                Inst::IteratorNext { dst, iter } => {
-                    let it = reg!(iter);
-                    sync!();
-                    let v = tri!(ops::iter::iterator_next(rt, it));
-                    set!(dst, v);
-                }
-                Inst::IteratorClose { iter, ignore_errors } => {
-                    let it = reg!(iter);
-                    sync!();
-                    tri!(ops::iter::iterator_close(rt, it, ignore_errors != 0));
-                }
-                Inst::GetPNameList { dst, obj } => {
-                    safepoint!();
-                    let o = reg!(obj);
-                    sync!();
-                    let s = tri!(ops::iter::get_pname_list(rt, o));
-                    set!(dst, s);
-                }
-                Inst::GetNextPName { dst, iter } => {
-                    let it = reg!(iter);
-                    sync!();
-                    let v = tri!(ops::iter::get_next_pname(rt, it));
-                    set!(dst, v);
-                }
+                ip += 1;
             }
-            ip += 1;
-        } };
+        };
         let _ = err;
         // An exception is pending: find a handler.
         if rt.exception_kind == ExceptionKind::Normal && rt.frames[fi].ip as usize != ip {
@@ -1210,7 +1280,8 @@ mod opstats {
     static COUNTS: [AtomicU64; 256] = [const { AtomicU64::new(0) }; 256];
     static INIT: std::sync::Once = std::sync::Once::new();
     extern "C" fn dump() {
-        let mut v: Vec<(u64, usize)> = (0..256).map(|i| (COUNTS[i].load(Ordering::Relaxed), i)).filter(|x| x.0 > 0).collect();
+        let mut v: Vec<(u64, usize)> =
+            (0..256).map(|i| (COUNTS[i].load(Ordering::Relaxed), i)).filter(|x| x.0 > 0).collect();
         v.sort_by(|a, b| b.cmp(a));
         let total: u64 = v.iter().map(|x| x.0).sum();
         eprintln!("opstats: {total} instructions");
@@ -1245,9 +1316,7 @@ fn ic_read(rt: &Runtime, site: usize, ob: Gc<JsObject>, shape: Gc<crate::object:
             let v = rt.heap.slot_at(holder, e.loc);
             return if v.is_empty() { None } else { Some(v) };
         }
-        if e.shape.is_none() {
-            return None;
-        }
+        e.shape?;
     }
     None
 }
@@ -1265,8 +1334,9 @@ fn ic_write(rt: &mut Runtime, site: usize, ob: Gc<JsObject>, v: Value) -> bool {
                     rt.heap.set_slot_at(ob, loc, v);
                     return true;
                 }
-                ic::ADD if e.epoch == rt.proto_epoch
-                    && rt.heap.get(ob).header.flags & (IS_PROTOTYPE | EXTENSIBLE) == EXTENSIBLE =>
+                ic::ADD
+                    if e.epoch == rt.proto_epoch
+                        && rt.heap.get(ob).header.flags & (IS_PROTOTYPE | EXTENSIBLE) == EXTENSIBLE =>
                 {
                     let Some(ns) = e.new_shape else { return false };
                     let (slot, loc) = (e.slot, e.loc);

@@ -122,7 +122,13 @@ impl Runtime {
     }
 
     /// 10.4.4.5 [[Delete]] of a mapped index: a successful delete unmaps it.
-    pub(crate) fn arguments_delete(&mut self, obj: Gc<JsObject>, i: u32, map: Gc<JsObject>, value: Value) -> JsResult<bool> {
+    pub(crate) fn arguments_delete(
+        &mut self,
+        obj: Gc<JsObject>,
+        i: u32,
+        map: Gc<JsObject>,
+        value: Value,
+    ) -> JsResult<bool> {
         let ok = self.ordinary_delete(obj, Key::Index(i))?;
         if ok {
             self.unmap_argument(map, i, value);
@@ -131,7 +137,14 @@ impl Runtime {
     }
 
     /// 10.4.4.2 [[DefineOwnProperty]] of a mapped index.
-    pub(crate) fn arguments_define(&mut self, obj: Gc<JsObject>, i: u32, desc: &PropertyDescriptor, map: Gc<JsObject>, old: Value) -> JsResult<bool> {
+    pub(crate) fn arguments_define(
+        &mut self,
+        obj: Gc<JsObject>,
+        i: u32,
+        desc: &PropertyDescriptor,
+        map: Gc<JsObject>,
+        old: Value,
+    ) -> JsResult<bool> {
         // Steps 3-4: a generic or data redefinition keeps the current value; the ordinary
         // definition does that already, as the element holds the parameter's value.
         if !self.ordinary_define_own_property(obj, Key::Index(i), desc)? {

@@ -155,7 +155,10 @@ impl Runtime {
         let len = self.heap.array_length(arr);
         let dense = self.heap.elements(arr).len();
         let flags = self.heap.get(arr).header.flags;
-        if dense as u32 == len && flags & (super::EXTENSIBLE | LENGTH_READONLY) == super::EXTENSIBLE && len < u32::MAX - 1 {
+        if dense as u32 == len
+            && flags & (super::EXTENSIBLE | LENGTH_READONLY) == super::EXTENSIBLE
+            && len < u32::MAX - 1
+        {
             let e = self.heap.ensure_element(arr, len as usize);
             self.heap.vec_set(e, len as usize, v);
             self.heap.get_mut(arr.cast::<JsArray>()).length = len + 1;

@@ -468,7 +468,14 @@ unsafe impl ObjectCell for PromiseObject {}
 impl PromiseObject {
     /// A pending promise.
     pub fn new(base: JsObject) -> PromiseObject {
-        PromiseObject { base, reactions: Vec::new(), result: Value::UNDEFINED, state: promise_state::PENDING, is_handled: false, _pad: [0; 6] }
+        PromiseObject {
+            base,
+            reactions: Vec::new(),
+            result: Value::UNDEFINED,
+            state: promise_state::PENDING,
+            is_handled: false,
+            _pad: [0; 6],
+        }
     }
 }
 

@@ -11,9 +11,7 @@ use super::shape::{
     PropKey, Shape, ACCESSOR, CONFIGURABLE, DEFAULT_ATTRS, DICTIONARY, ENUMERABLE, HAS_INDEX_KEYS, HAS_SPECIAL,
     MAX_FAST_PROPERTIES, WRITABLE,
 };
-use super::{
-    AccessorPair, JsObject, Key, PrimitiveObject, EXTENSIBLE, IS_PROTOTYPE, LAZY_PROTOTYPE, LENGTH_READONLY,
-};
+use super::{AccessorPair, JsObject, Key, PrimitiveObject, EXTENSIBLE, IS_PROTOTYPE, LAZY_PROTOTYPE, LENGTH_READONLY};
 use crate::gc::{CellHeader, CellKind, Gc};
 use crate::runtime::{JsResult, Runtime};
 use crate::value::Value;
@@ -388,12 +386,10 @@ impl Runtime {
                 Key::Name(k) if k == self.names.length => {
                     return Ok(Value::number(self.heap.string_len(v) as f64));
                 }
-                Key::Index(i) => {
-                    if (i as usize) < self.heap.string_len(v) {
-                        let flat = self.heap.flatten(v);
-                        let unit = self.heap.str_view(flat).at(i as usize);
-                        return Ok(self.string_from_unit(unit));
-                    }
+                Key::Index(i) if (i as usize) < self.heap.string_len(v) => {
+                    let flat = self.heap.flatten(v);
+                    let unit = self.heap.str_view(flat).at(i as usize);
+                    return Ok(self.string_from_unit(unit));
                 }
                 _ => {}
             }
@@ -538,7 +534,12 @@ impl Runtime {
     pub fn create_data_property(&mut self, obj: Gc<JsObject>, key: Key, value: Value) -> JsResult<bool> {
         if let Own::Absent = self.own_lookup(obj, key) {
             let kind = self.heap.get(obj).header.kind;
-            if self.heap.get(obj).header.flags & EXTENSIBLE == 0 || !matches!(kind, CellKind::Object | CellKind::Array | CellKind::Error | CellKind::Arguments | CellKind::Closure) {
+            if self.heap.get(obj).header.flags & EXTENSIBLE == 0
+                || !matches!(
+                    kind,
+                    CellKind::Object | CellKind::Array | CellKind::Error | CellKind::Arguments | CellKind::Closure
+                )
+            {
                 return self.define_own_property(obj, key, &PropertyDescriptor::data(value, DEFAULT_ATTRS));
             }
             return Ok(self.add_property(obj, key, value, DEFAULT_ATTRS));
@@ -605,7 +606,8 @@ impl Runtime {
         let shape = self.heap.get(obj).shape;
         let is_index = {
             let v = k.value();
-            v.is_string() && self.heap.get(v.ptr_unchecked::<crate::string::JsString>()).header.flags & crate::string::INDEX != 0
+            v.is_string()
+                && self.heap.get(v.ptr_unchecked::<crate::string::JsString>()).header.flags & crate::string::INDEX != 0
         };
         let mut extra_flags = 0;
         if is_index {
@@ -709,7 +711,12 @@ impl Runtime {
     }
 
     /// 10.1.6.1 OrdinaryDefineOwnProperty and 10.1.6.3 ValidateAndApplyPropertyDescriptor.
-    pub fn ordinary_define_own_property(&mut self, obj: Gc<JsObject>, key: Key, desc: &PropertyDescriptor) -> JsResult<bool> {
+    pub fn ordinary_define_own_property(
+        &mut self,
+        obj: Gc<JsObject>,
+        key: Key,
+        desc: &PropertyDescriptor,
+    ) -> JsResult<bool> {
         let current = self.own_lookup(obj, key);
         let cur = match current {
             Own::Absent => {
@@ -719,7 +726,8 @@ impl Runtime {
                 }
                 let attrs = desc.attrs();
                 if desc.is_accessor() {
-                    let pair = self.new_accessor_pair(desc.get.unwrap_or(Value::UNDEFINED), desc.set.unwrap_or(Value::UNDEFINED));
+                    let pair = self
+                        .new_accessor_pair(desc.get.unwrap_or(Value::UNDEFINED), desc.set.unwrap_or(Value::UNDEFINED));
                     let k = self.named(key);
                     self.add_named(obj, k, pair, attrs);
                 } else {
@@ -779,7 +787,7 @@ impl Runtime {
             Own::Virtual(..) => {
                 // String wrapper indices and `length`: immutable; the checks above passed,
                 // so the definition changes nothing.
-                return Ok(true);
+                Ok(true)
             }
             Own::Element(i) => {
                 if !to_accessor {
@@ -804,13 +812,14 @@ impl Runtime {
                 let k = self.index_atom(i);
                 if to_accessor {
                     new_attrs |= ACCESSOR;
-                    let pair = self.new_accessor_pair(desc.get.unwrap_or(Value::UNDEFINED), desc.set.unwrap_or(Value::UNDEFINED));
+                    let pair = self
+                        .new_accessor_pair(desc.get.unwrap_or(Value::UNDEFINED), desc.set.unwrap_or(Value::UNDEFINED));
                     self.add_named(obj, k, pair, new_attrs);
                 } else {
                     let v = desc.value.unwrap_or(old);
                     self.add_named(obj, k, v, new_attrs);
                 }
-                return Ok(true);
+                Ok(true)
             }
             Own::Slot(slot, attrs) => {
                 let k = self.named(key);

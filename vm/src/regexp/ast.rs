@@ -79,10 +79,7 @@ pub(super) enum SetExpr {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Class {
     /// `[...]` in legacy or `u` mode, or an escape like `\d` (one item, not negated).
-    Items {
-        negated: bool,
-        items: Vec<ClassItem>,
-    },
+    Items { negated: bool, items: Vec<ClassItem> },
     /// `[...]` in `v` mode.
     Set(SetClass),
 }
@@ -174,16 +171,10 @@ pub(super) fn escape_set(e: &ClassEscape, ctx: &Ctx) -> Option<CharSet> {
     let (set, negated) = match e {
         ClassEscape::Digit { negated } => (charset::digit_set(), *negated),
         ClassEscape::Space { negated } => (charset::space_set(), *negated),
-        ClassEscape::Word { negated } => {
-            (charset::word_set(ctx.unicode && ctx.ignore_case), *negated)
-        }
+        ClassEscape::Word { negated } => (charset::word_set(ctx.unicode && ctx.ignore_case), *negated),
         ClassEscape::Property { .. } => return None,
     };
-    Some(if negated {
-        set.complement(ctx.max_char())
-    } else {
-        set
-    })
+    Some(if negated { set.complement(ctx.max_char()) } else { set })
 }
 
 /// The characters of a legacy or `u`-mode class before negation and case folding, or None
@@ -210,22 +201,13 @@ struct First {
 
 impl First {
     fn zero_width() -> First {
-        First {
-            chars: Some(CharSet::new()),
-            nullable: true,
-        }
+        First { chars: Some(CharSet::new()), nullable: true }
     }
     fn unknown(nullable: bool) -> First {
-        First {
-            chars: None,
-            nullable,
-        }
+        First { chars: None, nullable }
     }
     fn chars(set: CharSet) -> First {
-        First {
-            chars: Some(set),
-            nullable: false,
-        }
+        First { chars: Some(set), nullable: false }
     }
 }
 
@@ -257,11 +239,9 @@ fn first(node: &Node, ctx: &Ctx) -> First {
     // the node is folded the same way as the guard (by the global flag).
     let regress_folds = ctx.unicode && ctx.ignore_case != ctx.global_ignore_case;
     match node {
-        Node::Empty
-        | Node::LineStart
-        | Node::LineEnd
-        | Node::WordBoundary { .. }
-        | Node::Look { .. } => First::zero_width(),
+        Node::Empty | Node::LineStart | Node::LineEnd | Node::WordBoundary { .. } | Node::Look { .. } => {
+            First::zero_width()
+        }
         Node::BackRef(_) | Node::NamedRef(_) => First::unknown(true),
         Node::Char(c) => {
             if regress_folds {
@@ -300,10 +280,7 @@ fn first(node: &Node, ctx: &Ctx) -> First {
         Node::Modifiers { add, remove, body } => first(body, &ctx.with(*add, *remove)),
         Node::Repeat { body, min, .. } => {
             let f = first(body, ctx);
-            First {
-                chars: f.chars,
-                nullable: f.nullable || *min == 0,
-            }
+            First { chars: f.chars, nullable: f.nullable || *min == 0 }
         }
         Node::Cat(nodes) => {
             let mut acc = First::zero_width();
@@ -318,10 +295,7 @@ fn first(node: &Node, ctx: &Ctx) -> First {
             acc
         }
         Node::Alt(nodes) => {
-            let mut acc = First {
-                chars: Some(CharSet::new()),
-                nullable: false,
-            };
+            let mut acc = First { chars: Some(CharSet::new()), nullable: false };
             for n in nodes {
                 let f = first(n, ctx);
                 acc.chars = union(acc.chars, &f.chars);
@@ -368,11 +342,7 @@ fn cost(node: &Node) -> (u64, u64) {
             };
             let (bp, bl) = cost(body);
             let counts = u64::from(max - min) + 1;
-            let paths = if bp <= 1 {
-                counts
-            } else {
-                bp.saturating_pow(max).saturating_mul(counts)
-            };
+            let paths = if bp <= 1 { counts } else { bp.saturating_pow(max).saturating_mul(counts) };
             (paths, bl.saturating_mul(u64::from(max)))
         }
     }

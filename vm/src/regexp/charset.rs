@@ -32,9 +32,7 @@ impl CharSet {
     }
 
     pub(super) fn single(c: u32) -> CharSet {
-        CharSet {
-            ranges: vec![(c, c)],
-        }
+        CharSet { ranges: vec![(c, c)] }
     }
 
     pub(super) fn ranges(&self) -> &[(u32, u32)] {
@@ -71,9 +69,7 @@ impl CharSet {
     pub(super) fn add_range(&mut self, lo: u32, hi: u32) {
         debug_assert!(lo <= hi);
         // The first range that could touch [lo, hi]: its end reaches lo - 1 or beyond.
-        let start = self
-            .ranges
-            .partition_point(|&(_, h)| h.saturating_add(1) < lo);
+        let start = self.ranges.partition_point(|&(_, h)| h.saturating_add(1) < lo);
         let mut end = start;
         let (mut new_lo, mut new_hi) = (lo, hi);
         while end < self.ranges.len() && self.ranges[end].0 <= hi.saturating_add(1) {
@@ -221,11 +217,7 @@ fn legacy_fold() -> &'static LegacyFold {
             }
         }
         members.sort_unstable();
-        LegacyFold {
-            class_of,
-            classes,
-            members,
-        }
+        LegacyFold { class_of, classes, members }
     })
 }
 

@@ -13,10 +13,7 @@ enum Atom {
 
 /// ClassSetReservedPunctuator: may be escaped inside a `v`-mode class.
 fn is_reserved_punctuator(c: u32) -> bool {
-    matches!(
-        char::from_u32(c),
-        Some('&' | '-' | '!' | '#' | '%' | ',' | ':' | ';' | '<' | '=' | '>' | '@' | '`' | '~')
-    )
+    matches!(char::from_u32(c), Some('&' | '-' | '!' | '#' | '%' | ',' | ':' | ';' | '<' | '=' | '>' | '@' | '`' | '~'))
 }
 
 /// ClassSetReservedDoublePunctuator: the first character of `&& !! ## $$ ...`.
@@ -48,10 +45,7 @@ fn is_double_punctuator_char(c: u32) -> bool {
 
 /// ClassSetSyntaxCharacter: may not appear unescaped as a `v`-mode class character.
 fn is_set_syntax_char(c: u32) -> bool {
-    matches!(
-        char::from_u32(c),
-        Some('(' | ')' | '[' | ']' | '{' | '}' | '/' | '-' | '\\' | '|')
-    )
+    matches!(char::from_u32(c), Some('(' | ')' | '[' | ']' | '{' | '}' | '/' | '-' | '\\' | '|'))
 }
 
 /// MayContainStrings of a `v`-mode class operand.
@@ -89,8 +83,7 @@ impl Parser<'_> {
             }
             let a = self.class_atom()?;
             // A range needs `-` followed by an atom, not by the closing bracket.
-            let dash_range =
-                self.peek_is(b'-') && self.peek_at(1).is_some_and(|c| c != u32::from(b']'));
+            let dash_range = self.peek_is(b'-') && self.peek_at(1).is_some_and(|c| c != u32::from(b']'));
             if !dash_range {
                 items.push(atom_item(a));
                 continue;
@@ -152,11 +145,7 @@ impl Parser<'_> {
             '1'..='7' if self.unicode => return Err(msg::INVALID_CLASS_ESCAPE),
             '8' | '9' if self.unicode => return Err(msg::INVALID_ESCAPE),
             '0' if self.unicode => {
-                if self
-                    .peek()
-                    .and_then(char::from_u32)
-                    .is_some_and(|d| d.is_ascii_digit())
-                {
+                if self.peek().and_then(char::from_u32).is_some_and(|d| d.is_ascii_digit()) {
                     return Err(msg::INVALID_CLASS_ESCAPE);
                 }
                 Atom::Char(0)
@@ -224,11 +213,7 @@ impl Parser<'_> {
             let operand = self.set_operand(false)?;
             ops.push(operand);
         }
-        Ok(if op == "&&" {
-            SetExpr::Intersection(ops)
-        } else {
-            SetExpr::Subtraction(ops)
-        })
+        Ok(if op == "&&" { SetExpr::Intersection(ops) } else { SetExpr::Subtraction(ops) })
     }
 
     /// ClassSetOperand (NestedClass, ClassStringDisjunction or ClassSetCharacter), or with
@@ -267,11 +252,7 @@ impl Parser<'_> {
         if allow_range && self.peek_is(b'-') && self.peek_at(1) != Some(u32::from(b'-')) {
             self.pos += 1;
             // A class escape cannot start a range either.
-            if self.peek_is(b'\\')
-                && self
-                    .peek_at(1)
-                    .and_then(char::from_u32)
-                    .is_some_and(|c| "dDsSwWpPq".contains(c))
+            if self.peek_is(b'\\') && self.peek_at(1).and_then(char::from_u32).is_some_and(|c| "dDsSwWpPq".contains(c))
             {
                 return Err(msg::INVALID_CHARACTER_CLASS);
             }
@@ -327,11 +308,7 @@ impl Parser<'_> {
                     _ => Err(msg::INVALID_UNICODE_ESCAPE),
                 },
                 '0' => {
-                    if self
-                        .peek()
-                        .and_then(char::from_u32)
-                        .is_some_and(|d| d.is_ascii_digit())
-                    {
+                    if self.peek().and_then(char::from_u32).is_some_and(|d| d.is_ascii_digit()) {
                         return Err(msg::INVALID_CLASS_ESCAPE);
                     }
                     Ok(0)

@@ -19,9 +19,7 @@
 //! - `v` mode with ignoreCase: set operations and complements are written with lookarounds
 //!   over simple classes (see `needs_lookaround_form`).
 
-use super::ast::{
-    escape_set, items_set, Class, ClassEscape, ClassItem, Ctx, Node, SetClass, SetExpr, SetOperand,
-};
+use super::ast::{escape_set, items_set, Class, ClassEscape, ClassItem, Ctx, Node, SetClass, SetExpr, SetOperand};
 use super::charset::{self, CharSet};
 use super::class::may_contain_strings;
 
@@ -84,11 +82,7 @@ impl Emitter {
             Node::LineStart => self.push_str("^"),
             Node::LineEnd => self.push_str("$"),
             Node::WordBoundary { negated } => self.push_str(if *negated { "\\B" } else { "\\b" }),
-            Node::Look {
-                behind,
-                negated,
-                body,
-            } => {
+            Node::Look { behind, negated, body } => {
                 self.push_str(match (behind, negated) {
                     (false, false) => "(?=",
                     (false, true) => "(?!",
@@ -141,12 +135,7 @@ impl Emitter {
             // Resolved by the parser; an unresolved one could only match the empty string.
             Node::NamedRef(_) => self.push_str("(?:)"),
             Node::Class(class) => self.class(class, ctx),
-            Node::Repeat {
-                body,
-                min,
-                max,
-                greedy,
-            } => {
+            Node::Repeat { body, min, max, greedy } => {
                 let wrap = matches!(**body, Node::Cat(_) | Node::Alt(_) | Node::Empty);
                 if wrap {
                     self.push_str("(?:");
@@ -185,18 +174,10 @@ impl Emitter {
                 }
                 self.set_class(&set, *negated);
             }
-            Class::Items {
-                negated: false,
-                items,
-            } if ctx.sets
-                && ctx.ignore_case
-                && matches!(
-                    items.as_slice(),
-                    [ClassItem::Escape(ClassEscape::Property {
-                        negated: true,
-                        ..
-                    })]
-                ) =>
+            Class::Items { negated: false, items }
+                if ctx.sets
+                    && ctx.ignore_case
+                    && matches!(items.as_slice(), [ClassItem::Escape(ClassEscape::Property { negated: true, .. })]) =>
             {
                 if let [ClassItem::Escape(ClassEscape::Property { text, .. })] = items.as_slice() {
                     self.folded_complement_property(text);
@@ -207,9 +188,7 @@ impl Emitter {
                 for item in items {
                     match item {
                         ClassItem::Char(c) => self.char(*c),
-                        ClassItem::Range(lo, hi) => {
-                            self.ranges(&CharSet::from_ranges(&[(*lo, *hi)]))
-                        }
+                        ClassItem::Range(lo, hi) => self.ranges(&CharSet::from_ranges(&[(*lo, *hi)])),
                         ClassItem::Escape(e) => self.escape_in_class(e, ctx),
                     }
                 }
@@ -230,13 +209,7 @@ impl Emitter {
                     self.set_operand(&SetOperand::Strings(long), ctx);
                     self.push_str("|");
                 }
-                self.set_class_folded(
-                    &SetClass {
-                        negated: false,
-                        expr: single,
-                    },
-                    ctx,
-                );
+                self.set_class_folded(&SetClass { negated: false, expr: single }, ctx);
                 if has_empty_string(&class.expr) {
                     self.push_str("|");
                 }
@@ -338,11 +311,9 @@ impl Emitter {
                 self.set_class_folded(class, ctx);
                 self.push_str(")");
             }
-            SetOperand::Escape(ClassEscape::Property {
-                negated: true,
-                text,
-                ..
-            }) => self.folded_complement_property(text),
+            SetOperand::Escape(ClassEscape::Property { negated: true, text, .. }) => {
+                self.folded_complement_property(text)
+            }
             // Single characters and positive escapes as a simple class.
             other => {
                 self.push_str("[");
@@ -441,13 +412,7 @@ fn needs_lookaround_form_for_chars(class: &SetClass, ctx: &Ctx) -> bool {
         && !class.negated
         && may_contain_strings(&class.expr)
         && unions_only(&class.expr)
-        && needs_lookaround_form(
-            &SetClass {
-                negated: false,
-                expr: split_strings(&class.expr, &mut Vec::new()),
-            },
-            ctx,
-        )
+        && needs_lookaround_form(&SetClass { negated: false, expr: split_strings(&class.expr, &mut Vec::new()) }, ctx)
 }
 
 /// Removes the strings of other than one character from a union-only expression (nested
@@ -463,10 +428,9 @@ fn split_strings(expr: &SetExpr, long: &mut Vec<Vec<u32>>) -> SetExpr {
                 long.extend(strings.iter().filter(|s| s.len() > 1).cloned());
                 SetOperand::Strings(strings.iter().filter(|s| s.len() == 1).cloned().collect())
             }
-            SetOperand::Nested(c) if !c.negated => SetOperand::Nested(Box::new(SetClass {
-                negated: false,
-                expr: split_strings(&c.expr, long),
-            })),
+            SetOperand::Nested(c) if !c.negated => {
+                SetOperand::Nested(Box::new(SetClass { negated: false, expr: split_strings(&c.expr, long) }))
+            }
             other => other.clone(),
         })
         .collect();
@@ -485,8 +449,6 @@ fn has_empty_string(expr: &SetExpr) -> bool {
     match expr {
         SetExpr::Union(ops) => ops.iter().any(operand),
         SetExpr::Intersection(ops) => !ops.is_empty() && ops.iter().all(operand),
-        SetExpr::Subtraction(ops) => {
-            ops.first().is_some_and(operand) && !ops.iter().skip(1).any(operand)
-        }
+        SetExpr::Subtraction(ops) => ops.first().is_some_and(operand) && !ops.iter().skip(1).any(operand),
     }
 }

@@ -29,10 +29,7 @@ impl Flags {
     /// and `u` and `v` exclude each other.
     pub fn parse(flags: &[u16]) -> Result<Flags, RegExpError> {
         let invalid = || RegExpError {
-            message: format!(
-                "Invalid flags supplied to RegExp constructor '{}'",
-                String::from_utf16_lossy(flags)
-            ),
+            message: format!("Invalid flags supplied to RegExp constructor '{}'", String::from_utf16_lossy(flags)),
         };
         let mut f = Flags::default();
         for &unit in flags {

@@ -75,9 +75,7 @@ mod tests;
 mod tests_exec;
 
 pub use flags::Flags;
-pub use subst::{
-    advance_string_index, escape_source, get_substitution, regexp_escape, NamedCaptureLookup,
-};
+pub use subst::{advance_string_index, escape_source, get_substitution, regexp_escape, NamedCaptureLookup};
 
 use std::fmt;
 use std::ops::Range;
@@ -201,8 +199,7 @@ impl CompiledRegExp {
         } else {
             pattern.iter().map(|&u| u32::from(u)).collect()
         };
-        let mut parsed =
-            parse::parse(&chars, unicode, parsed_flags.unicode_sets).map_err(&syntax_error)?;
+        let mut parsed = parse::parse(&chars, unicode, parsed_flags.unicode_sets).map_err(&syntax_error)?;
         rewrite::rewrite_empty_loops(&mut parsed.node);
 
         let ctx = ast::Ctx {
@@ -216,11 +213,7 @@ impl CompiledRegExp {
         emitter.node(&parsed.node, &ctx);
         let emitted = emitter.out;
         let expensive = ast::attempt_cost(&parsed.node) > NATIVE_ATTEMPT_COST;
-        let guard = if expensive && !parsed_flags.sticky {
-            ast::first_chars(&parsed.node, &ctx)
-        } else {
-            None
-        };
+        let guard = if expensive && !parsed_flags.sticky { ast::first_chars(&parsed.node, &ctx) } else { None };
         let probe_source = if guard.as_ref().is_some_and(|g| g.is_empty()) {
             // Nothing can start a match: every attempt fails at once, scan natively.
             Vec::new()
@@ -263,10 +256,7 @@ impl CompiledRegExp {
             let slot = match group_names.iter().position(|g| g.name == utf16) {
                 Some(slot) => slot,
                 None => {
-                    group_names.push(GroupName {
-                        name: utf16,
-                        indices: Vec::new(),
-                    });
+                    group_names.push(GroupName { name: utf16, indices: Vec::new() });
                     group_names.len() - 1
                 }
             };
@@ -352,26 +342,17 @@ impl CompiledRegExp {
         }
         let unicode = self.flags.either_unicode();
         let mut pos = last_index;
-        if unicode
-            && pos > 0
-            && pos < input.len()
-            && is_trail(input[pos])
-            && is_lead(input[pos - 1])
-        {
+        if unicode && pos > 0 && pos < input.len() && is_trail(input[pos]) && is_lead(input[pos - 1]) {
             pos -= 1;
         }
         let probe = if input.len() - pos > short_input() && !self.probe_source.is_empty() {
-            self.probe
-                .get_or_init(|| compile(&self.probe_source, self.regress_flags()).ok()?.ok())
-                .as_ref()
+            self.probe.get_or_init(|| compile(&self.probe_source, self.regress_flags()).ok()?.ok()).as_ref()
         } else {
             None
         };
         let Some(probe) = probe else {
             let m = self.find(&self.regex, input, pos)?;
-            return Ok(m
-                .filter(|m| !self.flags.sticky || m.start() == pos)
-                .map(|m| self.result(&m)));
+            return Ok(m.filter(|m| !self.flags.sticky || m.start() == pos).map(|m| self.result(&m)));
         };
         let marker = self.group_count + 1;
         loop {
@@ -403,12 +384,7 @@ impl CompiledRegExp {
     }
 
     /// One regress search from `pos`, with a regress panic turned into an error.
-    fn find(
-        &self,
-        regex: &regress::Regex,
-        input: &[u16],
-        pos: usize,
-    ) -> Result<Option<regress::Match>, ExecError> {
+    fn find(&self, regex: &regress::Regex, input: &[u16], pos: usize) -> Result<Option<regress::Match>, ExecError> {
         let unicode = self.flags.either_unicode();
         catch_unwind(AssertUnwindSafe(|| {
             if unicode {
@@ -421,9 +397,7 @@ impl CompiledRegExp {
     }
 
     fn result(&self, m: &regress::Match) -> MatchResult {
-        MatchResult {
-            captures: m.groups().take(self.group_count + 1).collect(),
-        }
+        MatchResult { captures: m.groups().take(self.group_count + 1).collect() }
     }
 }
 
@@ -455,14 +429,8 @@ fn regress_flags(flags: &Flags) -> regress::Flags {
 }
 
 /// Compiles an emitted pattern; a panic in regress is caught (Err(())).
-fn compile(
-    pattern: &[u32],
-    flags: regress::Flags,
-) -> Result<Result<regress::Regex, regress::Error>, ()> {
-    catch_unwind(AssertUnwindSafe(|| {
-        regress::Regex::from_unicode(pattern.iter().copied(), flags)
-    }))
-    .map_err(|_| ())
+fn compile(pattern: &[u32], flags: regress::Flags) -> Result<Result<regress::Regex, regress::Error>, ()> {
+    catch_unwind(AssertUnwindSafe(|| regress::Regex::from_unicode(pattern.iter().copied(), flags))).map_err(|_| ())
 }
 
 fn is_lead(u: u16) -> bool {
@@ -477,9 +445,7 @@ fn is_trail(u: u16) -> bool {
 fn regress_message(text: &str) -> String {
     match text {
         "Capture group count limit exceeded" => parse::msg::TOO_MANY_CAPTURES.to_string(),
-        "Loop count limit exceeded" | "Regular expression is too deeply nested" => {
-            parse::msg::TOO_LARGE.to_string()
-        }
+        "Loop count limit exceeded" | "Regular expression is too deeply nested" => parse::msg::TOO_LARGE.to_string(),
         "Invalid property name" => parse::msg::INVALID_PROPERTY_NAME.to_string(),
         other => other.to_string(),
     }

@@ -106,11 +106,7 @@ pub(super) fn parse(src: &[u32], unicode: bool, sets: bool) -> PResult<Parsed> {
     let names: Vec<(Vec<u32>, u32)> = p.names.into_iter().map(|d| (d.name, d.index)).collect();
     resolve_named_refs(&mut node, &names)?;
     drop_self_references(&mut node, &mut Vec::new());
-    Ok(Parsed {
-        node,
-        group_count: p.groups,
-        names,
-    })
+    Ok(Parsed { node, group_count: p.groups, names })
 }
 
 /// Counts the capturing groups and tells whether one is named, without parsing: `(` not
@@ -166,11 +162,7 @@ fn might_both_participate(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
 fn resolve_named_refs(node: &mut Node, names: &[(Vec<u32>, u32)]) -> PResult<()> {
     match node {
         Node::NamedRef(name) => {
-            let groups: Vec<u32> = names
-                .iter()
-                .filter(|(n, _)| n == name)
-                .map(|&(_, index)| index)
-                .collect();
+            let groups: Vec<u32> = names.iter().filter(|(n, _)| n == name).map(|&(_, index)| index).collect();
             if groups.is_empty() {
                 return Err(msg::INVALID_NAMED_CAPTURE_REFERENCED);
             }
@@ -181,9 +173,7 @@ fn resolve_named_refs(node: &mut Node, names: &[(Vec<u32>, u32)]) -> PResult<()>
         | Node::Group { body, .. }
         | Node::Modifiers { body, .. }
         | Node::Repeat { body, .. } => resolve_named_refs(body, names),
-        Node::Cat(nodes) | Node::Alt(nodes) => nodes
-            .iter_mut()
-            .try_for_each(|n| resolve_named_refs(n, names)),
+        Node::Cat(nodes) | Node::Alt(nodes) => nodes.iter_mut().try_for_each(|n| resolve_named_refs(n, names)),
         _ => Ok(()),
     }
 }
@@ -212,9 +202,7 @@ fn drop_self_references(node: &mut Node, open: &mut Vec<u32>) {
         Node::Look { body, .. } | Node::Modifiers { body, .. } | Node::Repeat { body, .. } => {
             drop_self_references(body, open)
         }
-        Node::Cat(nodes) | Node::Alt(nodes) => {
-            nodes.iter_mut().for_each(|n| drop_self_references(n, open))
-        }
+        Node::Cat(nodes) | Node::Alt(nodes) => nodes.iter_mut().for_each(|n| drop_self_references(n, open)),
         _ => {}
     }
 }
@@ -253,9 +241,7 @@ fn in_property(oracle: &Option<regress::Regex>, c: u32) -> bool {
     };
     let mut buf = [0u16; 2];
     let units = ch.encode_utf16(&mut buf);
-    re.find_from_utf16(units, 0)
-        .next()
-        .is_some_and(|m| m.range() == (0..units.len()))
+    re.find_from_utf16(units, 0).next().is_some_and(|m| m.range() == (0..units.len()))
 }
 
 fn property_oracle(pattern: &str) -> Option<regress::Regex> {
@@ -276,14 +262,7 @@ fn is_identifier_part(c: u32) -> bool {
     static ORACLE: OnceLock<Option<regress::Regex>> = OnceLock::new();
     match char::from_u32(c) {
         Some(ch) if ch.is_ascii() => ch.is_ascii_alphanumeric() || ch == '$' || ch == '_',
-        _ => {
-            c == 0x200C
-                || c == 0x200D
-                || in_property(
-                    ORACLE.get_or_init(|| property_oracle(r"[\p{ID_Continue}]")),
-                    c,
-                )
-        }
+        _ => c == 0x200C || c == 0x200D || in_property(ORACLE.get_or_init(|| property_oracle(r"[\p{ID_Continue}]")), c),
     }
 }
 
@@ -312,9 +291,7 @@ impl Parser<'_> {
     }
 
     pub(super) fn looking_at(&self, s: &str) -> bool {
-        s.bytes()
-            .enumerate()
-            .all(|(k, b)| self.peek_at(k) == Some(u32::from(b)))
+        s.bytes().enumerate().all(|(k, b)| self.peek_at(k) == Some(u32::from(b)))
     }
 
     pub(super) fn eat(&mut self, c: u8) -> bool {
@@ -359,11 +336,7 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        Ok(if alternatives.len() == 1 {
-            alternatives.pop().unwrap_or(Node::Empty)
-        } else {
-            Node::Alt(alternatives)
-        })
+        Ok(if alternatives.len() == 1 { alternatives.pop().unwrap_or(Node::Empty) } else { Node::Alt(alternatives) })
     }
 
     /// Alternative :: [empty] | Alternative Term
@@ -398,8 +371,7 @@ impl Parser<'_> {
                 self.pos += 1;
                 (Node::LineEnd, Err(msg::NOTHING_TO_REPEAT))
             }
-            Some('\\') if matches!(self.peek_at(1), Some(c) if c == u32::from(b'b') || c == u32::from(b'B')) =>
-            {
+            Some('\\') if matches!(self.peek_at(1), Some(c) if c == u32::from(b'b') || c == u32::from(b'B')) => {
                 let negated = self.peek_at(1) == Some(u32::from(b'B'));
                 self.pos += 2;
                 (Node::WordBoundary { negated }, Err(msg::NOTHING_TO_REPEAT))
@@ -408,30 +380,15 @@ impl Parser<'_> {
                 let negated = self.peek_at(2) == Some(u32::from(b'!'));
                 self.pos += 3;
                 let body = self.group_body()?;
-                let look = Node::Look {
-                    behind: false,
-                    negated,
-                    body: Box::new(body),
-                };
+                let look = Node::Look { behind: false, negated, body: Box::new(body) };
                 // B.1.2: QuantifiableAssertion in legacy mode only.
-                (
-                    look,
-                    if self.unicode {
-                        Err(msg::INVALID_QUANTIFIER)
-                    } else {
-                        Ok(())
-                    },
-                )
+                (look, if self.unicode { Err(msg::INVALID_QUANTIFIER) } else { Ok(()) })
             }
             Some('(') if self.looking_at("(?<=") || self.looking_at("(?<!") => {
                 let negated = self.peek_at(3) == Some(u32::from(b'!'));
                 self.pos += 4;
                 let body = self.group_body()?;
-                let look = Node::Look {
-                    behind: true,
-                    negated,
-                    body: Box::new(body),
-                };
+                let look = Node::Look { behind: true, negated, body: Box::new(body) };
                 (look, Err(msg::INVALID_QUANTIFIER))
             }
             Some('(') => (self.group()?, Ok(())),
@@ -476,22 +433,13 @@ impl Parser<'_> {
                 _ => false,
             };
             self.pos = start;
-            return if follows {
-                Err(msg::NOTHING_TO_REPEAT)
-            } else {
-                Ok(atom)
-            };
+            return if follows { Err(msg::NOTHING_TO_REPEAT) } else { Ok(atom) };
         }
         let Some((min, max, greedy)) = self.quantifier()? else {
             return Ok(atom);
         };
         quantifiable?;
-        Ok(Node::Repeat {
-            body: Box::new(atom),
-            min,
-            max,
-            greedy,
-        })
+        Ok(Node::Repeat { body: Box::new(atom), min, max, greedy })
     }
 
     /// Quantifier: `* + ? {n} {n,} {n,m}` with an optional `?` for lazy. Returns
@@ -558,11 +506,7 @@ impl Parser<'_> {
     fn decimal_digits(&mut self) -> Option<Vec<u8>> {
         let start = self.pos;
         let mut digits = Vec::new();
-        while let Some(d) = self
-            .peek()
-            .and_then(char::from_u32)
-            .and_then(|c| c.to_digit(10))
-        {
+        while let Some(d) = self.peek().and_then(char::from_u32).and_then(|c| c.to_digit(10)) {
             if !(digits.is_empty() && d == 0) {
                 digits.push(d as u8);
             }
@@ -577,10 +521,7 @@ impl Parser<'_> {
         if self.eat(b'?') {
             if self.eat(b':') {
                 let body = self.group_body()?;
-                return Ok(Node::Group {
-                    capture: None,
-                    body: Box::new(body),
-                });
+                return Ok(Node::Group { capture: None, body: Box::new(body) });
             }
             if self.eat(b'<') {
                 let index = self.new_capture()?;
@@ -589,33 +530,19 @@ impl Parser<'_> {
                 let body = self.group_body()?;
                 // Checked once the group is closed, as V8 does, which decides which error
                 // comes first.
-                if self
-                    .names
-                    .iter()
-                    .any(|d| d.name == name && might_both_participate(&d.path, &path))
-                {
+                if self.names.iter().any(|d| d.name == name && might_both_participate(&d.path, &path)) {
                     return Err(msg::DUPLICATE_CAPTURE_GROUP_NAME);
                 }
                 self.names.push(NameDef { name, index, path });
-                return Ok(Node::Group {
-                    capture: Some(index),
-                    body: Box::new(body),
-                });
+                return Ok(Node::Group { capture: Some(index), body: Box::new(body) });
             }
             let (add, remove) = self.modifiers()?;
             let body = self.group_body()?;
-            return Ok(Node::Modifiers {
-                add,
-                remove,
-                body: Box::new(body),
-            });
+            return Ok(Node::Modifiers { add, remove, body: Box::new(body) });
         }
         let index = self.new_capture()?;
         let body = self.group_body()?;
-        Ok(Node::Group {
-            capture: Some(index),
-            body: Box::new(body),
-        })
+        Ok(Node::Group { capture: Some(index), body: Box::new(body) })
     }
 
     fn new_capture(&mut self) -> PResult<u32> {
@@ -643,10 +570,7 @@ impl Parser<'_> {
         let mut seen = ModFlags::default();
         let mut removing = false;
         loop {
-            let c = self
-                .peek()
-                .and_then(char::from_u32)
-                .ok_or(msg::INVALID_GROUP)?;
+            let c = self.peek().and_then(char::from_u32).ok_or(msg::INVALID_GROUP)?;
             self.pos += 1;
             let target = if removing { &mut remove } else { &mut add };
             let (slot, seen_slot) = match c {
@@ -677,11 +601,7 @@ impl Parser<'_> {
                 return Ok(name);
             }
             let c = self.identifier_char()?;
-            let ok = if name.is_empty() {
-                is_identifier_start(c)
-            } else {
-                is_identifier_part(c)
-            };
+            let ok = if name.is_empty() { is_identifier_start(c) } else { is_identifier_part(c) };
             if !ok {
                 return Err(msg::INVALID_CAPTURE_GROUP_NAME);
             }
@@ -698,9 +618,7 @@ impl Parser<'_> {
             if !self.eat(b'u') {
                 return Err(msg::INVALID_CAPTURE_GROUP_NAME);
             }
-            return self
-                .unicode_escape(true)
-                .ok_or(msg::INVALID_CAPTURE_GROUP_NAME);
+            return self.unicode_escape(true).ok_or(msg::INVALID_CAPTURE_GROUP_NAME);
         }
         if is_lead_surrogate(c) {
             if let Some(t) = self.peek().filter(|&t| is_trail_surrogate(t)) {
@@ -814,11 +732,7 @@ impl Parser<'_> {
             }
             '0' if self.unicode => {
                 self.pos += 1;
-                if self
-                    .peek()
-                    .and_then(char::from_u32)
-                    .is_some_and(|d| d.is_ascii_digit())
-                {
+                if self.peek().and_then(char::from_u32).is_some_and(|d| d.is_ascii_digit()) {
                     return Err(msg::INVALID_DECIMAL_ESCAPE);
                 }
                 Ok(Node::Char(0))
@@ -841,10 +755,7 @@ impl Parser<'_> {
             'r' => 0x0D,
             't' => 0x09,
             'v' => 0x0B,
-            'x' => match (
-                self.peek().and_then(hex_value),
-                self.peek_at(1).and_then(hex_value),
-            ) {
+            'x' => match (self.peek().and_then(hex_value), self.peek_at(1).and_then(hex_value)) {
                 (Some(a), Some(b)) => {
                     self.pos += 2;
                     a * 16 + b
@@ -891,16 +802,8 @@ impl Parser<'_> {
 
     /// `\p{...}` or `\P{...}` after the `p`: a property name and value made of
     /// `[A-Za-z0-9_]`, checked against regress's tables.
-    pub(super) fn property_escape(
-        &mut self,
-        negated: bool,
-        in_class: bool,
-    ) -> PResult<ClassEscape> {
-        let invalid = if in_class {
-            msg::INVALID_CLASS_PROPERTY_NAME
-        } else {
-            msg::INVALID_PROPERTY_NAME
-        };
+    pub(super) fn property_escape(&mut self, negated: bool, in_class: bool) -> PResult<ClassEscape> {
+        let invalid = if in_class { msg::INVALID_CLASS_PROPERTY_NAME } else { msg::INVALID_PROPERTY_NAME };
         if !self.eat(b'{') {
             return Err(invalid);
         }
@@ -922,11 +825,7 @@ impl Parser<'_> {
         if name.is_empty() || name.matches('=').count() > 1 || !property_exists(&name) {
             return Err(invalid);
         }
-        Ok(ClassEscape::Property {
-            negated,
-            text,
-            strings,
-        })
+        Ok(ClassEscape::Property { negated, text, strings })
     }
 }
 
@@ -953,7 +852,5 @@ fn digits_greater(a: &[u8], b: &[u8]) -> bool {
 }
 
 fn saturate(digits: &[u8]) -> u32 {
-    digits.iter().fold(0u32, |v, &d| {
-        v.saturating_mul(10).saturating_add(u32::from(d))
-    })
+    digits.iter().fold(0u32, |v, &d| v.saturating_mul(10).saturating_add(u32::from(d)))
 }

@@ -20,10 +20,7 @@ use super::ast::{Class, Node};
 
 /// The empty class: matches nothing.
 fn never() -> Node {
-    Node::Class(Class::Items {
-        negated: false,
-        items: Vec::new(),
-    })
+    Node::Class(Class::Items { negated: false, items: Vec::new() })
 }
 
 /// A node that never matches but keeps the capture groups of `orig`: groups are numbered
@@ -38,10 +35,7 @@ fn never_like(orig: &Node) -> Node {
 
 fn is_never(node: &Node) -> bool {
     match node {
-        Node::Class(Class::Items {
-            negated: false,
-            items,
-        }) => items.is_empty(),
+        Node::Class(Class::Items { negated: false, items }) => items.is_empty(),
         Node::Cat(nodes) => nodes.first().is_some_and(is_never),
         _ => false,
     }
@@ -50,12 +44,7 @@ fn is_never(node: &Node) -> bool {
 /// A loop that runs zero times: matches empty, keeps (undefined) the groups of `body`.
 fn zero_iterations(body: &Node) -> Node {
     if has_capture(body) {
-        Node::Repeat {
-            body: Box::new(body.clone()),
-            min: 0,
-            max: Some(0),
-            greedy: true,
-        }
+        Node::Repeat { body: Box::new(body.clone()), min: 0, max: Some(0), greedy: true }
     } else {
         Node::Empty
     }
@@ -64,11 +53,7 @@ fn zero_iterations(body: &Node) -> Node {
 /// True if the node never consumes a character (assertions and empty).
 fn zero_width(node: &Node) -> bool {
     match node {
-        Node::Empty
-        | Node::LineStart
-        | Node::LineEnd
-        | Node::WordBoundary { .. }
-        | Node::Look { .. } => true,
+        Node::Empty | Node::LineStart | Node::LineEnd | Node::WordBoundary { .. } | Node::Look { .. } => true,
         Node::Group { body, .. } | Node::Modifiers { body, .. } => zero_width(body),
         Node::Cat(nodes) | Node::Alt(nodes) => nodes.iter().all(zero_width),
         Node::Repeat { body, max, .. } => *max == Some(0) || zero_width(body),
@@ -99,9 +84,7 @@ pub(super) fn nullable(node: &Node) -> bool {
 
 fn has_capture(node: &Node) -> bool {
     match node {
-        Node::Group {
-            capture: Some(_), ..
-        } => true,
+        Node::Group { capture: Some(_), .. } => true,
         Node::Group { body, .. }
         | Node::Modifiers { body, .. }
         | Node::Look { body, .. }
@@ -126,10 +109,7 @@ fn non_empty(node: &Node) -> Option<Node> {
             Some(if is_never(&inner) {
                 never_like(node)
             } else {
-                Node::Group {
-                    capture: *capture,
-                    body: Box::new(inner),
-                }
+                Node::Group { capture: *capture, body: Box::new(inner) }
             })
         }
         Node::Modifiers { add, remove, body } => {
@@ -137,40 +117,22 @@ fn non_empty(node: &Node) -> Option<Node> {
             Some(if is_never(&inner) {
                 never_like(node)
             } else {
-                Node::Modifiers {
-                    add: *add,
-                    remove: *remove,
-                    body: Box::new(inner),
-                }
+                Node::Modifiers { add: *add, remove: *remove, body: Box::new(inner) }
             })
         }
         // With min 0 every iteration already consumes (RepeatMatcher), so the non-empty
         // matches are those with at least one iteration of NE(body).
-        Node::Repeat {
-            body,
-            min: 0,
-            max,
-            greedy,
-        } => {
+        Node::Repeat { body, min: 0, max, greedy } => {
             let inner = non_empty(body)?;
             if is_never(&inner) || *max == Some(0) {
                 return Some(never_like(node));
             }
-            Some(Node::Repeat {
-                body: Box::new(inner),
-                min: 1,
-                max: *max,
-                greedy: *greedy,
-            })
+            Some(Node::Repeat { body: Box::new(inner), min: 1, max: *max, greedy: *greedy })
         }
         Node::Alt(nodes) => {
             // Branches without non-empty matches stay (as never-matching) for their groups.
             let out = nodes.iter().map(non_empty).collect::<Option<Vec<Node>>>()?;
-            Some(if out.iter().all(is_never) {
-                never_like(node)
-            } else {
-                Node::Alt(out)
-            })
+            Some(if out.iter().all(is_never) { never_like(node) } else { Node::Alt(out) })
         }
         Node::Cat(nodes) => non_empty_cat(nodes),
         _ => None,
@@ -218,27 +180,16 @@ fn non_empty_cat(nodes: &[Node]) -> Option<Node> {
     let mut first_consumes = vec![ne_first];
     first_consumes.extend_from_slice(tail);
     let first_consumes = Node::Cat(first_consumes);
-    let ordered = if *greedy {
-        vec![first_consumes, ne_tail]
-    } else {
-        vec![ne_tail, first_consumes]
-    };
+    let ordered = if *greedy { vec![first_consumes, ne_tail] } else { vec![ne_tail, first_consumes] };
     Some(with_prefix(Node::Alt(ordered)))
 }
 
 /// Rewrites every loop with a nullable body that NE can fix, innermost first.
 pub(super) fn rewrite_empty_loops(node: &mut Node) {
     match node {
-        Node::Look { body, .. } | Node::Group { body, .. } | Node::Modifiers { body, .. } => {
-            rewrite_empty_loops(body)
-        }
+        Node::Look { body, .. } | Node::Group { body, .. } | Node::Modifiers { body, .. } => rewrite_empty_loops(body),
         Node::Cat(nodes) | Node::Alt(nodes) => nodes.iter_mut().for_each(rewrite_empty_loops),
-        Node::Repeat {
-            body,
-            min,
-            max,
-            greedy,
-        } => {
+        Node::Repeat { body, min, max, greedy } => {
             rewrite_empty_loops(body);
             if !nullable(body) {
                 return;
@@ -248,12 +199,7 @@ pub(super) fn rewrite_empty_loops(node: &mut Node) {
                 *node = match *min {
                     0 => zero_iterations(body),
                     1 => (**body).clone(),
-                    m => Node::Repeat {
-                        body: body.clone(),
-                        min: m,
-                        max: Some(m),
-                        greedy: *greedy,
-                    },
+                    m => Node::Repeat { body: body.clone(), min: m, max: Some(m), greedy: *greedy },
                 };
                 return;
             }
@@ -273,22 +219,12 @@ pub(super) fn rewrite_empty_loops(node: &mut Node) {
                 let first = if *min == 1 {
                     (**body).clone()
                 } else {
-                    Node::Repeat {
-                        body: body.clone(),
-                        min: *min,
-                        max: Some(*min),
-                        greedy: *greedy,
-                    }
+                    Node::Repeat { body: body.clone(), min: *min, max: Some(*min), greedy: *greedy }
                 };
                 let rest = if is_never(&ne) {
                     Node::Empty
                 } else {
-                    Node::Repeat {
-                        body: Box::new(ne),
-                        min: 0,
-                        max: rest_max,
-                        greedy: *greedy,
-                    }
+                    Node::Repeat { body: Box::new(ne), min: 0, max: rest_max, greedy: *greedy }
                 };
                 *node = Node::Cat(vec![first, rest]);
             }

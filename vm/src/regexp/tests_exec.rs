@@ -36,10 +36,7 @@ fn run(pattern: &str, flags: &str, input: &[u16], last_index: usize) -> String {
         Ok(Some(m)) => m
             .captures
             .iter()
-            .map(|c| {
-                c.as_ref()
-                    .map_or("-".to_string(), |r| format!("{}..{}", r.start, r.end))
-            })
+            .map(|c| c.as_ref().map_or("-".to_string(), |r| format!("{}..{}", r.start, r.end)))
             .collect::<Vec<_>>()
             .join(" "),
     }
@@ -55,9 +52,8 @@ fn check(cases: &[(&str, &str, &str, usize, &str)]) {
             let got = run(pattern, flags, &input, last_index);
             SHORT_INPUT_OVERRIDE.with(|o| o.set(None));
             if got != expected {
-                failures.push(format!(
-                    "/{pattern}/{flags} at {last_index} (probe: {probe}): got {got}, want {expected}"
-                ));
+                failures
+                    .push(format!("/{pattern}/{flags} at {last_index} (probe: {probe}): got {got}, want {expected}"));
             }
         }
     }
@@ -88,13 +84,7 @@ const NODE_CASES: &[(&str, &str, &str, usize, &str)] = &[
     ("]", "", r"]", 0, "0..1"),
     ("(?=a)*", "", r"a", 0, "0..0"),
     ("(?=a)+a", "", r"a", 0, "0..1"),
-    (
-        "\\u{41}",
-        "",
-        r"uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu",
-        0,
-        "0..41",
-    ),
+    ("\\u{41}", "", r"uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu", 0, "0..41"),
     ("\\u{41}", "u", r"A", 0, "0..1"),
     ("\\ud83d\\ude00", "u", r"\uD83D\uDE00", 0, "0..2"),
     ("\\ud83d", "u", r"\uD83D\uDE00", 0, "null"),
@@ -154,13 +144,7 @@ const NODE_CASES: &[(&str, &str, &str, usize, &str)] = &[
     ("(?<=\\1(a))b", "", r"aab", 0, "2..3 1..2"),
     ("(?<!a)b", "", r"abb", 0, "2..3"),
     ("(a)|b", "", r"b", 0, "0..1 -"),
-    (
-        "(z)((a+)?(b+)?(c))*",
-        "",
-        r"zaacbbbcac",
-        0,
-        "0..10 0..1 8..10 8..9 - 9..10",
-    ),
+    ("(z)((a+)?(b+)?(c))*", "", r"zaacbbbcac", 0, "0..10 0..1 8..10 8..9 - 9..10"),
     ("(a*)*", "", r"b", 0, "0..0 -"),
     ("(a*)+", "", r"b", 0, "0..0 0..0"),
     ("(?:a|b)*?c", "", r"abc", 0, "0..3"),
@@ -248,13 +232,7 @@ const NODE_CASES: &[(&str, &str, &str, usize, &str)] = &[
     ("\\W", "gu", r"\uD83D\uDE00", 0, "0..2"),
     ("[^x]", "gu", r"\uD83D\uDE00", 0, "0..2"),
     ("\\p{Emoji_Presentation}", "gu", r"a\uD83D\uDE00", 0, "1..3"),
-    (
-        "[\\u{1F600}-\\u{1F64F}]+",
-        "u",
-        r"x\uD83D\uDE01\uD83D\uDE02y",
-        0,
-        "1..5",
-    ),
+    ("[\\u{1F600}-\\u{1F64F}]+", "u", r"x\uD83D\uDE01\uD83D\uDE02y", 0, "1..5"),
     ("(?<=\\u{1F600})x", "u", r"\uD83D\uDE00x", 0, "2..3"),
     ("(?<=.)x", "u", r"\uD83D\uDE00x", 0, "2..3"),
     ("(?<=^.)x", "u", r"\uD83D\uDE00x", 0, "2..3"),
@@ -330,13 +308,7 @@ const NODE_CASES: &[(&str, &str, &str, usize, &str)] = &[
     ("[^[a-z]--b]", "v", r"b1", 0, "0..1"),
     ("[^\\q{a}]", "v", r"ab", 0, "1..2"),
     ("\\p{RGI_Emoji}", "v", r"x\uD83D\uDE00", 0, "1..3"),
-    (
-        "[\\p{RGI_Emoji}--\\q{😀}]",
-        "v",
-        r"\uD83D\uDE00\uD83D\uDE01",
-        0,
-        "2..4",
-    ),
+    ("[\\p{RGI_Emoji}--\\q{😀}]", "v", r"\uD83D\uDE00\uD83D\uDE01", 0, "2..4"),
     ("[\\p{ASCII}--\\p{L}]", "v", r"ab1", 0, "2..3"),
     ("[a-z]", "iv", r"K", 0, "0..1"),
     ("[\\q{AbC}]", "iv", r"abc", 0, "0..3"),
@@ -377,13 +349,7 @@ const NODE_CASES: &[(&str, &str, &str, usize, &str)] = &[
     ("\\k<a", "", r"k<a", 0, "0..3"),
     ("[\\k]", "", r"k", 0, "0..1"),
     ("(?<𝒜>.)\\k<𝒜>", "", r"xx", 0, "0..2 0..1"),
-    (
-        "(?<\\u{1d49c}>.)\\k<\\ud835\\udc9c>",
-        "",
-        r"xx",
-        0,
-        "0..2 0..1",
-    ),
+    ("(?<\\u{1d49c}>.)\\k<\\ud835\\udc9c>", "", r"xx", 0, "0..2 0..1"),
     ("^[^x]$", "u", r"\uD83D\uDE00", 0, "0..2"),
     ("^[^x]$", "", r"\uD83D\uDE00", 0, "null"),
     ("\\uD83D\\uDE00", "", r"\uD83D\uDE00", 0, "0..2"),
@@ -449,20 +415,8 @@ const NODE_CASES: &[(&str, &str, &str, usize, &str)] = &[
     ("^\\w+$", "m", r"ab\u000Acd", 1, "3..5"),
     ("^$", "m", r"a\u000A\u000Ab", 0, "2..2"),
     ("a$", "", r"a\u000A", 0, "null"),
-    (
-        "(?<year>\\d{4})-(?<month>\\d{2})",
-        "",
-        r"on 2024-05-01",
-        0,
-        "3..10 3..7 8..10",
-    ),
-    (
-        "(?<a>.)(?<b>.)\\k<b>\\k<a>",
-        "",
-        r"xabba",
-        0,
-        "1..5 1..2 2..3",
-    ),
+    ("(?<year>\\d{4})-(?<month>\\d{2})", "", r"on 2024-05-01", 0, "3..10 3..7 8..10"),
+    ("(?<a>.)(?<b>.)\\k<b>\\k<a>", "", r"xabba", 0, "1..5 1..2 2..3"),
     ("(?<=(?<n>\\d))x", "", r"a1x", 0, "2..3 1..2"),
     ("(?<!\\d)x", "", r"1xax", 0, "3..4"),
     ("(?<=\\bfoo)bar", "", r"foobar", 0, "3..6"),
@@ -571,24 +525,15 @@ fn sticky_matches_only_at_last_index_on_long_inputs() {
     s.push(u16::from(b'a'));
     let re = CompiledRegExp::new(&u("a"), &u("y")).unwrap();
     assert_eq!(re.exec_at(&s, 0, &|| false), Ok(None));
-    assert_eq!(
-        re.exec_at(&s, 10_000, &|| false).unwrap().unwrap().range(),
-        10_000..10_001
-    );
+    assert_eq!(re.exec_at(&s, 10_000, &|| false).unwrap().unwrap().range(), 10_000..10_001);
     let re = CompiledRegExp::new(&u("a"), &u("g")).unwrap();
-    assert_eq!(
-        re.exec_at(&s, 0, &|| false).unwrap().unwrap().range(),
-        10_000..10_001
-    );
+    assert_eq!(re.exec_at(&s, 0, &|| false).unwrap().unwrap().range(), 10_000..10_001);
 }
 
 #[test]
 fn interrupt_is_polled_before_matching() {
     let re = CompiledRegExp::new(&u("a"), &[]).unwrap();
-    assert_eq!(
-        re.exec_at(&u("a"), 0, &|| true),
-        Err(ExecError::Interrupted)
-    );
+    assert_eq!(re.exec_at(&u("a"), 0, &|| true), Err(ExecError::Interrupted));
 }
 
 #[test]
@@ -602,10 +547,7 @@ fn interrupt_stops_a_long_scan_between_attempts() {
         polls.set(polls.get() + 1);
         polls.get() > 10
     };
-    assert_eq!(
-        re.exec_at(&input, 0, &stop_after_ten),
-        Err(ExecError::Interrupted)
-    );
+    assert_eq!(re.exec_at(&input, 0, &stop_after_ten), Err(ExecError::Interrupted));
     assert_eq!(polls.get(), 11);
     // Without an interrupt the same scan finishes (and finds nothing).
     let re = CompiledRegExp::new(&u("a*a*b"), &[]).unwrap();
@@ -637,17 +579,9 @@ fn long_inputs_find_the_same_matches_as_short_ones() {
 fn explore() {
     use std::io::Write;
     let units = |s: &str| -> Vec<u16> {
-        s.split(',')
-            .filter(|x| !x.is_empty())
-            .map(|x| u16::from_str_radix(x, 16).unwrap())
-            .collect()
+        s.split(',').filter(|x| !x.is_empty()).map(|x| u16::from_str_radix(x, 16).unwrap()).collect()
     };
-    let show = |s: &[u16]| {
-        s.iter()
-            .map(|u| format!("{u:x}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
+    let show = |s: &[u16]| s.iter().map(|u| format!("{u:x}")).collect::<Vec<_>>().join(",");
     let text = std::fs::read_to_string(std::env::var("REGEXP_CASES").unwrap()).unwrap();
     let mut out = std::fs::File::create(std::env::var("REGEXP_OUT").unwrap()).unwrap();
     for line in text.lines() {
@@ -673,11 +607,7 @@ fn explore() {
             r
         };
         let (native, probe) = (result(false), result(true));
-        let r = if native == probe {
-            native
-        } else {
-            format!("MISMATCH {native} / {probe}")
-        };
+        let r = if native == probe { native } else { format!("MISMATCH {native} / {probe}") };
         writeln!(out, "{r}").unwrap();
         out.flush().unwrap();
     }

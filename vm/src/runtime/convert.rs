@@ -5,7 +5,7 @@ use crate::conv;
 use crate::gc::{CellKind, Gc};
 use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::{JsObject, Key, PrimitiveObject, PropKey, Symbol};
-use crate::string::{StrView, JsString};
+use crate::string::{JsString, StrView};
 use crate::value::{Kind, Value};
 
 /// The preferred type of ToPrimitive.

@@ -126,7 +126,14 @@ impl JsError {
             Some(i) => ("SyntaxError", first[i + "SyntaxError: ".len()..].to_string()),
             None => ("SyntaxError", first.to_string()),
         };
-        JsError { name: name.into(), message, stack: text.to_string(), interrupted: false, out_of_memory: false, unhandled_rejection: false }
+        JsError {
+            name: name.into(),
+            message,
+            stack: text.to_string(),
+            interrupted: false,
+            out_of_memory: false,
+            unhandled_rejection: false,
+        }
     }
 }
 
@@ -231,7 +238,14 @@ impl Runtime {
 
     /// Describes a thrown value without running JavaScript.
     pub(crate) fn describe_thrown(&mut self, v: Value) -> JsError {
-        let mut err = JsError { name: String::new(), message: String::new(), stack: String::new(), interrupted: false, out_of_memory: false, unhandled_rejection: false };
+        let mut err = JsError {
+            name: String::new(),
+            message: String::new(),
+            stack: String::new(),
+            interrupted: false,
+            out_of_memory: false,
+            unhandled_rejection: false,
+        };
         if let Some(obj) = v.is_object().then(|| v.ptr_unchecked::<JsObject>()) {
             let name_key = self.names.name;
             let msg_key = self.names.message;

@@ -60,7 +60,12 @@ pub struct RuntimeOptions {
 
 impl Default for RuntimeOptions {
     fn default() -> RuntimeOptions {
-        RuntimeOptions { gc_stress: false, heap_limit: 3 << 30, max_stack_depth: 40_000, report_unhandled_rejections: true }
+        RuntimeOptions {
+            gc_stress: false,
+            heap_limit: 3 << 30,
+            max_stack_depth: 40_000,
+            report_unhandled_rejections: true,
+        }
     }
 }
 
@@ -113,6 +118,9 @@ pub struct Runtime {
     pub(crate) handles: Vec<Value>,
     persistent: Vec<Value>,
     persistent_free: Vec<usize>,
+    /// Boxed: frames and functions point into a loaded bundle, which must not move when
+    /// the vector grows.
+    #[allow(clippy::vec_box)]
     pub(crate) bundles: Vec<Box<LoadedBundle>>,
     pub(crate) ics: Vec<Ic>,
     pub(crate) root_shapes: HashMap<(u64, CellKind, u8), Gc<Shape>>,
@@ -152,8 +160,11 @@ pub struct Runtime {
     /// Compiled matchers by (pattern, flags), shared by the RegExp objects made from the
     /// same source: a regular expression literal makes a new object every time it is
     /// evaluated, which must not mean a new compilation (see `builtins::regexp`).
-    pub(crate) regexp_cache: HashMap<(Box<[u16]>, Box<[u16]>), std::rc::Rc<crate::builtins::regexp::Matcher>>,
+    pub(crate) regexp_cache: HashMap<RegExpKey, std::rc::Rc<crate::builtins::regexp::Matcher>>,
 }
+
+/// A regular expression's source and flags, as UTF-16.
+pub(crate) type RegExpKey = (Box<[u16]>, Box<[u16]>);
 
 /// Registers reserved for the register stack (virtual memory; touched as used).
 const STACK_VALUES: usize = 8 << 20;

@@ -9,25 +9,27 @@ use crate::string::atoms::AtomTable;
 use crate::value::Value;
 
 macro_rules! for_each_name {
-    ($m:ident) => { $m! {
-        length = "length"; prototype = "prototype"; constructor = "constructor"; name = "name";
-        message = "message"; stack = "stack"; cause = "cause"; to_string = "toString";
-        value_of = "valueOf"; value = "value"; done = "done"; next = "next"; return_ = "return";
-        throw = "throw"; get = "get"; set = "set"; writable = "writable"; enumerable = "enumerable";
-        configurable = "configurable"; callee = "callee"; caller = "caller"; arguments = "arguments";
-        to_json = "toJSON"; last_index = "lastIndex"; index = "index"; input = "input";
-        groups = "groups"; raw = "raw"; join = "join"; flags = "flags"; source = "source";
-        global = "global"; ignore_case = "ignoreCase"; multiline = "multiline"; dot_all = "dotAll";
-        unicode = "unicode"; unicode_sets = "unicodeSets"; sticky = "sticky"; has_indices = "hasIndices";
-        exec = "exec"; then = "then"; errors = "errors"; empty = ""; undefined = "undefined";
-        null = "null"; true_ = "true"; false_ = "false"; object = "object"; function = "function";
-        number = "number"; string = "string"; boolean = "boolean"; symbol = "symbol"; bigint = "bigint";
-        default = "default"; anonymous = "anonymous"; nan = "NaN"; infinity = "Infinity";
-        neg_infinity = "-Infinity"; zero = "0"; global_this = "globalThis"; add = "add";
-        size = "size"; proto = "__proto__"; key = "key"; keys = "keys"; values = "values";
-        entries = "entries"; bound = "bound "; get_prefix = "get "; set_prefix = "set ";
-        error = "Error"; description = "description"; species = "species";
-    }};
+    ($m:ident) => {
+        $m! {
+            length = "length"; prototype = "prototype"; constructor = "constructor"; name = "name";
+            message = "message"; stack = "stack"; cause = "cause"; to_string = "toString";
+            value_of = "valueOf"; value = "value"; done = "done"; next = "next"; return_ = "return";
+            throw = "throw"; get = "get"; set = "set"; writable = "writable"; enumerable = "enumerable";
+            configurable = "configurable"; callee = "callee"; caller = "caller"; arguments = "arguments";
+            to_json = "toJSON"; last_index = "lastIndex"; index = "index"; input = "input";
+            groups = "groups"; raw = "raw"; join = "join"; flags = "flags"; source = "source";
+            global = "global"; ignore_case = "ignoreCase"; multiline = "multiline"; dot_all = "dotAll";
+            unicode = "unicode"; unicode_sets = "unicodeSets"; sticky = "sticky"; has_indices = "hasIndices";
+            exec = "exec"; then = "then"; errors = "errors"; empty = ""; undefined = "undefined";
+            null = "null"; true_ = "true"; false_ = "false"; object = "object"; function = "function";
+            number = "number"; string = "string"; boolean = "boolean"; symbol = "symbol"; bigint = "bigint";
+            default = "default"; anonymous = "anonymous"; nan = "NaN"; infinity = "Infinity";
+            neg_infinity = "-Infinity"; zero = "0"; global_this = "globalThis"; add = "add";
+            size = "size"; proto = "__proto__"; key = "key"; keys = "keys"; values = "values";
+            entries = "entries"; bound = "bound "; get_prefix = "get "; set_prefix = "set ";
+            error = "Error"; description = "description"; species = "species";
+        }
+    };
 }
 
 macro_rules! define_names {
@@ -55,21 +57,23 @@ macro_rules! define_names {
 for_each_name!(define_names);
 
 macro_rules! for_each_well_known_symbol {
-    ($m:ident) => { $m! {
-        async_iterator = "Symbol.asyncIterator", "asyncIterator";
-        has_instance = "Symbol.hasInstance", "hasInstance";
-        is_concat_spreadable = "Symbol.isConcatSpreadable", "isConcatSpreadable";
-        iterator = "Symbol.iterator", "iterator";
-        match_ = "Symbol.match", "match";
-        match_all = "Symbol.matchAll", "matchAll";
-        replace = "Symbol.replace", "replace";
-        search = "Symbol.search", "search";
-        species = "Symbol.species", "species";
-        split = "Symbol.split", "split";
-        to_primitive = "Symbol.toPrimitive", "toPrimitive";
-        to_string_tag = "Symbol.toStringTag", "toStringTag";
-        unscopables = "Symbol.unscopables", "unscopables";
-    }};
+    ($m:ident) => {
+        $m! {
+            async_iterator = "Symbol.asyncIterator", "asyncIterator";
+            has_instance = "Symbol.hasInstance", "hasInstance";
+            is_concat_spreadable = "Symbol.isConcatSpreadable", "isConcatSpreadable";
+            iterator = "Symbol.iterator", "iterator";
+            match_ = "Symbol.match", "match";
+            match_all = "Symbol.matchAll", "matchAll";
+            replace = "Symbol.replace", "replace";
+            search = "Symbol.search", "search";
+            species = "Symbol.species", "species";
+            split = "Symbol.split", "split";
+            to_primitive = "Symbol.toPrimitive", "toPrimitive";
+            to_string_tag = "Symbol.toStringTag", "toStringTag";
+            unscopables = "Symbol.unscopables", "unscopables";
+        }
+    };
 }
 
 macro_rules! define_symbols {

@@ -190,7 +190,9 @@ impl Runtime {
                     }
                 }
             }
-            Some(NumOp::UShr) => return Err(self.throw_type_error("BigInts have no unsigned right shift, use >> instead")),
+            Some(NumOp::UShr) => {
+                return Err(self.throw_type_error("BigInts have no unsigned right shift, use >> instead"))
+            }
         };
         Ok(self.new_bigint(r))
     }

@@ -9,25 +9,27 @@ use crate::object::{JsObject, Shape};
 use crate::value::Value;
 
 macro_rules! for_each_intrinsic {
-    ($m:ident) => { $m! {
-        ObjectPrototype, FunctionPrototype, ArrayPrototype, StringPrototype, NumberPrototype,
-        BooleanPrototype, SymbolPrototype, BigIntPrototype, ErrorPrototype, TypeErrorPrototype,
-        RangeErrorPrototype, ReferenceErrorPrototype, SyntaxErrorPrototype, EvalErrorPrototype,
-        UriErrorPrototype, AggregateErrorPrototype, IteratorPrototype, ArrayIteratorPrototype,
-        StringIteratorPrototype, MapIteratorPrototype, SetIteratorPrototype,
-        RegExpStringIteratorPrototype, GeneratorPrototype, GeneratorFunctionPrototype,
-        AsyncFunctionPrototype, AsyncFunction,
-        AsyncIteratorPrototype, AsyncFromSyncIteratorPrototype, AsyncGeneratorPrototype,
-        AsyncGeneratorFunctionPrototype, AsyncGeneratorFunction,
-        DatePrototype, RegExpPrototype, MapPrototype, SetPrototype, WeakMapPrototype,
-        WeakSetPrototype, PromisePrototype,
-        Object, Function, Array, String, Number, Boolean, Symbol, BigInt, Error, TypeError,
-        RangeError, ReferenceError, SyntaxError, EvalError, UriError, AggregateError, Date, RegExp,
-        Map, Set, WeakMap, WeakSet, Promise, GeneratorFunction, ThrowTypeError, ArrayProtoValues,
-        ObjectProtoToString, Eval, ArrayIteratorProtoNext, StringIteratorProtoNext,
-        StringProtoIterator, RegExpProtoExec, ArgumentsMapKey,
-        Iterator, IteratorHelperPrototype, WrapForValidIteratorPrototype,
-    }};
+    ($m:ident) => {
+        $m! {
+            ObjectPrototype, FunctionPrototype, ArrayPrototype, StringPrototype, NumberPrototype,
+            BooleanPrototype, SymbolPrototype, BigIntPrototype, ErrorPrototype, TypeErrorPrototype,
+            RangeErrorPrototype, ReferenceErrorPrototype, SyntaxErrorPrototype, EvalErrorPrototype,
+            UriErrorPrototype, AggregateErrorPrototype, IteratorPrototype, ArrayIteratorPrototype,
+            StringIteratorPrototype, MapIteratorPrototype, SetIteratorPrototype,
+            RegExpStringIteratorPrototype, GeneratorPrototype, GeneratorFunctionPrototype,
+            AsyncFunctionPrototype, AsyncFunction,
+            AsyncIteratorPrototype, AsyncFromSyncIteratorPrototype, AsyncGeneratorPrototype,
+            AsyncGeneratorFunctionPrototype, AsyncGeneratorFunction,
+            DatePrototype, RegExpPrototype, MapPrototype, SetPrototype, WeakMapPrototype,
+            WeakSetPrototype, PromisePrototype,
+            Object, Function, Array, String, Number, Boolean, Symbol, BigInt, Error, TypeError,
+            RangeError, ReferenceError, SyntaxError, EvalError, UriError, AggregateError, Date, RegExp,
+            Map, Set, WeakMap, WeakSet, Promise, GeneratorFunction, ThrowTypeError, ArrayProtoValues,
+            ObjectProtoToString, Eval, ArrayIteratorProtoNext, StringIteratorProtoNext,
+            StringProtoIterator, RegExpProtoExec, ArgumentsMapKey,
+            Iterator, IteratorHelperPrototype, WrapForValidIteratorPrototype,
+        }
+    };
 }
 
 macro_rules! define_intrinsics {

@@ -445,7 +445,14 @@ mod tests {
     #[test]
     fn array_index_strings() {
         let mut heap = Heap::new(1 << 30);
-        for (s, want) in [("0", Some(0)), ("01", None), ("4294967294", Some(4294967294)), ("4294967295", None), ("12a", None), ("", None)] {
+        for (s, want) in [
+            ("0", Some(0)),
+            ("01", None),
+            ("4294967294", Some(4294967294)),
+            ("4294967295", None),
+            ("12a", None),
+            ("", None),
+        ] {
             let g = heap.alloc_str(s);
             assert_eq!(heap.str_view(g).as_array_index(), want, "{s}");
         }

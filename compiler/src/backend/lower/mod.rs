@@ -30,8 +30,8 @@
 use hashbrown::{HashMap, HashSet};
 
 use ir::{
-    BinOp, Block, Effects, FuncId, Function, FunctionKind, Imm, Inst, Literal, Loc, Module, Opcode, ScopeId, Type, UnOp,
-    Value,
+    BinOp, Block, Effects, FuncId, Function, FunctionKind, Imm, Inst, Literal, Loc, Module, Opcode, ScopeId, Type,
+    UnOp, Value,
 };
 
 mod select;
@@ -247,11 +247,8 @@ impl<'a> Lowering<'a> {
             if !data.targets.iter().any(|&t| Some(t) == next) {
                 continue;
             }
-            let latches: Vec<Block> = self.preds[&h]
-                .iter()
-                .copied()
-                .filter(|&p| position(&order, p).is_some_and(|pp| pp > hp))
-                .collect();
+            let latches: Vec<Block> =
+                self.preds[&h].iter().copied().filter(|&p| position(&order, p).is_some_and(|pp| pp > hp)).collect();
             let [l] = latches[..] else { continue };
             if !matches!(func.terminator(l).map(|t| func.insts[t].opcode), Some(Opcode::Branch | Opcode::TryEnd)) {
                 continue;
@@ -274,7 +271,8 @@ impl<'a> Lowering<'a> {
         let targets = |b: Block| func.terminator(b).map_or(&[][..], |t| &func.insts[t].targets[..]);
         let (mut kept, mut sunk) = (Vec::new(), Vec::new());
         for (i, &b) in self.order.iter().enumerate() {
-            let leaves = matches!(opcode(b), Some(Opcode::Return | Opcode::Throw | Opcode::ThrowError | Opcode::Unreachable));
+            let leaves =
+                matches!(opcode(b), Some(Opcode::Return | Opcode::Throw | Opcode::ThrowError | Opcode::Unreachable));
             let fallen_into = i > 0 && targets(self.order[i - 1]).contains(&b);
             if i > 0 && leaves && !fallen_into {
                 sunk.push(b);
@@ -331,7 +329,10 @@ impl<'a> Lowering<'a> {
                         return Err(format!("the handler {} of a try_start does not start with catch", data.targets[1]))
                     }
                     Opcode::SaveAndYield if first_op(data.targets[0]) != Some(Opcode::ResumeGenerator) => {
-                        return Err(format!("the resume block {} does not start with resume_generator", data.targets[0]))
+                        return Err(format!(
+                            "the resume block {} does not start with resume_generator",
+                            data.targets[0]
+                        ))
                     }
                     _ => {}
                 }
@@ -384,9 +385,7 @@ impl<'a> Lowering<'a> {
             for (t, st) in flows {
                 match self.region_stack.get(&t) {
                     Some(existing) if *existing != st => {
-                        return Err(format!(
-                            "{t} is reached inside different try regions ({existing:?} and {st:?})"
-                        ))
+                        return Err(format!("{t} is reached inside different try regions ({existing:?} and {st:?})"))
                     }
                     Some(_) => {}
                     None => {
@@ -398,10 +397,7 @@ impl<'a> Lowering<'a> {
         }
         // Regions are numbered in discovery order; the handler block ids are known once the
         // LIR blocks are numbered (compute_edges).
-        self.out.regions = handler_of
-            .iter()
-            .map(|_| Region { handler: 0, depth: 0 })
-            .collect();
+        self.out.regions = handler_of.iter().map(|_| Region { handler: 0, depth: 0 }).collect();
         self.handler_blocks = handler_of;
         Ok(())
     }
@@ -612,7 +608,9 @@ impl<'a> Lowering<'a> {
                             | BinOp::Gt
                             | BinOp::Ge,
                             _,
-                        ) if self.movable_to_end(def, b) => Some(FusedTest::Compare { op, lhs: d.args[0], rhs: d.args[1] }),
+                        ) if self.movable_to_end(def, b) => {
+                            Some(FusedTest::Compare { op, lhs: d.args[0], rhs: d.args[1] })
+                        }
                         _ => None,
                     }
                 }
@@ -1002,7 +1000,6 @@ impl<'a> Lowering<'a> {
         self.push(LKind::Branch(LOp::Jmp { off: 0 }, t));
         Ok(())
     }
-
 }
 
 /// The blocks of `order` that lie on a cycle of the CFG (strongly connected components with

@@ -492,7 +492,6 @@ fn select_binary(op: BinOp, numbers: bool, dst: VReg, lhs: VReg, rhs: VReg) -> L
     }
 }
 
-
 /// The jump taken when `lhs op rhs` holds, for the comparisons `find_fused_branches` folds.
 fn compare_jump(op: BinOp, lhs: VReg, rhs: VReg) -> Option<LOp> {
     let off = 0;

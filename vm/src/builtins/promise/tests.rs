@@ -405,8 +405,11 @@ fn unhandled_rejections_are_tracked_until_handled() {
         rt.root(attach);
         call_method(rt, p, "then", &[attach]);
         drain(rt);
-        assert_eq!(log.take(), "handled 2
-");
+        assert_eq!(
+            log.take(),
+            "handled 2
+"
+        );
         let unhandled = rt.take_unhandled_rejections();
         assert_eq!(unhandled, vec![a]);
         assert!(rt.take_unhandled_rejections().is_empty(), "taken once");

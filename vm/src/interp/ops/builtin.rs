@@ -226,7 +226,9 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
                 Some((obj, slot)) => Ok(rt.heap.slot(obj, slot)),
                 None => {
                     let n = private_description(rt, name);
-                    Err(rt.throw_type_error(&format!("Cannot read private member {n} from an object whose class did not declare it")))
+                    Err(rt.throw_type_error(&format!(
+                        "Cannot read private member {n} from an object whose class did not declare it"
+                    )))
                 }
             }
         }
@@ -239,7 +241,9 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
                 }
                 None => {
                     let n = private_description(rt, name);
-                    Err(rt.throw_type_error(&format!("Cannot write private member {n} to an object whose class did not declare it")))
+                    Err(rt.throw_type_error(&format!(
+                        "Cannot write private member {n} to an object whose class did not declare it"
+                    )))
                 }
             }
         }
@@ -256,7 +260,9 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             // nonextensible-applies-to-private proposal: a TypeError on non-extensible objects.
             if !rt.is_extensible(o.ptr_unchecked()) {
                 let n = private_description(rt, name);
-                return Err(rt.throw_type_error(&format!("Cannot define private member {n} on a non-extensible object")));
+                return Err(
+                    rt.throw_type_error(&format!("Cannot define private member {n} on a non-extensible object"))
+                );
             }
             rt.add_named(o.ptr_unchecked(), crate::object::shape::PropKey::from_value(name), v, WRITABLE);
             Ok(Value::UNDEFINED)
@@ -265,7 +271,9 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             let (name, o) = (arg(args, 0), arg(args, 1));
             if !o.is_object() {
                 let n = private_description(rt, name);
-                return Err(rt.throw_type_error(&format!("Cannot use 'in' operator to search for '{n}' in a non-object")));
+                return Err(
+                    rt.throw_type_error(&format!("Cannot use 'in' operator to search for '{n}' in a non-object"))
+                );
             }
             Ok(Value::boolean(private_slot(rt, o, name).is_some()))
         }
@@ -310,7 +318,9 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             rt.release_handles(mark);
             result
         }
-        BuiltinId::MapArguments => rt.map_arguments(arg(args, 0), arg(args, 1), arg(args, 2), args.get(3..).unwrap_or(&[])),
+        BuiltinId::MapArguments => {
+            rt.map_arguments(arg(args, 0), arg(args, 1), arg(args, 2), args.get(3..).unwrap_or(&[]))
+        }
         BuiltinId::ArgumentsGet => {
             let i = arg(args, 1).as_number().unwrap_or(0.0) as u32;
             rt.arguments_get(arg(args, 0), i)

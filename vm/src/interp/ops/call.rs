@@ -8,7 +8,7 @@ use super::super::{push_frame, CallStart};
 use crate::gc::{CellKind, Gc};
 use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
-use crate::object::{JsObject, Key, LAZY_PROTOTYPE, IS_CLASS_CONSTRUCTOR};
+use crate::object::{JsObject, Key, IS_CLASS_CONSTRUCTOR, LAZY_PROTOTYPE};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -109,17 +109,15 @@ pub(crate) fn make_closure(rt: &mut Runtime, info_ptr: FuncRef, env: Value) -> V
         (shapes.generator_function, Value::EMPTY)
     } else if flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
         (shapes.class_constructor, Value::UNDEFINED)
-    } else if flags.contains(FunctionFlags::CONSTRUCTOR) && !flags.contains(FunctionFlags::ARROW) && !flags.contains(FunctionFlags::METHOD) {
+    } else if flags.contains(FunctionFlags::CONSTRUCTOR)
+        && !flags.contains(FunctionFlags::ARROW)
+        && !flags.contains(FunctionFlags::METHOD)
+    {
         (shapes.constructor, Value::EMPTY)
     } else {
         (shapes.function, Value::UNDEFINED)
     };
-    let cell = Closure {
-        base: JsObject::new(CellKind::Closure, shape),
-        func: info_ptr,
-        env,
-        home: Value::UNDEFINED,
-    };
+    let cell = Closure { base: JsObject::new(CellKind::Closure, shape), func: info_ptr, env, home: Value::UNDEFINED };
     let c = rt.heap.alloc_object(cell, 3);
     let obj: Gc<JsObject> = c.cast();
     let slots = rt.heap.inline_slots_mut(obj);

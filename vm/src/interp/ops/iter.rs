@@ -186,7 +186,9 @@ impl Runtime {
     pub fn new_builtin_iterator(&mut self, target: Value, kind: u8) -> Value {
         let proto = match kind {
             iter_kind::STRING => self.intrinsic(Intrinsic::StringIteratorPrototype),
-            iter_kind::MAP_KEYS | iter_kind::MAP_VALUES | iter_kind::MAP_ENTRIES => self.intrinsic(Intrinsic::MapIteratorPrototype),
+            iter_kind::MAP_KEYS | iter_kind::MAP_VALUES | iter_kind::MAP_ENTRIES => {
+                self.intrinsic(Intrinsic::MapIteratorPrototype)
+            }
             iter_kind::SET_VALUES | iter_kind::SET_ENTRIES => self.intrinsic(Intrinsic::SetIteratorPrototype),
             iter_kind::REGEXP_STRING => self.intrinsic(Intrinsic::RegExpStringIteratorPrototype),
             _ => self.intrinsic(Intrinsic::ArrayIteratorPrototype),
@@ -214,7 +216,11 @@ impl Runtime {
             let first = view.at(index as usize);
             let n = if (0xd800..0xdc00).contains(&first) && (index as usize) + 1 < len {
                 let second = view.at(index as usize + 1);
-                if (0xdc00..0xe000).contains(&second) { 2 } else { 1 }
+                if (0xdc00..0xe000).contains(&second) {
+                    2
+                } else {
+                    1
+                }
             } else {
                 1
             };

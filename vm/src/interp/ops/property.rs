@@ -53,8 +53,18 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
                     // dictionary's version; prototype properties only through shapes.
                     let (shape, loc) = (Some(recv_shape), rt.heap.slot_location(h, slot));
                     let entry = match (cacheable, h == obj) {
-                        (true, true) => Some(Ic { shape, holder: None, new_shape: None, slot, loc, epoch: 0, kind: ic::OWN }),
-                        (true, false) => Some(Ic { shape, holder: Some(h), new_shape: None, slot, loc, epoch: rt.proto_epoch, kind: ic::PROTO }),
+                        (true, true) => {
+                            Some(Ic { shape, holder: None, new_shape: None, slot, loc, epoch: 0, kind: ic::OWN })
+                        }
+                        (true, false) => Some(Ic {
+                            shape,
+                            holder: Some(h),
+                            new_shape: None,
+                            slot,
+                            loc,
+                            epoch: rt.proto_epoch,
+                            kind: ic::PROTO,
+                        }),
                         (false, true) => {
                             let epoch = rt.heap.get(recv_shape).dict_version;
                             Some(Ic { shape, holder: None, new_shape: None, slot, loc, epoch, kind: ic::OWN_DICT })
@@ -148,13 +158,25 @@ pub(crate) fn put_by_id_slow(
                 true => (ic::OWN, 0),
                 false => (ic::OWN_DICT, rt.heap.get(recv_shape).dict_version),
             };
-            ic::insert(&mut rt.ics, ic_idx, Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc, epoch, kind });
+            ic::insert(
+                &mut rt.ics,
+                ic_idx,
+                Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc, epoch, kind },
+            );
             return Ok(());
         }
         Own::Absent
             if cacheable
                 && rt.heap.get(obj).header.flags & EXTENSIBLE != 0
-                && matches!(rt.heap.object_kind(obj), CellKind::Object | CellKind::Closure | CellKind::Error | CellKind::Arguments | CellKind::Array | CellKind::Generator) =>
+                && matches!(
+                    rt.heap.object_kind(obj),
+                    CellKind::Object
+                        | CellKind::Closure
+                        | CellKind::Error
+                        | CellKind::Arguments
+                        | CellKind::Array
+                        | CellKind::Generator
+                ) =>
         {
             // The property can be added here unless the chain has a setter or a read-only
             // property of that name.
@@ -177,7 +199,19 @@ pub(crate) fn put_by_id_slow(
                 let new_shape = rt.heap.get(obj).shape;
                 if !rt.heap.get(new_shape).is_dictionary() && rt.heap.get(obj).header.flags & IS_PROTOTYPE == 0 {
                     let loc = rt.heap.slot_location(obj, slot);
-                    ic::insert(&mut rt.ics, ic_idx, Ic { shape: Some(recv_shape), holder: None, new_shape: Some(new_shape), slot, loc, epoch, kind: ic::ADD });
+                    ic::insert(
+                        &mut rt.ics,
+                        ic_idx,
+                        Ic {
+                            shape: Some(recv_shape),
+                            holder: None,
+                            new_shape: Some(new_shape),
+                            slot,
+                            loc,
+                            epoch,
+                            kind: ic::ADD,
+                        },
+                    );
                 }
                 return Ok(());
             }
@@ -215,9 +249,14 @@ pub(crate) fn put_by_val_slow(rt: &mut Runtime, o: Value, k: Value, v: Value, st
         // Appending to a simple array: extend the dense elements.
         let obj: Gc<JsObject> = o.ptr_unchecked();
         if let Key::Index(i) = key {
-            if rt.heap.object_kind(obj) == CellKind::Array && i == rt.heap.array_length(obj) && rt.heap.elements(obj).len() == i as usize {
+            if rt.heap.object_kind(obj) == CellKind::Array
+                && i == rt.heap.array_length(obj)
+                && rt.heap.elements(obj).len() == i as usize
+            {
                 let proto = rt.get_prototype_of(obj);
-                if proto == rt.intrinsic(crate::runtime::Intrinsic::ArrayPrototype) && !rt.realm_array_proto_has_indices() {
+                if proto == rt.intrinsic(crate::runtime::Intrinsic::ArrayPrototype)
+                    && !rt.realm_array_proto_has_indices()
+                {
                     return rt.array_push(obj, v);
                 }
             }
@@ -272,7 +311,14 @@ pub(crate) fn put_own(rt: &mut Runtime, o: Value, key: Key, v: Value, attrs: u8)
 
 /// Accessor definition of object literals and classes.
 #[inline(never)]
-pub(crate) fn put_own_accessor(rt: &mut Runtime, o: Value, k: Value, g: Value, s: Value, enumerable: bool) -> JsResult<()> {
+pub(crate) fn put_own_accessor(
+    rt: &mut Runtime,
+    o: Value,
+    k: Value,
+    g: Value,
+    s: Value,
+    enumerable: bool,
+) -> JsResult<()> {
     if !o.is_object() {
         return Err(rt.throw_type_error("internal error: defining a property on a non-object"));
     }
