@@ -17,46 +17,9 @@ use std::fmt;
 use crate::opcodes::OpFlags;
 use crate::operand::{self, Operand, OperandKind, OperandRole, PrintCx, VerifyCx};
 
-/// The kind of error `throw_error` creates (the numbering of `ir::ErrorKind`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum ErrorKind {
-    /// `Error`
-    Error = 0,
-    /// `TypeError`
-    TypeError = 1,
-    /// `ReferenceError`
-    ReferenceError = 2,
-    /// `SyntaxError`
-    SyntaxError = 3,
-    /// `RangeError`
-    RangeError = 4,
-}
-
-impl ErrorKind {
-    /// The kind encoded as `b`.
-    pub fn from_u8(b: u8) -> Option<ErrorKind> {
-        Some(match b {
-            0 => ErrorKind::Error,
-            1 => ErrorKind::TypeError,
-            2 => ErrorKind::ReferenceError,
-            3 => ErrorKind::SyntaxError,
-            4 => ErrorKind::RangeError,
-            _ => return None,
-        })
-    }
-
-    /// The constructor's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            ErrorKind::Error => "Error",
-            ErrorKind::TypeError => "TypeError",
-            ErrorKind::ReferenceError => "ReferenceError",
-            ErrorKind::SyntaxError => "SyntaxError",
-            ErrorKind::RangeError => "RangeError",
-        }
-    }
-}
+/// The kind of error `throw_error` creates: the table lives in `ecma`, shared with the IR and
+/// the VM; the operand is its `u8` number.
+pub use ecma::ErrorKind;
 
 /// Why bytes did not decode to an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -260,7 +260,7 @@ mod tests {
         rejects(&[Inst::CreateClosure { dst: 0, env: 0, func: 3 }, RET], "function id 3");
         rejects(&[Inst::GetById { dst: 0, obj: 0, name: 0, ic: 1 }, RET], "inline-cache slot 1");
         rejects(&[Inst::CallBuiltin { dst: 0, builtin: 200, first: 0, argc: 0 }, RET], "unknown builtin id 200");
-        rejects(&[Inst::ThrowError { kind: 5, msg: 0 }], "unknown error kind 5");
+        rejects(&[Inst::ThrowError { kind: 8, msg: 0 }], "unknown error kind 8");
     }
 
     #[test]

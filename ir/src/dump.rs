@@ -279,66 +279,8 @@ pub fn number_text(n: f64) -> String {
     if n == 0.0 && n.is_sign_negative() {
         "-0".into()
     } else {
-        js_number_to_string(n)
+        ecma::conv::number_to_string::number_to_string(n)
     }
-}
-
-/// ECMA-262 6.1.6.1.20 Number::toString(x) with radix 10: the shortest decimal digits that
-/// round-trip, laid out as JavaScript does (`1e+21`, `0.000001`, `1.5e-7`).
-pub fn js_number_to_string(x: f64) -> String {
-    // 1. If x is NaN, return "NaN".
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    // 2. If x is +0 or -0, return "0".
-    if x == 0.0 {
-        return "0".into();
-    }
-    // 3. If x < 0, return the concatenation of "-" and Number::toString(-x).
-    if x < 0.0 {
-        return format!("-{}", js_number_to_string(-x));
-    }
-    // 4. If x is +Infinity, return "Infinity".
-    if x.is_infinite() {
-        return "Infinity".into();
-    }
-    // 5. Let n, k, and s be integers such that k ≥ 1, 10^(k-1) ≤ s < 10^k, s × 10^(n-k) is x,
-    //    and k is as small as possible. Rust's `{:e}` prints the shortest round-tripping
-    //    digits (closest to x among the shortest), which is exactly s.
-    let sci = format!("{x:e}");
-    let (mantissa, exp) = sci.split_once('e').expect("`{:e}` always has an exponent");
-    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
-    let digits = digits.trim_end_matches('0');
-    let digits = if digits.is_empty() { "0" } else { digits };
-    let k = digits.len() as i64;
-    let n = exp.parse::<i64>().expect("exponent is an integer") + 1;
-    let mut out = String::new();
-    if k <= n && n <= 21 {
-        // 6. The k digits of s followed by n - k zeros.
-        out.push_str(digits);
-        out.extend(std::iter::repeat_n('0', (n - k) as usize));
-    } else if 0 < n && n <= 21 {
-        // 7. The first n digits, a point, the remaining k - n digits.
-        out.push_str(&digits[..n as usize]);
-        out.push('.');
-        out.push_str(&digits[n as usize..]);
-    } else if -6 < n && n <= 0 {
-        // 8. "0.", -n zeros, the digits.
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', (-n) as usize));
-        out.push_str(digits);
-    } else {
-        // 9-10. Exponential form with a signed exponent.
-        let e = n - 1;
-        let sign = if e >= 0 { '+' } else { '-' };
-        out.push_str(&digits[..1]);
-        if k > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        let _ = write!(out, "e{sign}{}", e.abs());
-    }
-    out
 }
 
 /// An atom in double quotes with JavaScript escapes.

@@ -11,11 +11,9 @@
 //! [`CompileHook`].
 
 pub mod builtins;
-pub mod conv;
 pub mod gc;
 pub mod interp;
 pub mod object;
-pub mod regexp;
 pub mod runtime;
 pub mod string;
 pub mod value;

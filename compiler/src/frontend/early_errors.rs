@@ -16,8 +16,8 @@
 //! - `continue` to a label that is not on a loop; labelled functions as loop/if bodies;
 //! - keywords written with escapes used as identifiers; legacy octal and `\8`/`\9`
 //!   escapes in strict code and in templates;
-//! - regular expression literals: flags, and the pattern (parsed by `regress`, the engine
-//!   the VM uses);
+//! - regular expression literals: flags, and the pattern (parsed by `ecma::regexp`, the
+//!   parser the VM compiles with);
 //! - class elements: duplicate private names (but a getter/setter pair), `#constructor`,
 //!   fields named `constructor` (and static `prototype`), `arguments` and `super()` in field
 //!   initializers and static blocks, redeclarations in static blocks;
@@ -921,7 +921,7 @@ impl Checker<'_> {
             Expr::Lit(Lit::Str(st)) => self.string(st),
             Expr::Lit(Lit::Regex(re)) => {
                 if let Err(msg) = check_regexp(&re.exp, &re.flags) {
-                    self.error(re.span, format!("Invalid regular expression: /{}/{}: {msg}", re.exp, re.flags));
+                    self.error(re.span, msg);
                 }
             }
             Expr::Unary(u) => {
@@ -1210,28 +1210,22 @@ fn bad_unicode_escape(raw: &str) -> bool {
     false
 }
 
-/// Checks a regular expression literal's flags and pattern (with the same engine the VM
-/// runs it with).
+/// Checks a regular expression literal's flags and pattern with the VM's own parser
+/// (`ecma::regexp`), so that a literal is an early error exactly when `new RegExp` of the same
+/// source would throw. The message is the whole SyntaxError message.
 fn check_regexp(pattern: &str, flags: &str) -> Result<(), String> {
     if pattern.contains(['\u{2028}', '\u{2029}']) {
-        return Err("line terminators are not allowed in regular expression literals".into());
+        return Err(
+            "Invalid regular expression: line terminators are not allowed in regular expression literals".into()
+        );
     }
-    let mut seen = String::new();
-    for c in flags.chars() {
-        if !"dgimsuyv".contains(c) {
-            return Err(format!("invalid flag '{c}'"));
-        }
-        if seen.contains(c) {
-            return Err(format!("duplicate flag '{c}'"));
-        }
-        seen.push(c);
+    let flags: Vec<u16> = flags.encode_utf16().collect();
+    if ecma::regexp::Flags::parse(&flags).is_err() {
+        // V8's wording for a literal (the constructor names itself instead).
+        return Err("Invalid regular expression flags".into());
     }
-    if seen.contains('u') && seen.contains('v') {
-        return Err("the 'u' and 'v' flags cannot be used together".into());
-    }
-    // `d`, `g` and `y` do not change the syntax.
-    let syntax_flags: String = seen.chars().filter(|c| !"dgy".contains(*c)).collect();
-    regress::Regex::with_flags(pattern, syntax_flags.as_str()).map(|_| ()).map_err(|e| e.to_string())
+    let pattern: Vec<u16> = pattern.encode_utf16().collect();
+    ecma::regexp::check_syntax(&pattern, &flags).map_err(|e| e.message)
 }
 
 /// Whether a labelled statement's body (through more labels) is an iteration statement.

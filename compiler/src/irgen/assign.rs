@@ -8,7 +8,8 @@
 use ir::{BinOp, ErrorKind, Imm, Opcode, UnOp, Value};
 use swc_ecma_ast::*;
 
-use super::{Builtin, Gen};
+use super::Gen;
+use bytecode::BuiltinId;
 
 /// An evaluated reference.
 pub(super) enum LRef {
@@ -54,7 +55,7 @@ impl<'a> Gen<'a> {
         if convert_key && matches!(m.prop, MemberProp::Computed(_)) {
             // GetValue converts the base with ToObject before the key is converted.
             let msg = self.str_lit("Cannot read properties of undefined or null");
-            self.call_builtin(Builtin::RequireObjectCoercible, vec![obj, msg]);
+            self.call_builtin(BuiltinId::RequireObjectCoercible, vec![obj, msg]);
             key = self.emit(Opcode::ToPropertyKey, vec![key], Imm::None);
         }
         LRef::Member { obj, key }
@@ -77,7 +78,7 @@ impl<'a> Gen<'a> {
         if convert_key {
             // Read and written: GetSuperBase once, then the key converted once.
             let home = self.home_object_value();
-            base = Some(self.call_builtin(Builtin::GetPrototypeOf, vec![home]));
+            base = Some(self.call_builtin(BuiltinId::GetPrototypeOf, vec![home]));
             if matches!(s.prop, SuperProp::Computed(_)) {
                 key = self.emit(Opcode::ToPropertyKey, vec![key], Imm::None);
             }
@@ -120,7 +121,7 @@ impl<'a> Gen<'a> {
             LRef::Super { key, this, base: None } => self.super_get(*key, *this),
             LRef::Super { key, this, base: Some(base) } => {
                 let home = self.home_object_value();
-                self.call_builtin(Builtin::SuperGet, vec![home, *key, *this, *base])
+                self.call_builtin(BuiltinId::SuperGet, vec![home, *key, *this, *base])
             }
             LRef::Private { obj, name } => self.private_get(*obj, name),
         }
@@ -131,7 +132,7 @@ impl<'a> Gen<'a> {
             LRef::Name(n) => self.store_name(n, v),
             LRef::Dynamic { name, target } => self.store_dynamic(name, *target, v),
             LRef::Member { obj, key } if self.strict_region() => {
-                self.call_builtin(Builtin::PutValueStrict, vec![*obj, *key, v]);
+                self.call_builtin(BuiltinId::PutValueStrict, vec![*obj, *key, v]);
             }
             LRef::Member { obj, key } => {
                 self.emit_void(Opcode::StoreProperty, vec![v, *obj, *key], Imm::None);
@@ -146,7 +147,7 @@ impl<'a> Gen<'a> {
                 if let Some(base) = base {
                     args.push(*base);
                 }
-                self.call_builtin(Builtin::SuperSet, args);
+                self.call_builtin(BuiltinId::SuperSet, args);
             }
             LRef::Private { obj, name } => self.private_set(*obj, name, v),
         }
@@ -235,7 +236,7 @@ impl<'a> Gen<'a> {
                 let key = self.member_key(&m.prop);
                 self.at_member(m);
                 if self.strict_region() {
-                    return self.call_builtin(Builtin::DeleteStrict, vec![obj, key]);
+                    return self.call_builtin(BuiltinId::DeleteStrict, vec![obj, key]);
                 }
                 self.emit(Opcode::DeleteProperty, vec![obj, key], Imm::None)
             }

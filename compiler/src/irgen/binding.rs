@@ -13,8 +13,9 @@
 
 use ir::{ErrorKind, Imm, Opcode, Value, VarKind};
 
-use super::{Builtin, EnvInfo, Gen, Storage};
+use super::{EnvInfo, Gen, Storage};
 use crate::frontend::scope::{DeclId, DeclKind, FuncKind, ScopeIdx, ScopeKind};
+use bytecode::BuiltinId;
 
 fn var_kind(kind: DeclKind) -> VarKind {
     match kind {
@@ -153,7 +154,7 @@ impl<'a> Gen<'a> {
             Some(Storage::Mapped { args, index }) => {
                 let a = self.read_decl(args);
                 let i = self.num(index as f64);
-                self.call_builtin(Builtin::ArgumentsSet, vec![a, i, v]);
+                self.call_builtin(BuiltinId::ArgumentsSet, vec![a, i, v]);
             }
             Some(Storage::Callee) | None => {}
         }
@@ -171,7 +172,7 @@ impl<'a> Gen<'a> {
             Some(Storage::Mapped { args, index }) => {
                 let a = self.read_decl(args);
                 let i = self.num(index as f64);
-                self.call_builtin(Builtin::ArgumentsGet, vec![a, i])
+                self.call_builtin(BuiltinId::ArgumentsGet, vec![a, i])
             }
             None => self.undef(),
         }
@@ -285,7 +286,7 @@ impl<'a> Gen<'a> {
             Some(d) => self.assign_decl(d, v),
             None if self.strict_region() => {
                 let n = self.str_lit(name);
-                self.call_builtin(Builtin::StoreGlobalStrict, vec![n, v]);
+                self.call_builtin(BuiltinId::StoreGlobalStrict, vec![n, v]);
             }
             None => {
                 let a = self.atom(name);
@@ -383,7 +384,7 @@ impl<'a> Gen<'a> {
         let mut incoming = Vec::new();
         for &w in withs {
             let obj = self.read_decl(w);
-            let has = self.call_builtin(Builtin::WithHas, vec![obj, key]);
+            let has = self.call_builtin(BuiltinId::WithHas, vec![obj, key]);
             let hit = self.new_block();
             let next = self.new_block();
             self.cond_branch(has, hit, next);
@@ -446,7 +447,7 @@ impl<'a> Gen<'a> {
         if info.kind == FuncKind::DerivedConstructor {
             let d = info.this_decl.expect("derived constructors declare `this`");
             let v = self.read_decl(d);
-            return self.call_builtin(Builtin::ThrowSuperNotCalled, vec![v]);
+            return self.call_builtin(BuiltinId::ThrowSuperNotCalled, vec![v]);
         }
         if f == cur {
             if let Some(v) = self.fr().this_value {

@@ -28,8 +28,9 @@ use ir::FunctionKind;
 
 use super::func::{Body, FnDef};
 use super::literal::{static_key, MethodKind as Kind};
-use super::{Builtin, Gen};
+use super::Gen;
 use crate::frontend::scope::{DeclKind, PrivateKind, ScopeKey, ScopeKind};
+use bytecode::BuiltinId;
 
 impl<'a> Gen<'a> {
     /// Evaluates a class; returns its constructor. `own_name` is the class's binding name,
@@ -83,7 +84,7 @@ impl<'a> Gen<'a> {
                 if private_name {
                     let desc = if decl.name.starts_with('#') { decl.name.clone() } else { name.clone() };
                     let desc = self.str_lit(&desc);
-                    let v = self.call_builtin(Builtin::CreatePrivateName, vec![desc]);
+                    let v = self.call_builtin(BuiltinId::CreatePrivateName, vec![desc]);
                     self.init_decl(d, v);
                 }
             }
@@ -131,11 +132,11 @@ impl<'a> Gen<'a> {
             }
         };
         self.at(class.span);
-        let proto = self.call_builtin(Builtin::DefineClass, vec![ctor, heritage]);
+        let proto = self.call_builtin(BuiltinId::DefineClass, vec![ctor, heritage]);
         if let Some(c) = ctor_member {
             let uses_super = tree.func_by_span(c.span).is_some_and(|f| tree.func(f).uses_super_property);
             if uses_super {
-                self.call_builtin(Builtin::SetHomeObject, vec![ctor, proto]);
+                self.call_builtin(BuiltinId::SetHomeObject, vec![ctor, proto]);
             }
         }
 
@@ -194,7 +195,7 @@ impl<'a> Gen<'a> {
         // The instance fields initializer, run by the constructor.
         if let Some(d) = fields_decl {
             if let Some(f) = self.gen_fields_function(class, false) {
-                self.call_builtin(Builtin::SetHomeObject, vec![f, proto]);
+                self.call_builtin(BuiltinId::SetHomeObject, vec![f, proto]);
                 self.init_decl(d, f);
             }
         }
@@ -207,10 +208,10 @@ impl<'a> Gen<'a> {
         if let Some(d) = local("%static_brand") {
             let brand = self.read_decl(d);
             let t = self.bool_lit(true);
-            self.call_builtin(Builtin::PrivateAdd, vec![ctor, brand, t]);
+            self.call_builtin(BuiltinId::PrivateAdd, vec![ctor, brand, t]);
         }
         if let Some(f) = self.gen_fields_function(class, true) {
-            self.call_builtin(Builtin::SetHomeObject, vec![f, ctor]);
+            self.call_builtin(BuiltinId::SetHomeObject, vec![f, ctor]);
             self.at(class.span);
             self.emit(Opcode::Call, vec![f, ctor], Imm::None);
         }
@@ -291,7 +292,7 @@ impl<'a> Gen<'a> {
             if let Some(d) = tree.lookup_local(body_scope, "%brand") {
                 let brand = self.load_decl(d);
                 let t = self.bool_lit(true);
-                self.call_builtin(Builtin::PrivateAdd, vec![this, brand, t]);
+                self.call_builtin(BuiltinId::PrivateAdd, vec![this, brand, t]);
             }
         }
         for (index, member) in class.body.iter().enumerate() {
@@ -325,7 +326,7 @@ impl<'a> Gen<'a> {
                     if let Some(d) = tree.lookup_local(body_scope, &private_name) {
                         let sym = self.load_decl(d);
                         self.at(p.span);
-                        self.call_builtin(Builtin::PrivateAdd, vec![this, sym, v]);
+                        self.call_builtin(BuiltinId::PrivateAdd, vec![this, sym, v]);
                     }
                 }
                 ClassMember::StaticBlock(sb) if statics => {
@@ -341,7 +342,7 @@ impl<'a> Gen<'a> {
                     if let Some(fid) = self.gen_function(&def) {
                         let f = self.closure(fid);
                         if tree.func_by_span(sb.span).is_some_and(|f| tree.func(f).uses_super_property) {
-                            self.call_builtin(Builtin::SetHomeObject, vec![f, this]);
+                            self.call_builtin(BuiltinId::SetHomeObject, vec![f, this]);
                         }
                         self.at(sb.span);
                         self.emit(Opcode::Call, vec![f, this], Imm::None);

@@ -11,7 +11,8 @@ use swc_common::Spanned;
 use swc_ecma_ast::*;
 
 use super::func::{Body, FnDef};
-use super::{Builtin, Gen};
+use super::Gen;
+use bytecode::BuiltinId;
 
 /// Call arguments: a list, or an array when some are spread.
 pub(super) enum Args {
@@ -213,7 +214,7 @@ impl<'a> Gen<'a> {
             Lit::Num(n) => self.num(n.value),
             Lit::BigInt(b) => {
                 let digits = self.str_lit(&b.value.to_string());
-                self.call_builtin(Builtin::CreateBigInt, vec![digits])
+                self.call_builtin(BuiltinId::CreateBigInt, vec![digits])
             }
             Lit::Regex(r) => {
                 let pattern = self.atom(&r.exp);
@@ -360,7 +361,7 @@ impl<'a> Gen<'a> {
 
     pub(super) fn super_get(&mut self, key: Value, this: Value) -> Value {
         let home = self.home_object_value();
-        self.call_builtin(Builtin::SuperGet, vec![home, key, this])
+        self.call_builtin(BuiltinId::SuperGet, vec![home, key, this])
     }
 
     // ---- calls -------------------------------------------------------------------------------
@@ -465,7 +466,7 @@ impl<'a> Gen<'a> {
                 // SuperCall: new.target and the super constructor first, then the arguments.
                 let nt = self.new_target_value();
                 let callee = self.super_callee_value();
-                let parent = self.call_builtin(Builtin::GetPrototypeOf, vec![callee]);
+                let parent = self.call_builtin(BuiltinId::GetPrototypeOf, vec![callee]);
                 let args = self.args(&c.args);
                 self.at(c.span);
                 let r = match args {

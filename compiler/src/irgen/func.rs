@@ -22,8 +22,9 @@ use ir::{FuncId, FunctionKind, Imm, Literal, Loc, Opcode, Value};
 use swc_common::Span;
 use swc_ecma_ast::*;
 
-use super::{Builtin, FnState, Gen};
+use super::{FnState, Gen};
 use crate::frontend::scope::{self, DeclKind, FuncKind};
+use bytecode::BuiltinId;
 
 /// A function body: statements, or the expression of a concise arrow.
 #[derive(Clone, Copy)]
@@ -77,12 +78,12 @@ impl<'a> Gen<'a> {
             self.at(f.ident.span);
             let closure = self.fn_decl_closure(f);
             let n = self.str_lit(&name);
-            self.call_builtin(Builtin::DeclareGlobalFunction, vec![n, closure]);
+            self.call_builtin(BuiltinId::DeclareGlobalFunction, vec![n, closure]);
         }
         for v in &tree.global_vars {
             if !function_names.contains(v) {
                 let n = self.str_lit(v);
-                self.call_builtin(Builtin::DeclareGlobalVar, vec![n]);
+                self.call_builtin(BuiltinId::DeclareGlobalVar, vec![n]);
             }
         }
         self.gen_stmts(&script.body);
@@ -206,10 +207,10 @@ impl<'a> Gen<'a> {
             let g = b.value(Opcode::CreateGenerator, vec![env], Imm::Func(inner));
             let result = match outer_kind {
                 FunctionKind::AsyncOuter => {
-                    b.value(Opcode::CallBuiltin, vec![g], Imm::Builtin(Builtin::AsyncFunctionStart as u8))
+                    b.value(Opcode::CallBuiltin, vec![g], Imm::Builtin(BuiltinId::AsyncFunctionStart as u8))
                 }
                 FunctionKind::AsyncGeneratorOuter => {
-                    b.value(Opcode::CallBuiltin, vec![g], Imm::Builtin(Builtin::AsyncGeneratorStart as u8))
+                    b.value(Opcode::CallBuiltin, vec![g], Imm::Builtin(BuiltinId::AsyncGeneratorStart as u8))
                 }
                 _ => g,
             };
@@ -295,7 +296,7 @@ impl<'a> Gen<'a> {
         let g = self.emit(Opcode::CreateGenerator, vec![env], Imm::Func(inner));
         // An async generator wraps its generator in the AsyncGenerator object.
         let g = match self.fr().func.kind {
-            FunctionKind::AsyncGeneratorOuter => self.call_builtin(Builtin::AsyncGeneratorStart, vec![g]),
+            FunctionKind::AsyncGeneratorOuter => self.call_builtin(BuiltinId::AsyncGeneratorStart, vec![g]),
             _ => g,
         };
         self.term(Opcode::Return, vec![g], Vec::new(), Imm::None);
@@ -421,7 +422,7 @@ impl<'a> Gen<'a> {
                             None => self.emit(Opcode::CreateArguments, Vec::new(), Imm::None),
                         };
                         let start = self.num(i as f64);
-                        let v = self.call_builtin(Builtin::ArrayFromIndex, vec![args, start]);
+                        let v = self.call_builtin(BuiltinId::ArrayFromIndex, vec![args, start]);
                         self.bind_pattern(&r.arg, v, super::pattern::Mode::Init);
                     }
                     _ => {
@@ -470,7 +471,7 @@ impl<'a> Gen<'a> {
         for i in 0..names.len() {
             values.push(self.emit(Opcode::LoadParam, Vec::new(), Imm::Index(i as u32 + 1)));
         }
-        self.call_builtin(Builtin::MapArguments, values);
+        self.call_builtin(BuiltinId::MapArguments, values);
         for (i, name) in names.iter().enumerate() {
             if !last(i) {
                 continue;
@@ -567,7 +568,7 @@ impl<'a> Gen<'a> {
                 Some(d) => self.read_decl(d),
                 None => self.undef(),
             };
-            self.call_builtin(Builtin::DerivedReturn, vec![v, this])
+            self.call_builtin(BuiltinId::DerivedReturn, vec![v, this])
         } else {
             v
         };
@@ -606,7 +607,7 @@ impl<'a> Gen<'a> {
         });
         if derived {
             let callee = b.value(Opcode::GetCallee, Vec::new(), Imm::None);
-            let parent = b.value(Opcode::CallBuiltin, vec![callee], Imm::Builtin(Builtin::GetPrototypeOf as u8));
+            let parent = b.value(Opcode::CallBuiltin, vec![callee], Imm::Builtin(BuiltinId::GetPrototypeOf as u8));
             let nt = b.value(Opcode::GetNewTarget, Vec::new(), Imm::None);
             let args = b.value(Opcode::CreateArguments, Vec::new(), Imm::None);
             let r = b.value(Opcode::ConstructSpread, vec![parent, nt, args], Imm::None);

@@ -37,7 +37,8 @@
 use ir::{BinOp, ErrorKind, FunctionKind, Imm, Opcode, Value};
 use swc_ecma_ast::*;
 
-use super::{Builtin, Gen};
+use super::Gen;
+use bytecode::BuiltinId;
 
 impl<'a> Gen<'a> {
     /// Whether the current function is the body of an async generator.
@@ -124,7 +125,7 @@ impl<'a> Gen<'a> {
     /// and waits for the next one; returns the value sent and whether it is a `return()`
     /// (whose value the driver has awaited already).
     fn async_yield(&mut self, v: Value) -> (Value, Value) {
-        self.call_builtin(Builtin::MarkAsyncYield, Vec::new());
+        self.call_builtin(BuiltinId::MarkAsyncYield, Vec::new());
         self.yield_value(v)
     }
 
@@ -149,7 +150,7 @@ impl<'a> Gen<'a> {
         let r = self.await_value(r);
         if require_object {
             let msg = self.str_lit("iterator.return() did not return an object");
-            self.call_builtin(Builtin::EnsureObject, vec![r, msg]);
+            self.call_builtin(BuiltinId::EnsureObject, vec![r, msg]);
         }
         self.branch(after);
         self.switch_to(after);
@@ -186,7 +187,7 @@ impl<'a> Gen<'a> {
 
     fn gen_yield_star(&mut self, iterable: Value, is_async: bool) -> Value {
         let iter = match is_async {
-            true => self.call_builtin(Builtin::GetAsyncIterator, vec![iterable]),
+            true => self.call_builtin(BuiltinId::GetAsyncIterator, vec![iterable]),
             false => self.emit(Opcode::GetIterator, vec![iterable], Imm::None),
         };
         let next_key = self.str_lit("next");
@@ -261,7 +262,7 @@ impl<'a> Gen<'a> {
         // The inner result.
         let res = self.merge(check, results);
         let msg = self.str_lit("iterator result is not an object");
-        self.call_builtin(Builtin::EnsureObject, vec![res, msg]);
+        self.call_builtin(BuiltinId::EnsureObject, vec![res, msg]);
         let done_key = self.str_lit("done");
         let value_key = self.str_lit("value");
         let done = self.emit(Opcode::LoadProperty, vec![res, done_key], Imm::None);
@@ -294,7 +295,7 @@ impl<'a> Gen<'a> {
         let (x, is_return) = if is_async {
             self.async_yield(yielded)
         } else {
-            self.call_builtin(Builtin::MarkRawYield, Vec::new());
+            self.call_builtin(BuiltinId::MarkRawYield, Vec::new());
             self.yield_value(yielded)
         };
         let resumed = self.new_block();

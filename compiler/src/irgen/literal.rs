@@ -13,9 +13,10 @@ use swc_common::Spanned;
 use swc_ecma_ast::*;
 
 use super::func::FnDef;
-use super::number_to_string;
-use super::{Builtin, Gen};
+use super::Gen;
 use crate::frontend::scope::FuncIdx;
+use bytecode::BuiltinId;
+use ecma::conv::number_to_string::number_to_string;
 
 /// Whether a function definition needs its [[HomeObject]] set (it uses `super.x`).
 fn needs_home(g: &Gen<'_>, f: &Function) -> bool {
@@ -95,10 +96,10 @@ impl<'a> Gen<'a> {
                 let p = self.str_lit(prefix.trim_end());
                 args.push(p);
             }
-            self.call_builtin(Builtin::SetFunctionName, args);
+            self.call_builtin(BuiltinId::SetFunctionName, args);
         }
         if needs_home(self, f) {
-            self.call_builtin(Builtin::SetHomeObject, vec![closure, home]);
+            self.call_builtin(BuiltinId::SetHomeObject, vec![closure, home]);
         }
         closure
     }
@@ -146,7 +147,7 @@ impl<'a> Gen<'a> {
                 PropOrSpread::Spread(s) => {
                     let v = self.expr(&s.expr);
                     self.at(s.dot3_token);
-                    self.call_builtin(Builtin::CopyDataProperties, vec![obj, v]);
+                    self.call_builtin(BuiltinId::CopyDataProperties, vec![obj, v]);
                 }
                 PropOrSpread::Prop(p) => match &**p {
                     Prop::Shorthand(id) => {
@@ -159,7 +160,7 @@ impl<'a> Gen<'a> {
                             && static_key(&kv.key).as_deref() == Some("__proto__");
                         if is_proto {
                             let v = self.expr(&kv.value);
-                            self.call_builtin(Builtin::SetProtoFromLiteral, vec![obj, v]);
+                            self.call_builtin(BuiltinId::SetProtoFromLiteral, vec![obj, v]);
                             continue;
                         }
                         let (k, name) = self.prop_key(&kv.key);
@@ -236,7 +237,7 @@ impl<'a> Gen<'a> {
     pub(super) fn named_value(&mut self, e: &'a Expr, key: Value, name: Option<&str>) -> Value {
         let v = self.expr_named(e, name);
         if name.is_none() && super::expr::is_anonymous_function(e) {
-            self.call_builtin(Builtin::SetFunctionName, vec![v, key]);
+            self.call_builtin(BuiltinId::SetFunctionName, vec![v, key]);
         }
         v
     }
@@ -270,7 +271,7 @@ impl<'a> Gen<'a> {
                     Some(e) if e.spread.is_some() => {
                         let v = self.expr(&e.expr);
                         self.at(e.expr.span());
-                        idx = self.call_builtin(Builtin::AppendSpread, vec![arr, idx, v]);
+                        idx = self.call_builtin(BuiltinId::AppendSpread, vec![arr, idx, v]);
                         trailing_hole = false;
                     }
                     Some(e) => {
@@ -342,7 +343,7 @@ impl<'a> Gen<'a> {
             args.push(v);
         }
         self.at(t.span);
-        let strings = self.call_builtin(Builtin::GetTemplateObject, args);
+        let strings = self.call_builtin(BuiltinId::GetTemplateObject, args);
         let mut call_args = vec![strings];
         for e in &t.tpl.exprs {
             call_args.push(self.expr(e));

@@ -26,8 +26,9 @@ use ir::{Imm, Opcode, Value};
 use swc_ecma_ast::*;
 
 use super::pattern::Mode;
-use super::{Builtin, Cleanup, EnvInfo, Gen, JumpTarget};
+use super::{Cleanup, EnvInfo, Gen, JumpTarget};
 use crate::frontend::scope::{DeclKind, ScopeIdx, ScopeKey, ScopeKind};
+use bytecode::BuiltinId;
 
 impl<'a> Gen<'a> {
     fn push_loop(
@@ -350,7 +351,7 @@ impl<'a> Gen<'a> {
             self.exit_scope(saved);
         }
         self.at(f.span);
-        let iter = self.call_builtin(Builtin::GetAsyncIterator, vec![iterable]);
+        let iter = self.call_builtin(BuiltinId::GetAsyncIterator, vec![iterable]);
         let next_key = self.str_lit("next");
         let next = self.emit(Opcode::LoadProperty, vec![iter, next_key], Imm::None);
         let header = self.new_block();
@@ -363,7 +364,7 @@ impl<'a> Gen<'a> {
         let r = self.emit(Opcode::Call, vec![next, iter], Imm::None);
         let r = self.await_value(r);
         let msg = self.str_lit("iterator result is not an object");
-        self.call_builtin(Builtin::EnsureObject, vec![r, msg]);
+        self.call_builtin(BuiltinId::EnsureObject, vec![r, msg]);
         let done_key = self.str_lit("done");
         let done = self.emit(Opcode::LoadProperty, vec![r, done_key], Imm::None);
         self.cond_branch(done, exit, body_pre);

@@ -46,13 +46,13 @@ mod func;
 mod generator;
 mod literal;
 mod loops;
-mod number;
 mod pattern;
 mod private;
 mod stmt;
 #[cfg(test)]
 mod tests;
 
+use bytecode::BuiltinId;
 use hashbrown::{HashMap, HashSet};
 use ir::{Atom, Block, FuncId, Imm, Inst, Literal, Loc, Module, Opcode, Value};
 use swc_common::Span;
@@ -60,8 +60,6 @@ use swc_ecma_ast::BlockStmt;
 
 use crate::frontend::scope::{DeclId, FuncIdx, ScopeIdx, ScopeTree};
 use crate::frontend::{early_errors, parse_script, scope, Diagnostic, LineTable};
-
-pub use number::number_to_string;
 
 /// Options of IRGen.
 #[derive(Clone, Debug, Default)]
@@ -149,17 +147,6 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
     }
     Ok(g.module)
 }
-
-/// Internal builtins, numbered as in `bytecode::builtins`.
-macro_rules! builtin_ids {
-    ($( $(#[$doc:meta])* $name:ident = $idx:literal $(, $rest:tt)* ; )*) => {
-        /// An internal builtin reached through `call_builtin`.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        #[allow(dead_code)]
-        pub(crate) enum Builtin { $($name = $idx,)* }
-    };
-}
-bytecode::for_each_builtin!(builtin_ids);
 
 /// Where a declaration lives while its scope is active.
 #[derive(Clone, Copy, Debug)]
@@ -428,7 +415,7 @@ impl<'a> Gen<'a> {
         self.emit_void(Opcode::StoreStack, vec![v, slot], Imm::None);
     }
 
-    fn call_builtin(&mut self, b: Builtin, args: Vec<Value>) -> Value {
+    fn call_builtin(&mut self, b: BuiltinId, args: Vec<Value>) -> Value {
         self.emit(Opcode::CallBuiltin, args, Imm::Builtin(b as u8))
     }
 
@@ -525,14 +512,4 @@ impl<'a> Gen<'a> {
             }
         }
     }
-}
-
-#[cfg(test)]
-pub(crate) fn builtin_for_tests(name: &str) -> Option<u8> {
-    macro_rules! find {
-        ($( $(#[$doc:meta])* $n:ident = $idx:literal $(, $rest:tt)* ; )*) => {
-            match name { $(stringify!($n) => Some($idx),)* _ => None }
-        };
-    }
-    bytecode::for_each_builtin!(find)
 }

@@ -17,7 +17,8 @@ use swc_ecma_ast::*;
 
 use super::assign::LRef;
 use super::expr::is_anonymous_function;
-use super::{Builtin, Cleanup, Gen};
+use super::{Cleanup, Gen};
+use bytecode::BuiltinId;
 
 /// How a pattern's identifiers receive values.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -110,7 +111,7 @@ impl<'a> Gen<'a> {
     pub(super) fn bind_object(&mut self, o: &'a ObjectPat, v: Value, mode: Mode) {
         self.at(o.span);
         let msg = self.str_lit("Cannot destructure 'undefined' or 'null'.");
-        self.call_builtin(Builtin::RequireObjectCoercible, vec![v, msg]);
+        self.call_builtin(BuiltinId::RequireObjectCoercible, vec![v, msg]);
         let mut excluded = Vec::new();
         for prop in &o.props {
             match prop {
@@ -139,7 +140,7 @@ impl<'a> Gen<'a> {
                     let target = self.emit(Opcode::AllocObject, Vec::new(), Imm::None);
                     let mut args = vec![target, v];
                     args.extend(excluded.iter().copied());
-                    let rest = self.call_builtin(Builtin::CopyDataProperties, args);
+                    let rest = self.call_builtin(BuiltinId::CopyDataProperties, args);
                     match lref {
                         Some(r) => self.store_lref(&r, rest),
                         None => self.bind_pattern(&r.arg, rest, mode),

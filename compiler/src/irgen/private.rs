@@ -12,8 +12,9 @@
 use ir::{ErrorKind, Imm, Opcode, Value};
 use swc_ecma_ast::PrivateName;
 
-use super::{Builtin, Gen};
+use super::Gen;
 use crate::frontend::scope::{DeclId, PrivateInfo, PrivateKind};
+use bytecode::BuiltinId;
 
 impl<'a> Gen<'a> {
     /// The declaration of `#x` and what it names (reported when it does not resolve, which
@@ -32,7 +33,7 @@ impl<'a> Gen<'a> {
     fn brand_check(&mut self, obj: Value, info: &PrivateInfo) {
         if let Some(b) = info.brand {
             let brand = self.load_decl(b);
-            self.call_builtin(Builtin::PrivateGet, vec![obj, brand]);
+            self.call_builtin(BuiltinId::PrivateGet, vec![obj, brand]);
         }
     }
 
@@ -43,7 +44,7 @@ impl<'a> Gen<'a> {
         match info.kind {
             PrivateKind::Field => {
                 let sym = self.load_decl(d);
-                self.call_builtin(Builtin::PrivateGet, vec![obj, sym])
+                self.call_builtin(BuiltinId::PrivateGet, vec![obj, sym])
             }
             PrivateKind::Method => {
                 self.brand_check(obj, &info);
@@ -68,7 +69,7 @@ impl<'a> Gen<'a> {
         match info.kind {
             PrivateKind::Field => {
                 let sym = self.load_decl(d);
-                self.call_builtin(Builtin::PrivateSet, vec![obj, sym, v]);
+                self.call_builtin(BuiltinId::PrivateSet, vec![obj, sym, v]);
             }
             PrivateKind::Method => {
                 self.brand_check(obj, &info);
@@ -97,6 +98,6 @@ impl<'a> Gen<'a> {
             (PrivateKind::Field, _) | (_, None) => self.load_decl(d),
             (_, Some(b)) => self.load_decl(b),
         };
-        self.call_builtin(Builtin::PrivateIn, vec![key, obj])
+        self.call_builtin(BuiltinId::PrivateIn, vec![key, obj])
     }
 }

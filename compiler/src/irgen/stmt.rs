@@ -12,6 +12,7 @@
 //! %handler: %e = catch; call g ...; throw %e
 //! ```
 
+use bytecode::BuiltinId;
 use ir::{BinOp, Imm, Opcode};
 use swc_ecma_ast::*;
 
@@ -64,7 +65,7 @@ impl<'a> Gen<'a> {
             Stmt::With(w) => {
                 let v = self.expr(&w.obj);
                 self.at(w.span);
-                let obj = self.call_builtin(super::Builtin::ToObject, vec![v]);
+                let obj = self.call_builtin(BuiltinId::ToObject, vec![v]);
                 match self.tree.scope_by_key(ScopeKey::new(w.span, ScopeKind::With)) {
                     Some(sc) => {
                         let saved = self.enter_scope(sc);

@@ -312,45 +312,8 @@ operator_enum! {
     }
 }
 
-/// The kind of error `ThrowError` creates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ErrorKind {
-    /// `Error`
-    Error = 0,
-    /// `TypeError`
-    TypeError = 1,
-    /// `ReferenceError`
-    ReferenceError = 2,
-    /// `SyntaxError`
-    SyntaxError = 3,
-    /// `RangeError`
-    RangeError = 4,
-}
-
-impl ErrorKind {
-    /// The constructor's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            ErrorKind::Error => "Error",
-            ErrorKind::TypeError => "TypeError",
-            ErrorKind::ReferenceError => "ReferenceError",
-            ErrorKind::SyntaxError => "SyntaxError",
-            ErrorKind::RangeError => "RangeError",
-        }
-    }
-    /// The kind named `name`.
-    pub fn from_name(name: &str) -> Option<ErrorKind> {
-        [
-            ErrorKind::Error,
-            ErrorKind::TypeError,
-            ErrorKind::ReferenceError,
-            ErrorKind::SyntaxError,
-            ErrorKind::RangeError,
-        ]
-        .into_iter()
-        .find(|k| k.name() == name)
-    }
-}
+/// The kind of error `ThrowError` creates (one table with the bytecode and the VM).
+pub use ecma::ErrorKind;
 
 /// The immediate payload of an instruction; its kind is fixed by the opcode's row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

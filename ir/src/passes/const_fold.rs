@@ -58,7 +58,7 @@ fn fold(func: &Function, cx: &PassCx, inst: Inst) -> Option<Prim> {
     match (data.opcode, data.imm) {
         (Opcode::BinaryOp, Imm::BinOp(op)) => fold_binary(op, &arg(0)?, &arg(1)?),
         (Opcode::UnaryOp, Imm::UnOp(op)) => fold_unary(op, &arg(0)?),
-        (Opcode::AsNumber | Opcode::AsNumeric, _) => Some(Prim::Number(js::to_number(&arg(0)?)?)),
+        (Opcode::AsNumber | Opcode::AsNumeric, _) => Some(Prim::Number(js::to_number(&arg(0)?))),
         (Opcode::AsString, _) => Some(Prim::String(js::to_string(&arg(0)?))),
         (Opcode::ThrowIfEmpty, _) => arg(0),
         _ => None,
@@ -80,31 +80,31 @@ pub fn fold_binary(op: BinOp, l: &Prim, r: &Prim) -> Option<Prim> {
                 }
                 Prim::String(s)
             } else {
-                Prim::Number(num(l)? + num(r)?)
+                Prim::Number(num(l) + num(r))
             }
         }
-        BinOp::Sub => Prim::Number(num(l)? - num(r)?),
-        BinOp::Mul => Prim::Number(num(l)? * num(r)?),
-        BinOp::Div => Prim::Number(num(l)? / num(r)?),
-        BinOp::Mod => Prim::Number(js::remainder(num(l)?, num(r)?)),
-        BinOp::Exp => Prim::Number(js::exponentiate(num(l)?, num(r)?)),
-        BinOp::BitAnd => Prim::Number((js::to_int32(num(l)?) & js::to_int32(num(r)?)) as f64),
-        BinOp::BitOr => Prim::Number((js::to_int32(num(l)?) | js::to_int32(num(r)?)) as f64),
-        BinOp::BitXor => Prim::Number((js::to_int32(num(l)?) ^ js::to_int32(num(r)?)) as f64),
+        BinOp::Sub => Prim::Number(num(l) - num(r)),
+        BinOp::Mul => Prim::Number(num(l) * num(r)),
+        BinOp::Div => Prim::Number(num(l) / num(r)),
+        BinOp::Mod => Prim::Number(js::remainder(num(l), num(r))),
+        BinOp::Exp => Prim::Number(js::exponentiate(num(l), num(r))),
+        BinOp::BitAnd => Prim::Number((js::to_int32(num(l)) & js::to_int32(num(r))) as f64),
+        BinOp::BitOr => Prim::Number((js::to_int32(num(l)) | js::to_int32(num(r))) as f64),
+        BinOp::BitXor => Prim::Number((js::to_int32(num(l)) ^ js::to_int32(num(r))) as f64),
         // 6.1.6.1.9-11: the shift count is ToUint32(r) modulo 32.
-        BinOp::Shl => Prim::Number(js::to_int32(num(l)?).wrapping_shl(js::to_uint32(num(r)?) & 31) as f64),
-        BinOp::Shr => Prim::Number((js::to_int32(num(l)?) >> (js::to_uint32(num(r)?) & 31)) as f64),
-        BinOp::UShr => Prim::Number((js::to_uint32(num(l)?) >> (js::to_uint32(num(r)?) & 31)) as f64),
-        BinOp::Eq => Prim::Bool(js::loose_equals(l, r)?),
-        BinOp::Ne => Prim::Bool(!js::loose_equals(l, r)?),
+        BinOp::Shl => Prim::Number(js::to_int32(num(l)).wrapping_shl(js::to_uint32(num(r)) & 31) as f64),
+        BinOp::Shr => Prim::Number((js::to_int32(num(l)) >> (js::to_uint32(num(r)) & 31)) as f64),
+        BinOp::UShr => Prim::Number((js::to_uint32(num(l)) >> (js::to_uint32(num(r)) & 31)) as f64),
+        BinOp::Eq => Prim::Bool(js::loose_equals(l, r)),
+        BinOp::Ne => Prim::Bool(!js::loose_equals(l, r)),
         BinOp::StrictEq => Prim::Bool(js::strict_equals(l, r)),
         BinOp::StrictNe => Prim::Bool(!js::strict_equals(l, r)),
         // 13.10.1: `a < b` is IsLessThan(a, b) with undefined as false; `a > b` swaps the
         // operands; `a <= b` is "not IsLessThan(b, a)" with undefined as false.
-        BinOp::Lt => Prim::Bool(js::less_than(l, r)? == Some(true)),
-        BinOp::Gt => Prim::Bool(js::less_than(r, l)? == Some(true)),
-        BinOp::Le => Prim::Bool(js::less_than(r, l)? == Some(false)),
-        BinOp::Ge => Prim::Bool(js::less_than(l, r)? == Some(false)),
+        BinOp::Lt => Prim::Bool(js::less_than(l, r) == Some(true)),
+        BinOp::Gt => Prim::Bool(js::less_than(r, l) == Some(true)),
+        BinOp::Le => Prim::Bool(js::less_than(r, l) == Some(false)),
+        BinOp::Ge => Prim::Bool(js::less_than(l, r) == Some(false)),
         // TypeError on a primitive right-hand side: leave it to run time.
         BinOp::In | BinOp::InstanceOf => return None,
     })
@@ -113,12 +113,12 @@ pub fn fold_binary(op: BinOp, l: &Prim, r: &Prim) -> Option<Prim> {
 /// Folds `op v` on a primitive.
 pub fn fold_unary(op: UnOp, v: &Prim) -> Option<Prim> {
     Some(match op {
-        UnOp::Neg => Prim::Number(-js::to_number(v)?),
-        UnOp::BitNot => Prim::Number(!js::to_int32(js::to_number(v)?) as f64),
+        UnOp::Neg => Prim::Number(-js::to_number(v)),
+        UnOp::BitNot => Prim::Number(!js::to_int32(js::to_number(v)) as f64),
         UnOp::Not => Prim::Bool(!js::to_boolean(v)),
         UnOp::TypeOf => Prim::String(js::type_of(v).encode_utf16().collect()),
-        UnOp::Inc => Prim::Number(js::to_number(v)? + 1.0),
-        UnOp::Dec => Prim::Number(js::to_number(v)? - 1.0),
+        UnOp::Inc => Prim::Number(js::to_number(v) + 1.0),
+        UnOp::Dec => Prim::Number(js::to_number(v) - 1.0),
     })
 }
 

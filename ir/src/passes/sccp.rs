@@ -232,7 +232,7 @@ impl Solver<'_> {
             (Opcode::BinaryOp, Imm::BinOp(op)) => self.eval(cx, &data.args, |a| fold_binary(op, &a[0], &a[1])),
             (Opcode::UnaryOp, Imm::UnOp(op)) => self.eval(cx, &data.args, |a| fold_unary(op, &a[0])),
             (Opcode::AsNumber | Opcode::AsNumeric, _) => {
-                self.eval(cx, &data.args, |a| js::to_number(&a[0]).map(Prim::Number))
+                self.eval(cx, &data.args, |a| Some(Prim::Number(js::to_number(&a[0]))))
             }
             (Opcode::AsString, _) => self.eval(cx, &data.args, |a| Some(Prim::String(js::to_string(&a[0])))),
             (Opcode::ThrowIfEmpty, _) => self.eval(cx, &data.args, |a| Some(a[0].clone())),

@@ -146,7 +146,7 @@ fn constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value
         if !n.is_finite() || n.trunc() != n {
             return Err(rt.throw_range_error(&format!(
                 "The number {} cannot be converted to a BigInt because it is not an integer",
-                crate::conv::number_to_string::number_to_string(n)
+                ecma::conv::number_to_string::number_to_string(n)
             )));
         }
         return Ok(rt.new_bigint(bigint_from_integral_f64(n)));

@@ -51,7 +51,7 @@ fn number_text(n: f64) -> String {
     if n == 0.0 && n.is_sign_negative() {
         "-0".to_string()
     } else {
-        crate::conv::number_to_string::number_to_string(n)
+        ecma::conv::number_to_string::number_to_string(n)
     }
 }
 
@@ -175,7 +175,7 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
         }
         CellKind::Date => {
             let t = rt.heap.get(obj.cast::<DateObject>()).time;
-            match crate::conv::date::to_iso_string(t) {
+            match ecma::conv::date::to_iso_string(t) {
                 Some(s) => out.push_str(&s),
                 None => out.push_str("Invalid Date"),
             }

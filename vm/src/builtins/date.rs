@@ -1,13 +1,13 @@
 //! 21.4 Date objects. The time arithmetic and the string formats are in `conv::date`.
 
 use super::{arg, rows, Row};
-use crate::conv::date as d;
 use crate::gc::{CellKind, Gc};
 use crate::object::{DateObject, JsObject, Key};
 use crate::runtime::convert::Hint;
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::string::StrView;
 use crate::value::Value;
+use ecma::conv::date as d;
 
 pub(crate) const ROWS: &[Row] = rows! {
     Date."now" => now, 0;
@@ -329,7 +329,7 @@ fn set_year(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     if y.is_nan() {
         return Ok(set_this_time(rt, this, f64::NAN));
     }
-    let yi = crate::runtime::convert::integer_or_infinity(y);
+    let yi = ecma::number::integer_or_infinity(y);
     let yyyy = if (0.0..=99.0).contains(&yi) { yi + 1900.0 } else { y };
     let t = if t0.is_nan() { 0.0 } else { d::local_time(t0) };
     let day = d::make_day(yyyy, d::month_from_time(t), d::date_from_time(t));

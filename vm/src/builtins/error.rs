@@ -4,7 +4,7 @@ use super::{arg, rows, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::{JsObject, Key};
-use crate::runtime::{ErrorType, Intrinsic, JsResult, Runtime};
+use crate::runtime::{ErrorKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
 pub(crate) const ROWS: &[Row] = rows! {
@@ -12,15 +12,15 @@ pub(crate) const ROWS: &[Row] = rows! {
     Error."captureStackTrace" => capture_stack_trace, 1;
 };
 
-const TYPES: [ErrorType; 8] = [
-    ErrorType::Error,
-    ErrorType::TypeError,
-    ErrorType::RangeError,
-    ErrorType::ReferenceError,
-    ErrorType::SyntaxError,
-    ErrorType::EvalError,
-    ErrorType::UriError,
-    ErrorType::AggregateError,
+const TYPES: [ErrorKind; 8] = [
+    ErrorKind::Error,
+    ErrorKind::TypeError,
+    ErrorKind::RangeError,
+    ErrorKind::ReferenceError,
+    ErrorKind::SyntaxError,
+    ErrorKind::EvalError,
+    ErrorKind::UriError,
+    ErrorKind::AggregateError,
 ];
 
 /// Creates Error, the native errors and their prototypes.
@@ -32,18 +32,18 @@ pub(crate) fn init(rt: &mut Runtime) {
     for ty in TYPES {
         let proto = rt.new_object(error_proto);
         let func: crate::object::function::NativeFn = match ty {
-            ErrorType::AggregateError => aggregate_error_constructor,
+            ErrorKind::AggregateError => aggregate_error_constructor,
             _ => error_constructor,
         };
-        let len = if ty == ErrorType::AggregateError { 2 } else { 1 };
+        let len = if ty == ErrorKind::AggregateError { 2 } else { 1 };
         let c = rt.make_constructor(ty.name(), func, len, Some(proto));
         let name = rt.new_string(ty.name());
         rt.define_value(proto, "name", name, WRITABLE | CONFIGURABLE);
         let empty = rt.names.empty.value();
         rt.define_value(proto, "message", empty, WRITABLE | CONFIGURABLE);
-        rt.set_intrinsic(ty.prototype(), Value::object(proto));
-        rt.set_intrinsic(ty.constructor(), Value::object(c));
-        if ty == ErrorType::Error {
+        rt.set_intrinsic(Intrinsic::error_prototype(ty), Value::object(proto));
+        rt.set_intrinsic(Intrinsic::error_constructor(ty), Value::object(c));
+        if ty == ErrorKind::Error {
             error_ctor = Value::object(c);
             error_proto = Value::object(proto);
         } else {
@@ -55,31 +55,31 @@ pub(crate) fn init(rt: &mut Runtime) {
 }
 
 /// The error type a constructor function stands for.
-fn type_of_callee(rt: &Runtime) -> ErrorType {
+fn type_of_callee(rt: &Runtime) -> ErrorKind {
     let callee = rt.native_callee();
     for ty in TYPES {
-        if rt.intrinsic(ty.constructor()) == callee {
+        if rt.intrinsic(Intrinsic::error_constructor(ty)) == callee {
             return ty;
         }
     }
     // A constructor from another realm: find it there.
     for realm in rt.realms.iter() {
         for ty in TYPES {
-            if realm.intrinsic(ty.constructor()) == callee {
+            if realm.intrinsic(Intrinsic::error_constructor(ty)) == callee {
                 return ty;
             }
         }
     }
-    ErrorType::Error
+    ErrorKind::Error
 }
 
 /// Creates the error object for `ty` from `new_target` with `message` and `options`.
-fn make_error(rt: &mut Runtime, ty: ErrorType, message: Value, options: Value) -> JsResult<Gc<JsObject>> {
+fn make_error(rt: &mut Runtime, ty: ErrorKind, message: Value, options: Value) -> JsResult<Gc<JsObject>> {
     // 1. If NewTarget is undefined, let newTarget be the active function object.
     let nt = rt.native_new_target();
     let nt = if nt.is_undefined() { rt.native_callee() } else { nt };
     // 2. Let O be ? OrdinaryCreateFromConstructor(newTarget, "%NativeError.prototype%").
-    let proto = rt.prototype_from_constructor(nt, ty.prototype())?;
+    let proto = rt.prototype_from_constructor(nt, Intrinsic::error_prototype(ty))?;
     let o = rt.new_object_of_kind(proto, CellKind::Error, 3);
     rt.root(Value::object(o));
     // 3. If message is not undefined, then
@@ -130,7 +130,7 @@ fn error_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult
 
 /// 20.5.7.1.1 AggregateError(errors, message [, options]).
 fn aggregate_error_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
-    let o = make_error(rt, ErrorType::AggregateError, arg(args, 1), arg(args, 2))?;
+    let o = make_error(rt, ErrorKind::AggregateError, arg(args, 1), arg(args, 2))?;
     // 5. Let errorsList be ? IteratorToList(? GetIterator(errors, sync)).
     let it = crate::interp::ops::iter::get_iterator(rt, arg(args, 0))?;
     rt.root(it);

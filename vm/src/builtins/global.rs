@@ -2,13 +2,13 @@
 //! functions, indirect eval, and `print`.
 
 use super::{arg, Row};
-use crate::conv;
 use crate::gc::Gc;
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::JsObject;
-use crate::runtime::{ErrorType, JsResult, Runtime};
+use crate::runtime::{ErrorKind, JsResult, Runtime};
 use crate::string::StrView;
 use crate::value::Value;
+use ecma::conv;
 
 /// Global functions are installed by `install` (the global object is not an intrinsic).
 pub(crate) const ROWS: &[Row] = &[];
@@ -97,7 +97,7 @@ impl Runtime {
     pub(crate) fn compile_source(&mut self, source: &str, name: &str) -> JsResult<Vec<u8>> {
         let Some(hook) = self.compiler.as_mut() else {
             return Err(
-                self.throw_error(ErrorType::EvalError, "code generation from strings is not supported (no compiler)")
+                self.throw_error(ErrorKind::EvalError, "code generation from strings is not supported (no compiler)")
             );
         };
         match hook(source, name) {
@@ -134,7 +134,7 @@ fn encode(rt: &mut Runtime, v: Value, extra_unescaped: &str) -> JsResult<Value> 
         }
         let cp = conv::string_ops::code_point_at(&units, i);
         if cp.is_unpaired_surrogate {
-            return Err(rt.throw_error(ErrorType::UriError, "URI malformed"));
+            return Err(rt.throw_error(ErrorKind::UriError, "URI malformed"));
         }
         let ch = char::from_u32(cp.code_point).unwrap_or('\u{fffd}');
         let mut buf = [0u8; 4];
@@ -167,7 +167,7 @@ fn decode(rt: &mut Runtime, v: Value, reserved: &str) -> JsResult<Value> {
             }
         };
         let Some(b) = byte_at(i) else {
-            return Err(rt.throw_error(ErrorType::UriError, "URI malformed"));
+            return Err(rt.throw_error(ErrorKind::UriError, "URI malformed"));
         };
         if b < 0x80 {
             let ch = b as char;
@@ -189,14 +189,14 @@ fn decode(rt: &mut Runtime, v: Value, reserved: &str) -> JsResult<Value> {
             0
         };
         if n == 0 {
-            return Err(rt.throw_error(ErrorType::UriError, "URI malformed"));
+            return Err(rt.throw_error(ErrorKind::UriError, "URI malformed"));
         }
         let mut bytes = vec![b];
         let mut k = i + 3;
         for _ in 1..n {
             match byte_at(k) {
                 Some(c) if c & 0xc0 == 0x80 => bytes.push(c),
-                _ => return Err(rt.throw_error(ErrorType::UriError, "URI malformed")),
+                _ => return Err(rt.throw_error(ErrorKind::UriError, "URI malformed")),
             }
             k += 3;
         }
@@ -206,7 +206,7 @@ fn decode(rt: &mut Runtime, v: Value, reserved: &str) -> JsResult<Value> {
                     out.push(u);
                 }
             }
-            Err(_) => return Err(rt.throw_error(ErrorType::UriError, "URI malformed")),
+            Err(_) => return Err(rt.throw_error(ErrorKind::UriError, "URI malformed")),
         }
         i = k;
     }

@@ -3,13 +3,13 @@
 //! functions and property lists, `toJSON`, indentation and cycle detection).
 
 use super::{arg, Row};
-use crate::conv::json::{self as cj, JsonErrorKind, JsonValue};
 use crate::gc::{CellKind, Gc};
 use crate::object::shape::{CONFIGURABLE, ENUMERABLE};
 use crate::object::{BigIntCell, JsObject, Key, PrimitiveObject};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::string::StrView;
 use crate::value::Value;
+use ecma::conv::json::{self as cj, JsonErrorKind, JsonValue};
 
 /// JSON is installed by `install`.
 pub(crate) const ROWS: &[Row] = &[];
@@ -207,7 +207,7 @@ fn stringify(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
     }
     // 6-8. The gap.
     if let Some(n) = space.as_number() {
-        let n = crate::runtime::convert::integer_or_infinity(n).clamp(0.0, 10.0) as usize;
+        let n = ecma::number::integer_or_infinity(n).clamp(0.0, 10.0) as usize;
         s.gap = vec![b' ' as u16; n];
     } else if space.is_string() {
         let mut u = rt.string_units(space);
@@ -287,7 +287,7 @@ fn serialize_property(rt: &mut Runtime, s: &mut Serializer, key: Key, holder: Gc
         crate::value::Kind::Number => {
             let n = value.number_unchecked();
             if n.is_finite() {
-                let t = crate::conv::number_to_string::number_to_string(n);
+                let t = ecma::conv::number_to_string::number_to_string(n);
                 push_ascii(&mut s.out, &t);
             } else {
                 push_ascii(&mut s.out, "null");

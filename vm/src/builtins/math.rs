@@ -85,7 +85,7 @@ fn sign(x: f64) -> f64 {
 }
 
 fn clz32(x: f64) -> f64 {
-    (crate::runtime::convert::f64_to_int32(x) as u32).leading_zeros() as f64
+    (ecma::number::to_int32(x) as u32).leading_zeros() as f64
 }
 
 /// Installs `Math` on the global object.
@@ -197,7 +197,7 @@ fn min(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 fn pow(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let b = rt.to_number(arg(args, 0))?;
     let e = rt.to_number(arg(args, 1))?;
-    Ok(Value::number(crate::runtime::operators::js_pow(b, e)))
+    Ok(Value::number(ecma::number::exponentiate(b, e)))
 }
 
 /// 21.3.2.27 Math.random(): xorshift128+ seeded from the clock.

@@ -1,10 +1,10 @@
 //! 21.1 Number objects.
 
 use super::{arg, rows, Row};
-use crate::conv::number_to_string as nts;
 use crate::object::PrimitiveObject;
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+use ecma::conv::number_to_string as nts;
 
 pub(crate) const ROWS: &[Row] = rows! {
     Number."isFinite" => is_finite, 1;

@@ -35,7 +35,7 @@ use super::{arg, rows, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::function::{NativeFn, NativeFunction};
 use crate::object::{promise_state, JsObject, Key, PromiseObject, PromiseReaction, ValueVec};
-use crate::runtime::{ErrorType, ExceptionKind, Intrinsic, JsResult, Runtime};
+use crate::runtime::{ErrorKind, ExceptionKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
 pub(crate) const ROWS: &[Row] = rows! {
@@ -235,7 +235,7 @@ fn reject_function(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<V
 pub(crate) fn resolve(rt: &mut Runtime, promise: Gc<JsObject>, resolution: Value) -> JsResult<()> {
     // 7. A promise resolved with itself is rejected with a TypeError.
     if resolution == Value::object(promise) {
-        let e = rt.new_error(ErrorType::TypeError, "Chaining cycle detected for promise #<Promise>");
+        let e = rt.new_error(ErrorKind::TypeError, "Chaining cycle detected for promise #<Promise>");
         reject(rt, promise, Value::object(e));
         return Ok(());
     }

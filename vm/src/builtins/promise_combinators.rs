@@ -24,7 +24,7 @@ use crate::interp::ops::iter::iterator_close;
 use crate::object::function::NativeFn;
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::{iter_kind, IteratorObject, JsObject, Key, ValueVec};
-use crate::runtime::{ErrorType, Intrinsic, JsResult, Runtime};
+use crate::runtime::{ErrorKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
 /// Which combinator runs.
@@ -122,7 +122,7 @@ fn keyed(rt: &mut Runtime, c: Value, promises: Value, settled: bool) -> JsResult
     rt.root(promise_resolve);
     // 5. If promises is not an Object, reject with a new TypeError.
     if !promises.is_object() {
-        let error = rt.new_error(ErrorType::TypeError, "The argument of a keyed Promise combinator must be an object");
+        let error = rt.new_error(ErrorKind::TypeError, "The argument of a keyed Promise combinator must be an object");
         rt.root(Value::object(error));
         return cap.reject_with(rt, Value::object(error));
     }

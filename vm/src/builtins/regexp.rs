@@ -1,5 +1,5 @@
-//! 22.2 RegExp objects. Matching is done by the `regress` crate, wrapped by [`Matcher`]
-//! so the engine can be replaced: nothing else in the VM names `regress`.
+//! 22.2 RegExp objects. Matching is done by `ecma::regexp` (the `regress` crate behind it),
+//! wrapped by [`Matcher`] so the engine can be replaced.
 //!
 //! Known limitation: regress has no backtracking limit and no interrupt hook, so a
 //! catastrophic pattern runs until it completes (TODO(#2): an interrupt check inside the
@@ -39,7 +39,7 @@ pub(crate) const ROWS: &[Row] = rows! {
 /// A compiled regular expression (the `regexp` module's matcher) and the flags that affect
 /// matching.
 pub struct Matcher {
-    compiled: crate::regexp::CompiledRegExp,
+    compiled: ecma::regexp::CompiledRegExp,
     /// The `u` or `v` flag: match by code points.
     pub unicode: bool,
     /// The `g` flag.
@@ -71,7 +71,7 @@ pub enum MatchError {
 impl Matcher {
     /// Compiles `pattern` with `flags` (validated here: a bad flag is an error).
     pub fn new(pattern: &[u16], flags: &[u16]) -> Result<Matcher, String> {
-        let compiled = crate::regexp::CompiledRegExp::new(pattern, flags).map_err(|e| e.message)?;
+        let compiled = ecma::regexp::CompiledRegExp::new(pattern, flags).map_err(|e| e.message)?;
         let f = compiled.flags();
         let captures = compiled.group_count();
         let names = if compiled.has_named_groups() {
@@ -105,14 +105,14 @@ impl Matcher {
                 groups: (0..=self.captures).map(|i| m.group(i).map(|r| (r.start, r.end))).collect(),
             })),
             Ok(None) => Ok(None),
-            Err(crate::regexp::ExecError::Interrupted) => Err(MatchError::Interrupted),
-            Err(crate::regexp::ExecError::Internal) => Err(MatchError::Internal),
+            Err(ecma::regexp::ExecError::Interrupted) => Err(MatchError::Interrupted),
+            Err(ecma::regexp::ExecError::Internal) => Err(MatchError::Internal),
         }
     }
 
     /// The `source` text (EscapeRegExpPattern).
     pub fn escaped_source(&self) -> Vec<u16> {
-        crate::regexp::escape_source(self.compiled.source())
+        ecma::regexp::escape_source(self.compiled.source())
     }
 }
 
@@ -270,7 +270,7 @@ fn builtin_exec(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Val
         Err(MatchError::Interrupted) => return Err(rt.throw_uncatchable(crate::runtime::ExceptionKind::Interrupted)),
         Err(MatchError::Internal) => {
             return Err(
-                rt.throw_error(crate::runtime::ErrorType::Error, "internal error in the regular expression matcher")
+                rt.throw_error(crate::runtime::ErrorKind::Error, "internal error in the regular expression matcher")
             )
         }
     };
@@ -551,7 +551,7 @@ fn advance(text: &[u16], index: f64, unicode: bool) -> f64 {
     if !unicode || index + 1.0 >= text.len() as f64 {
         return index + 1.0;
     }
-    let cp = crate::conv::string_ops::code_point_at(text, index as usize);
+    let cp = ecma::conv::string_ops::code_point_at(text, index as usize);
     index + cp.code_unit_count as f64
 }
 

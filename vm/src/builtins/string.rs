@@ -1,12 +1,12 @@
 //! 22.1 String objects.
 
 use super::{arg, rows, Row};
-use crate::conv::string_ops::{self, TrimWhere};
 use crate::gc::{CellKind, Gc};
 use crate::object::{iter_kind, JsObject, Key, PrimitiveObject};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::string::{StrView, StringBuilder, MAX_STRING_LENGTH};
 use crate::value::Value;
+use ecma::conv::string_ops::{self, TrimWhere};
 
 pub(crate) const ROWS: &[Row] = rows! {
     String."fromCharCode" => from_char_code, 1;
@@ -139,14 +139,14 @@ fn string_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResul
 fn from_char_code(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     if args.len() == 1 {
         if let Some(n) = args[0].as_number() {
-            let u = crate::runtime::convert::f64_to_int32(n) as u16;
+            let u = ecma::number::to_int32(n) as u16;
             return Ok(rt.string_from_unit(u));
         }
     }
     let mut out = Vec::with_capacity(args.len());
     for &a in args {
         let n = rt.to_number(a)?;
-        out.push(crate::runtime::convert::f64_to_int32(n) as u16);
+        out.push(ecma::number::to_int32(n) as u16);
     }
     Ok(units_value(rt, &out))
 }
@@ -157,7 +157,7 @@ fn from_code_point(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<V
     for &a in args {
         let n = rt.to_number(a)?;
         if n.trunc() != n || !(0.0..=1114111.0).contains(&n) {
-            let d = crate::conv::number_to_string::number_to_string(n);
+            let d = ecma::conv::number_to_string::number_to_string(n);
             return Err(rt.throw_range_error(&format!("Invalid code point {d}")));
         }
         string_ops::push_code_point(&mut out, n as u32);
@@ -321,7 +321,7 @@ fn last_index_of(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Valu
     rt.root(search);
     let num = rt.to_number(arg(args, 1))?;
     let len = rt.heap().string_len(s) as f64;
-    let pos = if num.is_nan() { f64::INFINITY } else { crate::runtime::convert::integer_or_infinity(num) };
+    let pos = if num.is_nan() { f64::INFINITY } else { ecma::number::integer_or_infinity(num) };
     let start = pos.clamp(0.0, len) as usize;
     let (x, y) = (rt.flat(s), rt.flat(search));
     Ok(Value::number(rt.heap().str_view(x).rfind(&rt.heap().str_view(y), start).map_or(-1.0, |i| i as f64)))
@@ -469,7 +469,7 @@ fn repeat(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     if n < 0.0 || n == f64::INFINITY {
         return Err(rt.throw_range_error(&format!(
             "Invalid count value: {}",
-            crate::conv::number_to_string::number_to_string(n)
+            ecma::conv::number_to_string::number_to_string(n)
         )));
     }
     let len = rt.heap().string_len(s);

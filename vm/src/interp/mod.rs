@@ -26,7 +26,7 @@ use self::frame::{Frame, CONSTRUCT, ENTRY, GENERATOR};
 use crate::gc::{CellKind, Gc};
 use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::{Environment, JsObject, Key, PropKey, EXTENSIBLE, IS_PROTOTYPE};
-use crate::runtime::{ErrorType, Exception, ExceptionKind, JsResult, Runtime};
+use crate::runtime::{ErrorKind, Exception, ExceptionKind, JsResult, Runtime};
 use crate::value::Value;
 
 /// Runs the global code (function 0) of loaded bundle `index`.
@@ -527,21 +527,16 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     Inst::Div { dst, lhs, rhs } => {
                         num_binop!(Div, dst, lhs, rhs, crate::runtime::operators::NumOp::Div, |x: f64, y: f64| x / y)
                     }
-                    Inst::Mod { dst, lhs, rhs } => num_binop!(
-                        Mod,
-                        dst,
-                        lhs,
-                        rhs,
-                        crate::runtime::operators::NumOp::Mod,
-                        crate::runtime::operators::js_rem
-                    ),
+                    Inst::Mod { dst, lhs, rhs } => {
+                        num_binop!(Mod, dst, lhs, rhs, crate::runtime::operators::NumOp::Mod, ecma::number::remainder)
+                    }
                     Inst::Exp { dst, lhs, rhs } => num_binop!(
                         Exp,
                         dst,
                         lhs,
                         rhs,
                         crate::runtime::operators::NumOp::Exp,
-                        crate::runtime::operators::js_pow
+                        ecma::number::exponentiate
                     ),
                     Inst::BitAnd { dst, lhs, rhs } => {
                         num_binop!(BitAnd, dst, lhs, rhs, crate::runtime::operators::NumOp::BitAnd, |x: f64, y: f64| {
@@ -836,14 +831,11 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     }
                     Inst::Trap {} => {
                         sync!();
-                        break rt.throw_error(ErrorType::Error, "internal error: unreachable code was executed");
+                        break rt.throw_error(ErrorKind::Error, "internal error: unreachable code was executed");
                     }
                     Inst::ThrowError { kind, msg } => {
                         sync!();
-                        let ty = match bytecode::ErrorKind::from_u8(kind) {
-                            Some(k) => ErrorType::from_bytecode(k),
-                            None => ErrorType::Error,
-                        };
+                        let ty = ErrorKind::from_u8(kind).unwrap_or(ErrorKind::Error);
                         let m = rt.string_to_rust(strings!()[msg as usize]);
                         break rt.throw_error(ty, &m);
                     }
@@ -1379,7 +1371,7 @@ fn fast_loose_eq(a: Value, b: Value) -> Option<bool> {
 /// ToInt32 on a number (inline fast path).
 #[inline(always)]
 fn to_i32(x: f64) -> i32 {
-    crate::runtime::convert::f64_to_int32(x)
+    ecma::number::to_int32(x)
 }
 
 /// Whether a property key names a string property (for ICs).

@@ -1,12 +1,13 @@
 //! Type conversions (ECMA-262 7.1) and the testing/comparison operations (7.2).
 
 use super::{Intrinsic, JsResult, Runtime};
-use crate::conv;
 use crate::gc::{CellKind, Gc};
 use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::{JsObject, Key, PrimitiveObject, PropKey, Symbol};
 use crate::string::{JsString, StrView};
 use crate::value::{Kind, Value};
+use ecma::conv;
+use ecma::number;
 
 /// The preferred type of ToPrimitive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,17 +128,17 @@ impl Runtime {
     /// 7.1.5 ToIntegerOrInfinity.
     pub fn to_integer_or_infinity(&mut self, v: Value) -> JsResult<f64> {
         let n = self.to_number(v)?;
-        Ok(integer_or_infinity(n))
+        Ok(number::integer_or_infinity(n))
     }
 
     /// 7.1.6 ToInt32.
     #[inline]
     pub fn to_int32(&mut self, v: Value) -> JsResult<i32> {
         if let Some(n) = v.as_number() {
-            return Ok(f64_to_int32(n));
+            return Ok(number::to_int32(n));
         }
         let n = self.to_number(v)?;
-        Ok(f64_to_int32(n))
+        Ok(number::to_int32(n))
     }
 
     /// 7.1.7 ToUint32.
@@ -529,64 +530,5 @@ impl Runtime {
             return Ok(Value::string(self.heap.alloc_utf16(&units)));
         }
         Ok(Value::string(self.heap.alloc_rope(a, b)))
-    }
-}
-
-/// ToIntegerOrInfinity on a number.
-#[inline]
-pub fn integer_or_infinity(n: f64) -> f64 {
-    if n.is_nan() {
-        0.0
-    } else if n.is_infinite() {
-        n
-    } else {
-        n.trunc() + 0.0
-    }
-}
-
-/// ToInt32 on a number.
-#[inline(always)]
-pub fn f64_to_int32(n: f64) -> i32 {
-    // Within the i32 range ToInt32 is truncation (the comparisons are false for NaN).
-    if n > -2147483649.0 && n < 2147483648.0 {
-        // SAFETY: `n` is finite and its truncation is in `i32::MIN..=i32::MAX`.
-        return unsafe { n.to_int_unchecked::<i32>() };
-    }
-    f64_to_int32_slow(n)
-}
-
-#[cold]
-fn f64_to_int32_slow(n: f64) -> i32 {
-    if !n.is_finite() {
-        return 0;
-    }
-    let m = n.trunc() % 4294967296.0;
-    let m = if m < 0.0 { m + 4294967296.0 } else { m };
-    m as u64 as u32 as i32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::f64_to_int32;
-
-    #[test]
-    fn to_int32_matches_the_spec() {
-        for (n, want) in [
-            (0.0, 0),
-            (-0.0, 0),
-            (1.9, 1),
-            (-1.9, -1),
-            (2147483647.0, 2147483647),
-            (2147483648.0, -2147483648),
-            (-2147483648.0, -2147483648),
-            (-2147483649.0, 2147483647),
-            (4294967296.0 + 5.0, 5),
-            (f64::NAN, 0),
-            (f64::INFINITY, 0),
-            (-1e300, 0),
-            (2147483647.5, 2147483647),
-        ] {
-            assert_eq!(f64_to_int32(n), want, "{n}");
-        }
     }
 }

@@ -11,78 +11,34 @@ use crate::value::Value;
 /// Frames listed in a `stack` string (V8's default `Error.stackTraceLimit`).
 const STACK_TRACE_LIMIT: usize = 10;
 
-/// The native error types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorType {
-    /// `Error`
-    Error,
-    /// `TypeError`
-    TypeError,
-    /// `RangeError`
-    RangeError,
-    /// `ReferenceError`
-    ReferenceError,
-    /// `SyntaxError`
-    SyntaxError,
-    /// `EvalError`
-    EvalError,
-    /// `URIError`
-    UriError,
-    /// `AggregateError`
-    AggregateError,
-}
+pub use ecma::ErrorKind;
 
-impl ErrorType {
-    /// The constructor name.
-    pub fn name(self) -> &'static str {
-        match self {
-            ErrorType::Error => "Error",
-            ErrorType::TypeError => "TypeError",
-            ErrorType::RangeError => "RangeError",
-            ErrorType::ReferenceError => "ReferenceError",
-            ErrorType::SyntaxError => "SyntaxError",
-            ErrorType::EvalError => "EvalError",
-            ErrorType::UriError => "URIError",
-            ErrorType::AggregateError => "AggregateError",
-        }
-    }
-
-    /// The prototype intrinsic.
-    pub fn prototype(self) -> Intrinsic {
-        match self {
-            ErrorType::Error => Intrinsic::ErrorPrototype,
-            ErrorType::TypeError => Intrinsic::TypeErrorPrototype,
-            ErrorType::RangeError => Intrinsic::RangeErrorPrototype,
-            ErrorType::ReferenceError => Intrinsic::ReferenceErrorPrototype,
-            ErrorType::SyntaxError => Intrinsic::SyntaxErrorPrototype,
-            ErrorType::EvalError => Intrinsic::EvalErrorPrototype,
-            ErrorType::UriError => Intrinsic::UriErrorPrototype,
-            ErrorType::AggregateError => Intrinsic::AggregateErrorPrototype,
-        }
-    }
-
-    /// The constructor intrinsic.
-    pub fn constructor(self) -> Intrinsic {
-        match self {
-            ErrorType::Error => Intrinsic::Error,
-            ErrorType::TypeError => Intrinsic::TypeError,
-            ErrorType::RangeError => Intrinsic::RangeError,
-            ErrorType::ReferenceError => Intrinsic::ReferenceError,
-            ErrorType::SyntaxError => Intrinsic::SyntaxError,
-            ErrorType::EvalError => Intrinsic::EvalError,
-            ErrorType::UriError => Intrinsic::UriError,
-            ErrorType::AggregateError => Intrinsic::AggregateError,
-        }
-    }
-
-    /// The type of a `throw_error` operand.
-    pub fn from_bytecode(kind: bytecode::ErrorKind) -> ErrorType {
+impl Intrinsic {
+    /// The prototype of errors of `kind`.
+    pub fn error_prototype(kind: ErrorKind) -> Intrinsic {
         match kind {
-            bytecode::ErrorKind::Error => ErrorType::Error,
-            bytecode::ErrorKind::TypeError => ErrorType::TypeError,
-            bytecode::ErrorKind::ReferenceError => ErrorType::ReferenceError,
-            bytecode::ErrorKind::SyntaxError => ErrorType::SyntaxError,
-            bytecode::ErrorKind::RangeError => ErrorType::RangeError,
+            ErrorKind::Error => Intrinsic::ErrorPrototype,
+            ErrorKind::TypeError => Intrinsic::TypeErrorPrototype,
+            ErrorKind::RangeError => Intrinsic::RangeErrorPrototype,
+            ErrorKind::ReferenceError => Intrinsic::ReferenceErrorPrototype,
+            ErrorKind::SyntaxError => Intrinsic::SyntaxErrorPrototype,
+            ErrorKind::EvalError => Intrinsic::EvalErrorPrototype,
+            ErrorKind::UriError => Intrinsic::UriErrorPrototype,
+            ErrorKind::AggregateError => Intrinsic::AggregateErrorPrototype,
+        }
+    }
+
+    /// The constructor of errors of `kind`.
+    pub fn error_constructor(kind: ErrorKind) -> Intrinsic {
+        match kind {
+            ErrorKind::Error => Intrinsic::Error,
+            ErrorKind::TypeError => Intrinsic::TypeError,
+            ErrorKind::RangeError => Intrinsic::RangeError,
+            ErrorKind::ReferenceError => Intrinsic::ReferenceError,
+            ErrorKind::SyntaxError => Intrinsic::SyntaxError,
+            ErrorKind::EvalError => Intrinsic::EvalError,
+            ErrorKind::UriError => Intrinsic::UriError,
+            ErrorKind::AggregateError => Intrinsic::AggregateError,
         }
     }
 }
@@ -162,8 +118,8 @@ impl std::error::Error for JsError {}
 
 impl Runtime {
     /// A new error object of `ty` with `msg` and a captured stack.
-    pub fn new_error(&mut self, ty: ErrorType, msg: &str) -> Gc<JsObject> {
-        let proto = self.intrinsic(ty.prototype());
+    pub fn new_error(&mut self, ty: ErrorKind, msg: &str) -> Gc<JsObject> {
+        let proto = self.intrinsic(Intrinsic::error_prototype(ty));
         let obj = self.new_object_of_kind(proto, CellKind::Error, 2);
         let m = self.new_string(msg);
         let key = self.names.message;

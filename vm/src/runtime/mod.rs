@@ -38,7 +38,7 @@ use crate::object::{JsObject, PropKey, Shape};
 use crate::string::atoms::AtomTable;
 use crate::value::Value;
 
-pub use error::{ErrorType, JsError};
+pub use error::{ErrorKind, JsError};
 pub use names::{Names, WellKnownSymbols};
 pub use realm::{Intrinsic, Realm, RealmShapes};
 
@@ -292,7 +292,7 @@ impl Runtime {
     pub(crate) fn eval_bundle(&mut self, bytes: Vec<u8>, realm: u32) -> JsResult<Value> {
         let bundle = match bytecode::Bundle::from_bytes(bytes) {
             Ok(b) => b,
-            Err(e) => return Err(self.throw_error(ErrorType::SyntaxError, &format!("invalid bundle: {e}"))),
+            Err(e) => return Err(self.throw_error(ErrorKind::SyntaxError, &format!("invalid bundle: {e}"))),
         };
         let index = self.load_bundle(bundle, realm);
         crate::interp::run_global_code(self, index)
@@ -494,7 +494,7 @@ impl Runtime {
         if s.live_bytes + s.allocated_since_gc > limit + limit / 4 {
             return self.throw_uncatchable(ExceptionKind::OutOfMemory);
         }
-        self.throw_error(ErrorType::RangeError, "Out of memory: the heap limit was reached")
+        self.throw_error(ErrorKind::RangeError, "Out of memory: the heap limit was reached")
     }
 
     /// Collects garbage now.
@@ -643,30 +643,30 @@ impl Runtime {
     /// Throws a new TypeError.
     #[cold]
     pub fn throw_type_error(&mut self, msg: &str) -> Exception {
-        self.throw_error(ErrorType::TypeError, msg)
+        self.throw_error(ErrorKind::TypeError, msg)
     }
 
     /// Throws a new RangeError.
     #[cold]
     pub fn throw_range_error(&mut self, msg: &str) -> Exception {
-        self.throw_error(ErrorType::RangeError, msg)
+        self.throw_error(ErrorKind::RangeError, msg)
     }
 
     /// Throws a new ReferenceError.
     #[cold]
     pub fn throw_reference_error(&mut self, msg: &str) -> Exception {
-        self.throw_error(ErrorType::ReferenceError, msg)
+        self.throw_error(ErrorKind::ReferenceError, msg)
     }
 
     /// Throws a new SyntaxError.
     #[cold]
     pub fn throw_syntax_error(&mut self, msg: &str) -> Exception {
-        self.throw_error(ErrorType::SyntaxError, msg)
+        self.throw_error(ErrorKind::SyntaxError, msg)
     }
 
     /// Throws a new error of `ty` with `msg`.
     #[cold]
-    pub fn throw_error(&mut self, ty: ErrorType, msg: &str) -> Exception {
+    pub fn throw_error(&mut self, ty: ErrorKind, msg: &str) -> Exception {
         let e = self.new_error(ty, msg);
         self.throw(Value::object(e))
     }

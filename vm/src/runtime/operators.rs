@@ -2,12 +2,13 @@
 //! (13.15.3 ApplyStringOrNumericBinaryOperator, 7.2.13 IsLessThan, 13.10.2
 //! InstanceofOperator, `in`). The interpreter handles number operands inline.
 
-use super::convert::{f64_to_int32, Hint};
+use super::convert::Hint;
 use super::{JsResult, Runtime};
 use crate::gc::CellKind;
 use crate::object::function::BoundFunction;
 use crate::object::{BigIntCell, JsObject, Key};
 use crate::value::Value;
+use ecma::number;
 use num_bigint::BigInt;
 
 /// A numeric binary operator.
@@ -37,20 +38,6 @@ pub enum NumOp {
     UShr,
 }
 
-/// Number::exponentiate (6.1.6.1.3), which differs from `powf` on a few edge cases.
-pub fn js_pow(base: f64, exp: f64) -> f64 {
-    if exp.is_nan() {
-        return f64::NAN;
-    }
-    if exp == 0.0 {
-        return 1.0;
-    }
-    if (base == 1.0 || base == -1.0) && exp.is_infinite() {
-        return f64::NAN;
-    }
-    base.powf(exp)
-}
-
 /// The number result of `op` on two numbers.
 #[inline]
 pub fn number_op(op: NumOp, a: f64, b: f64) -> f64 {
@@ -58,28 +45,14 @@ pub fn number_op(op: NumOp, a: f64, b: f64) -> f64 {
         NumOp::Sub => a - b,
         NumOp::Mul => a * b,
         NumOp::Div => a / b,
-        NumOp::Mod => js_rem(a, b),
-        NumOp::Exp => js_pow(a, b),
-        NumOp::BitAnd => (f64_to_int32(a) & f64_to_int32(b)) as f64,
-        NumOp::BitOr => (f64_to_int32(a) | f64_to_int32(b)) as f64,
-        NumOp::BitXor => (f64_to_int32(a) ^ f64_to_int32(b)) as f64,
-        NumOp::Shl => f64_to_int32(a).wrapping_shl(f64_to_int32(b) as u32 & 31) as f64,
-        NumOp::Shr => (f64_to_int32(a) >> (f64_to_int32(b) as u32 & 31)) as f64,
-        NumOp::UShr => ((f64_to_int32(a) as u32) >> (f64_to_int32(b) as u32 & 31)) as f64,
-    }
-}
-
-/// Number::remainder: `%` with the sign of the dividend.
-#[inline]
-pub fn js_rem(a: f64, b: f64) -> f64 {
-    if b.is_infinite() && a.is_finite() {
-        return a;
-    }
-    let r = a % b;
-    if r == 0.0 && a.is_sign_negative() {
-        -0.0
-    } else {
-        r
+        NumOp::Mod => number::remainder(a, b),
+        NumOp::Exp => number::exponentiate(a, b),
+        NumOp::BitAnd => (number::to_int32(a) & number::to_int32(b)) as f64,
+        NumOp::BitOr => (number::to_int32(a) | number::to_int32(b)) as f64,
+        NumOp::BitXor => (number::to_int32(a) ^ number::to_int32(b)) as f64,
+        NumOp::Shl => number::to_int32(a).wrapping_shl(number::to_int32(b) as u32 & 31) as f64,
+        NumOp::Shr => (number::to_int32(a) >> (number::to_int32(b) as u32 & 31)) as f64,
+        NumOp::UShr => ((number::to_int32(a) as u32) >> (number::to_int32(b) as u32 & 31)) as f64,
     }
 }
 
@@ -220,7 +193,7 @@ impl Runtime {
             let x = self.heap.get(n.ptr_unchecked::<BigIntCell>()).value.clone();
             return Ok(self.new_bigint(-x - 1));
         }
-        Ok(Value::number(!f64_to_int32(n.number_unchecked()) as f64))
+        Ok(Value::number(!number::to_int32(n.number_unchecked()) as f64))
     }
 
     /// `ToNumeric(v) + delta` (`++`/`--`).

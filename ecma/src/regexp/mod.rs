@@ -173,33 +173,53 @@ pub struct CompiledRegExp {
     probe: OnceLock<Option<regress::Regex>>,
 }
 
+/// Checks that `pattern` with `flags` forms a regular expression (22.2.3.1 RegExpInitialize
+/// steps 5-12, without compiling it): the early errors of a regular expression literal,
+/// reported exactly as `new RegExp(pattern, flags)` reports them at run time.
+pub fn check_syntax(pattern: &[u16], flags: &[u16]) -> Result<(), RegExpError> {
+    parse_pattern(pattern, flags).map(|_| ())
+}
+
+/// Validates the flags and parses the pattern in the mode they select.
+fn parse_pattern(pattern: &[u16], flags: &[u16]) -> Result<(Flags, parse::Parsed), RegExpError> {
+    let parsed_flags = Flags::parse(flags)?;
+    let unicode = parsed_flags.either_unicode();
+    // 22.2.3.4 ParsePattern: in Unicode mode the pattern is read as code points, in legacy
+    // mode as code units.
+    let chars: Vec<u32> = if unicode {
+        char::decode_utf16(pattern.iter().copied())
+            .map(|r| match r {
+                Ok(c) => u32::from(c),
+                Err(e) => u32::from(e.unpaired_surrogate()),
+            })
+            .collect()
+    } else {
+        pattern.iter().map(|&u| u32::from(u)).collect()
+    };
+    let parsed = parse::parse(&chars, unicode, parsed_flags.unicode_sets)
+        .map_err(|message| syntax_error(pattern, &parsed_flags, message))?;
+    Ok((parsed_flags, parsed))
+}
+
+/// The SyntaxError for `message` about `pattern`, worded as V8 words it.
+fn syntax_error(pattern: &[u16], flags: &Flags, message: &str) -> RegExpError {
+    RegExpError {
+        message: format!(
+            "Invalid regular expression: /{}/{}: {}",
+            String::from_utf16_lossy(pattern),
+            flags.canonical(),
+            message
+        ),
+    }
+}
+
 impl CompiledRegExp {
     /// Compiles `pattern` with `flags` (22.2.3.1 RegExpInitialize steps 5-12): validates the
     /// flags, parses the pattern in the mode they select and reports the first early error.
     pub fn new(pattern: &[u16], flags: &[u16]) -> Result<CompiledRegExp, RegExpError> {
-        let parsed_flags = Flags::parse(flags)?;
+        let (parsed_flags, mut parsed) = parse_pattern(pattern, flags)?;
         let unicode = parsed_flags.either_unicode();
-        let syntax_error = |message: &str| RegExpError {
-            message: format!(
-                "Invalid regular expression: /{}/{}: {}",
-                String::from_utf16_lossy(pattern),
-                parsed_flags.canonical(),
-                message
-            ),
-        };
-        // 22.2.3.4 ParsePattern: in Unicode mode the pattern is read as code points, in
-        // legacy mode as code units.
-        let chars: Vec<u32> = if unicode {
-            char::decode_utf16(pattern.iter().copied())
-                .map(|r| match r {
-                    Ok(c) => u32::from(c),
-                    Err(e) => u32::from(e.unpaired_surrogate()),
-                })
-                .collect()
-        } else {
-            pattern.iter().map(|&u| u32::from(u)).collect()
-        };
-        let mut parsed = parse::parse(&chars, unicode, parsed_flags.unicode_sets).map_err(&syntax_error)?;
+        let syntax_error = |message: &str| syntax_error(pattern, &parsed_flags, message);
         rewrite::rewrite_empty_loops(&mut parsed.node);
 
         let ctx = ast::Ctx {
