@@ -92,11 +92,36 @@ const fn any_kind(kinds: &[OperandKind], variable: bool) -> bool {
     false
 }
 
+/// The `negated(..)` of a row as an `Opcode` or an `Inst` with the same operands, or `None`.
+macro_rules! negated_row {
+    ([] $ty:ident $($rest:tt)*) => {
+        None
+    };
+    ([$negated:ident] Opcode) => {
+        Some(Opcode::$negated)
+    };
+    ([$negated:ident] Inst { $($field:ident),* }) => {
+        Some(Inst::$negated { $($field),* })
+    };
+}
+
 macro_rules! define_instructions {
     ($(
         $(#[$meta:meta])*
-        $mnemonic:ident = $name:ident { $($field:ident : $kind:ident),* $(,)? } [$($flag:ident)|*];
+        $mnemonic:ident = $name:ident { $($field:ident : $kind:ident ($role:ident)),* $(,)? }
+            [$($flag:ident)|*] $(negated($negated:ident))?;
     )*) => {
+        // Every declared role fits its operand's kind.
+        const _: () = {
+            $($(
+                assert!(
+                    OperandRole::$role.fits(OperandKind::$kind),
+                    concat!(stringify!($name), ".", stringify!($field), ": role ", stringify!($role),
+                        " does not fit kind ", stringify!($kind)),
+                );
+            )*)*
+        };
+
         /// An opcode: the first byte of every instruction (after an optional `Wide` prefix).
         #[repr(u8)]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -146,13 +171,14 @@ macro_rules! define_instructions {
                 match self { $( Opcode::$name => &[$(stringify!($field)),*], )* }
             }
 
-            /// Operand roles (kinds refined by field names), in encoding order.
+            /// Operand roles, in encoding order.
             pub const fn operand_roles(self) -> &'static [OperandRole] {
-                match self {
-                    $( Opcode::$name => const {
-                        &[$(OperandRole::of(OperandKind::$kind, stringify!($field))),*]
-                    }, )*
-                }
+                match self { $( Opcode::$name => &[$(OperandRole::$role),*], )* }
+            }
+
+            /// The conditional jump taken exactly when this one is not, if this is one.
+            pub const fn negated(self) -> Option<Opcode> {
+                match self { $( Opcode::$name => negated_row!([$($negated)?] Opcode), )* }
             }
         }
 
@@ -177,6 +203,17 @@ macro_rules! define_instructions {
             /// The opcode of this instruction.
             pub const fn opcode(&self) -> Opcode {
                 match self { $( Inst::$name { .. } => Opcode::$name, )* }
+            }
+
+            /// The conditional jump to the same target taken exactly when this one is not
+            /// (`None` for instructions that are not conditional jumps), from the table's
+            /// `negated(..)`. Code layout uses it to turn `jmp_x A; jmp B` into `jmp_not_x B`
+            /// when `A` follows.
+            #[allow(unused_variables)] // the operands of rows without a negation
+            pub fn negated(self) -> Option<Inst> {
+                match self {
+                    $( Inst::$name { $($field),* } => negated_row!([$($negated)?] Inst { $($field),* }), )*
+                }
             }
 
             /// Whether this instruction needs the `Wide` prefix.
@@ -277,7 +314,7 @@ macro_rules! define_instructions {
                         $(
                             <operand::$kind as Operand>::verify(
                                 $field,
-                                const { OperandRole::of(OperandKind::$kind, stringify!($field)) },
+                                OperandRole::$role,
                                 cx,
                             ).map_err(|e| (stringify!($field), e))?;
                         )*
@@ -298,7 +335,7 @@ macro_rules! define_instructions {
                             sep = ", ";
                             <operand::$kind as Operand>::print(
                                 $field,
-                                const { OperandRole::of(OperandKind::$kind, stringify!($field)) },
+                                OperandRole::$role,
                                 cx,
                                 out,
                             );
@@ -348,38 +385,6 @@ impl Opcode {
     /// Whether control never falls through to the next instruction.
     pub const fn is_terminator(self) -> bool {
         self.flags().contains(OpFlags::TERMINATOR)
-    }
-}
-
-impl Inst {
-    /// The conditional jump to the same target taken exactly when this one is not (`None`
-    /// for instructions that are not conditional jumps). Code layout uses it to turn
-    /// `jmp_x A; jmp B` into `jmp_not_x B` when `A` follows.
-    pub fn negated(self) -> Option<Inst> {
-        use Inst::*;
-        Some(match self {
-            JmpTrue { off, cond } => JmpFalse { off, cond },
-            JmpFalse { off, cond } => JmpTrue { off, cond },
-            JmpUndefined { off, value } => JmpNotUndefined { off, value },
-            JmpNotUndefined { off, value } => JmpUndefined { off, value },
-            JmpEmpty { off, value } => JmpNotEmpty { off, value },
-            JmpNotEmpty { off, value } => JmpEmpty { off, value },
-            JmpNullish { off, value } => JmpNotNullish { off, value },
-            JmpNotNullish { off, value } => JmpNullish { off, value },
-            JmpEq { off, lhs, rhs } => JmpNeq { off, lhs, rhs },
-            JmpNeq { off, lhs, rhs } => JmpEq { off, lhs, rhs },
-            JmpStrictEq { off, lhs, rhs } => JmpStrictNeq { off, lhs, rhs },
-            JmpStrictNeq { off, lhs, rhs } => JmpStrictEq { off, lhs, rhs },
-            JmpLess { off, lhs, rhs } => JmpNotLess { off, lhs, rhs },
-            JmpNotLess { off, lhs, rhs } => JmpLess { off, lhs, rhs },
-            JmpLessEq { off, lhs, rhs } => JmpNotLessEq { off, lhs, rhs },
-            JmpNotLessEq { off, lhs, rhs } => JmpLessEq { off, lhs, rhs },
-            JmpGreater { off, lhs, rhs } => JmpNotGreater { off, lhs, rhs },
-            JmpNotGreater { off, lhs, rhs } => JmpGreater { off, lhs, rhs },
-            JmpGreaterEq { off, lhs, rhs } => JmpNotGreaterEq { off, lhs, rhs },
-            JmpNotGreaterEq { off, lhs, rhs } => JmpGreaterEq { off, lhs, rhs },
-            _ => return None,
-        })
     }
 }
 
@@ -453,6 +458,7 @@ mod tests {
                     assert_ne!(n.opcode(), op);
                     assert_eq!(n.branch_offset(), inst.branch_offset());
                     assert_eq!(n.negated(), Some(inst), "{op:?}");
+                    assert_eq!(op.negated(), Some(n.opcode()), "{op:?}");
                 }
                 None => assert!(!conditional, "{op:?} has no negation"),
             }
@@ -536,6 +542,20 @@ mod tests {
             }
         }
         assert_eq!(Opcode::from_u8(Opcode::COUNT as u8), None);
+    }
+
+    #[test]
+    fn removable_rows_have_results() {
+        // An instruction with no effect and no result would be removed wherever it stands:
+        // such a row is missing a flag (`WRITES`).
+        for &op in Opcode::ALL {
+            if op.flags().removable_if_unused() {
+                assert!(op.operand_roles().contains(&OperandRole::Def), "{op:?} has no effect and no result");
+            }
+        }
+        assert!(!Opcode::StoreToEnvironment.flags().removable_if_unused());
+        assert!(!Opcode::Catch.flags().removable_if_unused());
+        assert!(Opcode::AddN.flags().removable_if_unused());
     }
 
     #[test]

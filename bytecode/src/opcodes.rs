@@ -5,7 +5,16 @@
 //! `for_each_opcode!` by passing it a consumer macro. A new row is a compile error in the
 //! interpreter's exhaustive `match` until it is handled there.
 //!
-//! Row syntax: `mnemonic = Name { operand: Kind, ... } [FLAGS];`
+//! Row syntax: `mnemonic = Name { operand: Kind(Role), ... } [FLAGS] negated(Other);`
+//!
+//! The table drives its consumers: the `Role` of each operand (`Def`/`Use` registers, argument
+//! ranges, string or function ids, cache slots, ...) is what the verifier checks, the
+//! disassembler prints and the backend's liveness reads; `negated(Other)` (conditional jumps
+//! only) is the jump taken exactly when this one is not, for code layout; the flags say what
+//! the instruction may do (`THROWS`, `CALLS_JS`, `ALLOCATES`: the interpreter polls a
+//! safepoint first, `WRITES`: state besides its `Def` registers), and the backend removes
+//! an unused instruction exactly when they allow it. Adding an opcode is one row, its
+//! interpreter arm (the exhaustive match says so) and its selection in the backend.
 //!
 //! Operand kinds (see `operand.rs`): `Reg` a frame register, `Id` an index into one of the
 //! bundle's tables (strings, functions, regexps, literal buffers), `Slot` an inline-cache or
@@ -33,291 +42,291 @@ macro_rules! for_each_opcode {
 
         // ---- Moves and constants ------------------------------------------------------
         /// `dst = src`.
-        mov = Mov { dst: Reg, src: Reg } [];
+        mov = Mov { dst: Reg(Def), src: Reg(Use) } [];
         /// `dst = undefined`.
-        load_const_undefined = LoadConstUndefined { dst: Reg } [];
+        load_const_undefined = LoadConstUndefined { dst: Reg(Def) } [];
         /// `dst = null`.
-        load_const_null = LoadConstNull { dst: Reg } [];
+        load_const_null = LoadConstNull { dst: Reg(Def) } [];
         /// `dst = true`.
-        load_const_true = LoadConstTrue { dst: Reg } [];
+        load_const_true = LoadConstTrue { dst: Reg(Def) } [];
         /// `dst = false`.
-        load_const_false = LoadConstFalse { dst: Reg } [];
+        load_const_false = LoadConstFalse { dst: Reg(Def) } [];
         /// `dst = empty`, the internal "uninitialized binding" marker (never visible to JS).
-        load_const_empty = LoadConstEmpty { dst: Reg } [];
+        load_const_empty = LoadConstEmpty { dst: Reg(Def) } [];
         /// `dst = value` as a number.
-        load_const_int = LoadConstInt { dst: Reg, value: Imm32 } [];
+        load_const_int = LoadConstInt { dst: Reg(Def), value: Imm32(Immediate) } [];
         /// `dst = value`.
-        load_const_double = LoadConstDouble { dst: Reg, value: F64 } [];
+        load_const_double = LoadConstDouble { dst: Reg(Def), value: F64(Immediate) } [];
         /// `dst = strings[id]`.
-        load_const_string = LoadConstString { dst: Reg, id: Id } [];
+        load_const_string = LoadConstString { dst: Reg(Def), id: Id(StringId) } [];
         /// `dst = ` parameter `index` of the current frame (0 is `this`, as passed); missing
         /// arguments read as undefined.
-        load_param = LoadParam { dst: Reg, index: Count } [];
+        load_param = LoadParam { dst: Reg(Def), index: Count(Immediate) } [];
         /// `dst = ` the number of arguments passed, not counting `this`.
-        load_arg_count = LoadArgCount { dst: Reg } [];
+        load_arg_count = LoadArgCount { dst: Reg(Def) } [];
         /// `dst = ` sloppy-mode `this`: undefined/null become the global object, primitives are
         /// wrapped with ToObject.
-        load_this_ns = LoadThisNS { dst: Reg } [];
+        load_this_ns = LoadThisNS { dst: Reg(Def) } [ALLOCATES];
         /// `dst = new.target` of the current frame (undefined for a plain call).
-        get_new_target = GetNewTarget { dst: Reg } [];
+        get_new_target = GetNewTarget { dst: Reg(Def) } [];
         /// `dst = ` the closure being executed.
-        load_callee = LoadCallee { dst: Reg } [];
+        load_callee = LoadCallee { dst: Reg(Def) } [];
         /// `dst = ` an unmapped arguments object for the current frame.
-        create_arguments = CreateArguments { dst: Reg } [ALLOCATES];
+        create_arguments = CreateArguments { dst: Reg(Def) } [ALLOCATES];
         /// `dst = ` the global object.
-        get_global_object = GetGlobalObject { dst: Reg } [];
+        get_global_object = GetGlobalObject { dst: Reg(Def) } [];
 
         // ---- Generic operators (ECMAScript semantics; may call valueOf/toString) --------
         /// `dst = lhs + rhs`.
-        add = Add { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        add = Add { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS | ALLOCATES];
         /// `dst = lhs - rhs`.
-        sub = Sub { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        sub = Sub { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs * rhs`.
-        mul = Mul { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        mul = Mul { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs / rhs`.
-        div = Div { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        div = Div { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs % rhs`.
-        modulo = Mod { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        modulo = Mod { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs ** rhs`.
-        exp = Exp { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        exp = Exp { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs & rhs`.
-        bit_and = BitAnd { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        bit_and = BitAnd { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs | rhs`.
-        bit_or = BitOr { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        bit_or = BitOr { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs ^ rhs`.
-        bit_xor = BitXor { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        bit_xor = BitXor { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs << rhs`.
-        shl = Shl { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        shl = Shl { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs >> rhs`.
-        shr = Shr { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        shr = Shr { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs >>> rhs`.
-        ushr = UShr { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        ushr = UShr { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs == rhs`.
-        eq = Eq { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        eq = Eq { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs != rhs`.
-        neq = Neq { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        neq = Neq { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs === rhs`.
-        strict_eq = StrictEq { dst: Reg, lhs: Reg, rhs: Reg } [];
+        strict_eq = StrictEq { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [];
         /// `dst = lhs !== rhs`.
-        strict_neq = StrictNeq { dst: Reg, lhs: Reg, rhs: Reg } [];
+        strict_neq = StrictNeq { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [];
         /// `dst = lhs < rhs`.
-        less = Less { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        less = Less { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs <= rhs`.
-        less_eq = LessEq { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        less_eq = LessEq { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs > rhs`.
-        greater = Greater { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        greater = Greater { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs >= rhs`.
-        greater_eq = GreaterEq { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        greater_eq = GreaterEq { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = lhs instanceof rhs`.
-        instance_of = InstanceOf { dst: Reg, lhs: Reg, rhs: Reg } [THROWS | CALLS_JS];
+        instance_of = InstanceOf { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = key in obj`.
-        is_in = IsIn { dst: Reg, key: Reg, obj: Reg } [THROWS | CALLS_JS];
+        is_in = IsIn { dst: Reg(Def), key: Reg(Use), obj: Reg(Use) } [THROWS | CALLS_JS];
 
         // ---- Typed operators (operands proven to be numbers by the optimizer) ----------
         /// `dst = lhs + rhs`, both numbers.
-        add_n = AddN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        add_n = AddN { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [];
         /// `dst = lhs - rhs`, both numbers.
-        sub_n = SubN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        sub_n = SubN { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [];
         /// `dst = lhs * rhs`, both numbers.
-        mul_n = MulN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        mul_n = MulN { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [];
         /// `dst = lhs / rhs`, both numbers.
-        div_n = DivN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        div_n = DivN { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [];
         /// `dst = lhs < rhs`, both numbers.
-        less_n = LessN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        less_n = LessN { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [];
         /// `dst = lhs <= rhs`, both numbers.
-        less_eq_n = LessEqN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        less_eq_n = LessEqN { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [];
         /// `dst = lhs > rhs`, both numbers.
-        greater_n = GreaterN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        greater_n = GreaterN { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [];
         /// `dst = lhs >= rhs`, both numbers.
-        greater_eq_n = GreaterEqN { dst: Reg, lhs: Reg, rhs: Reg } [];
+        greater_eq_n = GreaterEqN { dst: Reg(Def), lhs: Reg(Use), rhs: Reg(Use) } [];
 
         // ---- Unary operators -------------------------------------------------------------
         /// `dst = -src`.
-        negate = Negate { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        negate = Negate { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = ~src`.
-        bit_not = BitNot { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        bit_not = BitNot { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = !src`.
-        not = Not { dst: Reg, src: Reg } [];
+        not = Not { dst: Reg(Def), src: Reg(Use) } [];
         /// `dst = typeof src`.
-        type_of = TypeOf { dst: Reg, src: Reg } [];
+        type_of = TypeOf { dst: Reg(Def), src: Reg(Use) } [];
         /// `dst = ToNumber(src)` (unary `+`).
-        to_number = ToNumber { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        to_number = ToNumber { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = ToNumeric(src)` (the old value of a postfix `++`/`--`).
-        to_numeric = ToNumeric { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        to_numeric = ToNumeric { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = ToNumeric(src) + 1`.
-        inc = Inc { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        inc = Inc { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = ToNumeric(src) - 1`.
-        dec = Dec { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        dec = Dec { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = ToString(src)` (template literal substitutions).
-        to_string = ToString { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        to_string = ToString { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS | ALLOCATES];
         /// `dst = ToPropertyKey(src)` (computed keys evaluated before their values).
-        to_property_key = ToPropertyKey { dst: Reg, src: Reg } [THROWS | CALLS_JS];
+        to_property_key = ToPropertyKey { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS];
 
         // ---- Control flow ------------------------------------------------------------------
         /// Jump by `off`. A backward jump polls for interrupts.
-        jmp = Jmp { off: Off } [BRANCH | TERMINATOR];
+        jmp = Jmp { off: Off(JumpOffset) } [BRANCH | TERMINATOR];
         /// Jump by `off` if ToBoolean(cond).
-        jmp_true = JmpTrue { off: Off, cond: Reg } [BRANCH];
+        jmp_true = JmpTrue { off: Off(JumpOffset), cond: Reg(Use) } [BRANCH] negated(JmpFalse);
         /// Jump by `off` if !ToBoolean(cond).
-        jmp_false = JmpFalse { off: Off, cond: Reg } [BRANCH];
+        jmp_false = JmpFalse { off: Off(JumpOffset), cond: Reg(Use) } [BRANCH] negated(JmpTrue);
         /// Jump by `off` if `value` is undefined.
-        jmp_undefined = JmpUndefined { off: Off, value: Reg } [BRANCH];
+        jmp_undefined = JmpUndefined { off: Off(JumpOffset), value: Reg(Use) } [BRANCH] negated(JmpNotUndefined);
         /// Jump by `off` if `value` is the empty marker.
-        jmp_empty = JmpEmpty { off: Off, value: Reg } [BRANCH];
+        jmp_empty = JmpEmpty { off: Off(JumpOffset), value: Reg(Use) } [BRANCH] negated(JmpNotEmpty);
         /// Jump by `off` if `value` is not undefined.
-        jmp_not_undefined = JmpNotUndefined { off: Off, value: Reg } [BRANCH];
+        jmp_not_undefined = JmpNotUndefined { off: Off(JumpOffset), value: Reg(Use) } [BRANCH] negated(JmpUndefined);
         /// Jump by `off` if `value` is not the empty marker.
-        jmp_not_empty = JmpNotEmpty { off: Off, value: Reg } [BRANCH];
+        jmp_not_empty = JmpNotEmpty { off: Off(JumpOffset), value: Reg(Use) } [BRANCH] negated(JmpEmpty);
         /// Jump by `off` if `value` is undefined or null (`value == null`).
-        jmp_nullish = JmpNullish { off: Off, value: Reg } [BRANCH];
+        jmp_nullish = JmpNullish { off: Off(JumpOffset), value: Reg(Use) } [BRANCH] negated(JmpNotNullish);
         /// Jump by `off` if `value` is neither undefined nor null (`value != null`).
-        jmp_not_nullish = JmpNotNullish { off: Off, value: Reg } [BRANCH];
+        jmp_not_nullish = JmpNotNullish { off: Off(JumpOffset), value: Reg(Use) } [BRANCH] negated(JmpNullish);
         // Compare and branch: the comparison of the operator row of the same name, folded
         // into the jump that tests it. `not_` forms jump when the comparison is false (which
         // for the relational ones differs from the opposite comparison when NaN is involved).
         /// Jump by `off` if `lhs == rhs`.
-        jmp_eq = JmpEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        jmp_eq = JmpEq { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH | THROWS | CALLS_JS] negated(JmpNeq);
         /// Jump by `off` if `lhs != rhs`.
-        jmp_neq = JmpNeq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        jmp_neq = JmpNeq { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH | THROWS | CALLS_JS] negated(JmpEq);
         /// Jump by `off` if `lhs === rhs`.
-        jmp_strict_eq = JmpStrictEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH];
+        jmp_strict_eq = JmpStrictEq { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH] negated(JmpStrictNeq);
         /// Jump by `off` if `lhs !== rhs`.
-        jmp_strict_neq = JmpStrictNeq { off: Off, lhs: Reg, rhs: Reg } [BRANCH];
+        jmp_strict_neq = JmpStrictNeq { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH] negated(JmpStrictEq);
         /// Jump by `off` if `lhs < rhs`.
-        jmp_less = JmpLess { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        jmp_less = JmpLess { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH | THROWS | CALLS_JS] negated(JmpNotLess);
         /// Jump by `off` unless `lhs < rhs`.
-        jmp_not_less = JmpNotLess { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        jmp_not_less = JmpNotLess { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH | THROWS | CALLS_JS] negated(JmpLess);
         /// Jump by `off` if `lhs <= rhs`.
-        jmp_less_eq = JmpLessEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        jmp_less_eq = JmpLessEq { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH | THROWS | CALLS_JS] negated(JmpNotLessEq);
         /// Jump by `off` unless `lhs <= rhs`.
-        jmp_not_less_eq = JmpNotLessEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        jmp_not_less_eq = JmpNotLessEq { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH | THROWS | CALLS_JS] negated(JmpLessEq);
         /// Jump by `off` if `lhs > rhs`.
-        jmp_greater = JmpGreater { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        jmp_greater = JmpGreater { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH | THROWS | CALLS_JS] negated(JmpNotGreater);
         /// Jump by `off` unless `lhs > rhs`.
-        jmp_not_greater = JmpNotGreater { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        jmp_not_greater = JmpNotGreater { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH | THROWS | CALLS_JS] negated(JmpGreater);
         /// Jump by `off` if `lhs >= rhs`.
-        jmp_greater_eq = JmpGreaterEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        jmp_greater_eq = JmpGreaterEq { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH | THROWS | CALLS_JS] negated(JmpNotGreaterEq);
         /// Jump by `off` unless `lhs >= rhs`.
-        jmp_not_greater_eq = JmpNotGreaterEq { off: Off, lhs: Reg, rhs: Reg } [BRANCH | THROWS | CALLS_JS];
+        jmp_not_greater_eq = JmpNotGreaterEq { off: Off(JumpOffset), lhs: Reg(Use), rhs: Reg(Use) } [BRANCH | THROWS | CALLS_JS] negated(JmpGreaterEq);
         /// Return `value` to the caller.
-        ret = Ret { value: Reg } [TERMINATOR];
+        ret = Ret { value: Reg(Use) } [TERMINATOR];
         /// Return undefined to the caller.
         ret_undefined = RetUndefined {} [TERMINATOR];
         /// Throw `value`.
-        throw = Throw { value: Reg } [TERMINATOR | THROWS];
+        throw = Throw { value: Reg(Use) } [TERMINATOR | THROWS];
         /// `dst = src`; throws a ReferenceError naming `strings[name]` if `src` is empty (TDZ).
-        throw_if_empty = ThrowIfEmpty { dst: Reg, src: Reg, name: Id } [THROWS];
+        throw_if_empty = ThrowIfEmpty { dst: Reg(Def), src: Reg(Use), name: Id(StringId) } [THROWS];
         /// Throw a new error of kind `kind` (see `ErrorKind`) with message `strings[msg]`.
-        throw_error = ThrowError { kind: U8, msg: Id } [TERMINATOR | THROWS];
+        throw_error = ThrowError { kind: U8(ErrorKind), msg: Id(StringId) } [TERMINATOR | THROWS];
         /// Throw an internal error: marks code that is never executed in a correct program
         /// (unreachable blocks; the VM also ends every decoded function with one).
         trap = Trap {} [TERMINATOR | THROWS];
         /// `dst = ` the exception being handled; first instruction of every handler.
-        catch = Catch { dst: Reg } [];
+        catch = Catch { dst: Reg(Def) } [WRITES];
         /// Does nothing (the `debugger` statement).
-        debugger = Debugger {} [];
+        debugger = Debugger {} [WRITES];
 
         // ---- Environments (heap scopes of captured variables) ------------------------------
         /// `dst = ` a new environment of `size` slots (all undefined) whose parent is `parent`.
-        create_env = CreateEnvironment { dst: Reg, parent: Reg, size: Count } [ALLOCATES];
+        create_env = CreateEnvironment { dst: Reg(Def), parent: Reg(Use), size: Count(Immediate) } [ALLOCATES];
         /// `dst = ` the environment the executing closure was created in.
-        get_parent_env = GetParentEnvironment { dst: Reg } [];
+        get_parent_env = GetParentEnvironment { dst: Reg(Def) } [];
         /// `dst = ` the environment `levels` parents above `env`.
-        resolve_env = ResolveEnvironment { dst: Reg, env: Reg, levels: Count } [];
+        resolve_env = ResolveEnvironment { dst: Reg(Def), env: Reg(Use), levels: Count(Immediate) } [];
         /// `dst = env[slot]`.
-        load_env = LoadFromEnvironment { dst: Reg, env: Reg, slot: Slot } [];
+        load_env = LoadFromEnvironment { dst: Reg(Def), env: Reg(Use), slot: Slot(EnvSlot) } [];
         /// `env[slot] = value`.
-        store_env = StoreToEnvironment { env: Reg, slot: Slot, value: Reg } [];
+        store_env = StoreToEnvironment { env: Reg(Use), slot: Slot(EnvSlot), value: Reg(Use) } [WRITES];
 
         // ---- Properties --------------------------------------------------------------------
         /// `dst = obj[strings[name]]`, cached in inline-cache slot `ic`.
-        get_by_id = GetById { dst: Reg, obj: Reg, name: Id, ic: Slot } [THROWS | CALLS_JS];
+        get_by_id = GetById { dst: Reg(Def), obj: Reg(Use), name: Id(StringId), ic: Slot(IcSlot) } [THROWS | CALLS_JS];
         /// Like `get_by_id` but throws a ReferenceError if the property does not exist
         /// (reads of undeclared globals).
-        try_get_by_id = TryGetById { dst: Reg, obj: Reg, name: Id, ic: Slot } [THROWS | CALLS_JS];
+        try_get_by_id = TryGetById { dst: Reg(Def), obj: Reg(Use), name: Id(StringId), ic: Slot(IcSlot) } [THROWS | CALLS_JS];
         /// `dst = ` global variable `strings[name]`: `try_get_by_id` on the global object
         /// without a register for it.
-        get_global = GetGlobal { dst: Reg, name: Id, ic: Slot } [THROWS | CALLS_JS];
+        get_global = GetGlobal { dst: Reg(Def), name: Id(StringId), ic: Slot(IcSlot) } [THROWS | CALLS_JS];
         /// `obj[strings[name]] = value` (strictness from the function's header).
-        put_by_id = PutById { obj: Reg, name: Id, value: Reg, ic: Slot } [THROWS | CALLS_JS];
+        put_by_id = PutById { obj: Reg(Use), name: Id(StringId), value: Reg(Use), ic: Slot(IcSlot) } [THROWS | CALLS_JS | ALLOCATES | WRITES];
         /// Strict-mode assignment to an undeclared global: throws a ReferenceError if
         /// `strings[name]` does not exist on `obj`, else like `put_by_id`.
-        try_put_by_id = TryPutById { obj: Reg, name: Id, value: Reg, ic: Slot } [THROWS | CALLS_JS];
+        try_put_by_id = TryPutById { obj: Reg(Use), name: Id(StringId), value: Reg(Use), ic: Slot(IcSlot) } [THROWS | CALLS_JS | ALLOCATES | WRITES];
         /// `dst = obj[key]`.
-        get_by_val = GetByVal { dst: Reg, obj: Reg, key: Reg } [THROWS | CALLS_JS];
+        get_by_val = GetByVal { dst: Reg(Def), obj: Reg(Use), key: Reg(Use) } [THROWS | CALLS_JS];
         /// `obj[key] = value` (strictness from the function's header).
-        put_by_val = PutByVal { obj: Reg, key: Reg, value: Reg } [THROWS | CALLS_JS];
+        put_by_val = PutByVal { obj: Reg(Use), key: Reg(Use), value: Reg(Use) } [THROWS | CALLS_JS | ALLOCATES | WRITES];
         /// `dst = delete obj[strings[name]]`.
-        del_by_id = DelById { dst: Reg, obj: Reg, name: Id } [THROWS];
+        del_by_id = DelById { dst: Reg(Def), obj: Reg(Use), name: Id(StringId) } [THROWS | WRITES];
         /// `dst = delete obj[key]`.
-        del_by_val = DelByVal { dst: Reg, obj: Reg, key: Reg } [THROWS | CALLS_JS];
+        del_by_val = DelByVal { dst: Reg(Def), obj: Reg(Use), key: Reg(Use) } [THROWS | CALLS_JS | WRITES];
         /// Define an own enumerable, writable, configurable data property
         /// `strings[name]` of `obj` (object literals).
-        put_own_by_id = PutOwnById { obj: Reg, name: Id, value: Reg } [THROWS];
+        put_own_by_id = PutOwnById { obj: Reg(Use), name: Id(StringId), value: Reg(Use) } [THROWS | ALLOCATES | WRITES];
         /// Define an own data property `key` of `obj`; `flags` bit 0: enumerable.
-        put_own_by_val = PutOwnByVal { obj: Reg, key: Reg, value: Reg, flags: U8 } [THROWS | CALLS_JS];
+        put_own_by_val = PutOwnByVal { obj: Reg(Use), key: Reg(Use), value: Reg(Use), flags: U8(Immediate) } [THROWS | CALLS_JS | ALLOCATES | WRITES];
         /// Define an own enumerable data property at array index `index` of `obj`.
-        put_own_by_index = PutOwnByIndex { obj: Reg, index: Count, value: Reg } [THROWS];
+        put_own_by_index = PutOwnByIndex { obj: Reg(Use), index: Count(Immediate), value: Reg(Use) } [THROWS | ALLOCATES | WRITES];
         /// Define an accessor property `key` of `obj` from `getter` and `setter`, either of
         /// which may be undefined; `flags` bit 0: enumerable.
-        put_own_getter_setter = PutOwnGetterSetter { obj: Reg, key: Reg, getter: Reg, setter: Reg, flags: U8 } [THROWS | CALLS_JS];
+        put_own_getter_setter = PutOwnGetterSetter { obj: Reg(Use), key: Reg(Use), getter: Reg(Use), setter: Reg(Use), flags: U8(Immediate) } [THROWS | CALLS_JS | ALLOCATES | WRITES];
         /// `dst = ` a new empty object whose prototype is Object.prototype.
-        new_object = NewObject { dst: Reg } [ALLOCATES];
+        new_object = NewObject { dst: Reg(Def) } [ALLOCATES];
         /// `dst = ` a new empty object whose prototype is `proto` (an object or null).
-        new_object_with_proto = NewObjectWithProto { dst: Reg, proto: Reg } [ALLOCATES];
+        new_object_with_proto = NewObjectWithProto { dst: Reg(Def), proto: Reg(Use) } [ALLOCATES];
         /// `dst = ` a new array of length `size`, all holes.
-        new_array = NewArray { dst: Reg, size: Count } [ALLOCATES];
+        new_array = NewArray { dst: Reg(Def), size: Count(Immediate) } [ALLOCATES];
 
         // ---- Calls and closures ------------------------------------------------------------
         /// `dst = callee.call(first, first+1 .. first+argc-1)`.
-        call = Call { dst: Reg, callee: Reg, first: Reg, argc: Count } [THROWS | CALLS_JS];
+        call = Call { dst: Reg(Def), callee: Reg(Use), first: Reg(ArgStart), argc: Count(ArgCount) } [THROWS | CALLS_JS];
         /// `dst = Reflect.construct(callee, [first+1 .. first+argc-1], new_target)`;
         /// register `first` is unused (it keeps the argument layout of `call`).
-        construct = Construct { dst: Reg, callee: Reg, new_target: Reg, first: Reg, argc: Count } [THROWS | CALLS_JS];
+        construct = Construct { dst: Reg(Def), callee: Reg(Use), new_target: Reg(Use), first: Reg(ArgStart), argc: Count(ArgCount) } [THROWS | CALLS_JS];
         /// `dst = callee.apply(this, args)` where `args` is an array built by the caller.
-        call_spread = CallSpread { dst: Reg, callee: Reg, this: Reg, args: Reg } [THROWS | CALLS_JS];
+        call_spread = CallSpread { dst: Reg(Def), callee: Reg(Use), this: Reg(Use), args: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = Reflect.construct(callee, args, new_target)`, `args` an array.
-        construct_spread = ConstructSpread { dst: Reg, callee: Reg, new_target: Reg, args: Reg } [THROWS | CALLS_JS];
+        construct_spread = ConstructSpread { dst: Reg(Def), callee: Reg(Use), new_target: Reg(Use), args: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = ` internal builtin `builtin` (see `builtins.rs`) applied to registers
         /// `first .. first+argc-1` (no `this`).
-        call_builtin = CallBuiltin { dst: Reg, builtin: U8, first: Reg, argc: Count } [THROWS | CALLS_JS];
+        call_builtin = CallBuiltin { dst: Reg(Def), builtin: U8(Builtin), first: Reg(ArgStart), argc: Count(ArgCount) } [THROWS | CALLS_JS];
         /// `dst = ` a closure of function `func` over environment `env`.
-        create_closure = CreateClosure { dst: Reg, env: Reg, func: Id } [ALLOCATES];
+        create_closure = CreateClosure { dst: Reg(Def), env: Reg(Use), func: Id(FunctionId) } [ALLOCATES];
         /// `dst = ` a generator object whose body is inner function `func` over `env`,
         /// receiving the current frame's `this` and arguments.
-        create_generator = CreateGenerator { dst: Reg, env: Reg, func: Id } [ALLOCATES];
+        create_generator = CreateGenerator { dst: Reg(Def), env: Reg(Use), func: Id(FunctionId) } [ALLOCATES];
         /// `dst = ` the [[HomeObject]] of the executing closure (for `super`).
-        load_home_object = LoadHomeObject { dst: Reg } [];
+        load_home_object = LoadHomeObject { dst: Reg(Def) } [];
         /// `dst = ` a new RegExp object from `strings[pattern]` and `strings[flags]`.
-        create_regexp = CreateRegExp { dst: Reg, pattern: Id, flags: Id } [THROWS | ALLOCATES];
+        create_regexp = CreateRegExp { dst: Reg(Def), pattern: Id(StringId), flags: Id(StringId) } [THROWS | ALLOCATES];
 
         // ---- Generators (inner function of a generator) ------------------------------------
         /// First instruction of a generator's inner function: suspends in the "start" state
         /// until the first `next()`.
-        start_generator = StartGenerator {} [];
+        start_generator = StartGenerator {} [WRITES];
         /// Record that the next resumption continues at `off` (then `ret` yields a value).
-        save_generator = SaveGenerator { off: Off } [];
+        save_generator = SaveGenerator { off: Off(JumpOffset) } [WRITES];
         /// `dst = ` the value sent by `next(v)`/`return(v)`; throws it for `throw(v)`;
         /// `is_return = ` true when resumed by `return(v)`.
-        resume_generator = ResumeGenerator { dst: Reg, is_return: Reg } [THROWS];
+        resume_generator = ResumeGenerator { dst: Reg(Def), is_return: Reg(Def) } [THROWS | WRITES];
         /// Mark the generator completed (following `ret` returns `{value, done: true}`).
-        complete_generator = CompleteGenerator {} [];
+        complete_generator = CompleteGenerator {} [WRITES];
 
         // ---- Iteration -----------------------------------------------------------------------
         /// `dst = GetIterator(src)` (fast path for arrays and strings with unmodified
         /// iteration protocol).
-        get_iterator = GetIterator { dst: Reg, src: Reg } [THROWS | CALLS_JS | ALLOCATES];
+        get_iterator = GetIterator { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS | ALLOCATES];
         /// `dst = ` the next value of iterator `iter`, or empty when it is done.
-        iterator_next = IteratorNext { dst: Reg, iter: Reg } [THROWS | CALLS_JS];
+        iterator_next = IteratorNext { dst: Reg(Def), iter: Reg(Use) } [THROWS | CALLS_JS];
         /// Call `iter.return()` if it exists; `ignore_errors` nonzero: errors from it are
         /// dropped (used while an exception is already propagating).
-        iterator_close = IteratorClose { iter: Reg, ignore_errors: U8 } [THROWS | CALLS_JS];
+        iterator_close = IteratorClose { iter: Reg(Use), ignore_errors: U8(Immediate) } [THROWS | CALLS_JS];
         /// `dst = ` a for-in enumerator over the enumerable string keys of `obj` and its
         /// prototype chain.
-        get_pname_list = GetPNameList { dst: Reg, obj: Reg } [THROWS | ALLOCATES];
+        get_pname_list = GetPNameList { dst: Reg(Def), obj: Reg(Use) } [THROWS | ALLOCATES];
         /// `dst = ` the next key of for-in enumerator `iter` still present on the object, or
         /// empty when done.
-        get_next_pname = GetNextPName { dst: Reg, iter: Reg } [THROWS];
+        get_next_pname = GetNextPName { dst: Reg(Def), iter: Reg(Use) } [THROWS | WRITES];
     }};
 }
 
@@ -336,10 +345,29 @@ impl OpFlags {
     pub const TERMINATOR: OpFlags = OpFlags(4);
     /// Has a jump offset operand.
     pub const BRANCH: OpFlags = OpFlags(8);
-    /// Allocates on the heap.
+    /// May allocate on the heap itself (not only through JavaScript it calls): the
+    /// interpreter polls a safepoint before it, so a collection can happen there.
     pub const ALLOCATES: OpFlags = OpFlags(16);
     /// A prefix that modifies the next instruction.
     pub const PREFIX: OpFlags = OpFlags(32);
+    /// Changes state other than its `Def` registers: the heap, an environment, a generator,
+    /// the pending exception or the debugger. Without this flag (and without `THROWS`,
+    /// `CALLS_JS` or a control-flow flag) an instruction whose results are unused can be
+    /// removed.
+    pub const WRITES: OpFlags = OpFlags(64);
+
+    /// Whether an instruction of these flags can be removed when nothing reads its `Def`
+    /// registers: it has no effect besides them.
+    pub const fn removable_if_unused(self) -> bool {
+        self.0
+            & (OpFlags::THROWS.0
+                | OpFlags::CALLS_JS.0
+                | OpFlags::TERMINATOR.0
+                | OpFlags::BRANCH.0
+                | OpFlags::PREFIX.0
+                | OpFlags::WRITES.0)
+            == 0
+    }
 
     /// Whether every flag of `other` is set in `self`.
     pub const fn contains(self, other: OpFlags) -> bool {

@@ -16,10 +16,10 @@
 //!  U8     u8     1       1      flags byte or enum tag (builtin id for `builtin`, error kind for `kind`)
 //! ```
 //!
-//! The *role* of an operand refines its kind by its field name (see [`OperandRole::of`]);
-//! the verifier and the disassembler act on roles, so the table only has to use the
-//! conventional field names (`first`/`argc` for argument ranges, `func`, `ic`, `builtin`,
-//! `kind`).
+//! The *role* of an operand refines its kind and is declared beside it in the table
+//! (`dst: Reg(Def)`, `name: Id(StringId)`); the verifier, the disassembler and the backend's
+//! register liveness act on roles. [`OperandRole::fits`] says which roles a kind can carry,
+//! and the table is checked against it at compile time.
 
 use std::fmt::Write as _;
 
@@ -93,11 +93,13 @@ impl OperandKind {
     }
 }
 
-/// What an operand means, derived from its kind and field name.
+/// What an operand means: declared per operand in the opcode table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OperandRole {
-    /// A register that must be inside the frame.
-    Register,
+    /// A register the instruction writes (inside the frame).
+    Def,
+    /// A register the instruction reads (inside the frame).
+    Use,
     /// The first register of an argument range (`first`); the range length is the `argc`
     /// operand that follows it.
     ArgStart,
@@ -121,37 +123,26 @@ pub enum OperandRole {
     Immediate,
 }
 
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 impl OperandRole {
-    /// The role of an operand of kind `kind` named `name` in the opcode table.
-    pub const fn of(kind: OperandKind, name: &str) -> OperandRole {
-        match kind {
-            OperandKind::Reg if str_eq(name, "first") => OperandRole::ArgStart,
-            OperandKind::Reg => OperandRole::Register,
-            OperandKind::Count if str_eq(name, "argc") => OperandRole::ArgCount,
-            OperandKind::Id if str_eq(name, "func") => OperandRole::FunctionId,
-            OperandKind::Id => OperandRole::StringId,
-            OperandKind::Slot if str_eq(name, "ic") => OperandRole::IcSlot,
-            OperandKind::Slot => OperandRole::EnvSlot,
-            OperandKind::Off => OperandRole::JumpOffset,
-            OperandKind::U8 if str_eq(name, "builtin") => OperandRole::Builtin,
-            OperandKind::U8 if str_eq(name, "kind") => OperandRole::ErrorKind,
-            OperandKind::Count | OperandKind::Imm32 | OperandKind::F64 | OperandKind::U8 => OperandRole::Immediate,
+    /// Whether an operand of kind `kind` can have this role.
+    pub const fn fits(self, kind: OperandKind) -> bool {
+        match self {
+            OperandRole::Def | OperandRole::Use | OperandRole::ArgStart => matches!(kind, OperandKind::Reg),
+            OperandRole::ArgCount => matches!(kind, OperandKind::Count),
+            OperandRole::StringId | OperandRole::FunctionId => matches!(kind, OperandKind::Id),
+            OperandRole::IcSlot | OperandRole::EnvSlot => matches!(kind, OperandKind::Slot),
+            OperandRole::JumpOffset => matches!(kind, OperandKind::Off),
+            OperandRole::Builtin | OperandRole::ErrorKind => matches!(kind, OperandKind::U8),
+            OperandRole::Immediate => {
+                matches!(kind, OperandKind::Count | OperandKind::Imm32 | OperandKind::F64 | OperandKind::U8)
+            }
         }
+    }
+
+    /// Whether the operand names a register the instruction reads (`Use`, or the start of an
+    /// argument range, whose registers are all read).
+    pub const fn is_register_use(self) -> bool {
+        matches!(self, OperandRole::Use | OperandRole::ArgStart)
     }
 }
 
@@ -517,18 +508,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn roles_follow_field_names() {
-        assert_eq!(OperandRole::of(OperandKind::Reg, "dst"), OperandRole::Register);
-        assert_eq!(OperandRole::of(OperandKind::Reg, "first"), OperandRole::ArgStart);
-        assert_eq!(OperandRole::of(OperandKind::Count, "argc"), OperandRole::ArgCount);
-        assert_eq!(OperandRole::of(OperandKind::Count, "size"), OperandRole::Immediate);
-        assert_eq!(OperandRole::of(OperandKind::Id, "func"), OperandRole::FunctionId);
-        assert_eq!(OperandRole::of(OperandKind::Id, "name"), OperandRole::StringId);
-        assert_eq!(OperandRole::of(OperandKind::Slot, "ic"), OperandRole::IcSlot);
-        assert_eq!(OperandRole::of(OperandKind::Slot, "slot"), OperandRole::EnvSlot);
-        assert_eq!(OperandRole::of(OperandKind::U8, "builtin"), OperandRole::Builtin);
-        assert_eq!(OperandRole::of(OperandKind::U8, "kind"), OperandRole::ErrorKind);
-        assert_eq!(OperandRole::of(OperandKind::U8, "flags"), OperandRole::Immediate);
+    fn roles_fit_their_kinds() {
+        assert!(OperandRole::Def.fits(OperandKind::Reg));
+        assert!(!OperandRole::Def.fits(OperandKind::Id));
+        assert!(OperandRole::ArgCount.fits(OperandKind::Count));
+        assert!(!OperandRole::StringId.fits(OperandKind::Slot));
+        assert!(OperandRole::Immediate.fits(OperandKind::U8));
+        assert!(!OperandRole::Immediate.fits(OperandKind::Reg));
     }
 
     fn round_trip<O: Operand>(v: O::Value, wide: bool) -> (O::Value, usize) {

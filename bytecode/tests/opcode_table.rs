@@ -17,6 +17,7 @@ fn flag_names(flags: OpFlags) -> String {
         (OpFlags::BRANCH, "BRANCH"),
         (OpFlags::ALLOCATES, "ALLOCATES"),
         (OpFlags::PREFIX, "PREFIX"),
+        (OpFlags::WRITES, "WRITES"),
     ];
     let known = names.iter().fold(0, |acc, (f, _)| acc | f.0);
     assert_eq!(flags.0 & !known, 0, "a new OpFlags bit needs a name here");
@@ -26,14 +27,18 @@ fn flag_names(flags: OpFlags) -> String {
 fn render() -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Iris bytecode tables (bundle version {BUNDLE_VERSION}).");
-    let _ = writeln!(out, "# number mnemonic Name (operand: Kind, ...) [flags] narrow/wide bytes (wide incl. prefix)");
+    let _ = writeln!(
+        out,
+        "# number mnemonic Name (operand: Kind(Role), ...) [flags] narrow/wide bytes (wide incl. prefix)"
+    );
     let _ = writeln!(out, "opcodes:");
     for &op in Opcode::ALL {
         let operands: Vec<String> = op
             .operand_names()
             .iter()
             .zip(op.operand_kinds())
-            .map(|(name, kind)| format!("{name}: {}", kind.name()))
+            .zip(op.operand_roles())
+            .map(|((name, kind), role)| format!("{name}: {}({role:?})", kind.name()))
             .collect();
         let _ = writeln!(
             out,

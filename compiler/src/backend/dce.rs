@@ -8,41 +8,10 @@
 
 use super::lir::{LFunction, LKind, LOp, RegClass, Role, VReg};
 
-/// Whether `op` has no effect besides writing its destination.
+/// Whether `op` has no effect besides writing its destination registers: the opcode table's
+/// flags say so (no `THROWS`, `CALLS_JS`, `WRITES` or control flow).
 fn is_pure(op: &LOp) -> bool {
-    matches!(
-        op,
-        LOp::Mov { .. }
-            | LOp::LoadConstUndefined { .. }
-            | LOp::LoadConstNull { .. }
-            | LOp::LoadConstTrue { .. }
-            | LOp::LoadConstFalse { .. }
-            | LOp::LoadConstEmpty { .. }
-            | LOp::LoadConstInt { .. }
-            | LOp::LoadConstDouble { .. }
-            | LOp::LoadConstString { .. }
-            | LOp::LoadParam { .. }
-            | LOp::LoadArgCount { .. }
-            | LOp::LoadThisNS { .. }
-            | LOp::GetNewTarget { .. }
-            | LOp::LoadCallee { .. }
-            | LOp::GetGlobalObject { .. }
-            | LOp::GetParentEnvironment { .. }
-            | LOp::LoadHomeObject { .. }
-            | LOp::LoadFromEnvironment { .. }
-            | LOp::StrictEq { .. }
-            | LOp::StrictNeq { .. }
-            | LOp::Not { .. }
-            | LOp::TypeOf { .. }
-            | LOp::AddN { .. }
-            | LOp::SubN { .. }
-            | LOp::MulN { .. }
-            | LOp::DivN { .. }
-            | LOp::LessN { .. }
-            | LOp::LessEqN { .. }
-            | LOp::GreaterN { .. }
-            | LOp::GreaterEqN { .. }
-    )
+    op.opcode().flags().removable_if_unused()
 }
 
 /// Removes dead pure instructions and dead parallel moves until none is left.

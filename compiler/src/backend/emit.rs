@@ -47,7 +47,8 @@ macro_rules! inst_operand {
 macro_rules! define_to_inst {
     ($(
         $(#[$meta:meta])*
-        $mnemonic:ident = $name:ident { $($field:ident : $kind:ident),* $(,)? } [$($flag:ident)|*];
+        $mnemonic:ident = $name:ident { $($field:ident : $kind:ident ($role:ident)),* $(,)? }
+            [$($flag:ident)|*] $(negated($negated:ident))?;
     )*) => {
         impl LOp {
             /// The bytecode instruction, each register operand `r` encoded as `reg(r)`.

@@ -18,8 +18,8 @@
 //!   register, right above the allocated ones, so they are consecutive by construction; an
 //!   `Out` vreg lives from the move that fills it to its call.
 //!
-//! Operand roles come from the table's field names: `dst` and `is_return` are written, `first`
-//! starts an argument range (its registers are the call's `args`), every other `Reg` is read.
+//! Operand roles are declared in the opcode table: `Reg(Def)` is written, `Reg(ArgStart)`
+//! starts an argument range (its registers are the call's `args`), `Reg(Use)` is read.
 //! Every written register is written after all operands are read (the VM's contract), so the
 //! allocator lets a destination share the register of an operand that dies there.
 
@@ -304,28 +304,18 @@ macro_rules! lop_field_ty {
     };
 }
 
-/// The role of a `Reg` operand by its field name (see the module doc).
-macro_rules! lop_reg_role {
-    (dst) => {
-        Role::Def
-    };
-    (is_return) => {
-        Role::Def
-    };
-    (first) => {
-        Role::ArgStart
-    };
-    ($other:ident) => {
-        Role::Use
-    };
-}
-
-/// Calls `$f` for a field if it is a register.
+/// Calls `$f` for a field if it is a register, with its role from the opcode table.
 macro_rules! lop_visit {
-    (Reg, $field:ident, $v:expr, $f:ident) => {
-        $f($v, lop_reg_role!($field))
+    (Def, $v:expr, $f:ident) => {
+        $f($v, Role::Def)
     };
-    ($kind:ident, $field:ident, $v:expr, $f:ident) => {{
+    (Use, $v:expr, $f:ident) => {
+        $f($v, Role::Use)
+    };
+    (ArgStart, $v:expr, $f:ident) => {
+        $f($v, Role::ArgStart)
+    };
+    ($role:ident, $v:expr, $f:ident) => {{
         let _ = $v;
     }};
 }
@@ -342,7 +332,8 @@ macro_rules! lop_print {
 macro_rules! define_lops {
     ($(
         $(#[$meta:meta])*
-        $mnemonic:ident = $name:ident { $($field:ident : $kind:ident),* $(,)? } [$($flag:ident)|*];
+        $mnemonic:ident = $name:ident { $($field:ident : $kind:ident ($role:ident)),* $(,)? }
+            [$($flag:ident)|*] $(negated($negated:ident))?;
     )*) => {
         /// A bytecode instruction over virtual registers: `bytecode::Inst` with `VReg` for
         /// every `Reg` operand.
@@ -353,11 +344,16 @@ macro_rules! define_lops {
         }
 
         impl LOp {
+            /// The opcode this instruction becomes.
+            pub fn opcode(&self) -> bytecode::Opcode {
+                match self { $( LOp::$name { .. } => bytecode::Opcode::$name, )* }
+            }
+
             /// Calls `f` with every register operand and its role.
             #[allow(unused_variables, unused_mut)]
             pub fn for_each_reg(&self, mut f: impl FnMut(VReg, Role)) {
                 match *self {
-                    $( LOp::$name { $($field),* } => { $( lop_visit!($kind, $field, $field, f); )* } )*
+                    $( LOp::$name { $($field),* } => { $( lop_visit!($role, $field, f); )* } )*
                 }
             }
         }

@@ -843,7 +843,7 @@ function @0 ""() kind=toplevel sloppy parent=none length=0
   %21 = to_property_key %1
   %22 = as_number %2
   %23 = as_numeric %2
-  %24 = call %4, undefined, %0, %3, %6, %114, %115, %202, %203, %14
+  %24 = call %4, undefined, %0, %3, %5, %6, %10, %114, %115, %202, %203, %14
   debugger
   cond_branch %1, %BB1, %BB2
 %BB1:
@@ -919,5 +919,5 @@ function @0 ""() kind=toplevel sloppy parent=none length=0
     ] {
         assert!(has(m), "no {m} in\n{dis}");
     }
-    assert!(bundle.function(0).frame_size < 16, "{dis}");
+    assert!(bundle.function(0).frame_size < 18, "{dis}");
 }

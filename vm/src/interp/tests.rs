@@ -371,3 +371,35 @@ fn heap_limit_is_a_catchable_range_error() {
     let r = rt.eval_bundle(bytes, 0).map_err(|_| rt.take_js_error());
     assert_eq!(r.unwrap(), Value::TRUE);
 }
+
+/// The interpreter polls a safepoint (`safepoint!()`) in the arm of exactly the opcodes whose
+/// row says `ALLOCATES`: the table is the rule, and this test keeps the match to it.
+#[test]
+fn safepoints_follow_the_opcode_table() {
+    let source = include_str!("mod.rs");
+    // Arms start with `Inst::Name {` (possibly `| Inst::Other {`) on a line ending in `=> {`.
+    let mut arms: Vec<(Vec<&str>, bool)> = Vec::new();
+    for line in source.lines() {
+        let t = line.trim_start();
+        if t.starts_with("Inst::") && t.contains("=>") {
+            let names = t
+                .split("Inst::")
+                .skip(1)
+                .map(|rest| rest.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or(""))
+                .collect();
+            arms.push((names, false));
+        } else if let Some(arm) = arms.last_mut() {
+            arm.1 |= t.contains("safepoint!()");
+        }
+    }
+    let mut wrong = Vec::new();
+    for &op in bytecode::Opcode::ALL {
+        let Some((_, polls)) = arms.iter().find(|(names, _)| names.contains(&op.name())) else { continue };
+        let allocates = op.flags().contains(bytecode::OpFlags::ALLOCATES);
+        if *polls != allocates {
+            wrong.push(format!("{} (ALLOCATES: {allocates}, safepoint in its arm: {polls})", op.name()));
+        }
+    }
+    assert!(wrong.is_empty(), "interpreter arms disagree with the opcode table: {wrong:#?}");
+    assert!(arms.len() > 100, "the arms were not found ({})", arms.len());
+}
