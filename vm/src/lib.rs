@@ -8,13 +8,15 @@
 //! ```
 //!
 //! Embedding: [`Runtime`], [`RuntimeOptions`], [`JsError`], [`InterruptHandle`],
-//! [`CompileHook`].
+//! [`CompileHook`]. The native tier sees the VM only through [`runtime_interface`]: layout
+//! offsets and the helper functions compiled code may call.
 
 pub mod builtins;
 pub mod gc;
 pub mod interp;
 pub mod object;
 pub mod runtime;
+pub mod runtime_interface;
 pub mod string;
 pub mod value;
 

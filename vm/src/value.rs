@@ -27,23 +27,23 @@ use std::fmt;
 
 use crate::gc::{CellHeader, Gc};
 
-const TAG_SHIFT: u32 = 48;
-const PAYLOAD_MASK: u64 = (1 << TAG_SHIFT) - 1;
+pub(crate) const TAG_SHIFT: u32 = 48;
+pub(crate) const PAYLOAD_MASK: u64 = (1 << TAG_SHIFT) - 1;
 /// The first non-double top-16 pattern.
-const FIRST_TAG: u64 = 0xfff9;
-const TAG_SPECIAL: u64 = 0xfff9;
-const TAG_OBJECT: u64 = 0xfffa;
-const TAG_STRING: u64 = 0xfffb;
-const TAG_SYMBOL: u64 = 0xfffc;
-const TAG_BIGINT: u64 = 0xfffd;
-const TAG_CELL: u64 = 0xfffe;
+pub(crate) const FIRST_TAG: u64 = 0xfff9;
+pub(crate) const TAG_SPECIAL: u64 = 0xfff9;
+pub(crate) const TAG_OBJECT: u64 = 0xfffa;
+pub(crate) const TAG_STRING: u64 = 0xfffb;
+pub(crate) const TAG_SYMBOL: u64 = 0xfffc;
+pub(crate) const TAG_BIGINT: u64 = 0xfffd;
+pub(crate) const TAG_CELL: u64 = 0xfffe;
 
 const fn tagged(tag: u64, payload: u64) -> u64 {
     (tag << TAG_SHIFT) | payload
 }
 
 /// The canonical NaN every NaN is stored as.
-const CANONICAL_NAN: u64 = 0x7ff8_0000_0000_0000;
+pub(crate) const CANONICAL_NAN: u64 = 0x7ff8_0000_0000_0000;
 
 /// A NaN-boxed JavaScript value (or an internal cell reference held in a register).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -93,7 +93,7 @@ impl Value {
 
     /// The raw bits (for hashing and the native tier).
     #[inline(always)]
-    pub fn bits(self) -> u64 {
+    pub const fn bits(self) -> u64 {
         self.0
     }
 

@@ -179,7 +179,7 @@ impl Heap {
 
     /// Offset of the trailing array of `E` after a `T`.
     #[inline(always)]
-    const fn trailing_offset<T, E>() -> usize {
+    pub(crate) const fn trailing_offset<T, E>() -> usize {
         let a = align_of::<E>();
         size_of::<T>().div_ceil(a) * a
     }
