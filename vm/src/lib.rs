@@ -2,9 +2,27 @@
 //! interpreter, the builtins and the embedding API.
 //!
 //! ```text
-//!  bundle bytes ─▶ Runtime::run_bundle ─▶ verify (bytecode) ─▶ load (interp::code)
+//!  bundle bytes ─▶ Runtime::run_bundle ─▶ verify (bytecode) ─▶ load (runtime::bundles)
 //!       ─▶ interp::run (frames on the register stack, inline caches)
 //!       ─▶ object model (object/, string/) on the heap (gc/) ─▶ builtins/
+//! ```
+//!
+//! The modules are layered; each imports only from its own layer and the layers below it
+//! (`layering::modules_import_only_from_lower_layers` checks every `crate::` path against
+//! this drawing):
+//!
+//! ```text
+//!  layer 4  builtins                     the global objects and their functions; `Runtime::new`
+//!                                        fills `runtime::Hooks` with what the layers below call
+//!  layer 3  interp, runtime_interface    the interpreter; what native code may know of the VM
+//!  layer 2  runtime                      realms and intrinsics, errors, conversions, operators,
+//!                                        property operations, iteration, the job queue, call
+//!                                        frames, function objects, tracing; reaches the
+//!                                        interpreter only through `Runtime::call`/`construct`
+//!  layer 1  string, object, code         strings and atoms, shapes and objects, loaded bytecode
+//!                                        and inline caches
+//!  layer 0  value, gc                    NaN-boxed values, the heap (which traces cells through
+//!                                        the `CellOps` the runtime gives it)
 //! ```
 //!
 //! Embedding: [`Runtime`], [`RuntimeOptions`], [`JsError`], [`InterruptHandle`],
@@ -12,6 +30,7 @@
 //! offsets and the helper functions compiled code may call.
 
 pub mod builtins;
+pub mod code;
 pub mod gc;
 pub mod interp;
 pub mod object;
@@ -19,6 +38,9 @@ pub mod runtime;
 pub mod runtime_interface;
 pub mod string;
 pub mod value;
+
+#[cfg(test)]
+mod layering;
 
 pub use runtime::{CompileHook, InterruptHandle, JsError, JsResult, Runtime, RuntimeOptions};
 pub use value::Value;

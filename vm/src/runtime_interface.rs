@@ -17,9 +17,9 @@
 //! frame's registers across such calls, where the collector finds them.
 
 use crate::gc::CellHeader;
-use crate::interp::frame::Frame;
 use crate::object::array::JsArray;
 use crate::object::{JsObject, Key, ValueVec};
+use crate::runtime::frame::Frame;
 use crate::runtime::{JsResult, Runtime};
 use crate::value::Value;
 

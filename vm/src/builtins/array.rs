@@ -180,7 +180,7 @@ fn relative(rt: &mut Runtime, v: Value, len: f64, default: f64) -> JsResult<f64>
 
 fn callback(rt: &mut Runtime, f: Value, what: &str) -> JsResult<Value> {
     if !rt.is_callable(f) {
-        let d = super::console::short_description(rt, f);
+        let d = rt.short_description(f);
         return Err(rt.throw_type_error(&format!("{d} is not a function ({what})")));
     }
     Ok(f)
@@ -312,11 +312,11 @@ fn from(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
             return Err(rt.throw_type_error("Symbol.iterator is not a function"));
         }
         let a = construct_or_array(rt, this, None)?;
-        let it = crate::interp::ops::iter::get_iterator(rt, items)?;
+        let it = crate::runtime::iteration::get_iterator(rt, items)?;
         rt.root(it);
         let mut k = 0.0;
         loop {
-            let v = crate::interp::ops::iter::iterator_next(rt, it)?;
+            let v = crate::runtime::iteration::iterator_next(rt, it)?;
             if v.is_empty() {
                 set_length(rt, a, k)?;
                 return Ok(Value::object(a));
@@ -328,7 +328,7 @@ fn from(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
                 create_index(rt, a, k, mv)
             })();
             if let Err(e) = r {
-                let _ = crate::interp::ops::iter::iterator_close(rt, it, true);
+                let _ = crate::runtime::iteration::iterator_close(rt, it, true);
                 return Err(e);
             }
             rt.release_handles(mark);

@@ -27,11 +27,11 @@
 use super::{arg, rows, Row};
 use crate::gc::{CellKind, Gc};
 use crate::interp::ops::generator::{self, RESUME_NEXT, RESUME_RETURN, RESUME_THROW};
-use crate::object::function::NativeFn;
 use crate::object::shape::CONFIGURABLE;
 use crate::object::{
     async_gen_state as st, AsyncGeneratorObject, AsyncGeneratorRequest, GeneratorObject, JsObject, Key,
 };
+use crate::runtime::function::NativeFn;
 use crate::runtime::{ExceptionKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 

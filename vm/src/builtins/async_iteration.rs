@@ -12,9 +12,9 @@
 
 use super::arg;
 use crate::gc::{CellKind, Gc};
-use crate::interp::ops::iter::iterator_close;
-use crate::object::function::NativeFn;
 use crate::object::{iter_kind, IteratorObject, JsObject, Key};
+use crate::runtime::function::NativeFn;
+use crate::runtime::iteration::iterator_close;
 use crate::runtime::{Exception, ExceptionKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -42,7 +42,7 @@ fn get_async_iterator_inner(rt: &mut Runtime, obj: Value) -> JsResult<Value> {
         let sync_method = rt.get_v(obj, key)?;
         // ii. If syncMethod is undefined, throw a TypeError exception.
         if sync_method.is_nullish() {
-            let what = super::console::short_description(rt, obj);
+            let what = rt.short_description(obj);
             return Err(rt.throw_type_error(&format!("{what} is not async iterable")));
         }
         if !rt.is_callable(sync_method) {

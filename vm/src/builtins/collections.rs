@@ -64,7 +64,7 @@ enum Kind {
 pub(crate) fn init(rt: &mut Runtime) {
     let op = rt.intrinsic(Intrinsic::ObjectPrototype);
     for (name, ctor_i, proto_i, f) in [
-        ("Map", Intrinsic::Map, Intrinsic::MapPrototype, map_constructor as crate::object::function::NativeFn),
+        ("Map", Intrinsic::Map, Intrinsic::MapPrototype, map_constructor as crate::runtime::function::NativeFn),
         ("Set", Intrinsic::Set, Intrinsic::SetPrototype, set_constructor),
         ("WeakMap", Intrinsic::WeakMap, Intrinsic::WeakMapPrototype, weak_map_constructor),
         ("WeakSet", Intrinsic::WeakSet, Intrinsic::WeakSetPrototype, weak_set_constructor),
@@ -134,10 +134,10 @@ fn fill_from(rt: &mut Runtime, o: Gc<JsObject>, iterable: Value, pairs: bool) ->
         return Err(rt.throw_type_error(&format!("'{adder_name}' is not a function")));
     }
     rt.root(adder);
-    let it = crate::interp::ops::iter::get_iterator(rt, iterable)?;
+    let it = crate::runtime::iteration::get_iterator(rt, iterable)?;
     rt.root(it);
     loop {
-        let next = crate::interp::ops::iter::iterator_next(rt, it)?;
+        let next = crate::runtime::iteration::iterator_next(rt, it)?;
         if next.is_empty() {
             return Ok(());
         }
@@ -171,7 +171,7 @@ fn close_after_throw(rt: &mut Runtime, it: Value, e: crate::runtime::Exception) 
     if rt.exception_kind != crate::runtime::ExceptionKind::Normal {
         return e;
     }
-    match crate::interp::ops::iter::iterator_close(rt, it, true) {
+    match crate::runtime::iteration::iterator_close(rt, it, true) {
         Err(uncatchable) => uncatchable,
         Ok(()) => e,
     }
@@ -496,11 +496,11 @@ fn map_group_by(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Valu
     let c = CollectionObject { base: JsObject::new(CellKind::Collection, shape), data: Box::default() };
     let map: Gc<CollectionObject> = rt.heap_mut().alloc_object(c, 0);
     rt.root(Value::object(map));
-    let it = crate::interp::ops::iter::get_iterator(rt, items)?;
+    let it = crate::runtime::iteration::get_iterator(rt, items)?;
     rt.root(it);
     let mut k = 0u32;
     loop {
-        let v = crate::interp::ops::iter::iterator_next(rt, it)?;
+        let v = crate::runtime::iteration::iterator_next(rt, it)?;
         if v.is_empty() {
             break;
         }
@@ -605,7 +605,7 @@ fn each_key(rt: &mut Runtime, ki: &KeysIter, mut f: impl FnMut(&mut Runtime, Val
         let stop = f(rt, v);
         rt.release_handles(mark);
         if stop {
-            crate::interp::ops::iter::iterator_close(rt, ki.it, false)?;
+            crate::runtime::iteration::iterator_close(rt, ki.it, false)?;
             return Ok(true);
         }
     }
@@ -614,7 +614,7 @@ fn each_key(rt: &mut Runtime, ki: &KeysIter, mut f: impl FnMut(&mut Runtime, Val
 fn step_value(rt: &mut Runtime, ki: &KeysIter) -> JsResult<Option<Value>> {
     let r = rt.call(ki.next, ki.it, &[])?;
     if !r.is_object() {
-        let what = super::console::short_description(rt, r);
+        let what = rt.short_description(r);
         return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
     }
     let ro: Gc<JsObject> = r.ptr_unchecked();
@@ -899,7 +899,7 @@ mod tests {
         both(|rt| {
             let a = set_of(rt, &nums(&[1.0, 2.0, 3.0, 4.0]));
             let b = set_of(rt, &nums(&[-0.0, 4.0, 3.0, 5.0]));
-            let check = |rt: &mut Runtime, f: crate::object::function::NativeFn, want: &[f64]| {
+            let check = |rt: &mut Runtime, f: crate::runtime::function::NativeFn, want: &[f64]| {
                 let r = f(rt, a, &[b]).expect("no throw");
                 rt.root(r);
                 let got: Vec<f64> = elements(rt, r).iter().map(|v| v.as_number().expect("number")).collect();

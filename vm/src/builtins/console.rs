@@ -3,10 +3,10 @@
 //! running JavaScript (accessors show as `[Getter]`).
 
 use crate::gc::{CellKind, Gc};
-use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::property::Own;
 use crate::object::shape::{ACCESSOR, CONFIGURABLE, ENUMERABLE, WRITABLE};
 use crate::object::{DateObject, JsObject, Key, PrimitiveObject};
+use crate::runtime::function::{BoundFunction, Closure, NativeFunction};
 use crate::runtime::{JsResult, Runtime};
 use crate::value::{Kind, Value};
 
@@ -47,14 +47,6 @@ pub fn inspect(rt: &mut Runtime, v: Value) -> String {
     out
 }
 
-fn number_text(n: f64) -> String {
-    if n == 0.0 && n.is_sign_negative() {
-        "-0".to_string()
-    } else {
-        ecma::conv::number_to_string::number_to_string(n)
-    }
-}
-
 fn quote(s: &str) -> String {
     let q = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
     let mut out = String::new();
@@ -76,14 +68,6 @@ fn quote(s: &str) -> String {
     out
 }
 
-fn function_name(rt: &mut Runtime, obj: Gc<JsObject>) -> String {
-    let key = Key::Name(rt.names.name);
-    match rt.peek_data(obj, key) {
-        Some(n) if n.is_string() => rt.string_to_rust(n),
-        _ => String::new(),
-    }
-}
-
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     match chars.next() {
@@ -95,25 +79,12 @@ fn is_identifier(s: &str) -> bool {
 
 fn inspect_into(rt: &mut Runtime, v: Value, depth: usize, seen: &mut Vec<Value>, out: &mut String, top: bool) {
     match v.kind() {
-        Kind::Number => out.push_str(&number_text(v.number_unchecked())),
-        Kind::Undefined | Kind::Empty | Kind::Cell => out.push_str("undefined"),
-        Kind::Null => out.push_str("null"),
-        Kind::Boolean => out.push_str(if v == Value::TRUE { "true" } else { "false" }),
-        Kind::String => {
+        Kind::String if !top => {
             let s = rt.string_to_rust(v);
-            if top {
-                out.push_str(&s);
-            } else {
-                out.push_str(&quote(&s));
-            }
-        }
-        Kind::Symbol => out.push_str(&rt.symbol_descriptive_string(v)),
-        Kind::BigInt => {
-            let s = rt.heap.get(v.ptr_unchecked::<crate::object::BigIntCell>()).value.to_string();
-            out.push_str(&s);
-            out.push('n');
+            out.push_str(&quote(&s));
         }
         Kind::Object => inspect_object(rt, v.ptr_unchecked(), depth, seen, out),
+        _ => out.push_str(&rt.display_primitive(v)),
     }
 }
 
@@ -126,9 +97,9 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
     let kind = rt.heap.object_kind(obj);
     match kind {
         CellKind::Closure | CellKind::NativeFunction | CellKind::BoundFunction => {
-            let name = function_name(rt, obj);
+            let name = rt.function_name(obj);
             let is_class = kind == CellKind::Closure
-                && crate::interp::code::info_flags(rt.heap.get(obj.cast::<Closure>()).func)
+                && crate::code::info_flags(rt.heap.get(obj.cast::<Closure>()).func)
                     .contains(bytecode::FunctionFlags::CLASS_CONSTRUCTOR);
             let _ = (rt.heap.downcast::<NativeFunction>(obj), rt.heap.downcast::<BoundFunction>(obj));
             if is_class {
@@ -303,7 +274,7 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
         let ck = Key::Name(rt.names.constructor);
         if let Some(c) = rt.peek_data(proto.ptr_unchecked(), ck) {
             if c.is_object() {
-                let n = function_name(rt, c.ptr_unchecked());
+                let n = rt.function_name(c.ptr_unchecked());
                 if !n.is_empty() && n != "Object" {
                     prefix = format!("{n} ");
                 }
@@ -356,44 +327,5 @@ fn property_value(rt: &mut Runtime, obj: Gc<JsObject>, k: Key, depth: usize, see
             let v = rt.peek_data(obj, k).unwrap_or(Value::UNDEFINED);
             inspect_into(rt, v, depth + 1, seen, out, false);
         }
-    }
-}
-
-/// A short description of a value for error messages ("undefined", "foo", "#<Object>").
-pub fn short_description(rt: &mut Runtime, v: Value) -> String {
-    match v.kind() {
-        Kind::String => {
-            let s = rt.string_to_rust(v);
-            format!("\"{s}\"")
-        }
-        Kind::Object => {
-            let obj: Gc<JsObject> = v.ptr_unchecked();
-            if rt.is_callable(v) {
-                let n = function_name(rt, obj);
-                if n.is_empty() {
-                    "function".to_string()
-                } else {
-                    n
-                }
-            } else if rt.heap.object_kind(obj) == CellKind::Array {
-                "object".to_string()
-            } else {
-                let proto = rt.get_prototype_of(obj);
-                let mut name = "Object".to_string();
-                if proto.is_object() {
-                    let ck = Key::Name(rt.names.constructor);
-                    if let Some(c) = rt.peek_data(proto.ptr_unchecked(), ck) {
-                        if c.is_object() {
-                            let n = function_name(rt, c.ptr_unchecked());
-                            if !n.is_empty() {
-                                name = n;
-                            }
-                        }
-                    }
-                }
-                format!("#<{name}>")
-            }
-        }
-        _ => inspect(rt, v),
     }
 }

@@ -31,7 +31,7 @@ pub(crate) fn init(rt: &mut Runtime) {
     let mut error_proto = op;
     for ty in TYPES {
         let proto = rt.new_object(error_proto);
-        let func: crate::object::function::NativeFn = match ty {
+        let func: crate::runtime::function::NativeFn = match ty {
             ErrorKind::AggregateError => aggregate_error_constructor,
             _ => error_constructor,
         };
@@ -132,11 +132,11 @@ fn error_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult
 fn aggregate_error_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = make_error(rt, ErrorKind::AggregateError, arg(args, 1), arg(args, 2))?;
     // 5. Let errorsList be ? IteratorToList(? GetIterator(errors, sync)).
-    let it = crate::interp::ops::iter::get_iterator(rt, arg(args, 0))?;
+    let it = crate::runtime::iteration::get_iterator(rt, arg(args, 0))?;
     rt.root(it);
     let mut list = Vec::new();
     loop {
-        let v = crate::interp::ops::iter::iterator_next(rt, it)?;
+        let v = crate::runtime::iteration::iterator_next(rt, it)?;
         if v.is_empty() {
             break;
         }

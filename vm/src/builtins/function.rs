@@ -2,10 +2,10 @@
 
 use super::{arg, rows, Row};
 use crate::gc::{CellKind, Gc};
-use crate::object::function::{BoundFunction, Closure};
 use crate::object::property::PropertyDescriptor;
 use crate::object::shape::CONFIGURABLE;
 use crate::object::{JsObject, Key};
+use crate::runtime::function::{BoundFunction, Closure};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -200,7 +200,7 @@ fn to_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> 
     }
     let obj: Gc<JsObject> = this.ptr_unchecked();
     if let Some(c) = rt.heap().downcast::<Closure>(obj) {
-        let info = crate::interp::code::info_ref(rt.heap().get(c).func);
+        let info = crate::code::info_ref(rt.heap().get(c).func);
         if let Some(src) = info.header.source {
             return Ok(info.bundle().strings[src as usize]);
         }

@@ -13,7 +13,7 @@ use ecma::conv;
 /// Global functions are installed by `install` (the global object is not an intrinsic).
 pub(crate) const ROWS: &[Row] = &[];
 
-const GLOBALS: &[(&str, crate::object::function::NativeFn, u32)] = &[
+const GLOBALS: &[(&str, crate::runtime::function::NativeFn, u32)] = &[
     ("parseInt", parse_int, 2),
     ("parseFloat", parse_float, 1),
     ("isNaN", is_nan, 1),

@@ -24,8 +24,8 @@
 use super::iterator::define_tag;
 use super::{arg, rows, Row};
 use crate::gc::{CellKind, Gc};
-use crate::interp::ops::iter::iterator_close;
 use crate::object::{iter_kind, IteratorObject, JsObject, Key, ValueVec};
+use crate::runtime::iteration::iterator_close;
 use crate::runtime::{Exception, ExceptionKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -106,7 +106,7 @@ fn step_value(rt: &mut Runtime, it: Value, next: Value) -> JsResult<Option<Value
     }
     let r = rt.call(next, it, &[])?;
     if !r.is_object() {
-        let what = super::console::short_description(rt, r);
+        let what = rt.short_description(r);
         return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
     }
     let mark = rt.handle_mark();
@@ -143,7 +143,7 @@ fn close_throw(rt: &mut Runtime, it: Value, e: Exception) -> Exception {
 fn get_iterator_flattenable(rt: &mut Runtime, obj: Value, iterate_strings: bool) -> JsResult<(Value, Value)> {
     // 1. Primitives are rejected, except strings under iterate-string-primitives.
     if !(obj.is_object() || iterate_strings && obj.is_string()) {
-        let what = super::console::short_description(rt, obj);
+        let what = rt.short_description(obj);
         return Err(rt.throw_type_error(&format!("{what} is not an iterator or iterable")));
     }
     // 2. Let method be ? GetMethod(obj, @@iterator).
@@ -274,7 +274,7 @@ fn iterator_concat_inner(rt: &mut Runtime, args: &[Value]) -> JsResult<Value> {
     let mut pairs = Vec::with_capacity(args.len() * 2);
     for &item in args {
         if !item.is_object() {
-            let what = super::console::short_description(rt, item);
+            let what = rt.short_description(item);
             return Err(rt.throw_type_error(&format!("Iterator.concat: {what} is not an object")));
         }
         let key = Key::Name(rt.symbols.iterator);
@@ -367,7 +367,7 @@ fn require_callable(rt: &mut Runtime, o: Value, f: Value, name: &str) -> JsResul
         return Ok(());
     }
     // a. Let error be ThrowCompletion(a newly created TypeError object).
-    let what = super::console::short_description(rt, f);
+    let what = rt.short_description(f);
     let e = rt.throw_type_error(&format!("Iterator.prototype.{name}: {what} is not a function"));
     // b. Return ? IteratorClose(iterated, error).
     Err(close_throw(rt, o, e))

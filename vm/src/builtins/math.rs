@@ -107,7 +107,7 @@ pub(crate) fn install(rt: &mut Runtime, global: Gc<JsObject>) {
     super::iterator::define_tag(rt, math, "Math");
     for (i, &(name, _)) in UNARY.iter().enumerate() {
         let f = rt.define_method(math, name, unary, 1);
-        rt.heap_mut().get_mut(f.cast::<crate::object::function::NativeFunction>()).data = Value::number(i as f64);
+        rt.heap_mut().get_mut(f.cast::<crate::runtime::function::NativeFunction>()).data = Value::number(i as f64);
     }
     rt.define_method(math, "atan2", atan2, 2);
     rt.define_method(math, "hypot", hypot, 2);
@@ -121,7 +121,7 @@ pub(crate) fn install(rt: &mut Runtime, global: Gc<JsObject>) {
 
 /// The one-argument functions: `data` of the callee selects the row of `UNARY`.
 fn unary(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
-    let callee: Gc<crate::object::function::NativeFunction> = rt.native_callee().ptr_unchecked();
+    let callee: Gc<crate::runtime::function::NativeFunction> = rt.native_callee().ptr_unchecked();
     let i = rt.heap().get(callee).data.as_number().unwrap_or(0.0) as usize;
     // 1. Let n be ? ToNumber(x).
     let x = rt.to_number(arg(args, 0))?;

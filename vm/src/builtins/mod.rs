@@ -41,12 +41,38 @@ pub mod symbol;
 pub mod test262;
 
 use crate::gc::{CellKind, Gc};
-use crate::object::function::{NativeFn, NativeFunction};
 use crate::object::property::IMMUTABLE_PROTO;
 use crate::object::shape::{PropKey, Shape, ACCESSOR, CONFIGURABLE, ENUMERABLE, WRITABLE};
 use crate::object::{JsObject, Key, IS_GLOBAL};
-use crate::runtime::{Intrinsic, JsResult, Realm, RealmShapes, Runtime, WellKnownSymbols};
+use crate::runtime::function::{NativeFn, NativeFunction};
+use crate::runtime::{Hooks, Intrinsic, JsResult, Realm, RealmShapes, Runtime, RuntimeOptions, WellKnownSymbols};
 use crate::value::Value;
+
+/// The builtins the runtime core and the interpreter call.
+static HOOKS: Hooks = Hooks {
+    regexp_create: regexp::regexp_create,
+    async_function_start: async_function::async_function_start,
+    async_generator_start: async_generator::async_generator_start,
+    mark_async_yield: async_generator::mark_async_yield,
+    get_async_iterator: async_iteration::get_async_iterator,
+};
+
+impl Runtime {
+    /// A runtime with one realm whose global object has every builtin.
+    pub fn new(options: RuntimeOptions) -> Runtime {
+        let mut rt = Runtime::with_hooks(options, &HOOKS);
+        let realm = create_realm(&mut rt);
+        rt.realms.push(realm);
+        install_globals(&mut rt, 0);
+        rt
+    }
+
+    /// Defines `$262` and `print` on the global object of the current realm.
+    pub fn install_test262_host(&mut self) {
+        let realm = self.realm;
+        test262::install(self, realm);
+    }
+}
 
 /// A builtin property name.
 #[derive(Clone, Copy)]
@@ -272,12 +298,6 @@ impl Runtime {
             self.define_data_raw(p, ck, Value::object(c), WRITABLE | CONFIGURABLE);
         }
         c
-    }
-
-    /// Sets an intrinsic of the current realm.
-    pub(crate) fn set_intrinsic(&mut self, i: Intrinsic, v: Value) {
-        let r = self.realm as usize;
-        self.realms[r].intrinsics[i as usize] = v;
     }
 
     /// An object data property value of an intrinsic (for wiring during setup).

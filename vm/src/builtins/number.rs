@@ -60,7 +60,7 @@ fn number_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResul
     } else {
         let prim = rt.to_numeric(args[0])?;
         if prim.is_bigint() {
-            super::bigint::bigint_to_f64(&rt.heap().get(prim.ptr_unchecked::<crate::object::BigIntCell>()).value)
+            ecma::bigint::bigint_to_f64(&rt.heap().get(prim.ptr_unchecked::<crate::object::BigIntCell>()).value)
         } else {
             prim.number_unchecked()
         }

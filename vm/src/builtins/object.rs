@@ -3,7 +3,7 @@
 use super::{arg, rows, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::property::{Own, PropertyDescriptor};
-use crate::object::shape::{ACCESSOR, CONFIGURABLE, ENUMERABLE, WRITABLE};
+use crate::object::shape::{CONFIGURABLE, ENUMERABLE, WRITABLE};
 use crate::object::{JsObject, Key};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
@@ -131,7 +131,7 @@ fn create(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 /// 6.2.6.5 ToPropertyDescriptor.
 pub(crate) fn to_property_descriptor(rt: &mut Runtime, v: Value) -> JsResult<PropertyDescriptor> {
     if !v.is_object() {
-        let what = super::console::short_description(rt, v);
+        let what = rt.short_description(v);
         return Err(rt.throw_type_error(&format!("Property description must be an object: {what}")));
     }
     let obj: Gc<JsObject> = v.ptr_unchecked();
@@ -321,51 +321,11 @@ fn entries(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     Ok(Value::object(rt.new_array_from(&list)))
 }
 
-/// 7.3.15 SetIntegrityLevel(O, level): `frozen` true for "frozen", false for "sealed".
-pub(crate) fn set_integrity_level(rt: &mut Runtime, obj: Gc<JsObject>, frozen: bool) -> JsResult<bool> {
-    // 3. Let status be ? O.[[PreventExtensions]]().
-    rt.prevent_extensions(obj);
-    let keys = rt.own_property_keys(obj)?;
-    for k in keys {
-        let desc = if frozen {
-            match rt.own_lookup(obj, k) {
-                Own::Slot(_, attrs) if attrs & ACCESSOR != 0 => {
-                    PropertyDescriptor { configurable: Some(false), ..Default::default() }
-                }
-                Own::Absent => continue,
-                _ => PropertyDescriptor { configurable: Some(false), writable: Some(false), ..Default::default() },
-            }
-        } else {
-            PropertyDescriptor { configurable: Some(false), ..Default::default() }
-        };
-        rt.define_property_or_throw(obj, k, &desc)?;
-    }
-    Ok(true)
-}
-
-/// 7.3.16 TestIntegrityLevel(O, level).
-fn test_integrity_level(rt: &mut Runtime, obj: Gc<JsObject>, frozen: bool) -> JsResult<bool> {
-    if rt.is_extensible(obj) {
-        return Ok(false);
-    }
-    for k in rt.own_property_keys(obj)? {
-        if let Some(d) = rt.get_own_property(obj, k)? {
-            if d.configurable == Some(true) {
-                return Ok(false);
-            }
-            if frozen && d.is_data() && d.writable == Some(true) {
-                return Ok(false);
-            }
-        }
-    }
-    Ok(true)
-}
-
 /// 20.1.2.6 Object.freeze(O).
 fn freeze(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
     if o.is_object() {
-        set_integrity_level(rt, o.ptr_unchecked(), true)?;
+        rt.set_integrity_level(o.ptr_unchecked(), true)?;
     }
     Ok(o)
 }
@@ -374,7 +334,7 @@ fn freeze(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 fn seal(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
     if o.is_object() {
-        set_integrity_level(rt, o.ptr_unchecked(), false)?;
+        rt.set_integrity_level(o.ptr_unchecked(), false)?;
     }
     Ok(o)
 }
@@ -385,7 +345,7 @@ fn is_frozen(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
     if !o.is_object() {
         return Ok(Value::TRUE);
     }
-    Ok(Value::boolean(test_integrity_level(rt, o.ptr_unchecked(), true)?))
+    Ok(Value::boolean(rt.test_integrity_level(o.ptr_unchecked(), true)?))
 }
 
 /// 20.1.2.17 Object.isSealed(O).
@@ -394,7 +354,7 @@ fn is_sealed(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
     if !o.is_object() {
         return Ok(Value::TRUE);
     }
-    Ok(Value::boolean(test_integrity_level(rt, o.ptr_unchecked(), false)?))
+    Ok(Value::boolean(rt.test_integrity_level(o.ptr_unchecked(), false)?))
 }
 
 /// 20.1.2.15 Object.isExtensible(O).
@@ -418,10 +378,10 @@ fn from_entries(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Valu
     let op = rt.intrinsic(Intrinsic::ObjectPrototype);
     let obj = rt.new_object(op);
     rt.root(Value::object(obj));
-    let it = crate::interp::ops::iter::get_iterator(rt, iterable)?;
+    let it = crate::runtime::iteration::get_iterator(rt, iterable)?;
     rt.root(it);
     loop {
-        let entry = crate::interp::ops::iter::iterator_next(rt, it)?;
+        let entry = crate::runtime::iteration::iterator_next(rt, it)?;
         if entry.is_empty() {
             break;
         }
@@ -441,7 +401,7 @@ fn from_entries(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Valu
             Ok(())
         })();
         if let Err(e) = r {
-            let _ = crate::interp::ops::iter::iterator_close(rt, it, true);
+            let _ = crate::runtime::iteration::iterator_close(rt, it, true);
             return Err(e);
         }
     }
@@ -539,11 +499,11 @@ fn group_by(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     }
     let out = rt.new_object(Value::NULL);
     rt.root(Value::object(out));
-    let it = crate::interp::ops::iter::get_iterator(rt, items)?;
+    let it = crate::runtime::iteration::get_iterator(rt, items)?;
     rt.root(it);
     let mut k = 0u32;
     loop {
-        let v = crate::interp::ops::iter::iterator_next(rt, it)?;
+        let v = crate::runtime::iteration::iterator_next(rt, it)?;
         if v.is_empty() {
             break;
         }
@@ -553,7 +513,7 @@ fn group_by(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
             match rt.call(cb, Value::UNDEFINED, &[v, Value::number(k as f64)]).and_then(|kv| rt.to_property_key(kv)) {
                 Ok(key) => key,
                 Err(e) => {
-                    let _ = crate::interp::ops::iter::iterator_close(rt, it, true);
+                    let _ = crate::runtime::iteration::iterator_close(rt, it, true);
                     return Err(e);
                 }
             };

@@ -7,10 +7,10 @@
 //!
 //! ```text
 //!  resolve(p, x) ─ x not a thenable ─▶ fulfil ──┐
-//!       │                                       ├─▶ each reaction ─▶ Job::Reaction ─▶ queue
-//!       └ x.then callable ─▶ Job::ResolveThenable    reject ──┘        (handler, argument)
+//!       │                                       ├─▶ each reaction ─▶ reaction job ─▶ queue
+//!       └ x.then callable ─▶ resolve-thenable job   reject ──┘        (handler, argument)
 //!             (calls x.then(resolve', reject') later)
-//!  p.then(f, r) ─ pending ─▶ reaction appended ;  settled ─▶ Job::Reaction at once
+//!  p.then(f, r) ─ pending ─▶ reaction appended ;  settled ─▶ reaction job at once
 //! ```
 //!
 //! Closures of the specification (resolving functions, the capability executor, the
@@ -33,8 +33,9 @@
 
 use super::{arg, rows, Row};
 use crate::gc::{CellKind, Gc};
-use crate::object::function::{NativeFn, NativeFunction};
 use crate::object::{promise_state, JsObject, Key, PromiseObject, PromiseReaction, ValueVec};
+use crate::runtime::function::{NativeFn, NativeFunction};
+use crate::runtime::jobs::{Job, JOB_VALUES};
 use crate::runtime::{ErrorKind, ExceptionKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -68,55 +69,48 @@ pub(crate) fn init(rt: &mut Runtime) {
 
 // ---- Jobs ---------------------------------------------------------------------------------
 
-/// A job of the runtime's queue (9.5). Promise jobs are the only kind; each runs with
-/// `realm` as the current realm (HostEnqueuePromiseJob's realm argument).
-pub(crate) enum Job {
-    /// 27.2.2.1 NewPromiseReactionJob(reaction, argument): `reaction` of a promise that
-    /// was fulfilled with, or (`rejected`) rejected with, `argument`.
-    Reaction { reaction: PromiseReaction, rejected: bool, argument: Value, realm: u32 },
-    /// 27.2.2.2 NewPromiseResolveThenableJob(promiseToResolve, thenable, then).
-    ResolveThenable { promise: Value, thenable: Value, then: Value, realm: u32 },
-}
-
-impl Job {
-    /// Every value the job holds (for tracing and rooting).
-    pub(crate) fn values(&self) -> [Value; 7] {
-        match *self {
-            Job::Reaction { reaction: r, argument, .. } => {
-                [r.promise, r.resolve, r.reject, r.on_fulfilled, r.on_rejected, argument, Value::UNDEFINED]
-            }
-            Job::ResolveThenable { promise, thenable, then, .. } => {
-                [promise, thenable, then, Value::UNDEFINED, Value::UNDEFINED, Value::UNDEFINED, Value::UNDEFINED]
-            }
-        }
-    }
-
-    /// The realm the job runs in.
-    pub(crate) fn realm(&self) -> u32 {
-        match *self {
-            Job::Reaction { realm, .. } | Job::ResolveThenable { realm, .. } => realm,
-        }
+/// 27.2.2.1 NewPromiseReactionJob(reaction, argument): a job that runs `reaction` of a
+/// promise that was fulfilled with, or (`rejected`) rejected with, `argument`.
+fn reaction_job(reaction: PromiseReaction, rejected: bool, argument: Value, realm: u32) -> Job {
+    let r = reaction;
+    Job {
+        run: if rejected { run_rejected_reaction } else { run_fulfilled_reaction },
+        values: [r.promise, r.resolve, r.reject, r.on_fulfilled, r.on_rejected, argument],
+        realm,
     }
 }
 
-/// Runs one job. The caller has rooted the job's values and made its realm current.
-pub(crate) fn run_job(rt: &mut Runtime, job: Job) -> JsResult<()> {
-    match job {
-        Job::Reaction { reaction, rejected, argument, .. } => run_reaction(rt, reaction, rejected, argument),
-        Job::ResolveThenable { promise, thenable, then, .. } => {
-            // 27.2.2.2 step 1.a-d.
-            let (resolve, reject) = create_resolving_functions(rt, promise.ptr_unchecked());
-            rt.root(Value::object(resolve));
-            rt.root(Value::object(reject));
-            let args = [Value::object(resolve), Value::object(reject)];
-            let r = rt.call(then, thenable, &args);
-            if let Err(e) = completion(rt, r)? {
-                rt.root(e);
-                rt.call(Value::object(reject), Value::UNDEFINED, &[e])?;
-            }
-            Ok(())
-        }
+fn run_fulfilled_reaction(rt: &mut Runtime, v: &[Value; JOB_VALUES]) -> JsResult<()> {
+    run_reaction(rt, reaction_of(v), false, v[5])
+}
+
+fn run_rejected_reaction(rt: &mut Runtime, v: &[Value; JOB_VALUES]) -> JsResult<()> {
+    run_reaction(rt, reaction_of(v), true, v[5])
+}
+
+fn reaction_of(v: &[Value; JOB_VALUES]) -> PromiseReaction {
+    PromiseReaction { promise: v[0], resolve: v[1], reject: v[2], on_fulfilled: v[3], on_rejected: v[4] }
+}
+
+/// 27.2.2.2 NewPromiseResolveThenableJob(promiseToResolve, thenable, then).
+fn resolve_thenable_job(promise: Value, thenable: Value, then: Value, realm: u32) -> Job {
+    let u = Value::UNDEFINED;
+    Job { run: run_resolve_thenable, values: [promise, thenable, then, u, u, u], realm }
+}
+
+fn run_resolve_thenable(rt: &mut Runtime, v: &[Value; JOB_VALUES]) -> JsResult<()> {
+    let [promise, thenable, then, ..] = *v;
+    // 27.2.2.2 step 1.a-d.
+    let (resolve, reject) = create_resolving_functions(rt, promise.ptr_unchecked());
+    rt.root(Value::object(resolve));
+    rt.root(Value::object(reject));
+    let args = [Value::object(resolve), Value::object(reject)];
+    let r = rt.call(then, thenable, &args);
+    if let Err(e) = completion(rt, r)? {
+        rt.root(e);
+        rt.call(Value::object(reject), Value::UNDEFINED, &[e])?;
     }
+    Ok(())
 }
 
 /// 27.2.2.1 NewPromiseReactionJob, step 1 (the job's closure).
@@ -150,13 +144,6 @@ fn run_reaction(rt: &mut Runtime, reaction: PromiseReaction, rejected: bool, arg
     match result {
         Ok(v) => cap.resolve(rt, v),
         Err(e) => cap.reject(rt, e),
-    }
-}
-
-impl Runtime {
-    /// HostEnqueuePromiseJob(job, realm): appends to the FIFO job queue.
-    fn enqueue_job(&mut self, job: Job) {
-        self.jobs.push_back(job);
     }
 }
 
@@ -263,7 +250,7 @@ pub(crate) fn resolve(rt: &mut Runtime, promise: Gc<JsObject>, resolution: Value
     }
     // 13-15. Adopt the thenable's state in a job, in the realm of `then`.
     let realm = rt.function_realm(then);
-    rt.enqueue_job(Job::ResolveThenable { promise: Value::object(promise), thenable: resolution, then, realm });
+    rt.enqueue_job(resolve_thenable_job(Value::object(promise), resolution, then, realm));
     Ok(())
 }
 
@@ -313,7 +300,7 @@ fn track_rejection(rt: &mut Runtime, promise: Gc<JsObject>) {
 fn trigger_reactions(rt: &mut Runtime, reactions: Vec<PromiseReaction>, rejected: bool, argument: Value) {
     for reaction in reactions {
         let realm = reaction_realm(rt, &reaction, rejected);
-        rt.enqueue_job(Job::Reaction { reaction, rejected, argument, realm });
+        rt.enqueue_job(reaction_job(reaction, rejected, argument, realm));
     }
 }
 
@@ -346,7 +333,7 @@ fn perform_then(rt: &mut Runtime, promise: Gc<JsObject>, on_fulfilled: Value, on
         _ => {
             let rejected = state == promise_state::REJECTED;
             let realm = reaction_realm(rt, &reaction, rejected);
-            rt.enqueue_job(Job::Reaction { reaction, rejected, argument: result, realm });
+            rt.enqueue_job(reaction_job(reaction, rejected, result, realm));
         }
     }
 }
@@ -427,7 +414,7 @@ pub(crate) fn new_capability(rt: &mut Runtime, c: Value, expose: bool) -> JsResu
     }
     // 1. If IsConstructor(C) is false, throw a TypeError exception.
     if !rt.is_constructor(c) {
-        let what = super::console::short_description(rt, c);
+        let what = rt.short_description(c);
         return Err(rt.throw_type_error(&format!("{what} is not a constructor")));
     }
     // 3-5. The executor records the functions it is given in a [resolve, reject] record.
@@ -502,7 +489,7 @@ fn promise_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResu
     // 2. If IsCallable(executor) is false, throw a TypeError exception.
     let executor = arg(args, 0);
     if !rt.is_callable(executor) {
-        let what = super::console::short_description(rt, executor);
+        let what = rt.short_description(executor);
         return Err(rt.throw_type_error(&format!("Promise resolver {what} is not a function")));
     }
     // 3-7. OrdinaryCreateFromConstructor(NewTarget, "%Promise.prototype%"), pending.
@@ -581,7 +568,7 @@ fn promise_prototype_catch(rt: &mut Runtime, this: Value, args: &[Value]) -> JsR
 fn promise_prototype_finally(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     // 2. If promise is not an Object, throw a TypeError exception.
     if !this.is_object() {
-        let what = super::console::short_description(rt, this);
+        let what = rt.short_description(this);
         return Err(
             rt.throw_type_error(&format!("Method Promise.prototype.finally called on incompatible receiver {what}"))
         );
@@ -651,7 +638,7 @@ fn throw_data(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<Value
 fn promise_prototype_then(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     // 2. If IsPromise(promise) is false, throw a TypeError exception.
     if !is_promise(rt, this) {
-        let what = super::console::short_description(rt, this);
+        let what = rt.short_description(this);
         return Err(
             rt.throw_type_error(&format!("Method Promise.prototype.then called on incompatible receiver {what}"))
         );
@@ -726,17 +713,6 @@ impl Runtime {
         is_promise(self, v)
     }
 
-    /// The state of a promise: `Some(Ok(value))` once fulfilled, `Some(Err(reason))` once
-    /// rejected, `None` while pending.
-    pub fn promise_result(&self, promise: Gc<JsObject>) -> Option<Result<Value, Value>> {
-        let p = self.heap.get(promise.cast::<PromiseObject>());
-        match p.state {
-            promise_state::FULFILLED => Some(Ok(p.result)),
-            promise_state::REJECTED => Some(Err(p.result)),
-            _ => None,
-        }
-    }
-
     /// A new native function (not a constructor) carrying `data`, which the function reads
     /// back with `rt.native_data(rt.native_callee())`. `data` may be any value, including
     /// an internal cell (such as a `ValueVec` record); it is traced with the function. The
@@ -754,19 +730,6 @@ impl Runtime {
         } else {
             Value::UNDEFINED
         }
-    }
-
-    /// Takes the promises rejected with no handler that still have none, oldest first
-    /// (HostPromiseRejectionTracker's bookkeeping; see `RuntimeOptions::
-    /// report_unhandled_rejections`). Their reasons are `promise_result`.
-    pub(crate) fn take_unhandled_rejections(&mut self) -> Vec<Value> {
-        let list = std::mem::take(&mut self.rejections);
-        list.into_iter()
-            .filter(|&p| {
-                let p = self.heap.get(p.ptr_unchecked::<PromiseObject>());
-                p.state == promise_state::REJECTED && !p.is_handled
-            })
-            .collect()
     }
 }
 

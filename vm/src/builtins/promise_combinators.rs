@@ -20,10 +20,10 @@
 use super::arg;
 use super::promise::{callee_record, completion, invoke, new_capability, Capability};
 use crate::gc::{CellKind, Gc};
-use crate::interp::ops::iter::iterator_close;
-use crate::object::function::NativeFn;
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::{iter_kind, IteratorObject, JsObject, Key, ValueVec};
+use crate::runtime::function::NativeFn;
+use crate::runtime::iteration::iterator_close;
 use crate::runtime::{ErrorKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -218,7 +218,7 @@ struct IterRecord {
 
 /// 7.4.3 GetIterator(obj, sync); the record's values are rooted.
 fn get_iterator(rt: &mut Runtime, iterable: Value) -> JsResult<IterRecord> {
-    let iterator = crate::interp::ops::iter::get_iterator(rt, iterable)?;
+    let iterator = crate::runtime::iteration::get_iterator(rt, iterable)?;
     rt.root(iterator);
     let key = Key::Name(rt.names.next);
     let next = rt.get(iterator.ptr_unchecked(), key, iterator)?;
@@ -255,7 +255,7 @@ fn step_value_inner(rt: &mut Runtime, rec: &mut IterRecord) -> JsResult<Option<V
     // 7.4.4 IteratorNext: Call(next, iterator); the result must be an object.
     let result = rt.call(rec.next, rec.iterator, &[])?;
     if !result.is_object() {
-        let what = super::console::short_description(rt, result);
+        let what = rt.short_description(result);
         return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
     }
     rt.root(result);

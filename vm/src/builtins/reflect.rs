@@ -10,7 +10,7 @@ use crate::value::Value;
 /// Reflect is installed by `install`.
 pub(crate) const ROWS: &[Row] = &[];
 
-const FUNCTIONS: &[(&str, crate::object::function::NativeFn, u32)] = &[
+const FUNCTIONS: &[(&str, crate::runtime::function::NativeFn, u32)] = &[
     ("apply", apply, 3),
     ("construct", construct, 2),
     ("defineProperty", define_property, 3),

@@ -18,8 +18,7 @@ use std::alloc::Layout;
 use std::mem::{align_of, size_of};
 use std::ptr::{self, NonNull};
 
-use super::trace;
-use super::{CellHeader, CellKind, CellType, Gc};
+use super::{CellHeader, CellKind, CellOps, CellType, Gc};
 use crate::value::Value;
 
 /// Size of a small-cell page.
@@ -107,12 +106,15 @@ pub struct Heap {
     mapped_pages: usize,
     large_bytes: usize,
     peak_footprint: usize,
+    ops: CellOps,
 }
 
 impl Heap {
-    /// An empty heap that allows at most `limit` bytes of cells.
-    pub fn new(limit: usize) -> Heap {
+    /// An empty heap that allows at most `limit` bytes of cells, whose cells `ops` traces
+    /// and finalizes.
+    pub fn new(limit: usize, ops: CellOps) -> Heap {
         Heap {
+            ops,
             classes: SIZE_CLASSES
                 .iter()
                 .map(|&s| SizeClass {
@@ -367,7 +369,7 @@ impl Heap {
     /// Traces everything reachable from the marked cells.
     pub fn drain(&mut self) {
         while let Some(h) = self.mark_stack.pop() {
-            trace::trace_cell(self, h);
+            (self.ops.trace)(self, h);
         }
     }
 
@@ -399,7 +401,7 @@ impl Heap {
                         page_live += 1;
                     } else {
                         // SAFETY: the cell is unreachable, so nothing refers to it any more.
-                        unsafe { trace::finalize_cell(cell as *mut CellHeader) };
+                        unsafe { (self.ops.finalize)(cell as *mut CellHeader) };
                         poison(cell as *mut u8, cs);
                         // SAFETY: the cell is ours again.
                         unsafe {
@@ -438,7 +440,7 @@ impl Heap {
                 // SAFETY: unreachable; finalize then return it to the system allocator
                 // with the layout it was allocated with.
                 unsafe {
-                    trace::finalize_cell(hdr);
+                    (self.ops.finalize)(hdr);
                     std::alloc::dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(size, 16));
                 }
                 self.large_bytes -= size;
@@ -465,7 +467,7 @@ impl Heap {
                     unsafe {
                         let hdr = page.base.as_ptr().add(off) as *mut CellHeader;
                         if (*hdr).kind != CellKind::Free {
-                            trace::finalize_cell(hdr);
+                            (self.ops.finalize)(hdr);
                         }
                     }
                     off += cs;
@@ -478,7 +480,7 @@ impl Heap {
         for LargeCell { ptr, size } in self.large.drain(..) {
             // SAFETY: as in `sweep`.
             unsafe {
-                trace::finalize_cell(ptr.as_ptr() as *mut CellHeader);
+                (self.ops.finalize)(ptr.as_ptr() as *mut CellHeader);
                 std::alloc::dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(size, 16));
             }
         }

@@ -19,7 +19,7 @@
 //! (before an allocating instruction, at calls, returns and backward jumps) or an explicit
 //! `Runtime::safepoint` call. Allocation itself never collects; it only accounts bytes and
 //! the next safepoint collects when the budget is spent. Consequently native code must root
-//! (in the handle stack, see `handles.rs`) exactly the values it holds in Rust locals across
+//! (in the handle stack, see `runtime/handles.rs`) exactly the values it holds in Rust locals across
 //! anything that can reach a safepoint: a call into JavaScript (including getters, setters,
 //! `valueOf`/`toString` through ToPrimitive, and callbacks) or an explicit safepoint.
 //! Arguments of a native call live in the caller's registers and are rooted for the whole
@@ -29,15 +29,26 @@
 //! The heap is also the access token: cell contents are read with `Heap::get` and written
 //! with `Heap::get_mut`, so Rust's borrow rules forbid two live `&mut` to a cell.
 
-pub mod handles;
 pub mod heap;
-pub mod trace;
 
 use std::fmt;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 pub use heap::Heap;
+
+/// What the heap needs to know about the insides of its cells, supplied by the layer that
+/// defines the cell types (`runtime::trace::CELL_OPS`): the heap itself knows headers,
+/// sizes and mark bits, never layouts.
+#[derive(Clone, Copy)]
+pub struct CellOps {
+    /// Marks (with `Heap::mark` and `Heap::mark_value`) every cell that cell `h` refers to.
+    pub trace: fn(heap: &mut Heap, h: Gc<CellHeader>),
+    /// Drops the Rust-owned parts of a dead cell.
+    ///
+    /// Safety contract: called only with an initialized, unreachable cell, once per cell.
+    pub finalize: unsafe fn(h: *mut CellHeader),
+}
 
 /// Invokes `$m!` with every cell kind: `Name, "description", is_object;`.
 /// Object kinds come after `Object` so that `is_object` is one comparison.

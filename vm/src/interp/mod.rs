@@ -12,37 +12,20 @@
 //! calls and returns... precisely: at function entry, at backward jumps, and before every
 //! instruction that allocates. All live values are in registers there.
 
-pub mod code;
-pub mod frame;
-pub mod ic;
 pub mod ops;
 
 use std::sync::atomic::Ordering;
 
 use bytecode::{FunctionFlags, Inst};
 
-use self::code::{info_ref, FunctionInfo};
-use self::frame::{Frame, CONSTRUCT, ENTRY, GENERATOR};
+use crate::code::ic;
+use crate::code::{info_ref, FunctionInfo};
 use crate::gc::{CellKind, Gc};
-use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::{Environment, JsObject, Key, PropKey, EXTENSIBLE, IS_PROTOTYPE};
+use crate::runtime::frame::{Frame, CONSTRUCT, ENTRY, GENERATOR};
+use crate::runtime::function::{BoundFunction, Closure, NativeFunction};
 use crate::runtime::{ErrorKind, Exception, ExceptionKind, JsResult, Runtime};
 use crate::value::Value;
-
-/// Runs the global code (function 0) of loaded bundle `index`.
-pub(crate) fn run_global_code(rt: &mut Runtime, index: u32) -> JsResult<Value> {
-    let bundle = &rt.bundles[index as usize];
-    let info = code::FuncRef::new(&bundle.functions[0]);
-    let realm = bundle.realm;
-    let saved_realm = rt.realm;
-    rt.realm = realm;
-    let closure = ops::call::make_closure(rt, info, Value::UNDEFINED);
-    let global = Value::object(rt.global_object());
-    rt.root(closure);
-    let r = rt.call(closure, global, &[]);
-    rt.realm = saved_realm;
-    r
-}
 
 /// The result of starting a call from the interpreter loop.
 pub(crate) enum CallStart {
@@ -75,7 +58,7 @@ pub(crate) fn push_frame(
     rt.stack.resize(top, Value::UNDEFINED);
     let realm = info.realm();
     rt.frames.push(Frame {
-        info: code::FuncRef::new(info),
+        info: crate::code::FuncRef::new(info),
         closure,
         new_target,
         generator: Value::UNDEFINED,
@@ -205,7 +188,7 @@ impl Runtime {
     /// The TypeError for calling or constructing a non-function.
     #[cold]
     pub(crate) fn not_a_function(&mut self, f: Value, construct: bool) -> Exception {
-        let what = crate::builtins::console::short_description(self, f);
+        let what = self.short_description(f);
         if construct {
             self.throw_type_error(&format!("{what} is not a constructor"))
         } else {
@@ -278,7 +261,8 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         let mut info: &FunctionInfo = info_ref(frame.info);
         let mut insts: &[Inst] = &info.code().insts;
         let mut ip = frame.ip as usize;
-        let mut regs = frame::Regs::new(&mut rt.stack, frame.base as usize, info.header.frame_size as usize);
+        let mut regs =
+            crate::runtime::frame::Regs::new(&mut rt.stack, frame.base as usize, info.header.frame_size as usize);
 
         // Makes frame `fi` the running one (after a call pushed it or a return popped to it).
         macro_rules! switch_frame {
@@ -287,7 +271,8 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 info = info_ref(f.info);
                 insts = &info.code().insts;
                 ip = f.ip as usize;
-                regs = frame::Regs::new(&mut rt.stack, f.base as usize, info.header.frame_size as usize);
+                regs =
+                    crate::runtime::frame::Regs::new(&mut rt.stack, f.base as usize, info.header.frame_size as usize);
             }};
         }
         // The running frame's string table, first inline-cache slot, strictness, and stack
@@ -1074,10 +1059,15 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                     && rt.frames.len() < rt.options.max_stack_depth
                                 {
                                     rt.frames[fi].ip = ip as u32;
-                                    frame::push_call_window(&mut rt.stack, base!() + first as usize, n as usize, need);
+                                    crate::runtime::frame::push_call_window(
+                                        &mut rt.stack,
+                                        base!() + first as usize,
+                                        n as usize,
+                                        need,
+                                    );
                                     let realm = cinfo.realm();
                                     rt.frames.push(Frame {
-                                        info: code::FuncRef::new(cinfo),
+                                        info: crate::code::FuncRef::new(cinfo),
                                         closure: f,
                                         new_target: Value::UNDEFINED,
                                         generator: Value::UNDEFINED,
@@ -1157,15 +1147,15 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     Inst::CreateClosure { dst, env, func } => {
                         safepoint!();
                         let e = reg!(env);
-                        let target = code::FuncRef::new(&info.bundle().functions[func as usize]);
-                        let c = ops::call::make_closure(rt, target, e);
+                        let target = crate::code::FuncRef::new(&info.bundle().functions[func as usize]);
+                        let c = crate::runtime::function::make_closure(rt, target, e);
                         set!(dst, c);
                     }
                     Inst::CreateGenerator { dst, env, func } => {
                         safepoint!();
                         let e = reg!(env);
                         sync!();
-                        let target = code::FuncRef::new(&info.bundle().functions[func as usize]);
+                        let target = crate::code::FuncRef::new(&info.bundle().functions[func as usize]);
                         let g = tri!(ops::generator::create_generator(rt, fi, target, e));
                         set!(dst, g);
                     }
@@ -1178,7 +1168,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         safepoint!();
                         sync!();
                         let (p, f) = (strings!()[pattern as usize], strings!()[flags as usize]);
-                        let r = tri!(crate::builtins::regexp::regexp_create(rt, p, f));
+                        let r = tri!((rt.hooks.regexp_create)(rt, p, f));
                         set!(dst, r);
                     }
 
@@ -1208,31 +1198,31 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         safepoint!();
                         let s = reg!(src);
                         sync!();
-                        let it = tri!(ops::iter::get_iterator(rt, s));
+                        let it = tri!(crate::runtime::iteration::get_iterator(rt, s));
                         set!(dst, it);
                     }
                     Inst::IteratorNext { dst, iter } => {
                         let it = reg!(iter);
                         sync!();
-                        let v = tri!(ops::iter::iterator_next(rt, it));
+                        let v = tri!(crate::runtime::iteration::iterator_next(rt, it));
                         set!(dst, v);
                     }
                     Inst::IteratorClose { iter, ignore_errors } => {
                         let it = reg!(iter);
                         sync!();
-                        tri!(ops::iter::iterator_close(rt, it, ignore_errors != 0));
+                        tri!(crate::runtime::iteration::iterator_close(rt, it, ignore_errors != 0));
                     }
                     Inst::GetPNameList { dst, obj } => {
                         safepoint!();
                         let o = reg!(obj);
                         sync!();
-                        let s = tri!(ops::iter::get_pname_list(rt, o));
+                        let s = tri!(crate::runtime::iteration::get_pname_list(rt, o));
                         set!(dst, s);
                     }
                     Inst::GetNextPName { dst, iter } => {
                         let it = reg!(iter);
                         sync!();
-                        let v = tri!(ops::iter::get_next_pname(rt, it));
+                        let v = tri!(crate::runtime::iteration::get_next_pname(rt, it));
                         set!(dst, v);
                     }
                 }

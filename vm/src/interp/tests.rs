@@ -268,8 +268,8 @@ fn objects_and_inline_caches() {
     let (bytes, _) = build(vec![g], &["a", "b"]);
     let (rt, r) = run(bytes.clone());
     assert_eq!(r.unwrap().as_number(), Some(1000.0));
-    assert!(rt.ics.iter().any(|ic| ic.kind == super::ic::ADD));
-    assert_eq!(rt.ics.len() % super::ic::WAYS, 0);
+    assert!(rt.ics.iter().any(|ic| ic.kind == crate::code::ic::ADD));
+    assert_eq!(rt.ics.len() % crate::code::ic::WAYS, 0);
     let (_, r) = run_stress(bytes);
     assert_eq!(r.unwrap().as_number(), Some(1000.0));
 }

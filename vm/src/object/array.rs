@@ -5,9 +5,8 @@
 //! `elements.len <= length` holds; indices past the dense part, or with other attributes,
 //! are sparse named properties (see `object/mod.rs`).
 
-use super::{JsObject, ObjectCell, ValueVec, LENGTH_READONLY};
+use super::{JsObject, ObjectCell, ValueVec};
 use crate::gc::{CellKind, CellType, Gc, Heap};
-use crate::runtime::{JsResult, Runtime};
 use crate::value::Value;
 
 /// An Array instance.
@@ -117,57 +116,5 @@ impl Heap {
     #[inline(always)]
     pub fn array_length(&self, arr: Gc<JsObject>) -> u32 {
         self.get(arr.cast::<JsArray>()).length
-    }
-}
-
-impl Runtime {
-    /// A new array of `len` holes (dense up to a modest length).
-    pub fn new_array(&mut self, len: u32) -> Gc<JsObject> {
-        let shape = self.realm().shapes.array;
-        let arr = self.heap.alloc_object(JsArray::new(JsObject::new(CellKind::Array, shape), len), 0);
-        let obj: Gc<JsObject> = arr.cast();
-        if len > 0 && (len as usize) <= 100_000 {
-            let e = self.heap.alloc_vec(len as usize);
-            for k in 0..len as usize {
-                self.heap.vec_set(e, k, Value::EMPTY);
-            }
-            self.heap.get_mut(e).len = len;
-            self.heap.get_mut(obj).elements = Some(e);
-        }
-        obj
-    }
-
-    /// A new array holding `values`.
-    pub fn new_array_from(&mut self, values: &[Value]) -> Gc<JsObject> {
-        let shape = self.realm().shapes.array;
-        let arr = self.heap.alloc_object(JsArray::new(JsObject::new(CellKind::Array, shape), values.len() as u32), 0);
-        let obj: Gc<JsObject> = arr.cast();
-        if !values.is_empty() {
-            let e = self.heap.alloc_vec_from(values);
-            self.heap.get_mut(obj).elements = Some(e);
-        }
-        obj
-    }
-
-    /// Appends to a dense array with default attributes (fast path of push and array
-    /// builders). Falls back to a full `Set` when the array is not simple.
-    pub fn array_push(&mut self, arr: Gc<JsObject>, v: Value) -> JsResult<()> {
-        let len = self.heap.array_length(arr);
-        let dense = self.heap.elements(arr).len();
-        let flags = self.heap.get(arr).header.flags;
-        if dense as u32 == len
-            && flags & (super::EXTENSIBLE | LENGTH_READONLY) == super::EXTENSIBLE
-            && len < u32::MAX - 1
-        {
-            let e = self.heap.ensure_element(arr, len as usize);
-            self.heap.vec_set(e, len as usize, v);
-            self.heap.get_mut(arr.cast::<JsArray>()).length = len + 1;
-            return Ok(());
-        }
-        let key = super::Key::Index(len);
-        if !self.set(arr, key, v, Value::object(arr))? {
-            return Err(self.throw_type_error("Cannot add property to array"));
-        }
-        Ok(())
     }
 }

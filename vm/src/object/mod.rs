@@ -17,10 +17,9 @@
 //!
 //! The property algorithms (ordinary and exotic internal methods) are in `property.rs`.
 
-pub mod arguments;
 pub mod array;
-pub mod function;
 pub mod property;
+pub mod regexp;
 pub mod shape;
 
 use crate::gc::{CellHeader, CellKind, CellType, Gc, Heap};
@@ -363,7 +362,7 @@ unsafe impl CellType for BigIntCell {
 pub struct RegExpObject {
     pub(crate) base: JsObject,
     /// The compiled matcher (None until initialized by RegExpInitialize).
-    pub matcher: Option<std::rc::Rc<crate::builtins::regexp::Matcher>>,
+    pub matcher: Option<std::rc::Rc<regexp::Matcher>>,
     /// `[[OriginalSource]]` (a string).
     pub source: Value,
     /// `[[OriginalFlags]]` (a string).

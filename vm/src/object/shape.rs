@@ -18,7 +18,7 @@
 //! Dictionary mode: deleting a property, changing the attributes of an existing one, or
 //! growing past `MAX_FAST_PROPERTIES` gives the object a shape of its own that is then
 //! mutated in place. Inline caches cache a dictionary shape's own data properties only
-//! together with its `dict_version` (see `interp/ic.rs`).
+//! together with its `dict_version` (see `code/ic.rs`).
 //!
 //! Prototype stability: objects used as a prototype have the `IS_PROTOTYPE` flag, and any
 //! change to their layout bumps the runtime's prototype epoch, which invalidates every

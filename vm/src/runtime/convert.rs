@@ -2,8 +2,8 @@
 
 use super::{Intrinsic, JsResult, Runtime};
 use crate::gc::{CellKind, Gc};
-use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::{JsObject, Key, PrimitiveObject, PropKey, Symbol};
+use crate::runtime::function::{BoundFunction, Closure, NativeFunction};
 use crate::string::{JsString, StrView};
 use crate::value::{Kind, Value};
 use ecma::conv;
@@ -308,7 +308,7 @@ impl Runtime {
         match self.heap.object_kind(obj) {
             CellKind::Closure => {
                 let info = self.heap.get(obj.cast::<Closure>()).func;
-                crate::interp::code::info_flags(info).contains(bytecode::FunctionFlags::CONSTRUCTOR)
+                crate::code::info_flags(info).contains(bytecode::FunctionFlags::CONSTRUCTOR)
             }
             CellKind::NativeFunction => self.heap.get(obj.cast::<NativeFunction>()).constructor,
             CellKind::BoundFunction => {
@@ -411,7 +411,7 @@ impl Runtime {
             (Kind::BigInt, Kind::String) | (Kind::String, Kind::BigInt) => {
                 let (big, s) = if ka == Kind::BigInt { (a, b) } else { (b, a) };
                 let text = self.string_to_rust(s);
-                match crate::builtins::bigint::parse_bigint_literal(text.trim()) {
+                match ecma::bigint::parse_bigint_literal(text.trim()) {
                     Some(n) => Ok(self.heap.get(big.ptr_unchecked::<crate::object::BigIntCell>()).value == n),
                     None => Ok(false),
                 }
@@ -435,7 +435,7 @@ impl Runtime {
             (Kind::BigInt, Kind::Number) | (Kind::Number, Kind::BigInt) => {
                 let (big, n) = if ka == Kind::BigInt { (a, b.number_unchecked()) } else { (b, a.number_unchecked()) };
                 let v = &self.heap.get(big.ptr_unchecked::<crate::object::BigIntCell>()).value;
-                Ok(crate::builtins::bigint::bigint_equals_number(v, n))
+                Ok(ecma::bigint::bigint_equals_number(v, n))
             }
             _ => Ok(false),
         }
@@ -492,7 +492,7 @@ impl Runtime {
         }
         let obj: Gc<JsObject> = f.ptr_unchecked();
         match self.heap.object_kind(obj) {
-            CellKind::Closure => crate::interp::code::info_realm(self.heap.get(obj.cast::<Closure>()).func),
+            CellKind::Closure => crate::code::info_realm(self.heap.get(obj.cast::<Closure>()).func),
             CellKind::NativeFunction => self.heap.get(obj.cast::<NativeFunction>()).realm,
             CellKind::BoundFunction => self.function_realm(self.heap.get(obj.cast::<BoundFunction>()).target),
             _ => self.realm,

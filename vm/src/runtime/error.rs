@@ -5,8 +5,8 @@ use std::fmt;
 use super::{ExceptionKind, Intrinsic, Runtime};
 use crate::gc::{CellKind, Gc};
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
-use crate::object::{JsObject, Key};
-use crate::value::Value;
+use crate::object::{BigIntCell, JsObject, Key};
+use crate::value::{Kind, Value};
 
 /// Frames listed in a `stack` string (V8's default `Error.stackTraceLimit`).
 const STACK_TRACE_LIMIT: usize = 10;
@@ -147,7 +147,7 @@ impl Runtime {
             let file = bundle.bundle.source_name();
             let pc = info.byte_pc(frame.ip);
             let loc = bundle.bundle.location(info.id, pc);
-            let name = info.display_name(self);
+            let name = info.display_name();
             let place = match loc {
                 Some((line, col)) => format!("{file}:{line}:{col}"),
                 None => file,
@@ -259,15 +259,69 @@ impl Runtime {
         None
     }
 
-    /// A primitive's display text (for uncaught non-error values).
+    /// A primitive's display text, as `console.log` shows it (for uncaught non-error values
+    /// and error messages).
     pub(crate) fn display_primitive(&mut self, v: Value) -> String {
-        if v.is_string() {
-            return self.string_to_rust(v);
+        match v.kind() {
+            Kind::Number => match v.number_unchecked() {
+                n if n == 0.0 && n.is_sign_negative() => "-0".to_string(),
+                n => ecma::conv::number_to_string::number_to_string(n),
+            },
+            Kind::Undefined | Kind::Empty | Kind::Cell => "undefined".to_string(),
+            Kind::Object => "#<Object>".to_string(),
+            Kind::Null => "null".to_string(),
+            Kind::Boolean => (if v == Value::TRUE { "true" } else { "false" }).to_string(),
+            Kind::String => self.string_to_rust(v),
+            Kind::Symbol => self.symbol_descriptive_string(v),
+            Kind::BigInt => format!("{}n", self.heap.get(v.ptr_unchecked::<BigIntCell>()).value),
         }
-        if v.is_symbol() {
-            return self.symbol_descriptive_string(v);
+    }
+
+    /// A short description of a value for error messages ("undefined", "foo", "#<Object>").
+    pub(crate) fn short_description(&mut self, v: Value) -> String {
+        match v.kind() {
+            Kind::String => {
+                let s = self.string_to_rust(v);
+                format!("\"{s}\"")
+            }
+            Kind::Object => {
+                let obj: Gc<JsObject> = v.ptr_unchecked();
+                if self.is_callable(v) {
+                    let n = self.function_name(obj);
+                    if n.is_empty() {
+                        "function".to_string()
+                    } else {
+                        n
+                    }
+                } else if self.heap.object_kind(obj) == CellKind::Array {
+                    "object".to_string()
+                } else {
+                    let proto = self.get_prototype_of(obj);
+                    let mut name = "Object".to_string();
+                    if proto.is_object() {
+                        let ck = Key::Name(self.names.constructor);
+                        if let Some(c) = self.peek_data(proto.ptr_unchecked(), ck) {
+                            if c.is_object() {
+                                let n = self.function_name(c.ptr_unchecked());
+                                if !n.is_empty() {
+                                    name = n;
+                                }
+                            }
+                        }
+                    }
+                    format!("#<{name}>")
+                }
+            }
+            _ => self.display_primitive(v),
         }
-        crate::builtins::console::inspect(self, v)
+    }
+
+    pub(crate) fn function_name(&mut self, obj: Gc<JsObject>) -> String {
+        let key = Key::Name(self.names.name);
+        match self.peek_data(obj, key) {
+            Some(n) if n.is_string() => self.string_to_rust(n),
+            _ => String::new(),
+        }
     }
 }
 

@@ -17,11 +17,21 @@
 //! *uncatchable* exception (interrupt, unrecoverable out-of-memory) unwinds through every
 //! handler to the embedder.
 
+pub mod arguments;
+pub mod array;
+pub mod bundles;
 pub mod convert;
 pub mod error;
+pub mod frame;
+pub mod function;
+pub mod handles;
+pub mod iteration;
+pub mod jobs;
 pub mod names;
 pub mod operators;
+pub mod property;
 pub mod realm;
+pub mod trace;
 
 use std::collections::VecDeque;
 use std::io::Write;
@@ -30,11 +40,11 @@ use std::sync::Arc;
 
 use hashbrown::HashMap;
 
+use crate::code::ic::Ic;
+use crate::code::LoadedBundle;
 use crate::gc::{CellKind, Gc, Heap};
-use crate::interp::code::LoadedBundle;
-use crate::interp::frame::Frame;
-use crate::interp::ic::Ic;
 use crate::object::{JsObject, PropKey, Shape};
+use crate::runtime::frame::Frame;
 use crate::string::atoms::AtomTable;
 use crate::value::Value;
 
@@ -134,7 +144,7 @@ pub struct Runtime {
     pub(crate) stack_guard: usize,
     pub(crate) symbol_registry: HashMap<Vec<u16>, Value>,
     /// The job queue (9.5): promise jobs, run in FIFO order by `run_jobs`.
-    pub(crate) jobs: VecDeque<crate::builtins::promise::Job>,
+    pub(crate) jobs: VecDeque<jobs::Job>,
     /// Promises rejected while they had no handler, for `report_unhandled_rejections`.
     pub(crate) rejections: Vec<Value>,
     pub(crate) options: RuntimeOptions,
@@ -160,7 +170,24 @@ pub struct Runtime {
     /// Compiled matchers by (pattern, flags), shared by the RegExp objects made from the
     /// same source: a regular expression literal makes a new object every time it is
     /// evaluated, which must not mean a new compilation (see `builtins::regexp`).
-    pub(crate) regexp_cache: HashMap<RegExpKey, std::rc::Rc<crate::builtins::regexp::Matcher>>,
+    pub(crate) regexp_cache: HashMap<RegExpKey, std::rc::Rc<crate::object::regexp::Matcher>>,
+    /// What the core needs from the builtins.
+    pub(crate) hooks: &'static Hooks,
+}
+
+/// What the runtime core and the interpreter need from the builtins, filled in by the
+/// builtins (`builtins::HOOKS`) so that no layer below them names a builtin module.
+pub(crate) struct Hooks {
+    /// RegExpCreate(pattern, flags) for a regular expression literal.
+    pub regexp_create: fn(&mut Runtime, Value, Value) -> JsResult<Value>,
+    /// Starts the body of an async function on its generator object; returns its promise.
+    pub async_function_start: fn(&mut Runtime, Value) -> JsResult<Value>,
+    /// Starts an async generator on its generator object; returns the generator.
+    pub async_generator_start: fn(&mut Runtime, Value) -> JsResult<Value>,
+    /// Marks the running async generator's next yield as an `await`-free yield.
+    pub mark_async_yield: fn(&mut Runtime),
+    /// GetIterator(obj, async).
+    pub get_async_iterator: fn(&mut Runtime, Value) -> JsResult<Value>,
 }
 
 /// A regular expression's source and flags, as UTF-16.
@@ -183,13 +210,14 @@ pub struct Handle(usize);
 pub struct PersistentHandle(usize);
 
 impl Runtime {
-    /// A runtime with one realm whose global object has every builtin.
-    pub fn new(options: RuntimeOptions) -> Runtime {
-        let mut heap = Heap::new(options.heap_limit);
+    /// A runtime with no realm yet, whose core reaches the layers above it through `hooks`
+    /// (`Runtime::new`, in `builtins`, makes the first realm).
+    pub(crate) fn with_hooks(options: RuntimeOptions, hooks: &'static Hooks) -> Runtime {
+        let mut heap = Heap::new(options.heap_limit, trace::CELL_OPS);
         let mut atoms = AtomTable::new();
         let names = Names::new(&mut heap, &mut atoms);
         let symbols = WellKnownSymbols::new(&mut heap);
-        let mut rt = Runtime {
+        Runtime {
             heap,
             atoms,
             names,
@@ -229,11 +257,8 @@ impl Runtime {
             join_stack: Vec::new(),
             utf16_cache: None,
             regexp_cache: HashMap::new(),
-        };
-        let realm = crate::builtins::create_realm(&mut rt);
-        rt.realms.push(realm);
-        crate::builtins::install_globals(&mut rt, 0);
-        rt
+            hooks,
+        }
     }
 
     /// Sets the compiler used by `run_script`, `$262.evalScript` and eval-like features.
@@ -288,72 +313,16 @@ impl Runtime {
         }
     }
 
-    /// Loads a bundle into `realm` and runs its global code; returns the completion value.
-    pub(crate) fn eval_bundle(&mut self, bytes: Vec<u8>, realm: u32) -> JsResult<Value> {
-        let bundle = match bytecode::Bundle::from_bytes(bytes) {
-            Ok(b) => b,
-            Err(e) => return Err(self.throw_error(ErrorKind::SyntaxError, &format!("invalid bundle: {e}"))),
-        };
-        let index = self.load_bundle(bundle, realm);
-        crate::interp::run_global_code(self, index)
-    }
-
-    /// Runs queued jobs until the queue is empty; jobs enqueued meanwhile run too, in FIFO
-    /// order (9.5). Each job runs in its realm, after a safepoint.
-    ///
-    /// Errors: an uncatchable exception (interrupt, out of memory), or the heap limit hit at
-    /// the safepoint between jobs, stops at once and propagates, leaving the remaining jobs
-    /// queued. A job that throws a JavaScript exception (only a custom capability's resolve
-    /// or reject function, or a handler of `promise_then`, can) does not stop the queue:
-    /// like a host reporting the error, the queue is drained and then the first such
-    /// exception is thrown.
-    pub fn run_jobs(&mut self) -> JsResult<()> {
-        let mark = self.handles.len();
-        let mut failed = false;
-        while !self.jobs.is_empty() {
-            if let Err(e) = self.safepoint() {
-                self.handles.truncate(mark);
-                return Err(e);
-            }
-            let Some(job) = self.jobs.pop_front() else { break };
-            let job_mark = self.handles.len();
-            self.handles.extend_from_slice(&job.values());
-            let saved_realm = self.realm;
-            self.realm = job.realm();
-            let r = crate::builtins::promise::run_job(self, job);
-            self.realm = saved_realm;
-            self.handles.truncate(job_mark);
-            if r.is_err() {
-                if self.exception_kind != ExceptionKind::Normal {
-                    self.handles.truncate(mark);
-                    return r;
-                }
-                let e = self.take_exception();
-                if !failed {
-                    failed = true;
-                    // Kept rooted below the jobs' handles until the queue is empty.
-                    self.handles.push(e);
-                }
-            }
-        }
-        if failed {
-            let e = self.handles[mark];
-            self.handles.truncate(mark);
-            return Err(self.throw(e));
-        }
-        Ok(())
-    }
-
-    /// Defines `$262` and `print` on the global object of the current realm.
-    pub fn install_test262_host(&mut self) {
-        let realm = self.realm;
-        crate::builtins::test262::install(self, realm);
-    }
-
     /// The current realm.
     #[inline(always)]
     pub(crate) fn realm(&self) -> &Realm {
         &self.realms[self.realm as usize]
+    }
+
+    /// Sets an intrinsic of the current realm.
+    pub(crate) fn set_intrinsic(&mut self, i: Intrinsic, v: Value) {
+        let r = self.realm as usize;
+        self.realms[r].intrinsics[i as usize] = v;
     }
 
     /// An intrinsic of the current realm.
@@ -590,7 +559,7 @@ impl Runtime {
             heap.mark_value(v);
         }
         for job in jobs.iter() {
-            for v in job.values() {
+            for &v in &job.values {
                 heap.mark_value(v);
             }
         }

@@ -5,8 +5,8 @@
 use super::convert::Hint;
 use super::{JsResult, Runtime};
 use crate::gc::CellKind;
-use crate::object::function::BoundFunction;
 use crate::object::{BigIntCell, JsObject, Key};
+use crate::runtime::function::BoundFunction;
 use crate::value::Value;
 use ecma::number;
 use num_bigint::BigInt;
@@ -228,12 +228,12 @@ impl Runtime {
         }
         if pa.is_bigint() && pb.is_string() {
             let t = self.string_to_rust(pb);
-            let Some(n) = crate::builtins::bigint::parse_bigint_literal(t.trim()) else { return Ok(None) };
+            let Some(n) = ecma::bigint::parse_bigint_literal(t.trim()) else { return Ok(None) };
             return Ok(Some(self.heap.get(pa.ptr_unchecked::<BigIntCell>()).value < n));
         }
         if pa.is_string() && pb.is_bigint() {
             let t = self.string_to_rust(pa);
-            let Some(n) = crate::builtins::bigint::parse_bigint_literal(t.trim()) else { return Ok(None) };
+            let Some(n) = ecma::bigint::parse_bigint_literal(t.trim()) else { return Ok(None) };
             return Ok(Some(n < self.heap.get(pb.ptr_unchecked::<BigIntCell>()).value));
         }
         let mark = self.handle_mark();
@@ -259,12 +259,12 @@ impl Runtime {
             (true, false) => {
                 let y = nb.number_unchecked();
                 let x = &self.heap.get(na.ptr_unchecked::<BigIntCell>()).value;
-                Ok(crate::builtins::bigint::compare_bigint_number(x, y).map(|o| o == std::cmp::Ordering::Less))
+                Ok(ecma::bigint::compare_bigint_number(x, y).map(|o| o == std::cmp::Ordering::Less))
             }
             (false, true) => {
                 let x = na.number_unchecked();
                 let y = &self.heap.get(nb.ptr_unchecked::<BigIntCell>()).value;
-                Ok(crate::builtins::bigint::compare_bigint_number(y, x).map(|o| o == std::cmp::Ordering::Greater))
+                Ok(ecma::bigint::compare_bigint_number(y, x).map(|o| o == std::cmp::Ordering::Greater))
             }
         }
     }

@@ -123,7 +123,7 @@ mod tests {
 
     #[test]
     fn interning_is_unique() {
-        let mut heap = Heap::new(1 << 30);
+        let mut heap = Heap::new(1 << 30, crate::runtime::trace::CELL_OPS);
         let mut atoms = AtomTable::new();
         let a = atoms.intern_str(&mut heap, "length");
         let b = atoms.intern_str(&mut heap, "length");

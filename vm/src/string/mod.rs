@@ -415,7 +415,7 @@ mod tests {
 
     #[test]
     fn flat_strings_normalize() {
-        let mut heap = Heap::new(1 << 30);
+        let mut heap = Heap::new(1 << 30, crate::runtime::trace::CELL_OPS);
         let a = heap.alloc_str("héllo");
         assert!(matches!(heap.str_view(a), StrView::Latin1(_)));
         let b = heap.alloc_utf16(&[0x68, 0xe9, 0x6c, 0x6c, 0x6f]);
@@ -427,7 +427,7 @@ mod tests {
 
     #[test]
     fn ropes_flatten_in_order() {
-        let mut heap = Heap::new(1 << 30);
+        let mut heap = Heap::new(1 << 30, crate::runtime::trace::CELL_OPS);
         let mut acc = Value::string(heap.alloc_str("a"));
         for i in 0..2000 {
             let piece = Value::string(heap.alloc_str(if i % 2 == 0 { "b" } else { "€" }));
@@ -444,7 +444,7 @@ mod tests {
 
     #[test]
     fn array_index_strings() {
-        let mut heap = Heap::new(1 << 30);
+        let mut heap = Heap::new(1 << 30, crate::runtime::trace::CELL_OPS);
         for (s, want) in [
             ("0", Some(0)),
             ("01", None),

@@ -60,7 +60,7 @@ fn drain(rt: &mut Runtime, it: Value) -> Vec<f64> {
     }
 }
 
-fn native(rt: &mut Runtime, f: crate::object::function::NativeFn) -> Value {
+fn native(rt: &mut Runtime, f: crate::runtime::function::NativeFn) -> Value {
     let f = Value::object(rt.new_native("f", f, 2));
     root(rt, f)
 }

@@ -3,12 +3,12 @@
 
 use bytecode::BuiltinId;
 
-use super::super::code::FunctionInfo;
+use crate::code::FunctionInfo;
 use crate::gc::{CellKind, Gc};
-use crate::object::function::Closure;
 use crate::object::property::PropertyDescriptor;
 use crate::object::shape::{CONFIGURABLE, ENUMERABLE, WRITABLE};
 use crate::object::{JsObject, Key};
+use crate::runtime::function::Closure;
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -74,11 +74,11 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             if !arr.is_object() {
                 return Err(rt.throw_type_error("internal error: appendSpread on a non-object"));
             }
-            let it = super::iter::get_iterator(rt, iterable)?;
+            let it = crate::runtime::iteration::get_iterator(rt, iterable)?;
             let mark = rt.handle_mark();
             rt.root(it);
             loop {
-                let v = super::iter::iterator_next(rt, it)?;
+                let v = crate::runtime::iteration::iterator_next(rt, it)?;
                 if v.is_empty() {
                     break;
                 }
@@ -280,7 +280,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
         BuiltinId::CreateBigInt => {
             let digits = arg(args, 0);
             let s = if digits.is_string() { rt.string_to_rust(digits) } else { String::new() };
-            match crate::builtins::bigint::parse_bigint_literal(&s) {
+            match ecma::bigint::parse_bigint_literal(&s) {
                 Some(b) => Ok(rt.new_bigint(b)),
                 None => Err(rt.throw_syntax_error("internal error: invalid BigInt literal")),
             }
@@ -353,13 +353,13 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             super::property::delete_property(rt, o, key, true)?;
             Ok(Value::TRUE)
         }
-        BuiltinId::AsyncFunctionStart => crate::builtins::async_function::async_function_start(rt, arg(args, 0)),
-        BuiltinId::AsyncGeneratorStart => crate::builtins::async_generator::async_generator_start(rt, arg(args, 0)),
+        BuiltinId::AsyncFunctionStart => (rt.hooks.async_function_start)(rt, arg(args, 0)),
+        BuiltinId::AsyncGeneratorStart => (rt.hooks.async_generator_start)(rt, arg(args, 0)),
         BuiltinId::MarkAsyncYield => {
-            crate::builtins::async_generator::mark_async_yield(rt);
+            (rt.hooks.mark_async_yield)(rt);
             Ok(Value::UNDEFINED)
         }
-        BuiltinId::GetAsyncIterator => crate::builtins::async_iteration::get_async_iterator(rt, arg(args, 0)),
+        BuiltinId::GetAsyncIterator => (rt.hooks.get_async_iterator)(rt, arg(args, 0)),
         BuiltinId::MarkRawYield => {
             // The executing frame is the generator's inner function.
             if let Some(frame) = rt.frames.last() {
@@ -467,7 +467,7 @@ fn define_class(rt: &mut Runtime, ctor: Value, superclass: Value) -> JsResult<Va
         }
         (pp, superclass)
     } else {
-        let what = crate::builtins::console::short_description(rt, superclass);
+        let what = rt.short_description(superclass);
         return Err(rt.throw_type_error(&format!("Class extends value {what} is not a constructor or null")));
     };
     let c: Gc<JsObject> = ctor.ptr_unchecked();
@@ -501,10 +501,10 @@ fn get_template_object(rt: &mut Runtime, args: &[Value], info: &FunctionInfo) ->
     let n = rest.len() / 2;
     let cooked = rt.new_array_from(&rest[..n]);
     let raw = rt.new_array_from(&rest[n..2 * n]);
-    crate::builtins::object::set_integrity_level(rt, raw, true)?;
+    rt.set_integrity_level(raw, true)?;
     let raw_key = Key::Name(rt.names.raw);
     rt.define_own_property(cooked, raw_key, &PropertyDescriptor::data(Value::object(raw), 0))?;
-    crate::builtins::object::set_integrity_level(rt, cooked, true)?;
+    rt.set_integrity_level(cooked, true)?;
     let realm = rt.realm as usize;
     rt.realms[realm].templates.insert(cache_key, Value::object(cooked));
     Ok(Value::object(cooked))

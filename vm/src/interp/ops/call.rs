@@ -2,13 +2,13 @@
 
 use bytecode::FunctionFlags;
 
-use super::super::code::{info_ref, FuncRef, FunctionInfo};
-use super::super::frame::CONSTRUCT;
 use super::super::{push_frame, CallStart};
+use crate::code::{info_ref, FunctionInfo};
 use crate::gc::{CellKind, Gc};
-use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
-use crate::object::{JsObject, Key, IS_CLASS_CONSTRUCTOR, LAZY_PROTOTYPE};
+use crate::object::{JsObject, Key};
+use crate::runtime::frame::CONSTRUCT;
+use crate::runtime::function::{BoundFunction, Closure, NativeFunction};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -94,43 +94,6 @@ pub(crate) fn start_call(
     } else {
         Err(rt.not_a_function(f, construct))
     }
-}
-
-/// A new closure of `info` over `env` in the current realm.
-pub(crate) fn make_closure(rt: &mut Runtime, info_ptr: FuncRef, env: Value) -> Value {
-    let info = info_ref(info_ptr);
-    let flags = info.flags();
-    let shapes = rt.realm().shapes;
-    let (shape, proto_slot) = if flags.contains(FunctionFlags::ASYNC) && flags.contains(FunctionFlags::GENERATOR) {
-        (shapes.async_generator_function, Value::EMPTY)
-    } else if flags.contains(FunctionFlags::ASYNC) {
-        (shapes.async_function, Value::UNDEFINED)
-    } else if flags.contains(FunctionFlags::GENERATOR) {
-        (shapes.generator_function, Value::EMPTY)
-    } else if flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
-        (shapes.class_constructor, Value::UNDEFINED)
-    } else if flags.contains(FunctionFlags::CONSTRUCTOR)
-        && !flags.contains(FunctionFlags::ARROW)
-        && !flags.contains(FunctionFlags::METHOD)
-    {
-        (shapes.constructor, Value::EMPTY)
-    } else {
-        (shapes.function, Value::UNDEFINED)
-    };
-    let cell = Closure { base: JsObject::new(CellKind::Closure, shape), func: info_ptr, env, home: Value::UNDEFINED };
-    let c = rt.heap.alloc_object(cell, 3);
-    let obj: Gc<JsObject> = c.cast();
-    let slots = rt.heap.inline_slots_mut(obj);
-    slots[0] = Value::number(info.header.length as f64);
-    slots[1] = info.name_value();
-    slots[2] = proto_slot;
-    if proto_slot.is_empty() {
-        rt.heap.get_mut(obj).header.flags |= LAZY_PROTOTYPE;
-    }
-    if flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
-        rt.heap.get_mut(obj).header.flags |= IS_CLASS_CONSTRUCTOR;
-    }
-    Value::object(obj)
 }
 
 /// Records how many slots objects constructed by `info` ended up with, so later

@@ -14,12 +14,12 @@
 //! kind through the runtime to `resume_generator`, and run the interpreter until the frame
 //! returns: a `ret` without `complete_generator` is a yield.
 
-use super::super::code::{info_ref, FuncRef};
-use super::super::frame::{ENTRY, GENERATOR};
 use super::super::push_frame;
+use crate::code::{info_ref, FuncRef};
 use crate::gc::{CellKind, Gc};
-use crate::object::function::Closure;
 use crate::object::{gen_state, GeneratorObject, JsObject, Key};
+use crate::runtime::frame::{ENTRY, GENERATOR};
+use crate::runtime::function::Closure;
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -42,7 +42,7 @@ pub(crate) fn create_generator(rt: &mut Runtime, fi: usize, target: FuncRef, env
     let start = frame.args as usize;
     let args: Vec<Value> = rt.stack[start..start + frame.argc as usize].to_vec();
     let args_vec = rt.heap.alloc_vec_from(&args);
-    let inner = super::call::make_closure(rt, target, env);
+    let inner = crate::runtime::function::make_closure(rt, target, env);
     let home = rt.heap.get(outer.ptr_unchecked::<Closure>()).home;
     rt.heap.get_mut(inner.ptr_unchecked::<Closure>()).home = home;
     let shape = rt.root_shape(proto, CellKind::Generator, 0);

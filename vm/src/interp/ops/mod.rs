@@ -3,5 +3,4 @@
 pub mod builtin;
 pub mod call;
 pub mod generator;
-pub mod iter;
 pub mod property;

@@ -1,6 +1,6 @@
 //! Property access slow paths, with inline-cache filling.
 
-use super::super::ic::{self, Ic};
+use crate::code::ic::{self, Ic};
 use crate::gc::{CellKind, Gc};
 use crate::object::property::{Own, PropertyDescriptor};
 use crate::object::shape::{ACCESSOR, WRITABLE};

@@ -11,7 +11,7 @@
 //! Values in the register stack, in frames, in realms and in the loaded bundles are roots
 //! on their own.
 
-use crate::runtime::Runtime;
+use super::Runtime;
 use crate::value::Value;
 
 /// A scope that releases the handles made inside it when closed.

@@ -1,9 +1,9 @@
 //! Per-kind tracing and finalization: what each cell kind points to, and which kinds own
 //! Rust-heap data that must be dropped when the cell dies.
 
-use super::{CellHeader, CellKind, Gc, Heap};
+use super::function::{BoundFunction, Closure, NativeFunction};
+use crate::gc::{CellHeader, CellKind, CellOps, Gc, Heap};
 use crate::object::array::JsArray;
-use crate::object::function::{BoundFunction, Closure, NativeFunction};
 use crate::object::shape::Shape;
 use crate::object::{
     AccessorPair, AsyncGeneratorObject, BigIntCell, CollectionObject, Environment, ForInState, GeneratorObject,
@@ -12,8 +12,11 @@ use crate::object::{
 use crate::string::Rope;
 use crate::value::Value;
 
+/// The tracing and finalization of every cell kind, for `Heap::new`.
+pub const CELL_OPS: CellOps = CellOps { trace: trace_cell, finalize: finalize_cell };
+
 /// Marks everything cell `h` refers to.
-pub(crate) fn trace_cell(heap: &mut Heap, h: Gc<CellHeader>) {
+fn trace_cell(heap: &mut Heap, h: Gc<CellHeader>) {
     let kind = heap.kind_of(h);
     match kind {
         CellKind::Free | CellKind::String | CellKind::BigInt => {}
@@ -156,7 +159,7 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) {
 ///
 /// # Safety
 /// `h` must point at an initialized, unreachable cell that is finalized only once.
-pub(crate) unsafe fn finalize_cell(h: *mut CellHeader) {
+unsafe fn finalize_cell(h: *mut CellHeader) {
     // SAFETY: the caller guarantees `h` is an initialized cell; its kind says its type.
     unsafe {
         match (*h).kind {

@@ -1,9 +1,11 @@
 //! Function objects: closures over bytecode, bound functions and native functions.
 
-use super::{JsObject, ObjectCell};
-use crate::gc::{CellKind, CellType};
-use crate::interp::code::FuncRef;
-use crate::runtime::{JsResult, Runtime};
+use bytecode::FunctionFlags;
+
+use super::{JsResult, Runtime};
+use crate::code::FuncRef;
+use crate::gc::{CellKind, CellType, Gc};
+use crate::object::{JsObject, ObjectCell, IS_CLASS_CONSTRUCTOR, LAZY_PROTOTYPE};
 use crate::value::Value;
 
 /// A closure: a bytecode function, the environment it was created in and, for methods,
@@ -69,3 +71,40 @@ unsafe impl CellType for NativeFunction {
 }
 // SAFETY: starts with JsObject.
 unsafe impl ObjectCell for NativeFunction {}
+
+/// A new closure of `info` over `env` in the current realm.
+pub(crate) fn make_closure(rt: &mut Runtime, info_ptr: FuncRef, env: Value) -> Value {
+    let info = info_ptr.get();
+    let flags = info.flags();
+    let shapes = rt.realm().shapes;
+    let (shape, proto_slot) = if flags.contains(FunctionFlags::ASYNC) && flags.contains(FunctionFlags::GENERATOR) {
+        (shapes.async_generator_function, Value::EMPTY)
+    } else if flags.contains(FunctionFlags::ASYNC) {
+        (shapes.async_function, Value::UNDEFINED)
+    } else if flags.contains(FunctionFlags::GENERATOR) {
+        (shapes.generator_function, Value::EMPTY)
+    } else if flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
+        (shapes.class_constructor, Value::UNDEFINED)
+    } else if flags.contains(FunctionFlags::CONSTRUCTOR)
+        && !flags.contains(FunctionFlags::ARROW)
+        && !flags.contains(FunctionFlags::METHOD)
+    {
+        (shapes.constructor, Value::EMPTY)
+    } else {
+        (shapes.function, Value::UNDEFINED)
+    };
+    let cell = Closure { base: JsObject::new(CellKind::Closure, shape), func: info_ptr, env, home: Value::UNDEFINED };
+    let c = rt.heap.alloc_object(cell, 3);
+    let obj: Gc<JsObject> = c.cast();
+    let slots = rt.heap.inline_slots_mut(obj);
+    slots[0] = Value::number(info.header.length as f64);
+    slots[1] = info.name_value();
+    slots[2] = proto_slot;
+    if proto_slot.is_empty() {
+        rt.heap.get_mut(obj).header.flags |= LAZY_PROTOTYPE;
+    }
+    if flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
+        rt.heap.get_mut(obj).header.flags |= IS_CLASS_CONSTRUCTOR;
+    }
+    Value::object(obj)
+}

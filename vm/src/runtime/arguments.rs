@@ -11,11 +11,11 @@
 //! The map is an array `[mapped₀, value₀, mapped₁, value₁, ...]` stored under a Private
 //! Name of the realm (`Intrinsic::ArgumentsMapKey`), so scripts never see it.
 
-use super::property::PropertyDescriptor;
-use super::shape::{PropKey, WRITABLE};
-use super::{JsObject, Key, Symbol, PRIVATE_SYMBOL};
+use super::{Intrinsic, JsResult, Runtime};
 use crate::gc::{CellKind, Gc};
-use crate::runtime::{Intrinsic, JsResult, Runtime};
+use crate::object::property::PropertyDescriptor;
+use crate::object::shape::{PropKey, WRITABLE};
+use crate::object::{JsObject, Key, Symbol, PRIVATE_SYMBOL};
 use crate::value::Value;
 
 impl Runtime {

@@ -16,10 +16,11 @@
 
 use std::cell::{Cell, OnceCell};
 
-use bytecode::{Bundle, BundleStr, FunctionFlags, FunctionHeader, Inst};
+use bytecode::{Bundle, FunctionFlags, FunctionHeader, Inst};
 
-use crate::runtime::Runtime;
 use crate::value::Value;
+
+pub mod ic;
 
 /// A bundle in use by the runtime.
 pub struct LoadedBundle {
@@ -77,6 +78,12 @@ pub struct Code {
 }
 
 impl FunctionInfo {
+    /// The info of function `id` of `bundle` (whose address must not change while the
+    /// runtime lives), with its inline caches from `ic_base`; decoded on first use.
+    pub(crate) fn new(bundle: *const LoadedBundle, id: u32, realm: u32, header: FunctionHeader, ic_base: u32) -> Self {
+        FunctionInfo { bundle, id, realm, header, ic_base, code: OnceCell::new(), ctor_slots: Cell::new(4) }
+    }
+
     /// The bundle this function belongs to.
     #[inline(always)]
     pub fn bundle(&self) -> &LoadedBundle {
@@ -109,7 +116,7 @@ impl FunctionInfo {
     }
 
     /// The function's name for stack traces.
-    pub fn display_name(&self, _rt: &Runtime) -> String {
+    pub fn display_name(&self) -> String {
         let b = self.bundle();
         if self.id == 0 {
             return String::new();
@@ -250,49 +257,4 @@ fn literal_caps(insts: &[Inst]) -> Box<[u8]> {
         caps[i] = if n == 0 { 4 } else { n.min(16) as u8 };
     }
     caps.into_boxed_slice()
-}
-
-impl Runtime {
-    /// Loads a verified bundle into `realm`; returns its index.
-    pub(crate) fn load_bundle(&mut self, bundle: Bundle, realm: u32) -> u32 {
-        let index = self.bundles.len() as u32;
-        let mut strings = Vec::with_capacity(bundle.string_count() as usize);
-        for id in 0..bundle.string_count() {
-            let atom = match bundle.string(id) {
-                BundleStr::OneByte(b) => {
-                    let units: Vec<u16> = b.iter().map(|&c| c as u16).collect();
-                    self.atoms.intern_units(&mut self.heap, &units)
-                }
-                BundleStr::TwoByte(_) => {
-                    let units = bundle.string_units(id);
-                    self.atoms.intern_units(&mut self.heap, &units)
-                }
-            };
-            strings.push(Value::string(atom));
-        }
-        let source_name = bundle.source_name();
-        let mut loaded = Box::new(LoadedBundle { bundle, strings, functions: Vec::new(), realm, index, source_name });
-        let ptr: *const LoadedBundle = &*loaded;
-        let mut functions = Vec::with_capacity(loaded.bundle.function_count() as usize);
-        for id in 0..loaded.bundle.function_count() {
-            let header = loaded.bundle.function(id);
-            let ic_base = (self.ics.len() / crate::interp::ic::WAYS) as u32;
-            self.ics.resize(
-                self.ics.len() + header.ic_count as usize * crate::interp::ic::WAYS,
-                crate::interp::ic::Ic::EMPTY,
-            );
-            functions.push(FunctionInfo {
-                bundle: ptr,
-                id,
-                realm,
-                header,
-                ic_base,
-                code: OnceCell::new(),
-                ctor_slots: Cell::new(4),
-            });
-        }
-        loaded.functions = functions;
-        self.bundles.push(loaded);
-        index
-    }
 }

@@ -11,7 +11,7 @@
 //! A frame's region always ends at `stack.len()`, so a call places the callee's arguments
 //! at the top. The `Frame` records (in `Runtime::frames`) keep the rest of the state.
 
-use super::code::{FuncRef, FunctionInfo};
+use crate::code::{FuncRef, FunctionInfo};
 use crate::value::Value;
 
 /// Frame flag: called with `new` (a non-object return value yields `this`).

@@ -21,7 +21,7 @@ pub(crate) fn get_iterator(rt: &mut Runtime, v: Value) -> JsResult<Value> {
         return Ok(rt.new_builtin_iterator(v, iter_kind::STRING));
     }
     if !rt.is_callable(method) {
-        let what = crate::builtins::console::short_description(rt, v);
+        let what = rt.short_description(v);
         return Err(rt.throw_type_error(&format!("{what} is not iterable")));
     }
     let it = rt.call(method, v, &[])?;
@@ -58,7 +58,7 @@ pub(crate) fn iterator_next(rt: &mut Runtime, it: Value) -> JsResult<Value> {
     }
     let r = rt.call(next, it, &[])?;
     if !r.is_object() {
-        let what = crate::builtins::console::short_description(rt, r);
+        let what = rt.short_description(r);
         return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
     }
     let ro: Gc<JsObject> = r.ptr_unchecked();

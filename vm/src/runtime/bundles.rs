@@ -1,0 +1,67 @@
+//! Loading bundles into the runtime and running their global code.
+
+use bytecode::{Bundle, BundleStr};
+
+use super::{ErrorKind, JsResult, Runtime};
+use crate::code::ic::{Ic, WAYS};
+use crate::code::{FuncRef, FunctionInfo, LoadedBundle};
+use crate::value::Value;
+
+impl Runtime {
+    /// Loads a bundle into `realm` and runs its global code; returns the completion value.
+    pub(crate) fn eval_bundle(&mut self, bytes: Vec<u8>, realm: u32) -> JsResult<Value> {
+        let bundle = match bytecode::Bundle::from_bytes(bytes) {
+            Ok(b) => b,
+            Err(e) => return Err(self.throw_error(ErrorKind::SyntaxError, &format!("invalid bundle: {e}"))),
+        };
+        let index = self.load_bundle(bundle, realm);
+        run_global_code(self, index)
+    }
+
+    /// Loads a verified bundle into `realm`; returns its index.
+    pub(crate) fn load_bundle(&mut self, bundle: Bundle, realm: u32) -> u32 {
+        let index = self.bundles.len() as u32;
+        let mut strings = Vec::with_capacity(bundle.string_count() as usize);
+        for id in 0..bundle.string_count() {
+            let atom = match bundle.string(id) {
+                BundleStr::OneByte(b) => {
+                    let units: Vec<u16> = b.iter().map(|&c| c as u16).collect();
+                    self.atoms.intern_units(&mut self.heap, &units)
+                }
+                BundleStr::TwoByte(_) => {
+                    let units = bundle.string_units(id);
+                    self.atoms.intern_units(&mut self.heap, &units)
+                }
+            };
+            strings.push(Value::string(atom));
+        }
+        let source_name = bundle.source_name();
+        let mut loaded = Box::new(LoadedBundle { bundle, strings, functions: Vec::new(), realm, index, source_name });
+        let ptr: *const LoadedBundle = &*loaded;
+        let mut functions = Vec::with_capacity(loaded.bundle.function_count() as usize);
+        for id in 0..loaded.bundle.function_count() {
+            let header = loaded.bundle.function(id);
+            let ic_base = (self.ics.len() / WAYS) as u32;
+            self.ics.resize(self.ics.len() + header.ic_count as usize * WAYS, Ic::EMPTY);
+            functions.push(FunctionInfo::new(ptr, id, realm, header, ic_base));
+        }
+        loaded.functions = functions;
+        self.bundles.push(loaded);
+        index
+    }
+}
+
+/// Runs the global code (function 0) of loaded bundle `index`.
+fn run_global_code(rt: &mut Runtime, index: u32) -> JsResult<Value> {
+    let bundle = &rt.bundles[index as usize];
+    let info = FuncRef::new(&bundle.functions[0]);
+    let realm = bundle.realm;
+    let saved_realm = rt.realm;
+    rt.realm = realm;
+    let closure = super::function::make_closure(rt, info, Value::UNDEFINED);
+    let global = Value::object(rt.global_object());
+    rt.root(closure);
+    let r = rt.call(closure, global, &[]);
+    rt.realm = saved_realm;
+    r
+}

@@ -1,0 +1,1152 @@
+//! The object internal methods (ECMA-262 10.1 ordinary objects, 10.4 exotic objects):
+//! [[GetOwnProperty]], [[DefineOwnProperty]], [[Get]], [[Set]], [[Delete]],
+//! [[OwnPropertyKeys]], [[GetPrototypeOf]], [[SetPrototypeOf]], [[PreventExtensions]].
+//!
+//! Everything goes through [`Runtime::own_lookup`], which finds where an own property lives:
+//! a named slot of the shape, a dense element, or a virtual property computed by an exotic
+//! kind (an array's `length`, a String wrapper's indices and `length`).
+
+use super::{JsResult, Runtime};
+use crate::gc::{CellHeader, CellKind, Gc};
+use crate::object::array::{JsArray, MAX_DENSE_GAP};
+use crate::object::property::{Own, PropertyDescriptor, IMMUTABLE_PROTO};
+use crate::object::shape::{
+    PropKey, Shape, ACCESSOR, CONFIGURABLE, DEFAULT_ATTRS, DICTIONARY, ENUMERABLE, HAS_INDEX_KEYS, HAS_SPECIAL,
+    MAX_FAST_PROPERTIES, WRITABLE,
+};
+use crate::object::{
+    AccessorPair, JsObject, Key, PrimitiveObject, EXTENSIBLE, IS_PROTOTYPE, LAZY_PROTOTYPE, LENGTH_READONLY,
+};
+use crate::value::Value;
+
+impl Runtime {
+    // ---- Keys ----------------------------------------------------------------------------
+
+    /// The key for an atom (an index if the atom is a canonical array index).
+    #[inline]
+    pub fn key_from_atom(&self, atom: Value) -> Key {
+        let s: Gc<crate::string::JsString> = atom.ptr_unchecked();
+        let cell = self.heap.get(s);
+        if cell.header.flags & crate::string::INDEX != 0 {
+            Key::Index(cell.index)
+        } else {
+            Key::Name(PropKey::from_value(atom))
+        }
+    }
+
+    /// The key for a Rust string.
+    pub fn key(&mut self, s: &str) -> Key {
+        let atom = self.atoms.intern_str(&mut self.heap, s);
+        self.key_from_atom(Value::string(atom))
+    }
+
+    /// The key for a string value (flattened and interned).
+    pub fn key_from_string(&mut self, s: Value) -> Key {
+        let flat = self.heap.flatten(s);
+        if let Some(i) = crate::string::atoms::string_array_index(&mut self.heap, flat) {
+            return Key::Index(i);
+        }
+        let atom = self.atoms.intern(&mut self.heap, flat);
+        Key::Name(PropKey::atom(atom))
+    }
+
+    /// The atom naming array index `i` (for sparse index properties).
+    pub fn index_atom(&mut self, i: u32) -> PropKey {
+        let s = i.to_string();
+        PropKey::atom(self.atoms.intern_str(&mut self.heap, &s))
+    }
+
+    /// The key as a JavaScript value (a string or a symbol).
+    pub fn key_to_value(&mut self, key: Key) -> Value {
+        match key {
+            Key::Name(k) => k.value(),
+            Key::Index(i) => self.index_atom(i).value(),
+        }
+    }
+
+    /// The name key stored in a shape for `key`.
+    fn named(&mut self, key: Key) -> PropKey {
+        match key {
+            Key::Name(k) => k,
+            Key::Index(i) => self.index_atom(i),
+        }
+    }
+
+    // ---- Object creation -------------------------------------------------------------------
+
+    /// The root shape for objects of `kind` with prototype `proto` and `cap` inline slots.
+    pub fn root_shape(&mut self, proto: Value, kind: CellKind, cap: u8) -> Gc<Shape> {
+        if let Some(&s) = self.root_shapes.get(&(proto.bits(), kind, cap)) {
+            return s;
+        }
+        if proto.is_object() {
+            let p: Gc<JsObject> = proto.ptr_unchecked();
+            self.heap.get_mut(p).header.flags |= IS_PROTOTYPE;
+        }
+        let s = self.heap.alloc(Shape::root(proto, kind, cap));
+        self.root_shapes.insert((proto.bits(), kind, cap), s);
+        s
+    }
+
+    /// A new ordinary object with prototype `proto` (an object or null).
+    pub fn new_object(&mut self, proto: Value) -> Gc<JsObject> {
+        if proto == self.intrinsic(crate::runtime::Intrinsic::ObjectPrototype) {
+            let shape = self.realm().shapes.object;
+            return self.heap.alloc_object(JsObject::new(CellKind::Object, shape), 4);
+        }
+        self.new_object_of_kind(proto, CellKind::Object, 4)
+    }
+
+    /// A new object of a kind with the plain layout (Object, Error, Arguments).
+    pub fn new_object_of_kind(&mut self, proto: Value, kind: CellKind, cap: u8) -> Gc<JsObject> {
+        let shape = self.root_shape(proto, kind, cap);
+        self.heap.alloc_object(JsObject::new(kind, shape), cap)
+    }
+
+    /// A new plain object using `shape` (which must be of kind Object).
+    pub fn new_object_with_shape(&mut self, shape: Gc<Shape>) -> Gc<JsObject> {
+        let cap = self.heap.get(shape).inline_cap;
+        let kind = self.heap.get(shape).object_kind;
+        self.heap.alloc_object(JsObject::new(kind, shape), cap)
+    }
+
+    // ---- Own property lookup --------------------------------------------------------------
+
+    /// Where own property `key` of `obj` lives.
+    pub fn own_lookup(&mut self, obj: Gc<JsObject>, key: Key) -> Own {
+        let kind = self.heap.get(obj).header.kind;
+        match key {
+            Key::Index(i) => {
+                if let Some(e) = self.heap.get(obj).elements {
+                    let v = self.heap.vec_values(e).get(i as usize).copied();
+                    if let Some(v) = v {
+                        if !v.is_empty() {
+                            return Own::Element(i);
+                        }
+                    }
+                }
+                if kind == CellKind::PrimitiveObject {
+                    let p = self.heap.get(obj.cast::<PrimitiveObject>()).value;
+                    if p.is_string() && (i as usize) < self.heap.string_len(p) {
+                        let flat = self.heap.flatten(p);
+                        let unit = self.heap.str_view(flat).at(i as usize);
+                        let s = self.string_from_unit(unit);
+                        return Own::Virtual(s, ENUMERABLE);
+                    }
+                }
+                let shape = self.heap.get(obj).shape;
+                if self.heap.get(shape).flags() & HAS_INDEX_KEYS != 0 {
+                    let k = self.index_atom(i);
+                    if let Some((slot, attrs)) = self.heap.get(shape).lookup(k) {
+                        return Own::Slot(slot, attrs);
+                    }
+                }
+                Own::Absent
+            }
+            Key::Name(k) => {
+                match kind {
+                    CellKind::Array if k == self.names.length => {
+                        let len = self.heap.array_length(obj);
+                        let ro = self.heap.get(obj).header.flags & LENGTH_READONLY != 0;
+                        return Own::Virtual(Value::number(len as f64), if ro { 0 } else { WRITABLE });
+                    }
+                    CellKind::PrimitiveObject if k == self.names.length => {
+                        let p = self.heap.get(obj.cast::<PrimitiveObject>()).value;
+                        if p.is_string() {
+                            let n = self.heap.string_len(p);
+                            return Own::Virtual(Value::number(n as f64), 0);
+                        }
+                    }
+                    _ => {}
+                }
+                let shape = self.heap.get(obj).shape;
+                match self.heap.get(shape).lookup(k) {
+                    Some((slot, attrs)) => {
+                        if self.heap.get(obj).header.flags & LAZY_PROTOTYPE != 0 && k == self.names.prototype {
+                            self.materialize_prototype(obj);
+                        }
+                        Own::Slot(slot, attrs)
+                    }
+                    None => Own::Absent,
+                }
+            }
+        }
+    }
+
+    /// Creates the lazily allocated `prototype` object of a closure.
+    pub(crate) fn materialize_prototype(&mut self, func: Gc<JsObject>) {
+        self.heap.get_mut(func).header.flags &= !LAZY_PROTOTYPE;
+        let key = self.names.prototype;
+        let shape = self.heap.get(func).shape;
+        let Some((slot, _)) = self.heap.get(shape).lookup(key) else { return };
+        // A store through an inline cache may already have replaced the placeholder.
+        if !self.heap.slot(func, slot).is_empty() {
+            return;
+        }
+        let flags = match self.heap.downcast::<crate::runtime::function::Closure>(func) {
+            // SAFETY-free read through the runtime-owned function info.
+            Some(c) => crate::code::info_flags(self.heap.get(c).func),
+            None => bytecode::FunctionFlags::NONE,
+        };
+        let proto = if flags.contains(bytecode::FunctionFlags::GENERATOR) {
+            // Generator and async generator functions: a plain object inheriting
+            // %GeneratorPrototype% or %AsyncGeneratorPrototype%, with no `constructor`.
+            let i = match flags.contains(bytecode::FunctionFlags::ASYNC) {
+                true => crate::runtime::Intrinsic::AsyncGeneratorPrototype,
+                false => crate::runtime::Intrinsic::GeneratorPrototype,
+            };
+            let gp = self.intrinsic(i);
+            self.new_object(gp)
+        } else {
+            let shape = self.realm().shapes.prototype_object;
+            let p = self.new_object_with_shape(shape);
+            self.heap.set_slot(p, 0, Value::object(func));
+            p
+        };
+        self.heap.set_slot(func, slot, Value::object(proto));
+    }
+
+    /// Reads a slot, materializing a lazy value.
+    #[inline]
+    fn read_slot(&mut self, obj: Gc<JsObject>, slot: u32) -> Value {
+        let v = self.heap.slot(obj, slot);
+        if v.is_empty() {
+            self.materialize_prototype(obj);
+            return self.heap.slot(obj, slot);
+        }
+        v
+    }
+
+    /// `[[GetOwnProperty]]`.
+    pub fn get_own_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<Option<PropertyDescriptor>> {
+        Ok(match self.own_lookup(obj, key) {
+            Own::Absent => None,
+            Own::Element(i) => {
+                let v = self.heap.elements(obj)[i as usize];
+                Some(PropertyDescriptor::data(v, DEFAULT_ATTRS))
+            }
+            Own::Virtual(v, attrs) => Some(PropertyDescriptor::data(v, attrs)),
+            Own::Slot(slot, attrs) => {
+                let v = self.read_slot(obj, slot);
+                if attrs & ACCESSOR != 0 {
+                    let pair = self.heap.get(v.ptr_unchecked::<AccessorPair>());
+                    Some(PropertyDescriptor::accessor(pair.getter, pair.setter, attrs))
+                } else {
+                    Some(PropertyDescriptor::data(v, attrs))
+                }
+            }
+        })
+    }
+
+    /// The value of an own data property without running JavaScript (None for accessors
+    /// and absent properties).
+    pub fn peek_data(&mut self, obj: Gc<JsObject>, key: Key) -> Option<Value> {
+        match self.own_lookup(obj, key) {
+            Own::Absent => None,
+            Own::Element(i) => Some(self.heap.elements(obj)[i as usize]),
+            Own::Virtual(v, _) => Some(v),
+            Own::Slot(slot, attrs) => {
+                if attrs & ACCESSOR != 0 {
+                    None
+                } else {
+                    Some(self.read_slot(obj, slot))
+                }
+            }
+        }
+    }
+
+    // ---- [[Get]] ---------------------------------------------------------------------------
+
+    /// `[[Get]](key, receiver)`.
+    pub fn get(&mut self, obj: Gc<JsObject>, key: Key, receiver: Value) -> JsResult<Value> {
+        let mut o = obj;
+        loop {
+            match self.own_lookup(o, key) {
+                Own::Element(i) => return Ok(self.heap.elements(o)[i as usize]),
+                Own::Virtual(v, _) => return Ok(v),
+                Own::Slot(slot, attrs) => {
+                    let v = self.read_slot(o, slot);
+                    if attrs & ACCESSOR != 0 {
+                        let getter = self.heap.get(v.ptr_unchecked::<AccessorPair>()).getter;
+                        if getter.is_undefined() {
+                            return Ok(Value::UNDEFINED);
+                        }
+                        return self.call(getter, receiver, &[]);
+                    }
+                    return Ok(v);
+                }
+                Own::Absent => {
+                    let proto = self.heap.get(self.heap.get(o).shape).proto;
+                    if !proto.is_object() {
+                        return Ok(Value::UNDEFINED);
+                    }
+                    o = proto.ptr_unchecked();
+                }
+            }
+        }
+    }
+
+    /// `Get(O, P)` with the object as receiver.
+    #[inline]
+    pub fn get_prop(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<Value> {
+        self.get(obj, key, Value::object(obj))
+    }
+
+    /// `GetV(V, P)`: property access on any value (primitives use their prototype).
+    pub fn get_v(&mut self, v: Value, key: Key) -> JsResult<Value> {
+        if v.is_object() {
+            return self.get(v.ptr_unchecked(), key, v);
+        }
+        if v.is_string() {
+            match key {
+                Key::Name(k) if k == self.names.length => {
+                    return Ok(Value::number(self.heap.string_len(v) as f64));
+                }
+                Key::Index(i) if (i as usize) < self.heap.string_len(v) => {
+                    let flat = self.heap.flatten(v);
+                    let unit = self.heap.str_view(flat).at(i as usize);
+                    return Ok(self.string_from_unit(unit));
+                }
+                _ => {}
+            }
+        }
+        let proto = self.primitive_prototype(v)?;
+        self.get(proto, key, v)
+    }
+
+    /// The prototype used for property lookups on a primitive; throws for null/undefined.
+    pub fn primitive_prototype(&mut self, v: Value) -> JsResult<Gc<JsObject>> {
+        use crate::runtime::Intrinsic as I;
+        let i = match v.kind() {
+            crate::value::Kind::Number => I::NumberPrototype,
+            crate::value::Kind::String => I::StringPrototype,
+            crate::value::Kind::Boolean => I::BooleanPrototype,
+            crate::value::Kind::Symbol => I::SymbolPrototype,
+            crate::value::Kind::BigInt => I::BigIntPrototype,
+            crate::value::Kind::Object => return Ok(v.ptr_unchecked()),
+            _ => {
+                let what = if v.is_null() { "null" } else { "undefined" };
+                return Err(self.throw_type_error(&format!("Cannot read properties of {what}")));
+            }
+        };
+        Ok(self.intrinsic_object(i))
+    }
+
+    // ---- [[Set]] ---------------------------------------------------------------------------
+
+    /// `[[Set]](key, value, receiver)` (ECMA-262 10.1.9.2 OrdinarySetWithOwnDescriptor).
+    pub fn set(&mut self, obj: Gc<JsObject>, key: Key, value: Value, receiver: Value) -> JsResult<bool> {
+        let mut o = obj;
+        // 1-2. Find the property on the prototype chain.
+        let found = loop {
+            match self.own_lookup(o, key) {
+                Own::Absent => {
+                    let proto = self.heap.get(self.heap.get(o).shape).proto;
+                    if !proto.is_object() {
+                        break None;
+                    }
+                    o = proto.ptr_unchecked();
+                }
+                Own::Slot(slot, attrs) if attrs & ACCESSOR != 0 => {
+                    // 3. Accessor: call the setter.
+                    let pair = self.heap.slot(o, slot);
+                    let setter = self.heap.get(pair.ptr_unchecked::<AccessorPair>()).setter;
+                    if setter.is_undefined() {
+                        return Ok(false);
+                    }
+                    self.call(setter, receiver, &[value])?;
+                    return Ok(true);
+                }
+                Own::Slot(_, attrs) | Own::Virtual(_, attrs) => {
+                    if attrs & WRITABLE == 0 {
+                        return Ok(false);
+                    }
+                    break Some(o);
+                }
+                Own::Element(_) => break Some(o),
+            }
+        };
+        // Fast path: the receiver is the object where the data property was found.
+        if let Some(holder) = found {
+            if receiver == Value::object(holder) {
+                return self.write_own(holder, key, value);
+            }
+        }
+        // 2.c-e. Define on the receiver.
+        if !receiver.is_object() {
+            return Ok(false);
+        }
+        let r: Gc<JsObject> = receiver.ptr_unchecked();
+        match self.own_lookup(r, key) {
+            Own::Absent => self.create_data_property(r, key, value),
+            Own::Slot(_, attrs) | Own::Virtual(_, attrs) => {
+                if attrs & ACCESSOR != 0 || attrs & WRITABLE == 0 {
+                    return Ok(false);
+                }
+                self.define_own_property(r, key, &PropertyDescriptor { value: Some(value), ..Default::default() })
+            }
+            Own::Element(_) => self.write_own(r, key, value),
+        }
+    }
+
+    /// Writes an existing own writable data property.
+    fn write_own(&mut self, obj: Gc<JsObject>, key: Key, value: Value) -> JsResult<bool> {
+        match self.own_lookup(obj, key) {
+            Own::Slot(slot, _) => {
+                self.heap.set_slot(obj, slot, value);
+                Ok(true)
+            }
+            Own::Element(i) => {
+                if let Some(e) = self.heap.get(obj).elements {
+                    self.heap.vec_set(e, i as usize, value);
+                }
+                Ok(true)
+            }
+            Own::Virtual(..) => {
+                self.define_own_property(obj, key, &PropertyDescriptor { value: Some(value), ..Default::default() })
+            }
+            Own::Absent => self.create_data_property(obj, key, value),
+        }
+    }
+
+    /// `PutValue` for property references: `[[Set]]`, throwing in strict code on failure.
+    pub fn put_v(&mut self, target: Value, key: Key, value: Value, strict: bool) -> JsResult<()> {
+        let ok = if target.is_object() {
+            self.set(target.ptr_unchecked(), key, value, target)?
+        } else {
+            if target.is_nullish() {
+                let what = if target.is_null() { "null" } else { "undefined" };
+                let name = self.key_display(key);
+                return Err(self.throw_type_error(&format!("Cannot set properties of {what} (setting '{name}')")));
+            }
+            let proto = self.primitive_prototype(target)?;
+            self.set(proto, key, value, target)?
+        };
+        if !ok && strict {
+            let name = self.key_display(key);
+            return Err(self.throw_type_error(&format!("Cannot assign to read only property '{name}' of object")));
+        }
+        Ok(())
+    }
+
+    /// A key for error messages.
+    pub fn key_display(&mut self, key: Key) -> String {
+        match key {
+            Key::Index(i) => i.to_string(),
+            Key::Name(k) => {
+                let v = k.value();
+                if v.is_symbol() {
+                    self.symbol_descriptive_string(v)
+                } else {
+                    self.string_to_rust(v)
+                }
+            }
+        }
+    }
+
+    // ---- Adding properties ------------------------------------------------------------------
+
+    /// `CreateDataProperty(O, P, V)`.
+    pub fn create_data_property(&mut self, obj: Gc<JsObject>, key: Key, value: Value) -> JsResult<bool> {
+        if let Own::Absent = self.own_lookup(obj, key) {
+            let kind = self.heap.get(obj).header.kind;
+            if self.heap.get(obj).header.flags & EXTENSIBLE == 0
+                || !matches!(
+                    kind,
+                    CellKind::Object | CellKind::Array | CellKind::Error | CellKind::Arguments | CellKind::Closure
+                )
+            {
+                return self.define_own_property(obj, key, &PropertyDescriptor::data(value, DEFAULT_ATTRS));
+            }
+            return Ok(self.add_property(obj, key, value, DEFAULT_ATTRS));
+        }
+        self.define_own_property(obj, key, &PropertyDescriptor::data(value, DEFAULT_ATTRS))
+    }
+
+    /// `CreateDataPropertyOrThrow`.
+    pub fn create_data_property_or_throw(&mut self, obj: Gc<JsObject>, key: Key, value: Value) -> JsResult<()> {
+        if !self.create_data_property(obj, key, value)? {
+            let name = self.key_display(key);
+            return Err(self.throw_type_error(&format!("Cannot define property {name}")));
+        }
+        Ok(())
+    }
+
+    /// Adds a new own property known to be absent, on an extensible object. Returns false
+    /// only when an array's read-only `length` forbids the index.
+    pub fn add_property(&mut self, obj: Gc<JsObject>, key: Key, value: Value, attrs: u8) -> bool {
+        if let Key::Index(i) = key {
+            let is_array = self.heap.get(obj).header.kind == CellKind::Array;
+            if is_array {
+                let len = self.heap.array_length(obj);
+                if i >= len && self.heap.get(obj).header.flags & LENGTH_READONLY != 0 {
+                    return false;
+                }
+            }
+            let dense = self.heap.elements(obj).len();
+            if attrs == DEFAULT_ATTRS && (i as usize) < dense + MAX_DENSE_GAP.max(dense / 2) {
+                let e = self.heap.ensure_element(obj, i as usize);
+                self.heap.vec_set(e, i as usize, value);
+            } else {
+                let k = self.index_atom(i);
+                self.add_named(obj, k, value, attrs);
+            }
+            if is_array {
+                let arr = obj.cast::<JsArray>();
+                if i >= self.heap.get(arr).length {
+                    self.heap.get_mut(arr).length = i + 1;
+                }
+            }
+            return true;
+        }
+        let Key::Name(k) = key else { unreachable!() };
+        self.add_named(obj, k, value, attrs);
+        true
+    }
+
+    /// Defines a property on an object being set up (no checks): used by builtins setup,
+    /// error construction and the like.
+    pub fn define_data_raw(&mut self, obj: Gc<JsObject>, key: Key, value: Value, attrs: u8) {
+        match self.own_lookup(obj, key) {
+            Own::Absent => {
+                self.add_property(obj, key, value, attrs);
+            }
+            _ => {
+                let _ = self.define_own_property(obj, key, &PropertyDescriptor::data(value, attrs));
+            }
+        }
+    }
+
+    /// Appends named property `k` to the shape of `obj` and stores `value` in its slot.
+    pub(crate) fn add_named(&mut self, obj: Gc<JsObject>, k: PropKey, value: Value, attrs: u8) -> u32 {
+        let shape = self.heap.get(obj).shape;
+        let is_index = {
+            let v = k.value();
+            v.is_string()
+                && self.heap.get(v.ptr_unchecked::<crate::string::JsString>()).header.flags & crate::string::INDEX != 0
+        };
+        let mut extra_flags = 0;
+        if is_index {
+            extra_flags |= HAS_INDEX_KEYS;
+        }
+        if attrs & (ACCESSOR | WRITABLE) != WRITABLE {
+            extra_flags |= HAS_SPECIAL;
+        }
+        let slot;
+        if self.heap.get(shape).is_dictionary() {
+            let s = self.heap.get_mut(shape);
+            slot = s.table.push(k, attrs);
+            s.header.flags |= extra_flags;
+        } else if let Some(next) = self.heap.get(shape).find_transition(k, attrs) {
+            self.heap.get_mut(obj).shape = next;
+            slot = self.heap.get(next).lookup(k).map(|x| x.0).unwrap_or(0);
+        } else if self.heap.get(shape).property_count() >= MAX_FAST_PROPERTIES {
+            let dict = self.heap.get(shape).to_dictionary();
+            let d = self.heap.alloc(dict);
+            self.heap.get_mut(obj).shape = d;
+            let s = self.heap.get_mut(d);
+            slot = s.table.push(k, attrs);
+            s.header.flags |= extra_flags;
+        } else {
+            let mut derived = self.heap.get(shape).derive_with(shape, k, attrs);
+            derived.header.flags |= extra_flags;
+            slot = derived.table.entries.last().map(|e| e.slot).unwrap_or(0);
+            let next = self.heap.alloc(derived);
+            self.heap.get_mut(shape).transitions.push((k, attrs, next));
+            self.heap.get_mut(obj).shape = next;
+        }
+        self.heap.init_slot(obj, slot, value);
+        if self.heap.get(obj).header.flags & IS_PROTOTYPE != 0 {
+            self.proto_epoch = self.proto_epoch.wrapping_add(1);
+        }
+        slot
+    }
+
+    /// Gives `obj` a dictionary-mode shape of its own (if it does not have one).
+    pub(crate) fn make_dictionary(&mut self, obj: Gc<JsObject>) -> Gc<Shape> {
+        let shape = self.heap.get(obj).shape;
+        if self.heap.get(shape).is_dictionary() {
+            return shape;
+        }
+        let dict = self.heap.get(shape).to_dictionary();
+        let d = self.heap.alloc(dict);
+        self.heap.get_mut(obj).shape = d;
+        d
+    }
+
+    fn bump_if_prototype(&mut self, obj: Gc<JsObject>) {
+        if self.heap.get(obj).header.flags & IS_PROTOTYPE != 0 {
+            self.proto_epoch = self.proto_epoch.wrapping_add(1);
+        }
+    }
+
+    /// Changes the attributes of named property `k` (in slot `slot`) to `attrs`.
+    fn set_attrs(&mut self, obj: Gc<JsObject>, k: PropKey, attrs: u8) {
+        let d = self.make_dictionary(obj);
+        let s = self.heap.get_mut(d);
+        if let Some(i) = s.table.find(k) {
+            s.table.entries[i].attrs = attrs;
+        }
+        s.dict_version = s.dict_version.wrapping_add(1);
+        if attrs & (ACCESSOR | WRITABLE) != WRITABLE {
+            s.header.flags |= HAS_SPECIAL;
+        }
+        self.bump_if_prototype(obj);
+    }
+
+    // ---- [[DefineOwnProperty]] ---------------------------------------------------------------
+
+    /// `[[DefineOwnProperty]](key, desc)`.
+    pub fn define_own_property(&mut self, obj: Gc<JsObject>, key: Key, desc: &PropertyDescriptor) -> JsResult<bool> {
+        let kind = self.heap.get(obj).header.kind;
+        if kind == CellKind::Array {
+            // 10.4.2.1 [[DefineOwnProperty]] of Array exotic objects.
+            match key {
+                Key::Name(k) if k == self.names.length => return self.array_set_length(obj, desc),
+                Key::Index(i) => {
+                    let len = self.heap.array_length(obj);
+                    if i >= len && self.heap.get(obj).header.flags & LENGTH_READONLY != 0 {
+                        return Ok(false);
+                    }
+                    let ok = self.ordinary_define_own_property(obj, key, desc)?;
+                    if ok && i >= len {
+                        self.heap.get_mut(obj.cast::<JsArray>()).length = i + 1;
+                    }
+                    return Ok(ok);
+                }
+                _ => {}
+            }
+        }
+        // Mapped arguments objects (runtime/arguments.rs).
+        if let (CellKind::Arguments, Key::Index(i)) = (kind, key) {
+            if let Some((map, value)) = self.mapped_argument(obj, i) {
+                return self.arguments_define(obj, i, desc, map, value);
+            }
+        }
+        self.ordinary_define_own_property(obj, key, desc)
+    }
+
+    /// 10.1.6.1 OrdinaryDefineOwnProperty and 10.1.6.3 ValidateAndApplyPropertyDescriptor.
+    pub fn ordinary_define_own_property(
+        &mut self,
+        obj: Gc<JsObject>,
+        key: Key,
+        desc: &PropertyDescriptor,
+    ) -> JsResult<bool> {
+        let current = self.own_lookup(obj, key);
+        let cur = match current {
+            Own::Absent => {
+                // 2.a. If extensible is false, return false.
+                if self.heap.get(obj).header.flags & EXTENSIBLE == 0 {
+                    return Ok(false);
+                }
+                let attrs = desc.attrs();
+                if desc.is_accessor() {
+                    let pair = self
+                        .new_accessor_pair(desc.get.unwrap_or(Value::UNDEFINED), desc.set.unwrap_or(Value::UNDEFINED));
+                    let k = self.named(key);
+                    self.add_named(obj, k, pair, attrs);
+                } else {
+                    let v = desc.value.unwrap_or(Value::UNDEFINED);
+                    if !self.add_property(obj, key, v, attrs) {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
+            _ => self.get_own_property(obj, key)?.unwrap_or_default(),
+        };
+        // 4. If every field in Desc is absent, return true.
+        let cur_attrs = cur.attrs();
+        let cur_configurable = cur_attrs & CONFIGURABLE != 0;
+        // 5. If current.[[Configurable]] is false:
+        if !cur_configurable {
+            if desc.configurable == Some(true) {
+                return Ok(false);
+            }
+            if let Some(e) = desc.enumerable {
+                if e != (cur_attrs & ENUMERABLE != 0) {
+                    return Ok(false);
+                }
+            }
+            if !desc.is_generic() && desc.is_accessor() != cur.is_accessor() {
+                return Ok(false);
+            }
+            if cur.is_accessor() {
+                if let Some(g) = desc.get {
+                    if !same_value_raw(g, cur.get.unwrap_or(Value::UNDEFINED)) {
+                        return Ok(false);
+                    }
+                }
+                if let Some(s) = desc.set {
+                    if !same_value_raw(s, cur.set.unwrap_or(Value::UNDEFINED)) {
+                        return Ok(false);
+                    }
+                }
+            } else if cur_attrs & WRITABLE == 0 {
+                if desc.writable == Some(true) {
+                    return Ok(false);
+                }
+                if let Some(v) = desc.value {
+                    if !self.same_value(v, cur.value.unwrap_or(Value::UNDEFINED)) {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        // 6. Apply the descriptor.
+        let enumerable = desc.enumerable.unwrap_or(cur_attrs & ENUMERABLE != 0);
+        let configurable = desc.configurable.unwrap_or(cur_configurable);
+        let mut new_attrs = (if enumerable { ENUMERABLE } else { 0 }) | (if configurable { CONFIGURABLE } else { 0 });
+        let to_accessor = if desc.is_generic() { cur.is_accessor() } else { desc.is_accessor() };
+        match current {
+            Own::Virtual(..) => {
+                // String wrapper indices and `length`: immutable; the checks above passed,
+                // so the definition changes nothing.
+                Ok(true)
+            }
+            Own::Element(i) => {
+                if !to_accessor {
+                    let writable = desc.writable.unwrap_or(true);
+                    if writable {
+                        new_attrs |= WRITABLE;
+                    }
+                    if new_attrs == DEFAULT_ATTRS {
+                        if let Some(v) = desc.value {
+                            if let Some(e) = self.heap.get(obj).elements {
+                                self.heap.vec_set(e, i as usize, v);
+                            }
+                        }
+                        return Ok(true);
+                    }
+                }
+                // Move the element to a named property with the new attributes.
+                let old = self.heap.elements(obj)[i as usize];
+                if let Some(e) = self.heap.get(obj).elements {
+                    self.heap.vec_set(e, i as usize, Value::EMPTY);
+                }
+                let k = self.index_atom(i);
+                if to_accessor {
+                    new_attrs |= ACCESSOR;
+                    let pair = self
+                        .new_accessor_pair(desc.get.unwrap_or(Value::UNDEFINED), desc.set.unwrap_or(Value::UNDEFINED));
+                    self.add_named(obj, k, pair, new_attrs);
+                } else {
+                    let v = desc.value.unwrap_or(old);
+                    self.add_named(obj, k, v, new_attrs);
+                }
+                Ok(true)
+            }
+            Own::Slot(slot, attrs) => {
+                let k = self.named(key);
+                if to_accessor {
+                    new_attrs |= ACCESSOR;
+                    let (g, s) = if attrs & ACCESSOR != 0 {
+                        let pair = self.heap.get(self.heap.slot(obj, slot).ptr_unchecked::<AccessorPair>());
+                        (desc.get.unwrap_or(pair.getter), desc.set.unwrap_or(pair.setter))
+                    } else {
+                        (desc.get.unwrap_or(Value::UNDEFINED), desc.set.unwrap_or(Value::UNDEFINED))
+                    };
+                    // Accessor pairs are replaced, not mutated, so caches holding the old
+                    // pair stay consistent.
+                    let pair = self.new_accessor_pair(g, s);
+                    if new_attrs != attrs {
+                        self.set_attrs(obj, k, new_attrs);
+                    } else {
+                        self.bump_if_prototype(obj);
+                    }
+                    self.heap.set_slot(obj, slot, pair);
+                } else {
+                    let was_accessor = attrs & ACCESSOR != 0;
+                    let writable = desc.writable.unwrap_or(!was_accessor && attrs & WRITABLE != 0);
+                    if writable {
+                        new_attrs |= WRITABLE;
+                    }
+                    if new_attrs != attrs {
+                        self.set_attrs(obj, k, new_attrs);
+                    }
+                    if let Some(v) = desc.value {
+                        self.heap.set_slot(obj, slot, v);
+                    } else if was_accessor {
+                        self.heap.set_slot(obj, slot, Value::UNDEFINED);
+                    }
+                }
+                Ok(true)
+            }
+            Own::Absent => unreachable!(),
+        }
+    }
+
+    /// A new accessor pair cell value.
+    pub fn new_accessor_pair(&mut self, getter: Value, setter: Value) -> Value {
+        let pair = self.heap.alloc(AccessorPair { header: CellHeader::new(CellKind::AccessorPair), getter, setter });
+        Value::cell(pair)
+    }
+
+    /// `DefinePropertyOrThrow`.
+    pub fn define_property_or_throw(&mut self, obj: Gc<JsObject>, key: Key, desc: &PropertyDescriptor) -> JsResult<()> {
+        if !self.define_own_property(obj, key, desc)? {
+            let name = self.key_display(key);
+            return Err(self.throw_type_error(&format!("Cannot redefine property: {name}")));
+        }
+        Ok(())
+    }
+
+    /// 10.4.2.4 ArraySetLength.
+    fn array_set_length(&mut self, arr: Gc<JsObject>, desc: &PropertyDescriptor) -> JsResult<bool> {
+        let Some(v) = desc.value else {
+            // No value: an ordinary definition of the `length` virtual property.
+            let ro = self.heap.get(arr).header.flags & LENGTH_READONLY != 0;
+            if desc.configurable == Some(true) || desc.enumerable == Some(true) || desc.is_accessor() {
+                return Ok(false);
+            }
+            if desc.writable == Some(true) && ro {
+                return Ok(false);
+            }
+            if desc.writable == Some(false) {
+                self.heap.get_mut(arr).header.flags |= LENGTH_READONLY;
+            }
+            return Ok(true);
+        };
+        // 3. Let newLen be ? ToUint32(Desc.[[Value]]).
+        let new_len = self.to_uint32(v)?;
+        // 4. Let numberLen be ? ToNumber(Desc.[[Value]]).
+        let number_len = self.to_number(v)?;
+        // 5. If SameValueZero(newLen, numberLen) is false, throw a RangeError.
+        if new_len as f64 != number_len {
+            return Err(self.throw_range_error("Invalid array length"));
+        }
+        if desc.configurable == Some(true) || desc.enumerable == Some(true) || desc.is_accessor() {
+            return Ok(false);
+        }
+        let old_len = self.heap.array_length(arr);
+        let ro = self.heap.get(arr).header.flags & LENGTH_READONLY != 0;
+        if new_len == old_len {
+            if desc.writable == Some(true) && ro {
+                return Ok(false);
+            }
+            if desc.writable == Some(false) {
+                self.heap.get_mut(arr).header.flags |= LENGTH_READONLY;
+            }
+            return Ok(true);
+        }
+        if ro {
+            return Ok(false);
+        }
+        let mut final_len = new_len;
+        let mut ok = true;
+        if new_len < old_len {
+            self.heap.truncate_elements(arr, new_len as usize);
+            // Delete sparse index properties from the top down; a non-configurable one
+            // stops the truncation.
+            let shape = self.heap.get(arr).shape;
+            if self.heap.get(shape).flags() & HAS_INDEX_KEYS != 0 {
+                let mut idx: Vec<u32> = self
+                    .own_keys_raw(arr)
+                    .into_iter()
+                    .filter_map(|k| match k {
+                        Key::Index(i) if i >= new_len => Some(i),
+                        _ => None,
+                    })
+                    .collect();
+                idx.sort_unstable_by(|a, b| b.cmp(a));
+                for i in idx {
+                    if !self.delete(arr, Key::Index(i))? {
+                        final_len = i + 1;
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+        }
+        self.heap.get_mut(arr.cast::<JsArray>()).length = final_len;
+        if desc.writable == Some(false) {
+            self.heap.get_mut(arr).header.flags |= LENGTH_READONLY;
+        }
+        Ok(ok)
+    }
+
+    // ---- [[Delete]] --------------------------------------------------------------------------
+
+    /// `[[Delete]](key)`.
+    pub fn delete(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
+        // Mapped arguments objects (runtime/arguments.rs).
+        if let Key::Index(i) = key {
+            if self.heap.get(obj).header.kind == CellKind::Arguments {
+                if let Some((map, value)) = self.mapped_argument(obj, i) {
+                    return self.arguments_delete(obj, i, map, value);
+                }
+            }
+        }
+        self.ordinary_delete(obj, key)
+    }
+
+    /// 10.1.10.1 OrdinaryDelete.
+    pub(crate) fn ordinary_delete(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
+        match self.own_lookup(obj, key) {
+            Own::Absent => Ok(true),
+            Own::Virtual(_, attrs) => Ok(attrs & CONFIGURABLE != 0),
+            Own::Element(i) => {
+                let e = self.heap.get(obj).elements;
+                if let Some(e) = e {
+                    let len = self.heap.get(e).len;
+                    if i + 1 == len && self.heap.get(obj).header.kind != CellKind::Array {
+                        self.heap.vec_set(e, i as usize, Value::UNDEFINED);
+                        self.heap.get_mut(e).len = i;
+                    } else {
+                        self.heap.vec_set(e, i as usize, Value::EMPTY);
+                    }
+                }
+                Ok(true)
+            }
+            Own::Slot(slot, attrs) => {
+                if attrs & CONFIGURABLE == 0 {
+                    return Ok(false);
+                }
+                let k = self.named(key);
+                let shape = self.heap.get(obj).shape;
+                // Deleting the most recently added property returns to the parent shape.
+                let s = self.heap.get(shape);
+                if !s.is_dictionary() {
+                    if let (Some(parent), Some(last)) = (s.parent, s.table.entries.last()) {
+                        if last.key == k && self.heap.get(parent).property_count() + 1 == s.property_count() {
+                            self.heap.set_slot(obj, slot, Value::UNDEFINED);
+                            self.heap.get_mut(obj).shape = parent;
+                            self.bump_if_prototype(obj);
+                            return Ok(true);
+                        }
+                    }
+                }
+                let d = self.make_dictionary(obj);
+                let s = self.heap.get_mut(d);
+                if let Some(i) = s.table.find(k) {
+                    s.table.remove(i);
+                }
+                s.dict_version = s.dict_version.wrapping_add(1);
+                self.heap.set_slot(obj, slot, Value::UNDEFINED);
+                self.bump_if_prototype(obj);
+                Ok(true)
+            }
+        }
+    }
+
+    // ---- [[OwnPropertyKeys]] ----------------------------------------------------------------
+
+    /// `[[OwnPropertyKeys]]`: indices ascending, then strings and symbols in creation order.
+    pub fn own_property_keys(&mut self, obj: Gc<JsObject>) -> JsResult<Vec<Key>> {
+        Ok(self.own_keys_raw(obj))
+    }
+
+    pub(crate) fn own_keys_raw(&mut self, obj: Gc<JsObject>) -> Vec<Key> {
+        let mut indices: Vec<u32> = Vec::new();
+        for (i, v) in self.heap.elements(obj).iter().enumerate() {
+            if !v.is_empty() {
+                indices.push(i as u32);
+            }
+        }
+        let kind = self.heap.get(obj).header.kind;
+        let mut strings: Vec<Key> = Vec::new();
+        if kind == CellKind::PrimitiveObject {
+            let p = self.heap.get(obj.cast::<PrimitiveObject>()).value;
+            if p.is_string() {
+                let n = self.heap.string_len(p) as u32;
+                indices.extend(0..n);
+                strings.push(Key::Name(self.names.length));
+            }
+        }
+        if kind == CellKind::Array {
+            strings.push(Key::Name(self.names.length));
+        }
+        let shape = self.heap.get(obj).shape;
+        let has_index = self.heap.get(shape).flags() & HAS_INDEX_KEYS != 0;
+        let mut symbols: Vec<Key> = Vec::new();
+        let entries: Vec<PropKey> = self.heap.get(shape).table.entries.iter().map(|e| e.key).collect();
+        for k in entries {
+            let v = k.value();
+            if v.is_symbol() {
+                // Private elements are not properties.
+                if self.heap.get(v.ptr_unchecked::<crate::object::Symbol>()).header.flags
+                    & crate::object::PRIVATE_SYMBOL
+                    == 0
+                {
+                    symbols.push(Key::Name(k));
+                }
+            } else if has_index {
+                match self.key_from_atom(v) {
+                    Key::Index(i) => indices.push(i),
+                    key => strings.push(key),
+                }
+            } else {
+                strings.push(Key::Name(k));
+            }
+        }
+        indices.sort_unstable();
+        indices.dedup();
+        let mut out: Vec<Key> = indices.into_iter().map(Key::Index).collect();
+        out.extend(strings);
+        out.extend(symbols);
+        out
+    }
+
+    // ---- Prototype and extensibility -----------------------------------------------------------
+
+    /// `[[GetPrototypeOf]]`.
+    #[inline]
+    pub fn get_prototype_of(&self, obj: Gc<JsObject>) -> Value {
+        self.heap.get(self.heap.get(obj).shape).proto
+    }
+
+    /// `[[SetPrototypeOf]]` (10.1.2.1 OrdinarySetPrototypeOf).
+    pub fn set_prototype_of(&mut self, obj: Gc<JsObject>, proto: Value) -> JsResult<bool> {
+        let current = self.get_prototype_of(obj);
+        if current == proto {
+            return Ok(true);
+        }
+        let flags = self.heap.get(obj).header.flags;
+        if flags & EXTENSIBLE == 0 || flags & IMMUTABLE_PROTO != 0 {
+            return Ok(false);
+        }
+        // 8. Refuse cycles.
+        let mut p = proto;
+        while p.is_object() {
+            if p == Value::object(obj) {
+                return Ok(false);
+            }
+            p = self.get_prototype_of(p.ptr_unchecked());
+        }
+        self.change_prototype(obj, proto);
+        Ok(true)
+    }
+
+    /// Rebuilds the shape of `obj` around a new prototype.
+    pub(crate) fn change_prototype(&mut self, obj: Gc<JsObject>, proto: Value) {
+        let shape = self.heap.get(obj).shape;
+        if proto.is_object() {
+            let p: Gc<JsObject> = proto.ptr_unchecked();
+            self.heap.get_mut(p).header.flags |= IS_PROTOTYPE;
+        }
+        if self.heap.get(shape).is_dictionary() {
+            self.heap.get_mut(shape).proto = proto;
+        } else {
+            let (kind, cap) = (self.heap.get(shape).object_kind, self.heap.get(shape).inline_cap);
+            let mut s = self.root_shape(proto, kind, cap);
+            let entries: Vec<_> = self.heap.get(shape).table.entries.clone();
+            let flags = self.heap.get(shape).flags() & !DICTIONARY;
+            for e in entries {
+                s = match self.heap.get(s).find_transition(e.key, e.attrs) {
+                    Some(n) => n,
+                    None => {
+                        let mut d = self.heap.get(s).derive_with(s, e.key, e.attrs);
+                        d.header.flags |= flags;
+                        let n = self.heap.alloc(d);
+                        self.heap.get_mut(s).transitions.push((e.key, e.attrs, n));
+                        n
+                    }
+                };
+            }
+            self.heap.get_mut(obj).shape = s;
+        }
+        self.bump_if_prototype(obj);
+        // Caches keyed on shapes of objects inheriting from `obj` depend on its chain.
+        self.proto_epoch = self.proto_epoch.wrapping_add(1);
+    }
+
+    /// `[[IsExtensible]]`.
+    pub fn is_extensible(&self, obj: Gc<JsObject>) -> bool {
+        self.heap.get(obj).header.flags & EXTENSIBLE != 0
+    }
+
+    /// `[[PreventExtensions]]`. The object moves to dictionary mode so that no cached
+    /// add-property transition applies to it any more.
+    pub fn prevent_extensions(&mut self, obj: Gc<JsObject>) -> bool {
+        if self.heap.get(obj).header.flags & EXTENSIBLE != 0 {
+            self.make_dictionary(obj);
+            self.heap.get_mut(obj).header.flags &= !EXTENSIBLE;
+            self.bump_if_prototype(obj);
+        }
+        true
+    }
+
+    /// `HasProperty(O, P)`.
+    pub fn has_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
+        let mut o = obj;
+        loop {
+            if self.own_lookup(o, key) != Own::Absent {
+                return Ok(true);
+            }
+            let proto = self.get_prototype_of(o);
+            if !proto.is_object() {
+                return Ok(false);
+            }
+            o = proto.ptr_unchecked();
+        }
+    }
+
+    /// `HasOwnProperty(O, P)`.
+    pub fn has_own_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
+        Ok(self.own_lookup(obj, key) != Own::Absent)
+    }
+
+    /// `DeletePropertyOrThrow`.
+    pub fn delete_or_throw(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<()> {
+        if !self.delete(obj, key)? {
+            let name = self.key_display(key);
+            return Err(self.throw_type_error(&format!("Cannot delete property '{name}'")));
+        }
+        Ok(())
+    }
+
+    /// `Set(O, P, V, true)`: throws on failure.
+    pub fn set_or_throw(&mut self, obj: Gc<JsObject>, key: Key, value: Value) -> JsResult<()> {
+        if !self.set(obj, key, value, Value::object(obj))? {
+            let name = self.key_display(key);
+            return Err(self.throw_type_error(&format!("Cannot assign to read only property '{name}' of object")));
+        }
+        Ok(())
+    }
+
+    /// 7.3.15 SetIntegrityLevel(O, level): `frozen` true for "frozen", false for "sealed".
+    pub(crate) fn set_integrity_level(&mut self, obj: Gc<JsObject>, frozen: bool) -> JsResult<bool> {
+        // 3. Let status be ? O.[[PreventExtensions]]().
+        self.prevent_extensions(obj);
+        let keys = self.own_property_keys(obj)?;
+        for k in keys {
+            let desc = if frozen {
+                match self.own_lookup(obj, k) {
+                    Own::Slot(_, attrs) if attrs & ACCESSOR != 0 => {
+                        PropertyDescriptor { configurable: Some(false), ..Default::default() }
+                    }
+                    Own::Absent => continue,
+                    _ => PropertyDescriptor { configurable: Some(false), writable: Some(false), ..Default::default() },
+                }
+            } else {
+                PropertyDescriptor { configurable: Some(false), ..Default::default() }
+            };
+            self.define_property_or_throw(obj, k, &desc)?;
+        }
+        Ok(true)
+    }
+
+    /// 7.3.16 TestIntegrityLevel(O, level).
+    pub(crate) fn test_integrity_level(&mut self, obj: Gc<JsObject>, frozen: bool) -> JsResult<bool> {
+        if self.is_extensible(obj) {
+            return Ok(false);
+        }
+        for k in self.own_property_keys(obj)? {
+            if let Some(d) = self.get_own_property(obj, k)? {
+                if d.configurable == Some(true) {
+                    return Ok(false);
+                }
+                if frozen && d.is_data() && d.writable == Some(true) {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// SameValue on values whose identity is their bits (functions, undefined).
+fn same_value_raw(a: Value, b: Value) -> bool {
+    a == b
+}
