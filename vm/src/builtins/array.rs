@@ -4,7 +4,7 @@
 //! array-likes); reads take a fast path through the dense elements when they hold the
 //! value.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::property::PropertyDescriptor;
 use crate::object::shape::{CONFIGURABLE, DEFAULT_ATTRS, ENUMERABLE, WRITABLE};
@@ -12,6 +12,10 @@ use crate::object::{iter_kind, JsObject, Key};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::string::StringBuilder;
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, link, globals: &[("Array", Intrinsic::Array)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     Array."isArray" => is_array, 1;
@@ -86,6 +90,15 @@ pub(crate) fn init(rt: &mut Runtime) {
     }
     let key = Key::Name(rt.symbols.unscopables);
     rt.define_data_raw(ap, key, Value::object(unscopables), CONFIGURABLE);
+}
+
+/// %Array.prototype.values%, also `Array.prototype[@@iterator]`, once the table has made it.
+fn link(rt: &mut Runtime) {
+    let values = rt.intrinsic_prop(Intrinsic::ArrayPrototype, "values");
+    rt.set_intrinsic(Intrinsic::ArrayProtoValues, values);
+    let ap = rt.intrinsic_object(Intrinsic::ArrayPrototype);
+    let it_key = Key::Name(rt.symbols.iterator);
+    rt.define_data_raw(ap, it_key, values, WRITABLE | CONFIGURABLE);
 }
 
 // ---- Helpers ---------------------------------------------------------------------------------

@@ -19,6 +19,7 @@
 //! with the suspended execution context held by the generator object. The reactions are
 //! native functions whose `data` is a two-element vector: the generator and the promise.
 
+use super::Builtin;
 use crate::gc::{CellKind, Gc};
 use crate::interp::ops::generator::{self, RESUME_NEXT, RESUME_THROW};
 use crate::object::shape::CONFIGURABLE;
@@ -133,6 +134,9 @@ fn await_rejected(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Va
 /// 27.7.2/27.7.3: %AsyncFunction% and %AsyncFunction.prototype% (the [[Prototype]] of
 /// async function closures). %AsyncFunction% is not a global: it is reached as
 /// `Object.getPrototypeOf(async function () {}).constructor`.
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin = Builtin { init, ..Builtin::NONE };
+
 pub(crate) fn init(rt: &mut Runtime) {
     let fp = rt.intrinsic(Intrinsic::FunctionPrototype);
     let afp = rt.new_object(fp);
@@ -146,6 +150,8 @@ pub(crate) fn init(rt: &mut Runtime) {
     let function = rt.intrinsic(Intrinsic::Function);
     rt.change_prototype(af, function);
     rt.set_intrinsic(Intrinsic::AsyncFunction, Value::object(af));
+    // Async function closures inherit %AsyncFunction.prototype% and have no `prototype`.
+    rt.realm_mut().shapes.async_function = super::closure_shape(rt, Value::object(afp), false);
 }
 
 /// 27.7.1.1 AsyncFunction(...parameterArgs, bodyArg): CreateDynamicFunction of kind async.

@@ -24,7 +24,7 @@
 //! queued while the body was busy) run in a loop, not by recursion. Promise reactions are
 //! native functions whose `data` is the AsyncGenerator object.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::interp::ops::generator::{self, RESUME_NEXT, RESUME_RETURN, RESUME_THROW};
 use crate::object::shape::CONFIGURABLE;
@@ -36,6 +36,9 @@ use crate::runtime::{ExceptionKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
 use super::async_iteration as ai;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin = Builtin { init, rows: ROWS, ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     AsyncIteratorPrototype.[async_iterator] => ai::async_iterator_self, 0;
@@ -436,6 +439,8 @@ pub(crate) fn init(rt: &mut Runtime) {
     let function = rt.intrinsic(Intrinsic::Function);
     rt.change_prototype(agf, function);
     rt.set_intrinsic(Intrinsic::AsyncGeneratorFunction, Value::object(agf));
+    // Async generator function closures inherit %AsyncGeneratorFunction.prototype%.
+    rt.realm_mut().shapes.async_generator_function = super::closure_shape(rt, Value::object(agfp), true);
 }
 
 /// 27.4.1.1 AsyncGeneratorFunction(...parameterArgs, bodyArg): CreateDynamicFunction of

@@ -3,11 +3,15 @@
 use ecma::bigint::{bigint_from_integral_f64, parse_bigint_literal};
 use num_bigint::BigInt;
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::object::{BigIntCell, PrimitiveObject};
 use crate::runtime::convert::Hint;
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, globals: &[("BigInt", Intrinsic::BigInt)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     BigIntPrototype."toString" => to_string, 0;

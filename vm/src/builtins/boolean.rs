@@ -1,9 +1,13 @@
 //! 20.3 Boolean objects.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::object::PrimitiveObject;
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, globals: &[("Boolean", Intrinsic::Boolean)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     BooleanPrototype."toString" => to_string, 0;

@@ -6,11 +6,25 @@
 //! to its position. WeakMap and WeakSet hold their entries strongly (a documented
 //! simplification: their contents are never observable through enumeration).
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::{iter_kind, BigIntCell, CollectionData, CollectionObject, IteratorObject, JsObject, Key};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin = Builtin {
+    init,
+    rows: ROWS,
+    link: link_aliases,
+    globals: &[
+        ("Map", Intrinsic::Map),
+        ("Set", Intrinsic::Set),
+        ("WeakMap", Intrinsic::WeakMap),
+        ("WeakSet", Intrinsic::WeakSet),
+    ],
+    ..Builtin::NONE
+};
 
 pub(crate) const ROWS: &[Row] = rows! {
     MapPrototype."clear" => map_clear, 0;

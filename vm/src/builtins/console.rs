@@ -2,6 +2,7 @@
 //! simplified node style (`{ a: 1, b: 'x' }`, `[ 1, 2, 3 ]`, `[Function: f]`), without
 //! running JavaScript (accessors show as `[Getter]`).
 
+use super::Builtin;
 use crate::gc::{CellKind, Gc};
 use crate::object::property::Own;
 use crate::object::shape::{ACCESSOR, CONFIGURABLE, ENUMERABLE, WRITABLE};
@@ -9,6 +10,9 @@ use crate::object::{DateObject, JsObject, Key, PrimitiveObject};
 use crate::runtime::function::{BoundFunction, Closure, NativeFunction};
 use crate::runtime::{JsResult, Runtime};
 use crate::value::{Kind, Value};
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin = Builtin { install, ..Builtin::NONE };
 
 /// Installs `console` on the global object.
 pub(crate) fn install(rt: &mut Runtime, global: Gc<JsObject>) {

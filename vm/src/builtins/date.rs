@@ -1,6 +1,6 @@
 //! 21.4 Date objects. The time arithmetic and the string formats are in `conv::date`.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::{DateObject, JsObject, Key};
 use crate::runtime::convert::Hint;
@@ -8,6 +8,10 @@ use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::string::StrView;
 use crate::value::Value;
 use ecma::conv::date as d;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, link: link_aliases, globals: &[("Date", Intrinsic::Date)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     Date."now" => now, 0;

@@ -1,11 +1,28 @@
 //! 20.5 Error objects: Error, the NativeError constructors and AggregateError.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::{JsObject, Key};
 use crate::runtime::{ErrorKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin = Builtin {
+    init,
+    rows: ROWS,
+    globals: &[
+        ("Error", Intrinsic::Error),
+        ("TypeError", Intrinsic::TypeError),
+        ("RangeError", Intrinsic::RangeError),
+        ("ReferenceError", Intrinsic::ReferenceError),
+        ("SyntaxError", Intrinsic::SyntaxError),
+        ("EvalError", Intrinsic::EvalError),
+        ("URIError", Intrinsic::UriError),
+        ("AggregateError", Intrinsic::AggregateError),
+    ],
+    ..Builtin::NONE
+};
 
 pub(crate) const ROWS: &[Row] = rows! {
     ErrorPrototype."toString" => to_string, 0;

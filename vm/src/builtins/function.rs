@@ -1,6 +1,6 @@
 //! 20.2 Function objects: the constructor and Function.prototype.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::property::PropertyDescriptor;
 use crate::object::shape::CONFIGURABLE;
@@ -8,6 +8,15 @@ use crate::object::{JsObject, Key};
 use crate::runtime::function::{BoundFunction, Closure};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin = Builtin {
+    init,
+    rows: ROWS,
+    link: init_throw_type_error,
+    globals: &[("Function", Intrinsic::Function)],
+    ..Builtin::NONE
+};
 
 pub(crate) const ROWS: &[Row] = rows! {
     FunctionPrototype."apply" => apply, 2;

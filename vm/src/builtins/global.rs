@@ -1,7 +1,7 @@
 //! Functions of the global object (19.2): parseInt, parseFloat, isNaN, isFinite, the URI
 //! functions, indirect eval, and `print`.
 
-use super::{arg, Row};
+use super::{arg, Builtin};
 use crate::gc::Gc;
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::JsObject;
@@ -10,8 +10,8 @@ use crate::string::StrView;
 use crate::value::Value;
 use ecma::conv;
 
-/// Global functions are installed by `install` (the global object is not an intrinsic).
-pub(crate) const ROWS: &[Row] = &[];
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin = Builtin { install, ..Builtin::NONE };
 
 const GLOBALS: &[(&str, crate::runtime::function::NativeFn, u32)] = &[
     ("parseInt", parse_int, 2),
@@ -26,8 +26,12 @@ const GLOBALS: &[(&str, crate::runtime::function::NativeFn, u32)] = &[
     ("eval", eval, 1),
 ];
 
-/// Installs the global functions.
+/// Installs the global value properties (19.1) and functions (19.2).
 pub(crate) fn install(rt: &mut Runtime, global: Gc<JsObject>) {
+    rt.define_value(global, "globalThis", Value::object(global), WRITABLE | CONFIGURABLE);
+    rt.define_value(global, "NaN", Value::number(f64::NAN), 0);
+    rt.define_value(global, "Infinity", Value::number(f64::INFINITY), 0);
+    rt.define_value(global, "undefined", Value::UNDEFINED, 0);
     for &(name, f, len) in GLOBALS {
         let func = rt.new_native(name, f, len);
         rt.define_value(global, name, Value::object(func), WRITABLE | CONFIGURABLE);
@@ -35,8 +39,14 @@ pub(crate) fn install(rt: &mut Runtime, global: Gc<JsObject>) {
             rt.set_intrinsic(crate::runtime::Intrinsic::Eval, Value::object(func));
         }
     }
-    let pi = rt.intrinsic_prop(crate::runtime::Intrinsic::Number, "parseInt");
-    let _ = pi;
+    // 21.1.2.12-13: Number.parseFloat and Number.parseInt are these same functions.
+    let n = rt.intrinsic_object(crate::runtime::Intrinsic::Number);
+    for name in ["parseInt", "parseFloat"] {
+        let key = rt.key(name);
+        if let Some(f) = rt.peek_data(global, key) {
+            rt.define_data_raw(n, key, f, WRITABLE | CONFIGURABLE);
+        }
+    }
 }
 
 /// 19.2.5 parseInt(string, radix).

@@ -1,13 +1,16 @@
 //! 27.1 Iteration: %IteratorPrototype%, %ArrayIteratorPrototype%,
 //! %StringIteratorPrototype%, and 27.3-27.5 generator function and generator objects.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::interp::ops::generator::{resume, RESUME_NEXT, RESUME_RETURN, RESUME_THROW};
 use crate::object::shape::CONFIGURABLE;
 use crate::object::{iter_kind, IteratorObject, JsObject, Key};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin = Builtin { init, rows: ROWS, link, ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     IteratorPrototype.[iterator] => iterator_self, 0;
@@ -59,6 +62,17 @@ pub(crate) fn init(rt: &mut Runtime) {
     let function = rt.intrinsic(Intrinsic::Function);
     rt.change_prototype(gf, function);
     rt.set_intrinsic(Intrinsic::GeneratorFunction, Value::object(gf));
+    // Generator function closures inherit %GeneratorFunction.prototype%.
+    rt.realm_mut().shapes.generator_function = super::closure_shape(rt, Value::object(gfp), true);
+}
+
+/// The `next` methods the interpreter's fast iteration recognizes, once the table has made
+/// them.
+fn link(rt: &mut Runtime) {
+    let next = rt.intrinsic_prop(Intrinsic::ArrayIteratorPrototype, "next");
+    rt.set_intrinsic(Intrinsic::ArrayIteratorProtoNext, next);
+    let next = rt.intrinsic_prop(Intrinsic::StringIteratorPrototype, "next");
+    rt.set_intrinsic(Intrinsic::StringIteratorProtoNext, next);
 }
 
 /// 27.1.2.1 %IteratorPrototype%[@@iterator]().

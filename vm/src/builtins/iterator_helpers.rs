@@ -22,12 +22,16 @@
 //! during a step are rooted.
 
 use super::iterator::define_tag;
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::{iter_kind, IteratorObject, JsObject, Key, ValueVec};
 use crate::runtime::iteration::iterator_close;
 use crate::runtime::{Exception, ExceptionKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, globals: &[("Iterator", Intrinsic::Iterator)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     Iterator."from" => iterator_from, 1;

@@ -2,7 +2,7 @@
 //! then the reviver walk) and `JSON.stringify` (SerializeJSONProperty with replacer
 //! functions and property lists, `toJSON`, indentation and cycle detection).
 
-use super::{arg, Row};
+use super::{arg, Builtin};
 use crate::gc::{CellKind, Gc};
 use crate::object::shape::{CONFIGURABLE, ENUMERABLE};
 use crate::object::{BigIntCell, JsObject, Key, PrimitiveObject};
@@ -11,8 +11,8 @@ use crate::string::StrView;
 use crate::value::Value;
 use ecma::conv::json::{self as cj, JsonErrorKind, JsonValue};
 
-/// JSON is installed by `install`.
-pub(crate) const ROWS: &[Row] = &[];
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin = Builtin { install, ..Builtin::NONE };
 
 /// Installs `JSON` on the global object.
 pub(crate) fn install(rt: &mut Runtime, global: Gc<JsObject>) {

@@ -1,14 +1,14 @@
 //! 21.3 The Math object.
 
-use super::{arg, Row};
+use super::{arg, Builtin};
 use crate::gc::Gc;
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::JsObject;
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
-/// Math is installed by `install` (it is not a constructor's prototype).
-pub(crate) const ROWS: &[Row] = &[];
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin = Builtin { install, ..Builtin::NONE };
 
 type F1 = fn(f64) -> f64;
 

@@ -131,31 +131,56 @@ macro_rules! rows {
 }
 pub(crate) use rows;
 
-/// Every module's table, installed in this order.
-fn tables() -> [&'static [Row]; 20] {
-    [
-        object::ROWS,
-        function::ROWS,
-        array::ROWS,
-        string::ROWS,
-        number::ROWS,
-        boolean::ROWS,
-        symbol::ROWS,
-        bigint::ROWS,
-        math::ROWS,
-        error::ROWS,
-        json::ROWS,
-        date::ROWS,
-        iterator::ROWS,
-        iterator_helpers::ROWS,
-        async_generator::ROWS,
-        regexp::ROWS,
-        collections::ROWS,
-        promise::ROWS,
-        reflect::ROWS,
-        global::ROWS,
-    ]
+/// A builtin module's registration: everything `create_realm` and `install_globals` do for
+/// it. Adding a builtin is its module's `BUILTIN` and one entry in `BUILTINS` (plus, for the
+/// objects it makes, their `Intrinsic` names: a realm's slots, shared with the core).
+#[derive(Clone, Copy)]
+pub(crate) struct Builtin {
+    /// Makes the module's prototypes and constructors in a new realm, in `BUILTINS` order (a
+    /// module may use the intrinsics of the modules before it).
+    pub init: fn(&mut Runtime),
+    /// The module's function properties, installed on intrinsics after every `init`.
+    pub rows: &'static [Row],
+    /// Runs once every table is installed: intrinsics that are table functions, aliases.
+    pub link: fn(&mut Runtime),
+    /// The module's intrinsics that are global bindings (writable, configurable).
+    pub globals: &'static [(&'static str, Intrinsic)],
+    /// Defines the module's other global bindings (namespace objects, global functions) on
+    /// a realm's global object.
+    pub install: fn(&mut Runtime, Gc<JsObject>),
 }
+
+impl Builtin {
+    /// A registration that does nothing (the base of the modules' `BUILTIN`s).
+    pub(crate) const NONE: Builtin =
+        Builtin { init: |_| {}, rows: &[], link: |_| {}, globals: &[], install: |_, _| {} };
+}
+
+/// Every builtin module, in the order their steps run.
+const BUILTINS: &[Builtin] = &[
+    object::BUILTIN,
+    function::BUILTIN,
+    array::BUILTIN,
+    string::BUILTIN,
+    number::BUILTIN,
+    boolean::BUILTIN,
+    symbol::BUILTIN,
+    bigint::BUILTIN,
+    math::BUILTIN,
+    error::BUILTIN,
+    json::BUILTIN,
+    date::BUILTIN,
+    iterator::BUILTIN,
+    iterator_helpers::BUILTIN,
+    async_generator::BUILTIN,
+    async_function::BUILTIN,
+    regexp::BUILTIN,
+    collections::BUILTIN,
+    promise::BUILTIN,
+    reflect::BUILTIN,
+    global::BUILTIN,
+    console::BUILTIN,
+];
 
 /// Argument `i`, or undefined.
 #[inline(always)]
@@ -324,6 +349,23 @@ fn shape_with(rt: &mut Runtime, proto: Value, kind: CellKind, cap: u8, props: &[
     s
 }
 
+/// The shape of closures whose [[Prototype]] is `proto`: `length`, `name` and, with
+/// `prototype_slot`, a writable `prototype` (made lazily).
+pub(crate) fn closure_shape(rt: &mut Runtime, proto: Value, prototype_slot: bool) -> Gc<Shape> {
+    let (length, name, prototype) = (rt.names.length, rt.names.name, rt.names.prototype);
+    if prototype_slot {
+        shape_with(
+            rt,
+            proto,
+            CellKind::Closure,
+            3,
+            &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)],
+        )
+    } else {
+        shape_with(rt, proto, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE)])
+    }
+}
+
 /// Builds a realm: the intrinsics and a global object with every builtin. The realm is
 /// pushed onto `rt.realms`, made current while it is built, and returned (popped again)
 /// for the caller to register.
@@ -391,14 +433,8 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
     let iterator = rt.symbols.iterator;
     let native_function =
         shape_with(rt, fpv, CellKind::NativeFunction, 2, &[(length, CONFIGURABLE), (name, CONFIGURABLE)]);
-    let function = shape_with(rt, fpv, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE)]);
-    let ctor = shape_with(
-        rt,
-        fpv,
-        CellKind::Closure,
-        3,
-        &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)],
-    );
+    let function = closure_shape(rt, fpv, false);
+    let ctor = closure_shape(rt, fpv, true);
     let class_ctor =
         shape_with(rt, fpv, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, 0)]);
     let object = rt.root_shape(op, CellKind::Object, 4);
@@ -444,74 +480,18 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
     let array_shape = rt.root_shape(Value::object(ap), CellKind::Array, 0);
     rt.realms[index as usize].shapes.array = array_shape;
 
-    // The remaining prototypes and constructors.
-    object::init(rt);
-    function::init(rt);
-    array::init(rt);
-    string::init(rt);
-    number::init(rt);
-    boolean::init(rt);
-    symbol::init(rt);
-    bigint::init(rt);
-    error::init(rt);
-    iterator::init(rt);
-    iterator_helpers::init(rt);
-    date::init(rt);
-    regexp::init(rt);
-    collections::init(rt);
-    promise::init(rt);
-    async_generator::init(rt);
-
-    // Generator function closures inherit %GeneratorFunction.prototype%.
-    let gfp = rt.intrinsic(Intrinsic::GeneratorFunctionPrototype);
-    let gen_fn = shape_with(
-        rt,
-        gfp,
-        CellKind::Closure,
-        3,
-        &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)],
-    );
-    rt.realms[index as usize].shapes.generator_function = gen_fn;
-    // Async generator function closures inherit %AsyncGeneratorFunction.prototype%.
-    let agfp = rt.intrinsic(Intrinsic::AsyncGeneratorFunctionPrototype);
-    let async_gen_fn = shape_with(
-        rt,
-        agfp,
-        CellKind::Closure,
-        3,
-        &[(length, CONFIGURABLE), (name, CONFIGURABLE), (prototype, WRITABLE)],
-    );
-    rt.realms[index as usize].shapes.async_generator_function = async_gen_fn;
-    // Async function closures inherit %AsyncFunction.prototype% and have no `prototype`.
-    async_function::init(rt);
-    let afp = rt.intrinsic(Intrinsic::AsyncFunctionPrototype);
-    let async_fn = shape_with(rt, afp, CellKind::Closure, 3, &[(length, CONFIGURABLE), (name, CONFIGURABLE)]);
-    rt.realms[index as usize].shapes.async_function = async_fn;
-
-    for table in tables() {
-        for row in table {
+    // The remaining prototypes and constructors, their functions, then what links them.
+    for b in BUILTINS {
+        (b.init)(rt);
+    }
+    for b in BUILTINS {
+        for row in b.rows {
             rt.install_row(row);
         }
     }
-    // Intrinsics that are builtin functions installed by the tables.
-    let values = rt.intrinsic_prop(Intrinsic::ArrayPrototype, "values");
-    rt.set_intrinsic(Intrinsic::ArrayProtoValues, values);
-    let ap_obj = rt.intrinsic_object(Intrinsic::ArrayPrototype);
-    let it_key = Key::Name(rt.symbols.iterator);
-    rt.define_data_raw(ap_obj, it_key, values, WRITABLE | CONFIGURABLE);
-    let ots = rt.intrinsic_prop(Intrinsic::ObjectPrototype, "toString");
-    rt.set_intrinsic(Intrinsic::ObjectProtoToString, ots);
-    let next = rt.intrinsic_prop(Intrinsic::ArrayIteratorPrototype, "next");
-    rt.set_intrinsic(Intrinsic::ArrayIteratorProtoNext, next);
-    let next = rt.intrinsic_prop(Intrinsic::StringIteratorPrototype, "next");
-    rt.set_intrinsic(Intrinsic::StringIteratorProtoNext, next);
-    let sp = rt.intrinsic_object(Intrinsic::StringPrototype);
-    let si = rt.peek_data(sp, it_key).unwrap_or(Value::UNDEFINED);
-    rt.set_intrinsic(Intrinsic::StringProtoIterator, si);
-    let exec = rt.intrinsic_prop(Intrinsic::RegExpPrototype, "exec");
-    rt.set_intrinsic(Intrinsic::RegExpProtoExec, exec);
-    function::init_throw_type_error(rt);
-    collections::link_aliases(rt);
+    for b in BUILTINS {
+        (b.link)(rt);
+    }
 
     // The global object.
     let global = rt.new_object_of_kind(op, CellKind::Object, 16);
@@ -527,62 +507,16 @@ pub(crate) fn install_globals(rt: &mut Runtime, realm: u32) {
     let saved = rt.realm;
     rt.realm = realm;
     let g = rt.global_object();
-    let ctors: &[(&str, Intrinsic)] = &[
-        ("Object", Intrinsic::Object),
-        ("Function", Intrinsic::Function),
-        ("Array", Intrinsic::Array),
-        ("String", Intrinsic::String),
-        ("Number", Intrinsic::Number),
-        ("Boolean", Intrinsic::Boolean),
-        ("Symbol", Intrinsic::Symbol),
-        ("BigInt", Intrinsic::BigInt),
-        ("Error", Intrinsic::Error),
-        ("TypeError", Intrinsic::TypeError),
-        ("RangeError", Intrinsic::RangeError),
-        ("ReferenceError", Intrinsic::ReferenceError),
-        ("SyntaxError", Intrinsic::SyntaxError),
-        ("EvalError", Intrinsic::EvalError),
-        ("URIError", Intrinsic::UriError),
-        ("AggregateError", Intrinsic::AggregateError),
-        ("Date", Intrinsic::Date),
-        ("RegExp", Intrinsic::RegExp),
-        ("Map", Intrinsic::Map),
-        ("Set", Intrinsic::Set),
-        ("WeakMap", Intrinsic::WeakMap),
-        ("WeakSet", Intrinsic::WeakSet),
-        ("Promise", Intrinsic::Promise),
-        ("Iterator", Intrinsic::Iterator),
-    ];
-    for &(name, i) in ctors {
-        let v = rt.intrinsic(i);
-        if !v.is_undefined() {
-            rt.define_value(g, name, v, WRITABLE | CONFIGURABLE);
+    for b in BUILTINS {
+        for &(name, i) in b.globals {
+            let v = rt.intrinsic(i);
+            if !v.is_undefined() {
+                rt.define_value(g, name, v, WRITABLE | CONFIGURABLE);
+            }
         }
+        (b.install)(rt, g);
     }
-    rt.define_value(g, "globalThis", Value::object(g), WRITABLE | CONFIGURABLE);
-    rt.define_value(g, "NaN", Value::number(f64::NAN), 0);
-    rt.define_value(g, "Infinity", Value::number(f64::INFINITY), 0);
-    rt.define_value(g, "undefined", Value::UNDEFINED, 0);
-    global::install(rt, g);
-    math::install(rt, g);
-    json::install(rt, g);
-    reflect::install(rt, g);
-    console::install(rt, g);
-    number::link_parse_functions(rt);
-    date::link_aliases(rt);
-    string_aliases(rt);
     rt.realm = saved;
-}
-
-/// `String.prototype.trimLeft`/`trimRight` are the same functions as trimStart/trimEnd.
-fn string_aliases(rt: &mut Runtime) {
-    let sp = rt.intrinsic_object(Intrinsic::StringPrototype);
-    for (alias, name) in [("trimLeft", "trimStart"), ("trimRight", "trimEnd")] {
-        let key = rt.key(name);
-        if let Some(f) = rt.peek_data(sp, key) {
-            rt.define_value(sp, alias, f, WRITABLE | CONFIGURABLE);
-        }
-    }
 }
 
 /// A property of the intrinsic `on` that is an accessor (for checks in tests).

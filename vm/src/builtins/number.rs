@@ -1,10 +1,14 @@
 //! 21.1 Number objects.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::object::PrimitiveObject;
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 use ecma::conv::number_to_string as nts;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, globals: &[("Number", Intrinsic::Number)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     Number."isFinite" => is_finite, 1;
@@ -37,18 +41,6 @@ pub(crate) fn init(rt: &mut Runtime) {
         ("POSITIVE_INFINITY", f64::INFINITY),
     ] {
         rt.define_value(c, name, Value::number(v), 0);
-    }
-}
-
-/// Number.parseInt/parseFloat are the global functions (installed once those exist).
-pub(crate) fn link_parse_functions(rt: &mut Runtime) {
-    let g = rt.global_object();
-    let n = rt.intrinsic_object(Intrinsic::Number);
-    for name in ["parseInt", "parseFloat"] {
-        let key = rt.key(name);
-        if let Some(f) = rt.peek_data(g, key) {
-            rt.define_data_raw(n, key, f, crate::object::shape::WRITABLE | crate::object::shape::CONFIGURABLE);
-        }
     }
 }
 

@@ -1,12 +1,16 @@
 //! 20.1 Object objects: the constructor, its static functions and Object.prototype.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::property::{Own, PropertyDescriptor};
 use crate::object::shape::{CONFIGURABLE, ENUMERABLE, WRITABLE};
 use crate::object::{JsObject, Key};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, link, globals: &[("Object", Intrinsic::Object)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     Object."assign" => assign, 2;
@@ -51,6 +55,12 @@ pub(crate) fn init(rt: &mut Runtime) {
     let op = rt.intrinsic_object(Intrinsic::ObjectPrototype);
     let c = rt.make_constructor("Object", object_constructor, 1, Some(op));
     rt.set_intrinsic(Intrinsic::Object, Value::object(c));
+}
+
+/// %Object.prototype.toString%, once the table has made it.
+fn link(rt: &mut Runtime) {
+    let ots = rt.intrinsic_prop(Intrinsic::ObjectPrototype, "toString");
+    rt.set_intrinsic(Intrinsic::ObjectProtoToString, ots);
 }
 
 /// 20.1.1.1 Object([value]).

@@ -31,13 +31,17 @@
 //! The combinators (`all`, `allSettled`, `any`, `race`, and the proposed `allKeyed` and
 //! `allSettledKeyed`) are in `promise_combinators.rs`.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::{promise_state, JsObject, Key, PromiseObject, PromiseReaction, ValueVec};
 use crate::runtime::function::{NativeFn, NativeFunction};
 use crate::runtime::jobs::{Job, JOB_VALUES};
 use crate::runtime::{ErrorKind, ExceptionKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, globals: &[("Promise", Intrinsic::Promise)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     Promise."all" => super::promise_combinators::promise_all, 1;

@@ -1,14 +1,14 @@
 //! 28.1 The Reflect object.
 
-use super::{arg, Row};
+use super::{arg, Builtin};
 use crate::gc::Gc;
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::JsObject;
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
-/// Reflect is installed by `install`.
-pub(crate) const ROWS: &[Row] = &[];
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin = Builtin { install, ..Builtin::NONE };
 
 const FUNCTIONS: &[(&str, crate::runtime::function::NativeFn, u32)] = &[
     ("apply", apply, 3),

@@ -5,13 +5,17 @@
 //! catastrophic pattern runs until it completes (TODO(#2): an interrupt check inside the
 //! matcher).
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::regexp::{MatchError, MatchResult, Matcher};
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::{iter_kind, IteratorObject, JsObject, Key, RegExpObject};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, link, globals: &[("RegExp", Intrinsic::RegExp)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     RegExp.[species] => super::array::species_getter, 0, getter;
@@ -44,6 +48,12 @@ pub(crate) fn init(rt: &mut Runtime) {
     let c = rt.make_constructor("RegExp", regexp_constructor, 2, Some(proto));
     rt.set_intrinsic(Intrinsic::RegExpPrototype, Value::object(proto));
     rt.set_intrinsic(Intrinsic::RegExp, Value::object(c));
+}
+
+/// %RegExp.prototype.exec%, once the table has made it.
+fn link(rt: &mut Runtime) {
+    let exec = rt.intrinsic_prop(Intrinsic::RegExpPrototype, "exec");
+    rt.set_intrinsic(Intrinsic::RegExpProtoExec, exec);
 }
 
 /// 22.2.3.1 RegExpAlloc(newTarget): an uninitialized RegExp with `lastIndex`.

@@ -1,12 +1,17 @@
 //! 22.1 String objects.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
+use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::{iter_kind, JsObject, Key, PrimitiveObject};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::string::{StrView, StringBuilder, MAX_STRING_LENGTH};
 use crate::value::Value;
 use ecma::conv::string_ops::{self, TrimWhere};
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, link, globals: &[("String", Intrinsic::String)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     String."fromCharCode" => from_char_code, 1;
@@ -60,6 +65,21 @@ pub(crate) fn init(rt: &mut Runtime) {
     rt.set_intrinsic(Intrinsic::String, Value::object(c));
     // trimLeft/trimRight are the same function objects as trimStart/trimEnd (B.2.2.15-16);
     // they are aliased after the table is installed, in `alias_trim`.
+}
+
+/// %String.prototype[@@iterator]%; `trimLeft`/`trimRight` are the same functions as
+/// `trimStart`/`trimEnd` (B.2.2.15, B.2.2.16).
+fn link(rt: &mut Runtime) {
+    let sp = rt.intrinsic_object(Intrinsic::StringPrototype);
+    let it_key = Key::Name(rt.symbols.iterator);
+    let si = rt.peek_data(sp, it_key).unwrap_or(Value::UNDEFINED);
+    rt.set_intrinsic(Intrinsic::StringProtoIterator, si);
+    for (alias, name) in [("trimLeft", "trimStart"), ("trimRight", "trimEnd")] {
+        let key = rt.key(name);
+        if let Some(f) = rt.peek_data(sp, key) {
+            rt.define_value(sp, alias, f, WRITABLE | CONFIGURABLE);
+        }
+    }
 }
 
 /// A string value from UTF-16 units.

@@ -1,11 +1,15 @@
 //! 20.4 Symbol objects.
 
-use super::{arg, rows, Row};
+use super::{arg, rows, Builtin, Row};
 use crate::gc::Gc;
 use crate::object::shape::CONFIGURABLE;
 use crate::object::{PrimitiveObject, Symbol};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+
+/// This module's registration (see `Builtin`).
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, globals: &[("Symbol", Intrinsic::Symbol)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     Symbol."for" => symbol_for, 1;

@@ -325,6 +325,12 @@ impl Runtime {
         self.realms[r].intrinsics[i as usize] = v;
     }
 
+    /// The current realm, to change.
+    #[inline(always)]
+    pub(crate) fn realm_mut(&mut self) -> &mut Realm {
+        &mut self.realms[self.realm as usize]
+    }
+
     /// An intrinsic of the current realm.
     #[inline(always)]
     pub(crate) fn intrinsic(&self, i: Intrinsic) -> Value {
