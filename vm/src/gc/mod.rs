@@ -257,3 +257,6 @@ pub unsafe trait CellType: Sized {
 unsafe impl CellType for CellHeader {
     const KIND: Option<CellKind> = None;
 }
+
+#[cfg(test)]
+mod tests;

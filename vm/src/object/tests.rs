@@ -145,3 +145,39 @@ fn strings_interned_as_keys_survive_collection() {
     assert_eq!(rt.get_prop(o, again).unwrap().as_number(), Some(5.0));
     rt.release_persistent(h);
 }
+
+#[test]
+fn dictionary_shapes_change_in_place_and_count_versions() {
+    let mut rt = rt();
+    let o = plain(&mut rt);
+    let h = rt.persist(Value::object(o));
+    for i in 0..200 {
+        let k = rt.key(&format!("q{i}"));
+        rt.create_data_property(o, k, Value::number(i as f64)).unwrap();
+    }
+    let shape = rt.heap.get(o).shape;
+    assert!(rt.heap.get(shape).is_dictionary());
+    let v0 = rt.heap.get(shape).dict_version;
+    // Adding keeps the shape and its version (an IC keyed by the shape stays valid).
+    let k = rt.key("added");
+    rt.create_data_property(o, k, Value::TRUE).unwrap();
+    assert_eq!(rt.heap.get(o).shape, shape);
+    assert_eq!(rt.heap.get(shape).dict_version, v0);
+    // Removing or changing attributes bumps the version.
+    let q7 = rt.key("q7");
+    assert!(rt.delete(o, q7).unwrap());
+    let v1 = rt.heap.get(shape).dict_version;
+    assert!(v1 > v0);
+    let q8 = rt.key("q8");
+    let frozen = PropertyDescriptor { writable: Some(false), ..Default::default() };
+    assert!(rt.define_own_property(o, q8, &frozen).unwrap());
+    assert!(rt.heap.get(shape).dict_version > v1);
+    assert_eq!(rt.heap.get(o).shape, shape);
+    // The slots that moved still read right.
+    let q199 = rt.key("q199");
+    assert_eq!(rt.get_prop(o, q199).unwrap().as_number(), Some(199.0));
+    assert_eq!(rt.get_prop(o, k).unwrap(), Value::TRUE);
+    rt.collect_garbage();
+    assert_eq!(rt.get_prop(o, q8).unwrap().as_number(), Some(8.0));
+    rt.release_persistent(h);
+}

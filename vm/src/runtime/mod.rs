@@ -757,3 +757,6 @@ fn thread_stack_low() -> Option<usize> {
 fn thread_stack_low() -> Option<usize> {
     None
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,156 @@
+//! The heap on its own: allocation, marking, sweeping, finalization and accounting, with a
+//! test cell type traced by test `CellOps` (the runtime's cells are tested in `object/` and
+//! `runtime/`).
+
+use std::cell::Cell;
+
+use super::{CellHeader, CellKind, CellOps, CellType, Gc, Heap};
+use crate::value::Value;
+
+/// A cell with two values (a cons cell), of kind `ValueVec` as far as the heap knows.
+#[repr(C)]
+struct Pair {
+    header: CellHeader,
+    a: Value,
+    b: Value,
+}
+
+// SAFETY: repr(C) with the header first; `pair` writes kind ValueVec.
+unsafe impl CellType for Pair {
+    const KIND: Option<CellKind> = Some(CellKind::ValueVec);
+}
+
+thread_local! {
+    /// Cells finalized on this thread (each test runs on its own thread).
+    static FINALIZED: Cell<usize> = const { Cell::new(0) };
+}
+
+fn trace_pair(heap: &mut Heap, h: Gc<CellHeader>) {
+    let p = heap.get(h.cast::<Pair>());
+    let (a, b) = (p.a, p.b);
+    heap.mark_value(a);
+    heap.mark_value(b);
+}
+
+/// # Safety
+/// As `CellOps::finalize`.
+unsafe fn count_finalized(_h: *mut CellHeader) {
+    FINALIZED.with(|f| f.set(f.get() + 1));
+}
+
+const OPS: CellOps = CellOps { trace: trace_pair, finalize: count_finalized };
+
+fn pair(heap: &mut Heap, a: Value, b: Value) -> Gc<Pair> {
+    heap.alloc(Pair { header: CellHeader::new(CellKind::ValueVec), a, b })
+}
+
+/// One collection with `roots` as the only roots.
+fn collect(heap: &mut Heap, roots: &[Gc<Pair>]) {
+    for &r in roots {
+        heap.mark(r);
+    }
+    heap.drain();
+    heap.sweep();
+}
+
+fn finalized() -> usize {
+    FINALIZED.with(|f| f.get())
+}
+
+#[test]
+fn marking_follows_references_and_sweeping_frees_the_rest() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    let leaf = pair(&mut heap, Value::number(1.0), Value::UNDEFINED);
+    let root = pair(&mut heap, Value::cell(leaf), Value::number(2.0));
+    let garbage = pair(&mut heap, Value::cell(root), Value::UNDEFINED);
+    let before = finalized();
+    collect(&mut heap, &[root]);
+    // Only the unreachable cell died (it pointed at live cells; that keeps nothing alive).
+    assert_eq!(finalized() - before, 1);
+    assert_eq!(heap.kind_of(garbage), CellKind::Free);
+    assert_eq!(heap.kind_of(leaf), CellKind::ValueVec);
+    assert_eq!(heap.get(heap.get(root).a.ptr_unchecked::<Pair>()).a, Value::number(1.0));
+    // Marks are cleared by the sweep, so the next collection starts afresh.
+    assert!(!heap.is_marked(root));
+    collect(&mut heap, &[]);
+    assert_eq!(finalized() - before, 3);
+    assert_eq!(heap.stats().collections, 2);
+}
+
+#[test]
+fn cycles_are_collected() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    let a = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    let b = pair(&mut heap, Value::cell(a), Value::UNDEFINED);
+    heap.get_mut(a).a = Value::cell(b);
+    let before = finalized();
+    collect(&mut heap, &[a]);
+    assert_eq!(finalized() - before, 0, "a rooted cycle stays");
+    collect(&mut heap, &[]);
+    assert_eq!(finalized() - before, 2, "an unrooted cycle goes");
+}
+
+#[test]
+fn freed_cells_are_reused_and_live_bytes_are_counted() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    let dead: Vec<usize> = (0..100).map(|_| pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED).addr()).collect();
+    let keep = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    collect(&mut heap, &[keep]);
+    let live = heap.stats().live_bytes;
+    assert!(live >= std::mem::size_of::<Pair>() && live < 100 * std::mem::size_of::<Pair>(), "{live}");
+    assert_eq!(heap.stats().allocated_since_gc, 0);
+    let again = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    assert!(dead.contains(&again.addr()), "a new cell takes a freed slot of its size class");
+}
+
+#[test]
+fn large_cells_and_trailing_data() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    let big = heap.alloc_trailing(
+        Pair { header: CellHeader::new(CellKind::ValueVec), a: Value::NULL, b: Value::NULL },
+        1000,
+        7u32,
+    );
+    assert!(heap.trailing::<Pair, u32>(big, 1000).iter().all(|&x| x == 7));
+    heap.trailing_mut::<Pair, u32>(big, 1000)[999] = 9;
+    assert_eq!(heap.trailing::<Pair, u32>(big, 1000)[999], 9);
+    let footprint = heap.stats().footprint;
+    let before = finalized();
+    collect(&mut heap, &[big]);
+    assert_eq!(finalized() - before, 0);
+    collect(&mut heap, &[]);
+    assert_eq!(finalized() - before, 1);
+    assert!(heap.stats().footprint < footprint, "a dead large cell returns its memory");
+}
+
+#[test]
+fn the_limit_counts_what_is_allocated() {
+    let mut heap = Heap::new(64 * 1024, OPS);
+    assert!(!heap.over_limit());
+    assert!(heap.would_exceed(64 * 1024 + 1));
+    let mut roots = Vec::new();
+    while !heap.over_limit() {
+        roots.push(pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED));
+    }
+    collect(&mut heap, &roots);
+    assert!(heap.over_limit(), "live cells still exceed the limit");
+    collect(&mut heap, &[]);
+    assert!(!heap.over_limit(), "collecting them brings the heap back under");
+}
+
+#[test]
+fn dropping_the_heap_finalizes_every_cell() {
+    let before = finalized();
+    {
+        let mut heap = Heap::new(1 << 30, OPS);
+        for _ in 0..10 {
+            pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+        }
+        heap.alloc_trailing(
+            Pair { header: CellHeader::new(CellKind::ValueVec), a: Value::NULL, b: Value::NULL },
+            4096,
+            0u8,
+        );
+    }
+    assert_eq!(finalized() - before, 11);
+}
