@@ -281,9 +281,14 @@ impl Value {
         }
     }
 
-    /// The pointer payload as a typed handle, unchecked. Callers check the tag first.
+    /// The pointer payload as a typed handle. Callers check the kind first; that it is a
+    /// pointer at all is checked here in every build (the heap checks the cell's kind when
+    /// it is read).
     #[inline(always)]
     pub(crate) fn ptr_unchecked<T>(self) -> Gc<T> {
+        if !self.is_pointer() {
+            not_a_pointer(self);
+        }
         Gc::from_addr((self.0 & PAYLOAD_MASK) as usize)
     }
 
@@ -314,6 +319,12 @@ impl Value {
         }
         None
     }
+}
+
+#[cold]
+#[inline(never)]
+fn not_a_pointer(v: Value) -> ! {
+    panic!("value {:#x} used as a cell pointer", v.0)
 }
 
 /// The value with the given bits (the inverse of `Value::bits`, for keys stored as bits).

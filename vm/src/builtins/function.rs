@@ -209,7 +209,8 @@ fn to_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> 
     }
     let obj: Gc<JsObject> = this.ptr_unchecked();
     if let Some(c) = rt.heap().downcast::<Closure>(obj) {
-        let info = crate::code::info_ref(rt.heap().get(c).func);
+        // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+        let info = unsafe { crate::code::info_ref(rt.heap().get(c).func) };
         if let Some(src) = info.header.source {
             return Ok(info.bundle().strings[src as usize]);
         }

@@ -151,30 +151,42 @@ impl FuncRef {
     }
 
     /// The function info.
+    ///
+    /// # Safety
+    /// The runtime that loaded the info's bundle must outlive `'a`. It does for every use
+    /// inside the VM: `FuncRef`s are only made by the runtime, from its own bundles, and
+    /// kept only in its own cells and frames (fields outside code cannot read).
     #[inline(always)]
-    pub fn get<'a>(self) -> &'a FunctionInfo {
-        // SAFETY: see the type's docs: the info lives in a loaded bundle, kept by the
-        // runtime for its whole lifetime; references are only used within VM activations.
+    pub(crate) unsafe fn get<'a>(self) -> &'a FunctionInfo {
+        // SAFETY: see the type's docs; the caller keeps the reference no longer than the
+        // runtime lives.
         unsafe { self.0.as_ref() }
     }
 }
 
 /// The flags of the function behind a closure's reference.
 #[inline(always)]
-pub fn info_flags(info: FuncRef) -> FunctionFlags {
-    info.get().header.flags
+pub(crate) fn info_flags(info: FuncRef) -> FunctionFlags {
+    // SAFETY: nothing outlives this call; the runtime that made `info` is alive, since
+    // only it holds `FuncRef`s (see `FuncRef::get`).
+    unsafe { info.get() }.header.flags
 }
 
 /// The realm of the function behind a closure's reference.
 #[inline(always)]
-pub fn info_realm(info: FuncRef) -> u32 {
-    info.get().realm()
+pub(crate) fn info_realm(info: FuncRef) -> u32 {
+    // SAFETY: as in `info_flags`.
+    unsafe { info.get() }.realm()
 }
 
 /// Borrows the info behind a reference.
+///
+/// # Safety
+/// As for `FuncRef::get`.
 #[inline(always)]
-pub fn info_ref<'a>(info: FuncRef) -> &'a FunctionInfo {
-    info.get()
+pub(crate) unsafe fn info_ref<'a>(info: FuncRef) -> &'a FunctionInfo {
+    // SAFETY: the caller's contract.
+    unsafe { info.get() }
 }
 
 /// Decodes function `id` of a verified bundle.

@@ -252,6 +252,15 @@ impl<T> fmt::Debug for Gc<T> {
 pub unsafe trait CellType: Sized {
     /// The kind every cell of this type has, if it is a single one.
     const KIND: Option<CellKind>;
+
+    /// Whether a cell of `kind` may be read as this type (never a free cell).
+    #[inline(always)]
+    fn admits(kind: CellKind) -> bool {
+        match Self::KIND {
+            Some(k) => kind == k,
+            None => kind != CellKind::Free,
+        }
+    }
 }
 
 unsafe impl CellType for CellHeader {

@@ -154,3 +154,40 @@ fn dropping_the_heap_finalizes_every_cell() {
     }
     assert_eq!(finalized() - before, 11);
 }
+
+/// A test type of another kind than `Pair`.
+#[repr(C)]
+struct Other {
+    header: CellHeader,
+}
+
+// SAFETY: repr(C) with the header first.
+unsafe impl CellType for Other {
+    const KIND: Option<CellKind> = Some(CellKind::Shape);
+}
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "used as another type")]
+fn reading_a_cell_as_another_type_stops() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    let p = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    let _ = heap.get(p.cast::<Other>());
+}
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "use of a freed cell")]
+fn reading_a_freed_cell_stops() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    let keep = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    let dead = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    collect(&mut heap, &[keep]);
+    let _ = heap.get(dead);
+}
+
+#[test]
+#[should_panic(expected = "used as a cell pointer")]
+fn a_number_is_not_a_cell_pointer() {
+    let _ = Value::number(1.5).ptr_unchecked::<Pair>();
+}

@@ -108,7 +108,8 @@ impl Runtime {
         let obj: Gc<JsObject> = f.ptr_unchecked();
         match self.heap.object_kind(obj) {
             CellKind::Closure => {
-                let info = info_ref(self.heap.get(obj.cast::<Closure>()).func);
+                // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+                let info = unsafe { info_ref(self.heap.get(obj.cast::<Closure>()).func) };
                 let flags = info.flags();
                 let mut this = this;
                 if construct {
@@ -204,7 +205,8 @@ fn unwind(rt: &mut Runtime, mut fi: usize) -> Option<usize> {
     let catchable = rt.exception_kind == ExceptionKind::Normal;
     loop {
         let frame = rt.frames[fi];
-        let info = info_ref(frame.info);
+        // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+        let info = unsafe { info_ref(frame.info) };
         if catchable {
             let ip = frame.ip;
             for &(s, e, t) in info.code().handlers.iter() {
@@ -240,7 +242,8 @@ fn special_return(rt: &mut Runtime, fi: usize, mut v: Value) -> JsResult<Value> 
             v = this;
         }
         if this.is_object() {
-            ops::call::learn_ctor_slots(rt, info_ref(f.info), this);
+            // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+            ops::call::learn_ctor_slots(rt, unsafe { info_ref(f.info) }, this);
         }
     }
     if f.flags & GENERATOR != 0 {
@@ -258,7 +261,8 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         // from `info` or the frame record where an instruction needs it, which leaves the
         // compiler registers for the hot locals instead of spilling them around every dispatch.
         let frame = rt.frames[fi];
-        let mut info: &FunctionInfo = info_ref(frame.info);
+        // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+        let mut info: &FunctionInfo = unsafe { info_ref(frame.info) };
         let mut insts: &[Inst] = &info.code().insts;
         let mut ip = frame.ip as usize;
         let mut regs =
@@ -268,7 +272,8 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         macro_rules! switch_frame {
             () => {{
                 let f = &rt.frames[fi];
-                info = info_ref(f.info);
+                // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+                info = unsafe { info_ref(f.info) };
                 insts = &info.code().insts;
                 ip = f.ip as usize;
                 regs =
@@ -297,15 +302,18 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 (rt.frames[fi].base as usize)
             };
         }
+        // SAFETY (of `reg!` and `set!`): every register operand of a verified bundle is
+        // below its function's frame size, the length of `regs`, and `regs` is the running
+        // frame's window (`switch_frame!` remakes it whenever the frame changes).
         macro_rules! reg {
             ($r:expr) => {
-                regs.get($r)
+                unsafe { regs.get($r) }
             };
         }
         macro_rules! set {
             ($r:expr, $v:expr) => {{
                 let v = $v;
-                regs.set($r, v);
+                unsafe { regs.set($r, v) };
             }};
         }
         macro_rules! sync {
@@ -428,7 +436,9 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 fi -= 1;
                 rt.frames[fi].ip += 1;
                 switch_frame!();
-                regs.set(f.ret_reg, v);
+                // SAFETY: the caller's call instruction named `ret_reg`, a register of its
+                // verified function, whose window `switch_frame!` just made current.
+                unsafe { regs.set(f.ret_reg, v) };
                 continue;
             }};
         }
@@ -1051,7 +1061,8 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         if f.is_object() && n >= 1 {
                             let fo: Gc<JsObject> = f.ptr_unchecked();
                             if rt.heap.kind_of(fo) == CellKind::Closure {
-                                let cinfo = info_ref(rt.heap.get(fo.cast::<Closure>()).func);
+                                // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+                                let cinfo = unsafe { info_ref(rt.heap.get(fo.cast::<Closure>()).func) };
                                 let at = rt.stack.len();
                                 let need = n as usize + cinfo.header.frame_size as usize;
                                 if !cinfo.flags().contains(FunctionFlags::CLASS_CONSTRUCTOR)

@@ -66,6 +66,11 @@ pub struct JsObject {
 // SAFETY: repr(C), header first; shared by all object kinds.
 unsafe impl CellType for JsObject {
     const KIND: Option<CellKind> = None;
+
+    #[inline(always)]
+    fn admits(kind: CellKind) -> bool {
+        kind.is_object()
+    }
 }
 
 impl JsObject {
@@ -621,9 +626,8 @@ impl Heap {
     pub fn slot_at(&self, obj: Gc<JsObject>, loc: u32) -> Value {
         if loc & OUT_OF_LINE == 0 {
             self.check_inline_location(obj, loc);
-            // SAFETY: `loc` came from `slot_location` on an object with the same shape, which
-            // fixes the cell's kind and inline capacity, so `loc` is the 8-aligned offset of
-            // an initialized inline slot inside this cell (checked in debug builds).
+            // SAFETY: `loc` lies inside the cell's inline slots (just checked), which are
+            // initialized; it came from `slot_location`, so it is 8-aligned.
             unsafe { *((obj.as_ptr() as *const u8).add(loc as usize) as *const Value) }
         } else {
             match self.get(obj).slots {
@@ -645,11 +649,12 @@ impl Heap {
         }
     }
 
+    /// Checks, in every build, that `loc` is an inline slot of `obj`.
     #[inline(always)]
     fn check_inline_location(&self, obj: Gc<JsObject>, loc: u32) {
-        if cfg!(debug_assertions) {
-            let h = &self.get(obj).header;
-            assert!(loc >= h.aux32 && loc < h.aux32 + 8 * h.aux8 as u32, "bad inline slot location {loc}");
+        let h = &self.get(obj).header;
+        if loc < h.aux32 || loc >= h.aux32 + 8 * h.aux8 as u32 {
+            bad_slot_location(loc);
         }
     }
 
@@ -800,6 +805,12 @@ fn object_base_mut<T: ObjectCell>(cell: &mut T) -> &mut JsObject {
 #[inline(always)]
 pub fn as_object<T: ObjectCell>(g: Gc<T>) -> Gc<JsObject> {
     g.cast()
+}
+
+#[cold]
+#[inline(never)]
+fn bad_slot_location(loc: u32) -> ! {
+    panic!("inline slot location {loc} outside the object (a stale inline cache?)")
 }
 
 #[cfg(test)]

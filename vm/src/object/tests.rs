@@ -181,3 +181,13 @@ fn dictionary_shapes_change_in_place_and_count_versions() {
     assert_eq!(rt.get_prop(o, q8).unwrap().as_number(), Some(8.0));
     rt.release_persistent(h);
 }
+
+#[test]
+#[should_panic(expected = "inline slot location")]
+fn an_inline_slot_location_outside_the_object_stops_in_every_build() {
+    let mut rt = rt();
+    let o = plain(&mut rt);
+    let cap = rt.heap.get(o).header.aux8 as u32;
+    let past_the_end = rt.heap.slot_location(o, 0) + 8 * cap;
+    let _ = rt.heap.slot_at(o, past_the_end);
+}

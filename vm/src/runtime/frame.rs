@@ -25,7 +25,7 @@ pub const GENERATOR: u8 = 4;
 #[derive(Clone, Copy, Debug)]
 pub struct Frame {
     /// The function being run.
-    pub info: FuncRef,
+    pub(crate) info: FuncRef,
     /// The closure being run.
     pub closure: Value,
     /// `new.target` (undefined for calls).
@@ -53,7 +53,9 @@ impl Frame {
     /// The function info.
     #[inline(always)]
     pub fn info(&self) -> Option<&FunctionInfo> {
-        Some(self.info.get())
+        // SAFETY: frames live in their runtime's frame stack, so the runtime outlives the
+        // borrow of the frame.
+        Some(unsafe { self.info.get() })
     }
 }
 
@@ -76,13 +78,19 @@ impl Regs {
     }
 
     /// Register `r`.
+    ///
+    /// # Safety
+    /// `r` is below the `len` given to `new`, and the frame is still active. Both hold for
+    /// the register operands of a verified bundle's instructions while their frame runs (the
+    /// verifier checks every register operand against the function's frame size); debug
+    /// builds check the first.
     #[inline(always)]
-    pub(crate) fn get(self, r: u32) -> Value {
+    pub(crate) unsafe fn get(self, r: u32) -> Value {
         let i = r as usize;
         if cfg!(debug_assertions) && i >= self.len {
             bad_register(r);
         }
-        // SAFETY: `i < len` (verified bundle, see the type's docs), and the `len` registers
+        // SAFETY: `i < len` (the caller's contract), and the `len` registers
         // at `ptr` stay valid while the frame is active: the register stack is allocated
         // once with its full capacity and every growth is checked against that capacity
         // first (`Runtime::ensure_stack`), so it never moves; frames pushed above this one
@@ -92,8 +100,11 @@ impl Regs {
     }
 
     /// Sets register `r`.
+    ///
+    /// # Safety
+    /// As for `get`.
     #[inline(always)]
-    pub(crate) fn set(self, r: u32, v: Value) {
+    pub(crate) unsafe fn set(self, r: u32, v: Value) {
         let i = r as usize;
         if cfg!(debug_assertions) && i >= self.len {
             bad_register(r);

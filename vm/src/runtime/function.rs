@@ -74,7 +74,8 @@ unsafe impl ObjectCell for NativeFunction {}
 
 /// A new closure of `info` over `env` in the current realm.
 pub(crate) fn make_closure(rt: &mut Runtime, info_ptr: FuncRef, env: Value) -> Value {
-    let info = info_ptr.get();
+    // SAFETY: the info belongs to this runtime, which outlives the call.
+    let info = unsafe { info_ptr.get() };
     let flags = info.flags();
     let shapes = rt.realm().shapes;
     let (shape, proto_slot) = if flags.contains(FunctionFlags::ASYNC) && flags.contains(FunctionFlags::GENERATOR) {

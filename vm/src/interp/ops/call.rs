@@ -28,7 +28,8 @@ pub(crate) fn start_call(
         let obj: Gc<JsObject> = f.ptr_unchecked();
         match rt.heap.object_kind(obj) {
             CellKind::Closure => {
-                let info = info_ref(rt.heap.get(obj.cast::<Closure>()).func);
+                // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+                let info = unsafe { info_ref(rt.heap.get(obj.cast::<Closure>()).func) };
                 let flags = info.flags();
                 let mut this = Value::UNDEFINED;
                 if construct {

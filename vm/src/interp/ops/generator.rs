@@ -102,7 +102,8 @@ pub(crate) fn on_return(rt: &mut Runtime, fi: usize, v: Value) -> JsResult<Value
         gm.state = gen_state::COMPLETED;
         gm.regs = Value::UNDEFINED;
     } else {
-        let info = info_ref(frame.info);
+        // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+        let info = unsafe { info_ref(frame.info) };
         let n = info.header.frame_size as usize;
         let base = frame.base as usize;
         let regs = rt.heap.get(g).regs;
@@ -163,7 +164,8 @@ pub(crate) fn resume(rt: &mut Runtime, this: Value, value: Value, kind: u8) -> J
     }
     let gen = rt.heap.get(g);
     let (closure, args, regs, resume_ip) = (gen.closure, gen.args, gen.regs, gen.resume_ip);
-    let info = info_ref(rt.heap.get(closure.ptr_unchecked::<Closure>()).func);
+    // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+    let info = unsafe { info_ref(rt.heap.get(closure.ptr_unchecked::<Closure>()).func) };
     rt.enter_native()?;
     let argv: Vec<Value> = rt.heap.vec_values(args.ptr_unchecked()).to_vec();
     if let Err(e) = rt.ensure_stack(argv.len()) {
