@@ -755,12 +755,12 @@ fn join(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
 
 fn join_with(rt: &mut Runtime, o: Gc<JsObject>, len: f64, sep: Value) -> JsResult<Value> {
     // Cycle detection: a nested join of an array already being joined yields "".
-    if rt.join_stack.contains(&Value::object(o)) {
+    if rt.calls.join_stack.contains(&Value::object(o)) {
         return Ok(rt.names.empty.value());
     }
-    rt.join_stack.push(Value::object(o));
+    rt.calls.join_stack.push(Value::object(o));
     let r = join_inner(rt, o, len, sep);
-    rt.join_stack.pop();
+    rt.calls.join_stack.pop();
     r
 }
 
@@ -1252,10 +1252,10 @@ fn to_spliced(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> 
 fn to_locale_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
     let o = this_object(rt, this)?;
     let len = length_of(rt, o)?;
-    if rt.join_stack.contains(&Value::object(o)) {
+    if rt.calls.join_stack.contains(&Value::object(o)) {
         return Ok(rt.names.empty.value());
     }
-    rt.join_stack.push(Value::object(o));
+    rt.calls.join_stack.push(Value::object(o));
     let r = (|| {
         let mut out = StringBuilder::new();
         let mut k = 0.0;
@@ -1276,7 +1276,7 @@ fn to_locale_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<
         }
         Ok(Value::string(out.finish(rt.heap_mut())))
     })();
-    rt.join_stack.pop();
+    rt.calls.join_stack.pop();
     r
 }
 

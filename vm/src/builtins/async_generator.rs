@@ -77,7 +77,7 @@ pub(crate) fn async_generator_start(rt: &mut Runtime, gen: Value) -> JsResult<Va
 /// `markAsyncYield`: the suspension that follows in the running async generator body is a
 /// `yield`.
 pub(crate) fn mark_async_yield(rt: &mut Runtime) {
-    let Some(frame) = rt.frames.last() else { return };
+    let Some(frame) = rt.calls.frames.last() else { return };
     let g = frame.generator;
     if g.is_object() && rt.heap.object_kind(g.ptr_unchecked()) == CellKind::Generator {
         rt.heap.get_mut(g.ptr_unchecked::<GeneratorObject>()).async_yield = 1;

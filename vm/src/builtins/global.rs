@@ -105,7 +105,7 @@ fn eval(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 impl Runtime {
     /// Compiles source text with the compile hook; a failure throws the SyntaxError.
     pub(crate) fn compile_source(&mut self, source: &str, name: &str) -> JsResult<Vec<u8>> {
-        let Some(hook) = self.compiler.as_mut() else {
+        let Some(hook) = self.host.compiler.as_mut() else {
             return Err(
                 self.throw_error(ErrorKind::EvalError, "code generation from strings is not supported (no compiler)")
             );

@@ -208,20 +208,20 @@ fn random(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<Value> {
 impl Runtime {
     /// The next pseudo-random number in [0, 1).
     pub(crate) fn next_random(&mut self) -> f64 {
-        if self.random_state == [0, 0] {
+        if self.host.random_state == [0, 0] {
             let t = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos() as u64)
                 .unwrap_or(0x1234_5678);
-            self.random_state = [t | 1, t.rotate_left(32) ^ 0x9e37_79b9_7f4a_7c15];
+            self.host.random_state = [t | 1, t.rotate_left(32) ^ 0x9e37_79b9_7f4a_7c15];
         }
-        let [mut s1, s0] = self.random_state;
-        self.random_state[0] = s0;
+        let [mut s1, s0] = self.host.random_state;
+        self.host.random_state[0] = s0;
         s1 ^= s1 << 23;
         s1 ^= s1 >> 17;
         s1 ^= s0;
         s1 ^= s0 >> 26;
-        self.random_state[1] = s1;
+        self.host.random_state[1] = s1;
         let bits = (s0.wrapping_add(s1)) >> 11;
         bits as f64 / (1u64 << 53) as f64
     }

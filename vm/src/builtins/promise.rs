@@ -282,7 +282,7 @@ pub(crate) fn reject(rt: &mut Runtime, promise: Gc<JsObject>, reason: Value) {
     // 27.2.1.9 HostPromiseRejectionTracker(promise, "reject"): remembered until the queue
     // empties; the "handle" operation needs no bookkeeping, as [[PromiseIsHandled]] is
     // read again when the rejections are reported.
-    if !p.is_handled && rt.options.report_unhandled_rejections {
+    if !p.is_handled && rt.host.options.report_unhandled_rejections {
         track_rejection(rt, promise);
     }
     trigger_reactions(rt, reactions, true, reason);
@@ -292,12 +292,12 @@ pub(crate) fn reject(rt: &mut Runtime, promise: Gc<JsObject>, reason: Value) {
 /// list whenever its length reaches a power of two (from 1024), so a program that rejects
 /// and handles many promises in one run does not keep them all alive.
 fn track_rejection(rt: &mut Runtime, promise: Gc<JsObject>) {
-    let n = rt.rejections.len();
+    let n = rt.jobs.rejections.len();
     if n >= 1024 && n.is_power_of_two() {
         let heap = &rt.heap;
-        rt.rejections.retain(|p| !heap.get(p.ptr_unchecked::<PromiseObject>()).is_handled);
+        rt.jobs.rejections.retain(|p| !heap.get(p.ptr_unchecked::<PromiseObject>()).is_handled);
     }
-    rt.rejections.push(Value::object(promise));
+    rt.jobs.rejections.push(Value::object(promise));
 }
 
 /// 27.2.1.8 TriggerPromiseReactions(reactions, argument).

@@ -190,7 +190,7 @@ fn builtin_exec(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Val
         }
         return Ok(Value::NULL);
     }
-    let flag = rt.interrupt.clone();
+    let flag = rt.host.interrupt.clone();
     let interrupt = move || flag.load(std::sync::atomic::Ordering::Relaxed);
     let result = match rt.heap().get(r).matcher.as_ref() {
         Some(m) => m.exec(&text, last_index as usize, &interrupt),
@@ -318,27 +318,27 @@ impl Runtime {
         /// Most matchers kept; the cache starts over when it is full.
         const CACHE_LIMIT: usize = 256;
         let key = (pattern.into_boxed_slice(), flags.into_boxed_slice());
-        if let Some(m) = self.regexp_cache.get(&key) {
+        if let Some(m) = self.caches.regexp_cache.get(&key) {
             return Ok(m.clone());
         }
         let m = std::rc::Rc::new(Matcher::new(&key.0, &key.1)?);
-        if self.regexp_cache.len() >= CACHE_LIMIT {
-            self.regexp_cache.clear();
+        if self.caches.regexp_cache.len() >= CACHE_LIMIT {
+            self.caches.regexp_cache.clear();
         }
-        self.regexp_cache.insert(key, m.clone());
+        self.caches.regexp_cache.insert(key, m.clone());
         Ok(m)
     }
 
     /// The UTF-16 units of a string value, cached for repeated matching of one subject.
     pub(crate) fn utf16_of(&mut self, s: Value) -> std::rc::Rc<[u16]> {
         let flat = self.flat(s);
-        if let Some((addr, units)) = &self.utf16_cache {
+        if let Some((addr, units)) = &self.caches.utf16_cache {
             if *addr == flat.addr() {
                 return units.clone();
             }
         }
         let units: std::rc::Rc<[u16]> = self.heap.str_view(flat).to_units().into();
-        self.utf16_cache = Some((flat.addr(), units.clone()));
+        self.caches.utf16_cache = Some((flat.addr(), units.clone()));
         units
     }
 }

@@ -51,13 +51,13 @@ pub(crate) fn push_frame(
 ) -> JsResult<()> {
     let base = args + argc;
     let top = base + info.header.frame_size as usize;
-    if rt.frames.len() >= rt.options.max_stack_depth || top > rt.stack_limit {
-        rt.stack.truncate(args);
+    if rt.calls.frames.len() >= rt.host.options.max_stack_depth || top > rt.calls.stack_limit {
+        rt.calls.stack.truncate(args);
         return Err(rt.throw_range_error("Maximum call stack size exceeded"));
     }
-    rt.stack.resize(top, Value::UNDEFINED);
+    rt.calls.stack.resize(top, Value::UNDEFINED);
     let realm = info.realm();
-    rt.frames.push(Frame {
+    rt.calls.frames.push(Frame {
         info: crate::code::FuncRef::new(info),
         closure,
         new_target,
@@ -79,7 +79,7 @@ impl Runtime {
     /// frames hold pointers into it).
     #[inline]
     pub(crate) fn ensure_stack(&mut self, n: usize) -> JsResult<()> {
-        if self.stack.len() + n > self.stack_limit {
+        if self.calls.stack.len() + n > self.calls.stack_limit {
             return Err(self.throw_range_error("Maximum call stack size exceeded"));
         }
         Ok(())
@@ -129,9 +129,9 @@ impl Runtime {
                     return Err(self.throw_type_error("Class constructor cannot be invoked without 'new'"));
                 }
                 self.ensure_stack(args.len() + 1)?;
-                let at = self.stack.len();
-                self.stack.push(this);
-                self.stack.extend_from_slice(args);
+                let at = self.calls.stack.len();
+                self.calls.stack.push(this);
+                self.calls.stack.extend_from_slice(args);
                 let fl = ENTRY | if construct { CONSTRUCT } else { 0 };
                 push_frame(self, info, f, at, args.len() + 1, new_target, 0, fl)?;
                 run(self)
@@ -173,15 +173,15 @@ impl Runtime {
     ) -> JsResult<Value> {
         let n = self.heap.get(nf);
         let (func, realm) = (n.func, n.realm);
-        let saved = (self.native_callee, self.native_new_target, self.realm);
-        self.native_callee = Value::object(nf);
-        self.native_new_target = new_target;
+        let saved = (self.calls.native_callee, self.calls.native_new_target, self.realm);
+        self.calls.native_callee = Value::object(nf);
+        self.calls.native_new_target = new_target;
         self.realm = realm;
-        let mark = self.handles.len();
+        let mark = self.roots.handles.len();
         let r = func(self, this, args);
-        self.handles.truncate(mark);
-        self.native_callee = saved.0;
-        self.native_new_target = saved.1;
+        self.roots.handles.truncate(mark);
+        self.calls.native_callee = saved.0;
+        self.calls.native_new_target = saved.1;
         self.realm = saved.2;
         r
     }
@@ -204,15 +204,15 @@ impl Runtime {
 fn unwind(rt: &mut Runtime, mut fi: usize) -> Option<usize> {
     let catchable = rt.exception_kind == ExceptionKind::Normal;
     loop {
-        let frame = rt.frames[fi];
+        let frame = rt.calls.frames[fi];
         // SAFETY: a function of this runtime's bundles, used while the runtime lives.
         let info = unsafe { info_ref(frame.info) };
         if catchable {
             let ip = frame.ip;
             for &(s, e, t) in info.code().handlers.iter() {
                 if s <= ip && ip < e {
-                    rt.stack.truncate(frame.base as usize + info.header.frame_size as usize);
-                    rt.frames[fi].ip = t;
+                    rt.calls.stack.truncate(frame.base as usize + info.header.frame_size as usize);
+                    rt.calls.frames[fi].ip = t;
                     return Some(fi);
                 }
             }
@@ -220,8 +220,8 @@ fn unwind(rt: &mut Runtime, mut fi: usize) -> Option<usize> {
         if frame.flags & GENERATOR != 0 {
             ops::generator::finish_abruptly(rt, frame.generator);
         }
-        rt.frames.pop();
-        rt.stack.truncate(frame.args as usize);
+        rt.calls.frames.pop();
+        rt.calls.stack.truncate(frame.args as usize);
         rt.realm = frame.saved_realm;
         if frame.flags & ENTRY != 0 {
             return None;
@@ -235,9 +235,9 @@ fn unwind(rt: &mut Runtime, mut fi: usize) -> Option<usize> {
 #[cold]
 #[inline(never)]
 fn special_return(rt: &mut Runtime, fi: usize, mut v: Value) -> JsResult<Value> {
-    let f = rt.frames[fi];
+    let f = rt.calls.frames[fi];
     if f.flags & CONSTRUCT != 0 {
-        let this = rt.stack[f.args as usize];
+        let this = rt.calls.stack[f.args as usize];
         if !v.is_object() {
             v = this;
         }
@@ -254,30 +254,33 @@ fn special_return(rt: &mut Runtime, fi: usize, mut v: Value) -> JsResult<Value> 
 
 /// Runs the interpreter until the ENTRY frame on top of the frame stack returns.
 pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
-    let mut fi = rt.frames.len() - 1;
+    let mut fi = rt.calls.frames.len() - 1;
     'reload: loop {
         // The state the loop keeps in locals is kept small (the instruction pointer, the
         // instructions and the registers): everything else about the running frame is read
         // from `info` or the frame record where an instruction needs it, which leaves the
         // compiler registers for the hot locals instead of spilling them around every dispatch.
-        let frame = rt.frames[fi];
+        let frame = rt.calls.frames[fi];
         // SAFETY: a function of this runtime's bundles, used while the runtime lives.
         let mut info: &FunctionInfo = unsafe { info_ref(frame.info) };
         let mut insts: &[Inst] = &info.code().insts;
         let mut ip = frame.ip as usize;
         let mut regs =
-            crate::runtime::frame::Regs::new(&mut rt.stack, frame.base as usize, info.header.frame_size as usize);
+            crate::runtime::frame::Regs::new(&mut rt.calls.stack, frame.base as usize, info.header.frame_size as usize);
 
         // Makes frame `fi` the running one (after a call pushed it or a return popped to it).
         macro_rules! switch_frame {
             () => {{
-                let f = &rt.frames[fi];
+                let f = &rt.calls.frames[fi];
                 // SAFETY: a function of this runtime's bundles, used while the runtime lives.
                 info = unsafe { info_ref(f.info) };
                 insts = &info.code().insts;
                 ip = f.ip as usize;
-                regs =
-                    crate::runtime::frame::Regs::new(&mut rt.stack, f.base as usize, info.header.frame_size as usize);
+                regs = crate::runtime::frame::Regs::new(
+                    &mut rt.calls.stack,
+                    f.base as usize,
+                    info.header.frame_size as usize,
+                );
             }};
         }
         // The running frame's string table, first inline-cache slot, strictness, and stack
@@ -299,7 +302,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         }
         macro_rules! base {
             () => {
-                (rt.frames[fi].base as usize)
+                (rt.calls.frames[fi].base as usize)
             };
         }
         // SAFETY (of `reg!` and `set!`): every register operand of a verified bundle is
@@ -318,7 +321,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         }
         macro_rules! sync {
             () => {
-                rt.frames[fi].ip = ip as u32
+                rt.calls.frames[fi].ip = ip as u32
             };
         }
         macro_rules! tri {
@@ -337,7 +340,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         }
         macro_rules! safepoint {
             () => {
-                if rt.gc_stress || rt.heap.should_collect() || rt.interrupt.load(Ordering::Relaxed) {
+                if rt.host.gc_stress || rt.heap.should_collect() || rt.host.interrupt.load(Ordering::Relaxed) {
                     sync!();
                     tri!(rt.safepoint_slow());
                 }
@@ -422,19 +425,19 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         macro_rules! do_return {
             ($v:expr) => {{
                 let mut v = $v;
-                let f = rt.frames[fi];
+                let f = rt.calls.frames[fi];
                 if f.flags & (CONSTRUCT | GENERATOR) != 0 {
                     sync!();
                     v = tri!(special_return(rt, fi, v));
                 }
-                rt.frames.pop();
-                rt.stack.truncate(f.args as usize);
+                rt.calls.frames.pop();
+                rt.calls.stack.truncate(f.args as usize);
                 rt.realm = f.saved_realm;
                 if f.flags & ENTRY != 0 {
                     return Ok(v);
                 }
                 fi -= 1;
-                rt.frames[fi].ip += 1;
+                rt.calls.frames[fi].ip += 1;
                 switch_frame!();
                 // SAFETY: the caller's call instruction named `ret_reg`, a register of its
                 // verified function, whose window `switch_frame!` just made current.
@@ -444,7 +447,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         }
 
         // Entering a function is a safepoint: its arguments and registers are on the stack.
-        let entry_error = if ip == 0 && (rt.gc_stress || rt.interrupt.load(Ordering::Relaxed)) {
+        let entry_error = if ip == 0 && (rt.host.gc_stress || rt.host.interrupt.load(Ordering::Relaxed)) {
             rt.safepoint_slow().err()
         } else {
             None
@@ -474,13 +477,14 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     Inst::LoadConstString { dst, id } => set!(dst, strings!()[id as usize]),
                     Inst::LoadParam { dst, index } => {
                         let i = index as usize;
-                        let f = &rt.frames[fi];
-                        let v = if i < f.argc as usize { rt.stack[f.args as usize + i] } else { Value::UNDEFINED };
+                        let f = &rt.calls.frames[fi];
+                        let v =
+                            if i < f.argc as usize { rt.calls.stack[f.args as usize + i] } else { Value::UNDEFINED };
                         set!(dst, v);
                     }
-                    Inst::LoadArgCount { dst } => set!(dst, Value::number((rt.frames[fi].argc - 1) as f64)),
+                    Inst::LoadArgCount { dst } => set!(dst, Value::number((rt.calls.frames[fi].argc - 1) as f64)),
                     Inst::LoadThisNS { dst } => {
-                        let this = rt.stack[rt.frames[fi].args as usize];
+                        let this = rt.calls.stack[rt.calls.frames[fi].args as usize];
                         let v = if this.is_object() {
                             this
                         } else if this.is_nullish() {
@@ -491,7 +495,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         };
                         set!(dst, v);
                     }
-                    Inst::GetNewTarget { dst } => set!(dst, rt.frames[fi].new_target),
+                    Inst::GetNewTarget { dst } => set!(dst, rt.calls.frames[fi].new_target),
                     Inst::LoadCallee { dst } => set!(dst, ops::generator::frame_callee(rt, fi)),
                     Inst::CreateArguments { dst } => {
                         safepoint!();
@@ -848,7 +852,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         set!(dst, Value::cell(env));
                     }
                     Inst::GetParentEnvironment { dst } => {
-                        let c = rt.frames[fi].closure;
+                        let c = rt.calls.frames[fi].closure;
                         let env = rt.heap.get(c.ptr_unchecked::<Closure>()).env;
                         set!(dst, env);
                     }
@@ -1063,21 +1067,21 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                             if rt.heap.kind_of(fo) == CellKind::Closure {
                                 // SAFETY: a function of this runtime's bundles, used while the runtime lives.
                                 let cinfo = unsafe { info_ref(rt.heap.get(fo.cast::<Closure>()).func) };
-                                let at = rt.stack.len();
+                                let at = rt.calls.stack.len();
                                 let need = n as usize + cinfo.header.frame_size as usize;
                                 if !cinfo.flags().contains(FunctionFlags::CLASS_CONSTRUCTOR)
-                                    && at + need <= rt.stack_limit
-                                    && rt.frames.len() < rt.options.max_stack_depth
+                                    && at + need <= rt.calls.stack_limit
+                                    && rt.calls.frames.len() < rt.host.options.max_stack_depth
                                 {
-                                    rt.frames[fi].ip = ip as u32;
+                                    rt.calls.frames[fi].ip = ip as u32;
                                     crate::runtime::frame::push_call_window(
-                                        &mut rt.stack,
+                                        &mut rt.calls.stack,
                                         base!() + first as usize,
                                         n as usize,
                                         need,
                                     );
                                     let realm = cinfo.realm();
-                                    rt.frames.push(Frame {
+                                    rt.calls.frames.push(Frame {
                                         info: crate::code::FuncRef::new(cinfo),
                                         closure: f,
                                         new_target: Value::UNDEFINED,
@@ -1095,7 +1099,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                     switch_frame!();
                                     // Entering a function is a safepoint (for interrupts and
                                     // gc_stress; allocation sites collect on their own).
-                                    if rt.gc_stress || rt.interrupt.load(Ordering::Relaxed) {
+                                    if rt.host.gc_stress || rt.host.interrupt.load(Ordering::Relaxed) {
                                         tri!(rt.safepoint_slow());
                                     }
                                     continue;
@@ -1151,7 +1155,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     Inst::CallBuiltin { dst, builtin, first, argc: n } => {
                         sync!();
                         let start = base!() + first as usize;
-                        let list: Vec<Value> = rt.stack[start..start + n as usize].to_vec();
+                        let list: Vec<Value> = rt.calls.stack[start..start + n as usize].to_vec();
                         let v = tri!(ops::builtin::call_internal(rt, builtin, &list, info));
                         set!(dst, v);
                     }
@@ -1171,7 +1175,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         set!(dst, g);
                     }
                     Inst::LoadHomeObject { dst } => {
-                        let c = rt.frames[fi].closure;
+                        let c = rt.calls.frames[fi].closure;
                         let h = rt.heap.get(c.ptr_unchecked::<Closure>()).home;
                         set!(dst, h);
                     }
@@ -1179,14 +1183,14 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         safepoint!();
                         sync!();
                         let (p, f) = (strings!()[pattern as usize], strings!()[flags as usize]);
-                        let r = tri!((rt.hooks.regexp_create)(rt, p, f));
+                        let r = tri!((rt.host.hooks.regexp_create)(rt, p, f));
                         set!(dst, r);
                     }
 
                     // ---- Generators ----
                     Inst::StartGenerator {} => {}
                     Inst::SaveGenerator { off } => {
-                        let g = rt.frames[fi].generator;
+                        let g = rt.calls.frames[fi].generator;
                         let target = (ip as isize + off as isize) as u32;
                         ops::generator::save_resume_point(rt, g, target);
                     }
@@ -1200,7 +1204,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         set!(is_return, Value::boolean(kind == ops::generator::RESUME_RETURN));
                     }
                     Inst::CompleteGenerator {} => {
-                        let g = rt.frames[fi].generator;
+                        let g = rt.calls.frames[fi].generator;
                         ops::generator::mark_completed(rt, g);
                     }
 
@@ -1242,8 +1246,8 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         };
         let _ = err;
         // An exception is pending: find a handler.
-        if rt.exception_kind == ExceptionKind::Normal && rt.frames[fi].ip as usize != ip {
-            rt.frames[fi].ip = ip as u32;
+        if rt.exception_kind == ExceptionKind::Normal && rt.calls.frames[fi].ip as usize != ip {
+            rt.calls.frames[fi].ip = ip as u32;
         }
         match unwind(rt, fi) {
             Some(f) => {
@@ -1298,12 +1302,12 @@ mod opstats {
 /// A property read through the inline cache at `site`: the value, or None on a miss.
 #[inline(always)]
 fn ic_read(rt: &Runtime, site: usize, ob: Gc<JsObject>, shape: Gc<crate::object::Shape>) -> Option<Value> {
-    let set = &rt.ics[site..site + ic::WAYS];
+    let set = &rt.code.ics[site..site + ic::WAYS];
     for e in set {
         if e.shape == Some(shape) {
             let holder = match e.kind {
                 ic::OWN => ob,
-                ic::PROTO if e.epoch == rt.proto_epoch => e.holder?,
+                ic::PROTO if e.epoch == rt.caches.proto_epoch => e.holder?,
                 _ => return None,
             };
             let v = rt.heap.slot_at(holder, e.loc);
@@ -1319,7 +1323,7 @@ fn ic_read(rt: &Runtime, site: usize, ob: Gc<JsObject>, shape: Gc<crate::object:
 fn ic_write(rt: &mut Runtime, site: usize, ob: Gc<JsObject>, v: Value) -> bool {
     let shape = rt.heap.get(ob).shape;
     for w in 0..ic::WAYS {
-        let e = &rt.ics[site + w];
+        let e = &rt.code.ics[site + w];
         if e.shape == Some(shape) {
             match e.kind {
                 ic::OWN => {
@@ -1328,7 +1332,7 @@ fn ic_write(rt: &mut Runtime, site: usize, ob: Gc<JsObject>, v: Value) -> bool {
                     return true;
                 }
                 ic::ADD
-                    if e.epoch == rt.proto_epoch
+                    if e.epoch == rt.caches.proto_epoch
                         && rt.heap.get(ob).header.flags & (IS_PROTOTYPE | EXTENSIBLE) == EXTENSIBLE =>
                 {
                     let Some(ns) = e.new_shape else { return false };

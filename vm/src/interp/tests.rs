@@ -238,7 +238,7 @@ fn decoded_code_ends_with_a_trap() {
     let (bytes, _) = build(vec![g], &[]);
     let (rt, r) = run(bytes);
     assert_eq!(r.unwrap().as_number(), Some(7.0));
-    let insts = &rt.bundles[0].functions[0].code().insts;
+    let insts = &rt.code.bundles[0].functions[0].code().insts;
     assert_eq!(insts.len(), 3);
     assert!(matches!(insts[2], Inst::Trap {}));
 }
@@ -268,8 +268,8 @@ fn objects_and_inline_caches() {
     let (bytes, _) = build(vec![g], &["a", "b"]);
     let (rt, r) = run(bytes.clone());
     assert_eq!(r.unwrap().as_number(), Some(1000.0));
-    assert!(rt.ics.iter().any(|ic| ic.kind == crate::code::ic::ADD));
-    assert_eq!(rt.ics.len() % crate::code::ic::WAYS, 0);
+    assert!(rt.code.ics.iter().any(|ic| ic.kind == crate::code::ic::ADD));
+    assert_eq!(rt.code.ics.len() % crate::code::ic::WAYS, 0);
     let (_, r) = run_stress(bytes);
     assert_eq!(r.unwrap().as_number(), Some(1000.0));
 }

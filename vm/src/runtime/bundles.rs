@@ -5,7 +5,33 @@ use bytecode::{Bundle, BundleStr};
 use super::{ErrorKind, JsResult, Runtime};
 use crate::code::ic::{Ic, WAYS};
 use crate::code::{FuncRef, FunctionInfo, LoadedBundle};
+use crate::gc::Heap;
 use crate::value::Value;
+
+/// The loaded bundles and the inline caches of their functions.
+#[derive(Default)]
+pub(crate) struct LoadedCode {
+    /// Boxed: frames and functions point into a loaded bundle, which must not move when
+    /// the vector grows.
+    #[allow(clippy::vec_box)]
+    pub(crate) bundles: Vec<Box<LoadedBundle>>,
+    /// `WAYS` entries per inline-cache slot of every loaded function.
+    pub(crate) ics: Vec<Ic>,
+}
+
+impl LoadedCode {
+    /// Marks the bundles' string atoms and what the inline caches point to.
+    pub(crate) fn trace(&self, heap: &mut Heap) {
+        for b in &self.bundles {
+            for &v in &b.strings {
+                heap.mark_value(v);
+            }
+        }
+        for ic in &self.ics {
+            ic.trace(heap);
+        }
+    }
+}
 
 impl Runtime {
     /// Loads a bundle into `realm` and runs its global code; returns the completion value.
@@ -20,7 +46,7 @@ impl Runtime {
 
     /// Loads a verified bundle into `realm`; returns its index.
     pub(crate) fn load_bundle(&mut self, bundle: Bundle, realm: u32) -> u32 {
-        let index = self.bundles.len() as u32;
+        let index = self.code.bundles.len() as u32;
         let mut strings = Vec::with_capacity(bundle.string_count() as usize);
         for id in 0..bundle.string_count() {
             let atom = match bundle.string(id) {
@@ -41,19 +67,19 @@ impl Runtime {
         let mut functions = Vec::with_capacity(loaded.bundle.function_count() as usize);
         for id in 0..loaded.bundle.function_count() {
             let header = loaded.bundle.function(id);
-            let ic_base = (self.ics.len() / WAYS) as u32;
-            self.ics.resize(self.ics.len() + header.ic_count as usize * WAYS, Ic::EMPTY);
+            let ic_base = (self.code.ics.len() / WAYS) as u32;
+            self.code.ics.resize(self.code.ics.len() + header.ic_count as usize * WAYS, Ic::EMPTY);
             functions.push(FunctionInfo::new(ptr, id, realm, header, ic_base));
         }
         loaded.functions = functions;
-        self.bundles.push(loaded);
+        self.code.bundles.push(loaded);
         index
     }
 }
 
 /// Runs the global code (function 0) of loaded bundle `index`.
 fn run_global_code(rt: &mut Runtime, index: u32) -> JsResult<Value> {
-    let bundle = &rt.bundles[index as usize];
+    let bundle = &rt.code.bundles[index as usize];
     let info = FuncRef::new(&bundle.functions[0]);
     let realm = bundle.realm;
     let saved_realm = rt.realm;

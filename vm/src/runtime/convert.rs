@@ -214,12 +214,12 @@ impl Runtime {
     pub fn number_to_string(&mut self, n: f64) -> Value {
         let i = n as i32;
         if i as f64 == n && (0..256).contains(&i) && !(n == 0.0 && n.is_sign_negative()) {
-            let cached = self.small_int_strings[i as usize];
+            let cached = self.caches.small_int_strings[i as usize];
             if !cached.is_undefined() {
                 return cached;
             }
             let s = Value::string(self.atoms.intern_str(&mut self.heap, &i.to_string()));
-            self.small_int_strings[i as usize] = s;
+            self.caches.small_int_strings[i as usize] = s;
             return s;
         }
         let s = conv::number_to_string::number_to_string(n);
@@ -229,12 +229,12 @@ impl Runtime {
     /// A one-unit string (cached for Latin-1 units).
     pub fn string_from_unit(&mut self, u: u16) -> Value {
         if u < 256 {
-            let cached = self.char_strings[u as usize];
+            let cached = self.caches.char_strings[u as usize];
             if !cached.is_undefined() {
                 return cached;
             }
             let s = Value::string(self.atoms.intern_units(&mut self.heap, &[u]));
-            self.char_strings[u as usize] = s;
+            self.caches.char_strings[u as usize] = s;
             return s;
         }
         Value::string(self.heap.alloc_utf16(&[u]))

@@ -141,7 +141,7 @@ impl Runtime {
     /// "\n    at f (file:line:col)" for each of the innermost JavaScript frames.
     pub(crate) fn stack_trace(&self) -> String {
         let mut out = String::new();
-        for frame in self.frames.iter().rev().take(STACK_TRACE_LIMIT) {
+        for frame in self.calls.frames.iter().rev().take(STACK_TRACE_LIMIT) {
             let Some(info) = frame.info() else { continue };
             let bundle = info.bundle();
             let file = bundle.bundle.source_name();

@@ -12,6 +12,7 @@
 //! at the top. The `Frame` records (in `Runtime::frames`) keep the rest of the state.
 
 use crate::code::{FuncRef, FunctionInfo};
+use crate::gc::Heap;
 use crate::value::Value;
 
 /// Frame flag: called with `new` (a non-object return value yields `this`).
@@ -56,6 +57,61 @@ impl Frame {
         // SAFETY: frames live in their runtime's frame stack, so the runtime outlives the
         // borrow of the frame.
         Some(unsafe { self.info.get() })
+    }
+}
+
+/// The call stack: the register stack with its frames, and the state of the calls in
+/// progress that are not in a frame.
+pub(crate) struct CallStack {
+    /// The register stack (reserved once: frames hold pointers into it).
+    pub(crate) stack: Vec<Value>,
+    /// The stack's capacity, which it must never grow past.
+    pub(crate) stack_limit: usize,
+    pub(crate) frames: Vec<Frame>,
+    /// The native function being called and its `new.target`.
+    pub(crate) native_callee: Value,
+    pub(crate) native_new_target: Value,
+    /// Native re-entries into the interpreter in progress.
+    pub(crate) native_depth: u32,
+    /// Lowest Rust stack address the VM may reach before throwing a RangeError.
+    pub(crate) stack_guard: usize,
+    /// The value sent by the generator resumption in progress, and its kind.
+    pub(crate) gen_resume_value: Value,
+    pub(crate) gen_resume_kind: u8,
+    /// Arrays being joined (cycle detection for join/toString/toLocaleString).
+    pub(crate) join_stack: Vec<Value>,
+}
+
+impl CallStack {
+    /// An empty call stack whose register stack holds `capacity` values.
+    pub(crate) fn new(capacity: usize, stack_guard: usize) -> CallStack {
+        CallStack {
+            stack: Vec::with_capacity(capacity),
+            stack_limit: capacity,
+            frames: Vec::with_capacity(256),
+            native_callee: Value::UNDEFINED,
+            native_new_target: Value::UNDEFINED,
+            native_depth: 0,
+            stack_guard,
+            gen_resume_value: Value::UNDEFINED,
+            gen_resume_kind: 0,
+            join_stack: Vec::new(),
+        }
+    }
+
+    /// Marks every value of the calls in progress.
+    pub(crate) fn trace(&self, heap: &mut Heap) {
+        for &v in self.stack.iter().chain(self.join_stack.iter()) {
+            heap.mark_value(v);
+        }
+        for f in &self.frames {
+            heap.mark_value(f.closure);
+            heap.mark_value(f.new_target);
+            heap.mark_value(f.generator);
+        }
+        for v in [self.native_callee, self.native_new_target, self.gen_resume_value] {
+            heap.mark_value(v);
+        }
     }
 }
 

@@ -12,7 +12,27 @@
 //! on their own.
 
 use super::Runtime;
+use crate::gc::Heap;
 use crate::value::Value;
+
+/// The roots native code and embedders hold.
+#[derive(Default)]
+pub(crate) struct Roots {
+    /// The handle stack.
+    pub(crate) handles: Vec<Value>,
+    /// Persistent handles by index; released slots are listed in `persistent_free`.
+    pub(crate) persistent: Vec<Value>,
+    pub(crate) persistent_free: Vec<usize>,
+}
+
+impl Roots {
+    /// Marks every handle.
+    pub(crate) fn trace(&self, heap: &mut Heap) {
+        for &v in self.handles.iter().chain(self.persistent.iter()) {
+            heap.mark_value(v);
+        }
+    }
+}
 
 /// A scope that releases the handles made inside it when closed.
 pub struct HandleScope {

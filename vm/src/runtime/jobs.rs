@@ -6,7 +6,9 @@
 //! by `builtins::promise`); the queue only keeps them rooted and runs them in order.
 
 use super::{ExceptionKind, JsResult, Runtime};
-use crate::gc::Gc;
+use std::collections::VecDeque;
+
+use crate::gc::{Gc, Heap};
 use crate::object::{promise_state, JsObject, PromiseObject};
 use crate::value::Value;
 
@@ -24,10 +26,32 @@ pub(crate) struct Job {
     pub realm: u32,
 }
 
+/// The job queue, and the promises rejected while they had no handler (for
+/// `report_unhandled_rejections`).
+#[derive(Default)]
+pub(crate) struct JobQueue {
+    pub(crate) queue: VecDeque<Job>,
+    pub(crate) rejections: Vec<Value>,
+}
+
+impl JobQueue {
+    /// Marks what the queued jobs captured and the tracked promises.
+    pub(crate) fn trace(&self, heap: &mut Heap) {
+        for job in &self.queue {
+            for &v in &job.values {
+                heap.mark_value(v);
+            }
+        }
+        for &v in &self.rejections {
+            heap.mark_value(v);
+        }
+    }
+}
+
 impl Runtime {
     /// HostEnqueuePromiseJob(job, realm): appends to the FIFO job queue.
     pub(crate) fn enqueue_job(&mut self, job: Job) {
-        self.jobs.push_back(job);
+        self.jobs.queue.push_back(job);
     }
 
     /// Runs queued jobs until the queue is empty; jobs enqueued meanwhile run too, in FIFO
@@ -40,37 +64,37 @@ impl Runtime {
     /// like a host reporting the error, the queue is drained and then the first such
     /// exception is thrown.
     pub fn run_jobs(&mut self) -> JsResult<()> {
-        let mark = self.handles.len();
+        let mark = self.roots.handles.len();
         let mut failed = false;
-        while !self.jobs.is_empty() {
+        while !self.jobs.queue.is_empty() {
             if let Err(e) = self.safepoint() {
-                self.handles.truncate(mark);
+                self.roots.handles.truncate(mark);
                 return Err(e);
             }
-            let Some(job) = self.jobs.pop_front() else { break };
-            let job_mark = self.handles.len();
-            self.handles.extend_from_slice(&job.values);
+            let Some(job) = self.jobs.queue.pop_front() else { break };
+            let job_mark = self.roots.handles.len();
+            self.roots.handles.extend_from_slice(&job.values);
             let saved_realm = self.realm;
             self.realm = job.realm;
             let r = (job.run)(self, &job.values);
             self.realm = saved_realm;
-            self.handles.truncate(job_mark);
+            self.roots.handles.truncate(job_mark);
             if r.is_err() {
                 if self.exception_kind != ExceptionKind::Normal {
-                    self.handles.truncate(mark);
+                    self.roots.handles.truncate(mark);
                     return r;
                 }
                 let e = self.take_exception();
                 if !failed {
                     failed = true;
                     // Kept rooted below the jobs' handles until the queue is empty.
-                    self.handles.push(e);
+                    self.roots.handles.push(e);
                 }
             }
         }
         if failed {
-            let e = self.handles[mark];
-            self.handles.truncate(mark);
+            let e = self.roots.handles[mark];
+            self.roots.handles.truncate(mark);
             return Err(self.throw(e));
         }
         Ok(())
@@ -91,7 +115,7 @@ impl Runtime {
     /// (HostPromiseRejectionTracker's bookkeeping; see `RuntimeOptions::
     /// report_unhandled_rejections`). Their reasons are `promise_result`.
     pub(crate) fn take_unhandled_rejections(&mut self) -> Vec<Value> {
-        let list = std::mem::take(&mut self.rejections);
+        let list = std::mem::take(&mut self.jobs.rejections);
         list.into_iter()
             .filter(|&p| {
                 let p = self.heap.get(p.ptr_unchecked::<PromiseObject>());

@@ -1,13 +1,19 @@
 //! The runtime: the embedding API and the state every part of the VM shares.
 //!
 //! ```text
-//!  Runtime ─┬─ heap (gc)            atoms, names, well-known symbols
-//!           ├─ realms (global object + intrinsics, per realm)
-//!           ├─ register stack + frames (interp)      handle stack, persistent handles
-//!           ├─ loaded bundles (decoded functions, string atoms) + inline caches
-//!           ├─ job queue (promise jobs) + tracked unhandled rejections
-//!           └─ pending exception, interrupt flag, output, compile hook
+//!  Runtime ─┬─ heap (gc)             atoms, names, well-known symbols, symbol registry
+//!           ├─ realms, realm         global object + intrinsics + shapes, per realm
+//!           ├─ calls: CallStack      register stack, frames, native calls in progress
+//!           ├─ roots: Roots          handle stack, persistent handles
+//!           ├─ code: LoadedCode      loaded bundles (decoded functions, atoms) + inline caches
+//!           ├─ caches: Caches        root shapes, small strings, compiled regexps (weak)
+//!           ├─ jobs: JobQueue        promise jobs + tracked unhandled rejections
+//!           ├─ exception             the pending exception and its kind
+//!           └─ host: Host            options, output, compile hook, interrupt flag, hooks
 //! ```
+//!
+//! Each part marks its own roots (`trace`), so `collect_garbage` lists the parts, not
+//! their fields.
 //!
 //! Running a script (`run_bundle`, `run_script`) runs its global code and then drains the
 //! job queue (`run_jobs`), as a host's microtask checkpoint after a task.
@@ -33,20 +39,20 @@ pub mod property;
 pub mod realm;
 pub mod trace;
 
-use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use hashbrown::HashMap;
 
-use crate::code::ic::Ic;
-use crate::code::LoadedBundle;
 use crate::gc::{CellKind, Gc, Heap};
 use crate::object::{JsObject, PropKey, Shape};
-use crate::runtime::frame::Frame;
 use crate::string::atoms::AtomTable;
 use crate::value::Value;
+use bundles::LoadedCode;
+use frame::CallStack;
+use handles::Roots;
+use jobs::JobQueue;
 
 pub use error::{ErrorKind, JsError};
 pub use names::{Names, WellKnownSymbols};
@@ -116,54 +122,45 @@ pub enum ExceptionKind {
 
 /// A JavaScript engine instance. See the module docs.
 pub struct Runtime {
+    /// The garbage-collected heap.
     pub(crate) heap: Heap,
+    /// Interned strings, and the names and well-known symbols the VM uses.
     pub(crate) atoms: AtomTable,
     pub(crate) names: Names,
     pub(crate) symbols: WellKnownSymbols,
+    /// The GlobalSymbolRegistry of `Symbol.for` (shared by all realms).
+    pub(crate) symbol_registry: HashMap<Vec<u16>, Value>,
+    /// Every realm, and the index of the current one.
     pub(crate) realms: Vec<Realm>,
     pub(crate) realm: u32,
-    pub(crate) stack: Vec<Value>,
-    pub(crate) stack_limit: usize,
-    pub(crate) frames: Vec<Frame>,
-    pub(crate) handles: Vec<Value>,
-    persistent: Vec<Value>,
-    persistent_free: Vec<usize>,
-    /// Boxed: frames and functions point into a loaded bundle, which must not move when
-    /// the vector grows.
-    #[allow(clippy::vec_box)]
-    pub(crate) bundles: Vec<Box<LoadedBundle>>,
-    pub(crate) ics: Vec<Ic>,
-    pub(crate) root_shapes: HashMap<(u64, CellKind, u8), Gc<Shape>>,
-    pub(crate) proto_epoch: u32,
+    /// The register stack, its frames and the native calls in progress.
+    pub(crate) calls: CallStack,
+    /// The handle stack and persistent handles.
+    pub(crate) roots: Roots,
+    /// The loaded bundles and their inline caches.
+    pub(crate) code: LoadedCode,
+    /// What the VM keeps to go faster and can always rebuild.
+    pub(crate) caches: Caches,
+    /// The job queue and the promises rejected without a handler.
+    pub(crate) jobs: JobQueue,
+    /// The pending exception (see the module docs) and its kind.
     pub(crate) exception: Value,
     pub(crate) exception_kind: ExceptionKind,
-    pub(crate) native_callee: Value,
-    pub(crate) native_new_target: Value,
-    pub(crate) native_depth: u32,
-    /// Lowest Rust stack address the VM may reach before throwing a RangeError.
-    pub(crate) stack_guard: usize,
-    pub(crate) symbol_registry: HashMap<Vec<u16>, Value>,
-    /// The job queue (9.5): promise jobs, run in FIFO order by `run_jobs`.
-    pub(crate) jobs: VecDeque<jobs::Job>,
-    /// Promises rejected while they had no handler, for `report_unhandled_rejections`.
-    pub(crate) rejections: Vec<Value>,
-    pub(crate) options: RuntimeOptions,
-    pub(crate) output: Box<dyn Write>,
-    pub(crate) compiler: Option<CompileHook>,
-    pub(crate) interrupt: Arc<AtomicBool>,
-    pub(crate) gc_stress: bool,
+    /// What the embedder chose: options, output, compiler, interrupt flag, builtin hooks.
+    pub(crate) host: Host,
+}
+
+/// What the VM keeps to go faster: none of it changes behaviour, and all of it is either
+/// weak (forgets what a collection did not reach) or refilled on demand.
+pub(crate) struct Caches {
+    /// The root shape of each (prototype, kind, inline capacity), weak.
+    pub(crate) root_shapes: HashMap<(u64, CellKind, u8), Gc<Shape>>,
+    /// Bumped by every layout change of a prototype (inline caches of prototype hits check it).
+    pub(crate) proto_epoch: u32,
     /// Strings of the numbers 0..256, made on demand.
     pub(crate) small_int_strings: Vec<Value>,
     /// One-unit strings of the Latin-1 units, made on demand.
     pub(crate) char_strings: Vec<Value>,
-    /// The value sent by the generator resumption in progress.
-    pub(crate) gen_resume_value: Value,
-    /// The kind of the generator resumption in progress.
-    pub(crate) gen_resume_kind: u8,
-    /// State of Math.random.
-    pub(crate) random_state: [u64; 2],
-    /// Arrays being joined (cycle detection for join/toString/toLocaleString).
-    pub(crate) join_stack: Vec<Value>,
     /// The UTF-16 units of the last string a RegExp matched against (keyed by the flat
     /// cell's address; cleared by every collection, which may reuse the address).
     pub(crate) utf16_cache: Option<(usize, std::rc::Rc<[u16]>)>,
@@ -171,8 +168,45 @@ pub struct Runtime {
     /// same source: a regular expression literal makes a new object every time it is
     /// evaluated, which must not mean a new compilation (see `builtins::regexp`).
     pub(crate) regexp_cache: HashMap<RegExpKey, std::rc::Rc<crate::object::regexp::Matcher>>,
+}
+
+impl Caches {
+    fn new() -> Caches {
+        Caches {
+            root_shapes: HashMap::new(),
+            proto_epoch: 0,
+            small_int_strings: vec![Value::UNDEFINED; 256],
+            char_strings: vec![Value::UNDEFINED; 256],
+            utf16_cache: None,
+            regexp_cache: HashMap::new(),
+        }
+    }
+
+    /// Marks the cached strings (the weak entries are swept by `after_marking`).
+    fn trace(&self, heap: &mut Heap) {
+        for &v in self.small_int_strings.iter().chain(self.char_strings.iter()) {
+            heap.mark_value(v);
+        }
+    }
+
+    /// Forgets what the marking did not reach, before the cells are freed.
+    fn after_marking(&mut self, heap: &Heap) {
+        self.utf16_cache = None;
+        self.root_shapes.retain(|_, s| heap.is_marked(*s));
+    }
+}
+
+/// What the embedder chose, and the per-runtime state of the host hooks.
+pub(crate) struct Host {
+    pub(crate) options: RuntimeOptions,
+    pub(crate) output: Box<dyn Write>,
+    pub(crate) compiler: Option<CompileHook>,
+    pub(crate) interrupt: Arc<AtomicBool>,
+    pub(crate) gc_stress: bool,
     /// What the core needs from the builtins.
     pub(crate) hooks: &'static Hooks,
+    /// State of Math.random.
+    pub(crate) random_state: [u64; 2],
 }
 
 /// What the runtime core and the interpreter need from the builtins, filled in by the
@@ -222,66 +256,49 @@ impl Runtime {
             atoms,
             names,
             symbols,
+            symbol_registry: HashMap::new(),
             realms: Vec::new(),
             realm: 0,
-            stack: Vec::with_capacity(STACK_VALUES),
-            // Frames hold pointers into the stack: it must never grow past its capacity.
-            stack_limit: STACK_VALUES,
-            frames: Vec::with_capacity(256),
-            handles: Vec::new(),
-            persistent: Vec::new(),
-            persistent_free: Vec::new(),
-            bundles: Vec::new(),
-            ics: Vec::new(),
-            root_shapes: HashMap::new(),
-            proto_epoch: 0,
+            calls: CallStack::new(STACK_VALUES, stack_guard()),
+            roots: Roots::default(),
+            code: LoadedCode::default(),
+            caches: Caches::new(),
+            jobs: JobQueue::default(),
             exception: Value::UNDEFINED,
             exception_kind: ExceptionKind::Normal,
-            native_callee: Value::UNDEFINED,
-            native_new_target: Value::UNDEFINED,
-            native_depth: 0,
-            stack_guard: stack_guard(),
-            symbol_registry: HashMap::new(),
-            jobs: VecDeque::new(),
-            rejections: Vec::new(),
-            gc_stress: options.gc_stress,
-            options,
-            output: Box::new(std::io::stdout()),
-            compiler: None,
-            interrupt: Arc::new(AtomicBool::new(false)),
-            small_int_strings: vec![Value::UNDEFINED; 256],
-            char_strings: vec![Value::UNDEFINED; 256],
-            gen_resume_value: Value::UNDEFINED,
-            gen_resume_kind: 0,
-            random_state: [0, 0],
-            join_stack: Vec::new(),
-            utf16_cache: None,
-            regexp_cache: HashMap::new(),
-            hooks,
+            host: Host {
+                gc_stress: options.gc_stress,
+                options,
+                output: Box::new(std::io::stdout()),
+                compiler: None,
+                interrupt: Arc::new(AtomicBool::new(false)),
+                hooks,
+                random_state: [0, 0],
+            },
         }
     }
 
     /// Sets the compiler used by `run_script`, `$262.evalScript` and eval-like features.
     pub fn set_compiler(&mut self, hook: CompileHook) {
-        self.compiler = Some(hook);
+        self.host.compiler = Some(hook);
     }
 
     /// Sets where `print` and `console.log` write.
     pub fn set_output(&mut self, out: Box<dyn Write>) {
-        self.output = out;
+        self.host.output = out;
     }
 
     /// A handle that interrupts running code from another thread.
     pub fn interrupt_handle(&self) -> InterruptHandle {
-        InterruptHandle(self.interrupt.clone())
+        InterruptHandle(self.host.interrupt.clone())
     }
 
     /// Verifies a bundle, runs its global code in the current realm, then drains the job
     /// queue (a microtask checkpoint). With `report_unhandled_rejections`, a promise
     /// rejected with no handler that still has none then is the error.
     pub fn run_bundle(&mut self, bytes: Vec<u8>) -> Result<(), JsError> {
-        self.interrupt.store(false, Ordering::Relaxed);
-        self.stack_guard = stack_guard();
+        self.host.interrupt.store(false, Ordering::Relaxed);
+        self.calls.stack_guard = stack_guard();
         let realm = self.realm;
         let result = self.eval_bundle(bytes, realm).map(|_| ()).and_then(|_| self.run_jobs());
         result.map_err(|_| self.take_js_error())?;
@@ -304,7 +321,7 @@ impl Runtime {
 
     /// Compiles `source` with the compile hook and runs it like `run_bundle`.
     pub fn run_script(&mut self, source: &str, file_name: &str) -> Result<(), JsError> {
-        let Some(hook) = self.compiler.as_mut() else {
+        let Some(hook) = self.host.compiler.as_mut() else {
             return Err(JsError::plain("Error", "no compiler is installed (Runtime::set_compiler)"));
         };
         match hook(source, file_name) {
@@ -372,54 +389,54 @@ impl Runtime {
     /// Roots `v` in the handle stack until the current native call returns.
     #[inline]
     pub fn root(&mut self, v: Value) -> Handle {
-        self.handles.push(v);
-        Handle(self.handles.len() - 1)
+        self.roots.handles.push(v);
+        Handle(self.roots.handles.len() - 1)
     }
 
     /// The value of a handle.
     #[inline]
     pub fn handle(&self, h: Handle) -> Value {
-        self.handles[h.0]
+        self.roots.handles[h.0]
     }
 
     /// Updates a handle.
     #[inline]
     pub fn set_handle(&mut self, h: Handle, v: Value) {
-        self.handles[h.0] = v;
+        self.roots.handles[h.0] = v;
     }
 
     /// The current height of the handle stack (for `release_handles`).
     #[inline]
     pub fn handle_mark(&self) -> usize {
-        self.handles.len()
+        self.roots.handles.len()
     }
 
     /// Drops the handles made since `mark`.
     #[inline]
     pub fn release_handles(&mut self, mark: usize) {
-        self.handles.truncate(mark);
+        self.roots.handles.truncate(mark);
     }
 
     /// Roots `v` until `release_persistent`.
     pub fn persist(&mut self, v: Value) -> PersistentHandle {
-        if let Some(i) = self.persistent_free.pop() {
-            self.persistent[i] = v;
+        if let Some(i) = self.roots.persistent_free.pop() {
+            self.roots.persistent[i] = v;
             PersistentHandle(i)
         } else {
-            self.persistent.push(v);
-            PersistentHandle(self.persistent.len() - 1)
+            self.roots.persistent.push(v);
+            PersistentHandle(self.roots.persistent.len() - 1)
         }
     }
 
     /// The value of a persistent handle.
     pub fn persistent(&self, h: PersistentHandle) -> Value {
-        self.persistent[h.0]
+        self.roots.persistent[h.0]
     }
 
     /// Releases a persistent handle.
     pub fn release_persistent(&mut self, h: PersistentHandle) {
-        self.persistent[h.0] = Value::UNDEFINED;
-        self.persistent_free.push(h.0);
+        self.roots.persistent[h.0] = Value::UNDEFINED;
+        self.roots.persistent_free.push(h.0);
     }
 
     // ---- Garbage collection ---------------------------------------------------------------
@@ -429,7 +446,7 @@ impl Runtime {
     /// Every value the caller holds in Rust locals must be rooted.
     #[inline]
     pub fn safepoint(&mut self) -> JsResult<()> {
-        if self.gc_stress || self.heap.should_collect() || self.interrupt.load(Ordering::Relaxed) {
+        if self.host.gc_stress || self.heap.should_collect() || self.host.interrupt.load(Ordering::Relaxed) {
             self.safepoint_slow()
         } else {
             Ok(())
@@ -438,10 +455,10 @@ impl Runtime {
 
     #[cold]
     pub(crate) fn safepoint_slow(&mut self) -> JsResult<()> {
-        if self.interrupt.load(Ordering::Relaxed) {
+        if self.host.interrupt.load(Ordering::Relaxed) {
             return Err(self.throw_uncatchable(ExceptionKind::Interrupted));
         }
-        if self.gc_stress || self.heap.should_collect() {
+        if self.host.gc_stress || self.heap.should_collect() {
             self.collect_garbage();
             if self.heap.over_limit() {
                 return Err(self.throw_out_of_memory());
@@ -474,110 +491,29 @@ impl Runtime {
 
     /// Collects garbage now.
     pub fn collect_garbage(&mut self) {
-        let Runtime {
-            heap,
-            stack,
-            frames,
-            handles,
-            persistent,
-            realms,
-            names,
-            symbols,
-            bundles,
-            ics,
-            exception,
-            native_callee,
-            native_new_target,
-            symbol_registry,
-            jobs,
-            rejections,
-            small_int_strings,
-            char_strings,
-            gen_resume_value,
-            join_stack,
-            ..
-        } = self;
-        for &v in join_stack.iter() {
-            heap.mark_value(v);
+        let heap = &mut self.heap;
+        self.calls.trace(heap);
+        self.roots.trace(heap);
+        for r in &self.realms {
+            r.trace(heap);
         }
-        for &v in small_int_strings.iter().chain(char_strings.iter()) {
-            heap.mark_value(v);
-        }
-        heap.mark_value(*gen_resume_value);
-        for &v in stack.iter() {
-            heap.mark_value(v);
-        }
-        for f in frames.iter() {
-            heap.mark_value(f.closure);
-            heap.mark_value(f.new_target);
-            heap.mark_value(f.generator);
-        }
-        for &v in handles.iter().chain(persistent.iter()) {
-            heap.mark_value(v);
-        }
-        for r in realms.iter() {
-            heap.mark(r.global);
-            for &v in &r.intrinsics {
-                heap.mark_value(v);
-            }
-            let s = r.shapes;
-            for shape in [
-                s.object,
-                s.array,
-                s.iter_result,
-                s.function,
-                s.constructor,
-                s.generator_function,
-                s.async_function,
-                s.async_generator_function,
-                s.class_constructor,
-                s.native_function,
-                s.prototype_object,
-                s.arguments,
-            ] {
-                heap.mark(shape);
-            }
-            for &shape in s.object_by_cap.iter() {
-                heap.mark(shape);
-            }
-            for &v in r.templates.values() {
-                heap.mark_value(v);
-            }
-        }
-        for k in names.all() {
+        for k in self.names.all() {
             heap.mark_value(k.value());
         }
-        for (_, k) in symbols.all() {
+        for (_, k) in self.symbols.all() {
             heap.mark_value(k.value());
         }
-        for b in bundles.iter() {
-            for &v in &b.strings {
-                heap.mark_value(v);
-            }
-        }
-        for ic in ics.iter() {
-            ic.trace(heap);
-        }
-        heap.mark_value(*exception);
-        heap.mark_value(*native_callee);
-        heap.mark_value(*native_new_target);
-        for &v in symbol_registry.values() {
+        for &v in self.symbol_registry.values() {
             heap.mark_value(v);
         }
-        for job in jobs.iter() {
-            for &v in &job.values {
-                heap.mark_value(v);
-            }
-        }
-        for &v in rejections.iter() {
-            heap.mark_value(v);
-        }
+        self.code.trace(heap);
+        self.caches.trace(heap);
+        self.jobs.trace(heap);
+        heap.mark_value(self.exception);
         heap.drain();
-        self.utf16_cache = None;
         // Weak tables drop what the marking did not reach, before the cells are freed.
         self.atoms.sweep(&self.heap);
-        let heap = &self.heap;
-        self.root_shapes.retain(|_, s| heap.is_marked(*s));
+        self.caches.after_marking(&self.heap);
         self.heap.sweep();
     }
 
@@ -649,33 +585,33 @@ impl Runtime {
     /// Checks the native re-entry depth and the Rust stack before entering the interpreter
     /// from native code.
     pub(crate) fn enter_native(&mut self) -> JsResult<()> {
-        if self.native_depth >= MAX_NATIVE_DEPTH || stack_address() < self.stack_guard {
+        if self.calls.native_depth >= MAX_NATIVE_DEPTH || stack_address() < self.calls.stack_guard {
             return Err(self.throw_range_error("Maximum call stack size exceeded"));
         }
-        self.native_depth += 1;
+        self.calls.native_depth += 1;
         Ok(())
     }
 
     /// Leaves a native re-entry.
     #[inline]
     pub(crate) fn leave_native(&mut self) {
-        self.native_depth -= 1;
+        self.calls.native_depth -= 1;
     }
 
     /// The callee of the running native function.
     pub fn native_callee(&self) -> Value {
-        self.native_callee
+        self.calls.native_callee
     }
 
     /// `new.target` of the running native function (undefined for a call).
     pub fn native_new_target(&self) -> Value {
-        self.native_new_target
+        self.calls.native_new_target
     }
 
     /// Writes to the output (print, console.log).
     pub(crate) fn write_output(&mut self, text: &str) {
-        let _ = self.output.write_all(text.as_bytes());
-        let _ = self.output.flush();
+        let _ = self.host.output.write_all(text.as_bytes());
+        let _ = self.host.output.flush();
     }
 
     /// Interns a Rust string as a property key.

@@ -76,7 +76,7 @@ impl Runtime {
 
     /// The root shape for objects of `kind` with prototype `proto` and `cap` inline slots.
     pub fn root_shape(&mut self, proto: Value, kind: CellKind, cap: u8) -> Gc<Shape> {
-        if let Some(&s) = self.root_shapes.get(&(proto.bits(), kind, cap)) {
+        if let Some(&s) = self.caches.root_shapes.get(&(proto.bits(), kind, cap)) {
             return s;
         }
         if proto.is_object() {
@@ -84,7 +84,7 @@ impl Runtime {
             self.heap.get_mut(p).header.flags |= IS_PROTOTYPE;
         }
         let s = self.heap.alloc(Shape::root(proto, kind, cap));
-        self.root_shapes.insert((proto.bits(), kind, cap), s);
+        self.caches.root_shapes.insert((proto.bits(), kind, cap), s);
         s
     }
 
@@ -557,7 +557,7 @@ impl Runtime {
         }
         self.heap.init_slot(obj, slot, value);
         if self.heap.get(obj).header.flags & IS_PROTOTYPE != 0 {
-            self.proto_epoch = self.proto_epoch.wrapping_add(1);
+            self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
         }
         slot
     }
@@ -576,7 +576,7 @@ impl Runtime {
 
     fn bump_if_prototype(&mut self, obj: Gc<JsObject>) {
         if self.heap.get(obj).header.flags & IS_PROTOTYPE != 0 {
-            self.proto_epoch = self.proto_epoch.wrapping_add(1);
+            self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
         }
     }
 
@@ -1048,7 +1048,7 @@ impl Runtime {
         }
         self.bump_if_prototype(obj);
         // Caches keyed on shapes of objects inheriting from `obj` depend on its chain.
-        self.proto_epoch = self.proto_epoch.wrapping_add(1);
+        self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
     }
 
     /// `[[IsExtensible]]`.

@@ -4,7 +4,7 @@
 //! records the realm it belongs to, and the running function's realm is the current one.
 //! The intrinsics are declared once, in `for_each_intrinsic!`.
 
-use crate::gc::Gc;
+use crate::gc::{Gc, Heap};
 use crate::object::{JsObject, Shape};
 use crate::value::Value;
 
@@ -93,6 +93,37 @@ pub struct Realm {
 }
 
 impl Realm {
+    /// Marks the global object, the intrinsics, the precomputed shapes and the templates.
+    pub(crate) fn trace(&self, heap: &mut Heap) {
+        heap.mark(self.global);
+        for &v in &self.intrinsics {
+            heap.mark_value(v);
+        }
+        let s = self.shapes;
+        for shape in [
+            s.object,
+            s.array,
+            s.iter_result,
+            s.function,
+            s.constructor,
+            s.generator_function,
+            s.async_function,
+            s.async_generator_function,
+            s.class_constructor,
+            s.native_function,
+            s.prototype_object,
+            s.arguments,
+        ] {
+            heap.mark(shape);
+        }
+        for &shape in s.object_by_cap.iter() {
+            heap.mark(shape);
+        }
+        for &v in self.templates.values() {
+            heap.mark_value(v);
+        }
+    }
+
     /// The intrinsic `i`.
     #[inline(always)]
     pub fn intrinsic(&self, i: Intrinsic) -> Value {

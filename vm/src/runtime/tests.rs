@@ -91,14 +91,14 @@ fn weak_tables_forget_unreached_cells() {
     // A root shape lives as long as something uses it.
     let proto = garbage_candidate(&mut rt);
     let ph = rt.persist(Value::object(proto));
-    let shapes = rt.root_shapes.len();
+    let shapes = rt.caches.root_shapes.len();
     let o = rt.new_object(Value::object(proto));
     let oh = rt.persist(Value::object(o));
-    assert_eq!(rt.root_shapes.len(), shapes + 1);
+    assert_eq!(rt.caches.root_shapes.len(), shapes + 1);
     rt.collect_garbage();
-    assert_eq!(rt.root_shapes.len(), shapes + 1);
+    assert_eq!(rt.caches.root_shapes.len(), shapes + 1);
     rt.release_persistent(oh);
     rt.release_persistent(ph);
     rt.collect_garbage();
-    assert_eq!(rt.root_shapes.len(), shapes);
+    assert_eq!(rt.caches.root_shapes.len(), shapes);
 }

@@ -510,7 +510,7 @@ fn an_interrupt_stops_the_queue_and_keeps_the_remaining_jobs() {
         assert!(rt.run_jobs().is_err());
         assert!(rt.take_js_error().interrupted);
         assert_eq!(log.take(), "");
-        rt.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
+        rt.host.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
         drain(rt);
         assert_eq!(log.take(), "a 1\nb 1\n");
     });

@@ -353,16 +353,16 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             super::property::delete_property(rt, o, key, true)?;
             Ok(Value::TRUE)
         }
-        BuiltinId::AsyncFunctionStart => (rt.hooks.async_function_start)(rt, arg(args, 0)),
-        BuiltinId::AsyncGeneratorStart => (rt.hooks.async_generator_start)(rt, arg(args, 0)),
+        BuiltinId::AsyncFunctionStart => (rt.host.hooks.async_function_start)(rt, arg(args, 0)),
+        BuiltinId::AsyncGeneratorStart => (rt.host.hooks.async_generator_start)(rt, arg(args, 0)),
         BuiltinId::MarkAsyncYield => {
-            (rt.hooks.mark_async_yield)(rt);
+            (rt.host.hooks.mark_async_yield)(rt);
             Ok(Value::UNDEFINED)
         }
-        BuiltinId::GetAsyncIterator => (rt.hooks.get_async_iterator)(rt, arg(args, 0)),
+        BuiltinId::GetAsyncIterator => (rt.host.hooks.get_async_iterator)(rt, arg(args, 0)),
         BuiltinId::MarkRawYield => {
             // The executing frame is the generator's inner function.
-            if let Some(frame) = rt.frames.last() {
+            if let Some(frame) = rt.calls.frames.last() {
                 let g = frame.generator;
                 super::generator::mark_raw_yield(rt, g);
             }

@@ -47,14 +47,14 @@ pub(crate) fn start_call(
                     return Err(rt.throw_type_error("Class constructor cannot be invoked without 'new'"));
                 }
                 rt.ensure_stack(argc + 1)?;
-                let at = rt.stack.len();
+                let at = rt.calls.stack.len();
                 if argc == 0 {
-                    rt.stack.push(Value::UNDEFINED);
+                    rt.calls.stack.push(Value::UNDEFINED);
                 } else {
-                    rt.stack.extend_from_within(first..first + argc);
+                    rt.calls.stack.extend_from_within(first..first + argc);
                 }
                 if construct {
-                    rt.stack[at] = this;
+                    rt.calls.stack[at] = this;
                 }
                 let nt = if construct { new_target } else { Value::UNDEFINED };
                 push_frame(rt, info, f, at, argc.max(1), nt, dst, if construct { CONSTRUCT } else { 0 })?;
@@ -65,17 +65,17 @@ pub(crate) fn start_call(
                 if construct && !rt.heap.get(nf).constructor {
                     return Err(rt.not_a_function(f, true));
                 }
-                let this = if construct || argc == 0 { Value::UNDEFINED } else { rt.stack[first] };
+                let this = if construct || argc == 0 { Value::UNDEFINED } else { rt.calls.stack[first] };
                 let n = argc.saturating_sub(1);
                 let mut buf = [Value::UNDEFINED; 8];
                 let v = if n <= 8 {
-                    buf[..n].copy_from_slice(&rt.stack[first + 1..first + 1 + n]);
+                    buf[..n].copy_from_slice(&rt.calls.stack[first + 1..first + 1 + n]);
                     rt.enter_native()?;
                     let r = rt.call_native(nf, this, &buf[..n], if construct { new_target } else { Value::UNDEFINED });
                     rt.leave_native();
                     r?
                 } else {
-                    let list: Vec<Value> = rt.stack[first + 1..first + 1 + n].to_vec();
+                    let list: Vec<Value> = rt.calls.stack[first + 1..first + 1 + n].to_vec();
                     rt.enter_native()?;
                     let r = rt.call_native(nf, this, &list, if construct { new_target } else { Value::UNDEFINED });
                     rt.leave_native();
@@ -85,8 +85,9 @@ pub(crate) fn start_call(
             }
             CellKind::BoundFunction => {
                 let _ = rt.heap.get(obj.cast::<BoundFunction>());
-                let this = if argc == 0 { Value::UNDEFINED } else { rt.stack[first] };
-                let list: Vec<Value> = if argc > 1 { rt.stack[first + 1..first + argc].to_vec() } else { Vec::new() };
+                let this = if argc == 0 { Value::UNDEFINED } else { rt.calls.stack[first] };
+                let list: Vec<Value> =
+                    if argc > 1 { rt.calls.stack[first + 1..first + argc].to_vec() } else { Vec::new() };
                 let v = if construct { rt.construct(f, &list, new_target)? } else { rt.call(f, this, &list)? };
                 Ok(CallStart::Done(v))
             }
@@ -112,10 +113,10 @@ pub(crate) fn learn_ctor_slots(rt: &mut Runtime, info: &FunctionInfo, this: Valu
 /// An unmapped arguments object for frame `fi`.
 #[inline(never)]
 pub(crate) fn create_arguments(rt: &mut Runtime, fi: usize) -> Value {
-    let f = rt.frames[fi];
+    let f = rt.calls.frames[fi];
     let start = f.args as usize + 1;
     let n = f.argc as usize - 1;
-    let values: Vec<Value> = rt.stack[start..start + n].to_vec();
+    let values: Vec<Value> = rt.calls.stack[start..start + n].to_vec();
     let shape = rt.realm().shapes.arguments;
     let obj = rt.new_object_with_shape(shape);
     let values_fn = rt.intrinsic(Intrinsic::ArrayProtoValues);

@@ -34,13 +34,13 @@ pub const RESUME_RETURN: u8 = 2;
 /// and arguments of frame `fi`.
 #[inline(never)]
 pub(crate) fn create_generator(rt: &mut Runtime, fi: usize, target: FuncRef, env: Value) -> JsResult<Value> {
-    let frame = rt.frames[fi];
+    let frame = rt.calls.frames[fi];
     let outer = frame.closure;
     let key = Key::Name(rt.names.prototype);
     let p = rt.get(outer.ptr_unchecked(), key, outer)?;
     let proto = if p.is_object() { p } else { rt.intrinsic(Intrinsic::GeneratorPrototype) };
     let start = frame.args as usize;
-    let args: Vec<Value> = rt.stack[start..start + frame.argc as usize].to_vec();
+    let args: Vec<Value> = rt.calls.stack[start..start + frame.argc as usize].to_vec();
     let args_vec = rt.heap.alloc_vec_from(&args);
     let inner = crate::runtime::function::make_closure(rt, target, env);
     let home = rt.heap.get(outer.ptr_unchecked::<Closure>()).home;
@@ -85,15 +85,15 @@ const RAW_YIELD: u8 = 2;
 /// The value and kind of the resumption in progress (`resume_generator`).
 #[inline(never)]
 pub(crate) fn take_resume(rt: &mut Runtime) -> (Value, u8) {
-    let v = std::mem::replace(&mut rt.gen_resume_value, Value::UNDEFINED);
-    (v, rt.gen_resume_kind)
+    let v = std::mem::replace(&mut rt.calls.gen_resume_value, Value::UNDEFINED);
+    (v, rt.calls.gen_resume_kind)
 }
 
 /// `ret` in a generator frame: the iterator result to hand to the resumer; a yield saves
 /// the registers.
 #[inline(never)]
 pub(crate) fn on_return(rt: &mut Runtime, fi: usize, v: Value) -> JsResult<Value> {
-    let frame = rt.frames[fi];
+    let frame = rt.calls.frames[fi];
     let g = gen_of(frame.generator);
     let completing = rt.heap.get(g).completing;
     let done = completing == 1;
@@ -113,7 +113,7 @@ pub(crate) fn on_return(rt: &mut Runtime, fi: usize, v: Value) -> JsResult<Value
             rt.heap.alloc_vec(n)
         };
         for i in 0..n {
-            let x = rt.stack[base + i];
+            let x = rt.calls.stack[base + i];
             rt.heap.vec_set(vec, i, x);
         }
         rt.heap.get_mut(vec).len = n as u32;
@@ -172,25 +172,25 @@ pub(crate) fn resume(rt: &mut Runtime, this: Value, value: Value, kind: u8) -> J
         rt.leave_native();
         return Err(e);
     }
-    let at = rt.stack.len();
-    rt.stack.extend_from_slice(&argv);
+    let at = rt.calls.stack.len();
+    rt.calls.stack.extend_from_slice(&argv);
     if let Err(e) = push_frame(rt, info, closure, at, argv.len(), Value::UNDEFINED, 0, ENTRY | GENERATOR) {
         rt.leave_native();
         return Err(e);
     }
-    let fi = rt.frames.len() - 1;
-    rt.frames[fi].generator = this;
+    let fi = rt.calls.frames.len() - 1;
+    rt.calls.frames[fi].generator = this;
     if state == gen_state::SUSPENDED_YIELD {
-        rt.frames[fi].ip = resume_ip;
+        rt.calls.frames[fi].ip = resume_ip;
         if regs.is_cell() {
-            let base = rt.frames[fi].base as usize;
+            let base = rt.calls.frames[fi].base as usize;
             let saved: Vec<Value> = rt.heap.vec_values(regs.ptr_unchecked()).to_vec();
             let n = saved.len().min(info.header.frame_size as usize);
-            rt.stack[base..base + n].copy_from_slice(&saved[..n]);
+            rt.calls.stack[base..base + n].copy_from_slice(&saved[..n]);
         }
     }
-    rt.gen_resume_value = value;
-    rt.gen_resume_kind = kind;
+    rt.calls.gen_resume_value = value;
+    rt.calls.gen_resume_kind = kind;
     let gm = rt.heap.get_mut(g);
     gm.state = gen_state::EXECUTING;
     gm.completing = 0;
@@ -214,7 +214,7 @@ impl Runtime {
 /// The function a frame's code sees as its callee: the closure it runs, except for the body
 /// of a generator or async function, whose callee is the outer function that was called.
 pub(crate) fn frame_callee(rt: &Runtime, fi: usize) -> Value {
-    let f = &rt.frames[fi];
+    let f = &rt.calls.frames[fi];
     if f.flags & GENERATOR != 0 && f.generator.is_object() {
         return rt.heap.get(gen_of(f.generator)).outer;
     }

@@ -62,7 +62,7 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
                             new_shape: None,
                             slot,
                             loc,
-                            epoch: rt.proto_epoch,
+                            epoch: rt.caches.proto_epoch,
                             kind: ic::PROTO,
                         }),
                         (false, true) => {
@@ -72,7 +72,7 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
                         (false, false) => None,
                     };
                     if let Some(entry) = entry {
-                        ic::insert(&mut rt.ics, ic_idx, entry);
+                        ic::insert(&mut rt.code.ics, ic_idx, entry);
                     }
                 }
                 if attrs & ACCESSOR != 0 {
@@ -106,7 +106,7 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
 /// than in the interpreter's inline probe, which stays as small as possible.
 fn dict_entry(rt: &Runtime, ic_idx: usize, shape: Gc<crate::object::Shape>) -> Option<u32> {
     let version = rt.heap.get(shape).dict_version;
-    rt.ics[ic_idx * ic::WAYS..(ic_idx + 1) * ic::WAYS]
+    rt.code.ics[ic_idx * ic::WAYS..(ic_idx + 1) * ic::WAYS]
         .iter()
         .find(|e| e.shape == Some(shape) && e.kind == ic::OWN_DICT && e.epoch == version)
         .map(|e| e.loc)
@@ -159,7 +159,7 @@ pub(crate) fn put_by_id_slow(
                 false => (ic::OWN_DICT, rt.heap.get(recv_shape).dict_version),
             };
             ic::insert(
-                &mut rt.ics,
+                &mut rt.code.ics,
                 ic_idx,
                 Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc, epoch, kind },
             );
@@ -194,13 +194,13 @@ pub(crate) fn put_by_id_slow(
                 }
             }
             if plain {
-                let epoch = rt.proto_epoch;
+                let epoch = rt.caches.proto_epoch;
                 let slot = rt.add_named(obj, name, v, crate::object::shape::DEFAULT_ATTRS);
                 let new_shape = rt.heap.get(obj).shape;
                 if !rt.heap.get(new_shape).is_dictionary() && rt.heap.get(obj).header.flags & IS_PROTOTYPE == 0 {
                     let loc = rt.heap.slot_location(obj, slot);
                     ic::insert(
-                        &mut rt.ics,
+                        &mut rt.code.ics,
                         ic_idx,
                         Ic {
                             shape: Some(recv_shape),
