@@ -191,12 +191,15 @@ impl Heap {
     }
 
     /// The `n` trailing elements of type `E` stored after the `T` at `g`.
+    ///
+    /// # Safety
+    /// `g` was allocated by `alloc_trailing::<T, E>` or `alloc_trailing_from::<T, E>` with
+    /// at least `n` elements (callers pass the count the cell's header recorded then).
     #[inline(always)]
-    pub fn trailing<T: CellType, E: Copy>(&self, g: Gc<T>, n: usize) -> &[E] {
+    pub unsafe fn trailing<T: CellType, E: Copy>(&self, g: Gc<T>, n: usize) -> &[E] {
         self.check(g);
-        // SAFETY: `g` was allocated by `alloc_trailing::<T, E>` with room for at least `n`
-        // elements (callers pass the count stored in the cell), all initialized. The
-        // pointer comes from the allocation itself, so it may address the trailing bytes.
+        // SAFETY: the caller's contract: room for `n` initialized elements. The pointer
+        // comes from the allocation itself, so it may address the trailing bytes.
         unsafe {
             let p = (g.as_ptr() as *const u8).add(Self::trailing_offset::<T, E>()) as *const E;
             std::slice::from_raw_parts(p, n)
@@ -204,8 +207,11 @@ impl Heap {
     }
 
     /// The `n` trailing elements of type `E` stored after the `T` at `g`, writable.
+    ///
+    /// # Safety
+    /// As for `trailing`.
     #[inline(always)]
-    pub fn trailing_mut<T: CellType, E: Copy>(&mut self, g: Gc<T>, n: usize) -> &mut [E] {
+    pub unsafe fn trailing_mut<T: CellType, E: Copy>(&mut self, g: Gc<T>, n: usize) -> &mut [E] {
         self.check(g);
         // SAFETY: as for `trailing`, with the exclusive heap borrow.
         unsafe {

@@ -142,11 +142,12 @@ pub struct CellHeader {
     pub(crate) kind: CellKind,
     pub(crate) mark: u8,
     /// Kind-specific flag bits (string: one-byte/atom; object: extensible/prototype/...).
-    pub flags: u8,
+    /// Crate-private like the other fields: they decide how a cell's bytes are read.
+    pub(crate) flags: u8,
     /// Kind-specific byte (object: number of inline slots).
-    pub aux8: u8,
+    pub(crate) aux8: u8,
     /// Kind-specific word (string length, environment size, vector capacity, ...).
-    pub aux32: u32,
+    pub(crate) aux32: u32,
 }
 
 impl CellHeader {

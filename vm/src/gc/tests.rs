@@ -111,9 +111,12 @@ fn large_cells_and_trailing_data() {
         1000,
         7u32,
     );
-    assert!(heap.trailing::<Pair, u32>(big, 1000).iter().all(|&x| x == 7));
-    heap.trailing_mut::<Pair, u32>(big, 1000)[999] = 9;
-    assert_eq!(heap.trailing::<Pair, u32>(big, 1000)[999], 9);
+    // SAFETY: allocated with 1000 trailing u32s.
+    unsafe {
+        assert!(heap.trailing::<Pair, u32>(big, 1000).iter().all(|&x| x == 7));
+        heap.trailing_mut::<Pair, u32>(big, 1000)[999] = 9;
+        assert_eq!(heap.trailing::<Pair, u32>(big, 1000)[999], 9);
+    }
     let footprint = heap.stats().footprint;
     let before = finalized();
     collect(&mut heap, &[big]);

@@ -708,28 +708,32 @@ impl Heap {
     #[inline(always)]
     pub fn vec_values(&self, v: Gc<ValueVec>) -> &[Value] {
         let len = self.get(v).len as usize;
-        self.trailing::<ValueVec, Value>(v, len)
+        // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`.
+        unsafe { self.trailing::<ValueVec, Value>(v, len) }
     }
 
     /// The live values of a vector, writable.
     #[inline(always)]
     pub fn vec_values_mut(&mut self, v: Gc<ValueVec>) -> &mut [Value] {
         let len = self.get(v).len as usize;
-        self.trailing_mut::<ValueVec, Value>(v, len)
+        // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`.
+        unsafe { self.trailing_mut::<ValueVec, Value>(v, len) }
     }
 
     /// Element `i` of the vector's capacity (undefined past `len`).
     #[inline(always)]
     pub fn vec_get(&self, v: Gc<ValueVec>, i: usize) -> Value {
         let cap = self.get(v).header.aux32 as usize;
-        self.trailing::<ValueVec, Value>(v, cap).get(i).copied().unwrap_or(Value::UNDEFINED)
+        // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`.
+        unsafe { self.trailing::<ValueVec, Value>(v, cap) }.get(i).copied().unwrap_or(Value::UNDEFINED)
     }
 
     /// Writes element `i` (< capacity) of the vector.
     #[inline(always)]
     pub fn vec_set(&mut self, v: Gc<ValueVec>, i: usize, x: Value) {
         let cap = self.get(v).header.aux32 as usize;
-        if let Some(slot) = self.trailing_mut::<ValueVec, Value>(v, cap).get_mut(i) {
+        // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`.
+        if let Some(slot) = unsafe { self.trailing_mut::<ValueVec, Value>(v, cap) }.get_mut(i) {
             *slot = x;
         }
     }
@@ -744,14 +748,16 @@ impl Heap {
     #[inline(always)]
     pub fn env_slots(&self, env: Gc<Environment>) -> &[Value] {
         let n = self.get(env).header.aux32 as usize;
-        self.trailing::<Environment, Value>(env, n)
+        // SAFETY: an environment is allocated with `aux32` values.
+        unsafe { self.trailing::<Environment, Value>(env, n) }
     }
 
     /// The slots of an environment, writable.
     #[inline(always)]
     pub fn env_slots_mut(&mut self, env: Gc<Environment>) -> &mut [Value] {
         let n = self.get(env).header.aux32 as usize;
-        self.trailing_mut::<Environment, Value>(env, n)
+        // SAFETY: an environment is allocated with `aux32` values.
+        unsafe { self.trailing_mut::<Environment, Value>(env, n) }
     }
 
     /// A new environment of `size` undefined slots.

@@ -246,10 +246,14 @@ impl Heap {
     pub fn str_view(&self, s: Gc<JsString>) -> StrView<'_> {
         let h = &self.get(s).header;
         let len = h.aux32 as usize;
-        if h.flags & ONE_BYTE != 0 {
-            StrView::Latin1(self.trailing::<JsString, u8>(s, len))
-        } else {
-            StrView::Utf16(self.trailing::<JsString, u16>(s, len))
+        // SAFETY: a flat string is allocated with `aux32` units of the width its ONE_BYTE
+        // flag says, and neither changes afterwards.
+        unsafe {
+            if h.flags & ONE_BYTE != 0 {
+                StrView::Latin1(self.trailing::<JsString, u8>(s, len))
+            } else {
+                StrView::Utf16(self.trailing::<JsString, u16>(s, len))
+            }
         }
     }
 
