@@ -29,18 +29,19 @@
 //! [`CompileHook`]. The native tier sees the VM only through [`runtime_interface`]: layout
 //! offsets and the helper functions compiled code may call.
 
-pub mod builtins;
-pub mod code;
-pub mod gc;
-pub mod interp;
-pub mod object;
-pub mod runtime;
+pub(crate) mod builtins;
+pub(crate) mod code;
+pub(crate) mod gc;
+pub(crate) mod interp;
+pub(crate) mod object;
+pub(crate) mod runtime;
 pub mod runtime_interface;
-pub mod string;
-pub mod value;
+pub(crate) mod string;
+pub(crate) mod value;
 
 #[cfg(test)]
 mod layering;
 
+pub use gc::heap::HeapStats;
 pub use runtime::{CompileHook, InterruptHandle, JsError, JsResult, Runtime, RuntimeOptions};
 pub use value::Value;

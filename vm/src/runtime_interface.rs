@@ -98,20 +98,27 @@ pub mod layout {
 }
 
 /// The signature of a helper, one variant per calling convention the native tier wraps.
+///
+/// # Safety
+/// Every helper reads the cells its operands point to, so a caller must pass only values
+/// that are live: made by the same runtime and, if they hold a pointer, reachable from its
+/// roots since its last safepoint (compiled code keeps its values in the frame's
+/// registers, which are roots). A value that was not rooted across a safepoint may point
+/// at a freed cell.
 #[derive(Clone, Copy)]
 pub enum HelperFn {
     /// `(value) -> value`.
-    Unary(fn(&mut Runtime, Value) -> JsResult<Value>),
+    Unary(unsafe fn(&mut Runtime, Value) -> JsResult<Value>),
     /// `(value, value) -> value`.
-    Binary(fn(&mut Runtime, Value, Value) -> JsResult<Value>),
+    Binary(unsafe fn(&mut Runtime, Value, Value) -> JsResult<Value>),
     /// `(value, value) -> bool`.
-    Predicate(fn(&mut Runtime, Value, Value) -> JsResult<bool>),
+    Predicate(unsafe fn(&mut Runtime, Value, Value) -> JsResult<bool>),
     /// `(object, key) -> value`: a property read by key.
-    GetByKey(fn(&mut Runtime, Value, Key) -> JsResult<Value>),
+    GetByKey(unsafe fn(&mut Runtime, Value, Key) -> JsResult<Value>),
     /// `(object, key, value, strict)`: a property write.
-    PutByVal(fn(&mut Runtime, Value, Value, Value, bool) -> JsResult<()>),
+    PutByVal(unsafe fn(&mut Runtime, Value, Value, Value, bool) -> JsResult<()>),
     /// `()`: no operands, may throw (an interrupt, the heap limit).
-    Poll(fn(&mut Runtime) -> JsResult<()>),
+    Poll(unsafe fn(&mut Runtime) -> JsResult<()>),
 }
 
 /// A runtime function JIT code may call.
@@ -259,13 +266,16 @@ mod tests {
         }
         let mut rt = Runtime::new(RuntimeOptions::default());
         let Some(Helper { f: HelperFn::Binary(add), .. }) = helper("add") else { panic!("add is a binary helper") };
-        let three = add(&mut rt, Value::number(1.0), Value::number(2.0)).unwrap();
+        // SAFETY: numbers point at nothing.
+        let three = unsafe { add(&mut rt, Value::number(1.0), Value::number(2.0)) }.unwrap();
         assert_eq!(three.as_number(), Some(3.0));
         let Some(Helper { f: HelperFn::Predicate(eq), .. }) = helper("loose_equals") else { panic!() };
         let one = rt.number_to_string(1.0);
-        assert!(eq(&mut rt, one, Value::number(1.0)).unwrap());
+        // SAFETY: `one` was made just now, with no safepoint since.
+        assert!(unsafe { eq(&mut rt, one, Value::number(1.0)) }.unwrap());
         let Some(Helper { f: HelperFn::Poll(poll), .. }) = helper("safepoint") else { panic!() };
-        poll(&mut rt).unwrap();
+        // SAFETY: no operands.
+        unsafe { poll(&mut rt) }.unwrap();
         assert!(helper("no_such_helper").is_none());
     }
 }

@@ -25,7 +25,7 @@
 
 use std::fmt;
 
-use crate::gc::{CellHeader, Gc};
+use crate::gc::{CellHeader, CellType, Gc};
 
 pub(crate) const TAG_SHIFT: u32 = 48;
 pub(crate) const PAYLOAD_MASK: u64 = (1 << TAG_SHIFT) - 1;
@@ -93,13 +93,13 @@ impl Value {
 
     /// The raw bits (for hashing and the native tier).
     #[inline(always)]
-    pub const fn bits(self) -> u64 {
+    pub(crate) const fn bits(self) -> u64 {
         self.0
     }
 
     /// A number. NaNs whose bits would collide with a tag are canonicalized.
     #[inline(always)]
-    pub fn number(n: f64) -> Value {
+    pub(crate) fn number(n: f64) -> Value {
         let bits = n.to_bits();
         if bits >> TAG_SHIFT >= FIRST_TAG {
             Value(CANONICAL_NAN)
@@ -114,7 +114,7 @@ impl Value {
     /// and AArch64 propagate an operand NaN's payload and otherwise produce their default
     /// NaN. Checked in debug builds.
     #[inline(always)]
-    pub fn number_arith(n: f64) -> Value {
+    pub(crate) fn number_arith(n: f64) -> Value {
         let bits = n.to_bits();
         debug_assert!(bits >> TAG_SHIFT < FIRST_TAG, "arithmetic produced a non-canonical NaN");
         Value(bits)
@@ -122,7 +122,7 @@ impl Value {
 
     /// A boolean.
     #[inline(always)]
-    pub fn boolean(b: bool) -> Value {
+    pub(crate) fn boolean(b: bool) -> Value {
         if b {
             Value::TRUE
         } else {
@@ -132,31 +132,31 @@ impl Value {
 
     /// An object value.
     #[inline(always)]
-    pub fn object<T>(g: Gc<T>) -> Value {
+    pub(crate) fn object<T>(g: Gc<T>) -> Value {
         Value(tagged(TAG_OBJECT, g.addr() as u64))
     }
 
     /// A string value (a String or Rope cell).
     #[inline(always)]
-    pub fn string<T>(g: Gc<T>) -> Value {
+    pub(crate) fn string<T>(g: Gc<T>) -> Value {
         Value(tagged(TAG_STRING, g.addr() as u64))
     }
 
     /// A symbol value.
     #[inline(always)]
-    pub fn symbol<T>(g: Gc<T>) -> Value {
+    pub(crate) fn symbol<T>(g: Gc<T>) -> Value {
         Value(tagged(TAG_SYMBOL, g.addr() as u64))
     }
 
     /// A BigInt value.
     #[inline(always)]
-    pub fn bigint<T>(g: Gc<T>) -> Value {
+    pub(crate) fn bigint<T>(g: Gc<T>) -> Value {
         Value(tagged(TAG_BIGINT, g.addr() as u64))
     }
 
     /// An internal cell (environment, accessor pair, for-in state, ...).
     #[inline(always)]
-    pub fn cell<T>(g: Gc<T>) -> Value {
+    pub(crate) fn cell<T>(g: Gc<T>) -> Value {
         Value(tagged(TAG_CELL, g.addr() as u64))
     }
 
@@ -167,7 +167,7 @@ impl Value {
 
     /// The coarse kind.
     #[inline]
-    pub fn kind(self) -> Kind {
+    pub(crate) fn kind(self) -> Kind {
         match self.tag() {
             t if t < FIRST_TAG => Kind::Number,
             TAG_SPECIAL => match self.0 & PAYLOAD_MASK {
@@ -186,12 +186,12 @@ impl Value {
 
     /// Whether this is a number.
     #[inline(always)]
-    pub fn is_number(self) -> bool {
+    pub(crate) fn is_number(self) -> bool {
         self.tag() < FIRST_TAG
     }
     /// The number, if this is one.
     #[inline(always)]
-    pub fn as_number(self) -> Option<f64> {
+    pub(crate) fn as_number(self) -> Option<f64> {
         if self.is_number() {
             Some(f64::from_bits(self.0))
         } else {
@@ -200,38 +200,38 @@ impl Value {
     }
     /// The number; only meaningful when `is_number()`.
     #[inline(always)]
-    pub fn number_unchecked(self) -> f64 {
+    pub(crate) fn number_unchecked(self) -> f64 {
         debug_assert!(self.is_number());
         f64::from_bits(self.0)
     }
     /// Whether this is `undefined`.
     #[inline(always)]
-    pub fn is_undefined(self) -> bool {
+    pub(crate) fn is_undefined(self) -> bool {
         self == Value::UNDEFINED
     }
     /// Whether this is `null`.
     #[inline(always)]
-    pub fn is_null(self) -> bool {
+    pub(crate) fn is_null(self) -> bool {
         self == Value::NULL
     }
     /// Whether this is `undefined` or `null`.
     #[inline(always)]
-    pub fn is_nullish(self) -> bool {
+    pub(crate) fn is_nullish(self) -> bool {
         self == Value::UNDEFINED || self == Value::NULL
     }
     /// Whether this is the empty marker.
     #[inline(always)]
-    pub fn is_empty(self) -> bool {
+    pub(crate) fn is_empty(self) -> bool {
         self == Value::EMPTY
     }
     /// Whether this is a boolean.
     #[inline(always)]
-    pub fn is_boolean(self) -> bool {
+    pub(crate) fn is_boolean(self) -> bool {
         self == Value::TRUE || self == Value::FALSE
     }
     /// The boolean, if this is one.
     #[inline(always)]
-    pub fn as_boolean(self) -> Option<bool> {
+    pub(crate) fn as_boolean(self) -> Option<bool> {
         if self == Value::TRUE {
             Some(true)
         } else if self == Value::FALSE {
@@ -242,60 +242,61 @@ impl Value {
     }
     /// Whether this is an object.
     #[inline(always)]
-    pub fn is_object(self) -> bool {
+    pub(crate) fn is_object(self) -> bool {
         self.tag() == TAG_OBJECT
     }
     /// Whether this is a string.
     #[inline(always)]
-    pub fn is_string(self) -> bool {
+    pub(crate) fn is_string(self) -> bool {
         self.tag() == TAG_STRING
     }
     /// Whether this is a symbol.
     #[inline(always)]
-    pub fn is_symbol(self) -> bool {
+    pub(crate) fn is_symbol(self) -> bool {
         self.tag() == TAG_SYMBOL
     }
     /// Whether this is a BigInt.
     #[inline(always)]
-    pub fn is_bigint(self) -> bool {
+    pub(crate) fn is_bigint(self) -> bool {
         self.tag() == TAG_BIGINT
     }
     /// Whether this is an internal cell.
     #[inline(always)]
-    pub fn is_cell(self) -> bool {
+    pub(crate) fn is_cell(self) -> bool {
         self.tag() == TAG_CELL
     }
     /// Whether this value holds a pointer to a heap cell.
     #[inline(always)]
-    pub fn is_pointer(self) -> bool {
+    pub(crate) fn is_pointer(self) -> bool {
         self.tag() > TAG_SPECIAL
     }
 
     /// The cell header this value points to, if it holds a pointer.
     #[inline(always)]
-    pub fn as_header(self) -> Option<Gc<CellHeader>> {
+    pub(crate) fn as_header(self) -> Option<Gc<CellHeader>> {
         if self.is_pointer() {
-            Some(self.ptr_unchecked())
+            Some(self.gc())
         } else {
             None
         }
     }
 
-    /// The pointer payload as a typed handle. Callers check the kind first; that it is a
-    /// pointer at all is checked here in every build (the heap checks the cell's kind when
-    /// it is read).
+    /// The cell this value points to, as a `T`. Callers test the value's kind first; that it
+    /// is a pointer and that the cell is one `T` admits are checked here in every build, so
+    /// a `Gc<T>` made from a value always points at a `T` (typed fields of cells are `T`
+    /// by construction): this is the one place where a type is put on an untyped pointer.
     #[inline(always)]
-    pub(crate) fn ptr_unchecked<T>(self) -> Gc<T> {
+    pub(crate) fn gc<T: CellType>(self) -> Gc<T> {
         if !self.is_pointer() {
             not_a_pointer(self);
         }
-        Gc::from_addr((self.0 & PAYLOAD_MASK) as usize)
+        Gc::<CellHeader>::from_addr((self.0 & PAYLOAD_MASK) as usize).cast()
     }
 
     /// Whether `ToBoolean(self)` is true, for the kinds that need no heap access; strings
     /// and BigInts are answered by `Runtime::to_boolean`.
     #[inline]
-    pub fn falsy_primitive(self) -> Option<bool> {
+    pub(crate) fn falsy_primitive(self) -> Option<bool> {
         match self.kind() {
             Kind::Number => {
                 let n = self.number_unchecked();
@@ -310,7 +311,7 @@ impl Value {
 
     /// The value as an array index (a number that is an integer in `0 .. 2^32 - 1`).
     #[inline]
-    pub fn as_array_index(self) -> Option<u32> {
+    pub(crate) fn as_array_index(self) -> Option<u32> {
         if let Some(n) = self.as_number() {
             let i = n as u32;
             if i as f64 == n && i != u32::MAX {

@@ -228,7 +228,7 @@ fn array_species_create(rt: &mut Runtime, original: Gc<JsObject>, len: f64) -> J
     }
     if c.is_object() {
         let sk = Key::Name(rt.symbols.species);
-        c = rt.get(c.ptr_unchecked(), sk, c)?;
+        c = rt.get(c.gc(), sk, c)?;
         if c.is_null() {
             c = Value::UNDEFINED;
         }
@@ -243,7 +243,7 @@ fn array_species_create(rt: &mut Runtime, original: Gc<JsObject>, len: f64) -> J
         if !r.is_object() {
             return Err(rt.throw_type_error("species constructor returned a non-object"));
         }
-        r.ptr_unchecked()
+        r.gc()
     };
     rt.root(Value::object(a));
     Ok(a)
@@ -292,7 +292,7 @@ fn construct_or_array(rt: &mut Runtime, c: Value, len: Option<f64>) -> JsResult<
         if !r.is_object() {
             return Err(rt.throw_type_error("constructor returned a non-object"));
         }
-        r.ptr_unchecked()
+        r.gc()
     } else {
         array_create(rt, len.unwrap_or(0.0))?
     };
@@ -389,7 +389,7 @@ fn is_concat_spreadable(rt: &mut Runtime, v: Value) -> JsResult<bool> {
         return Ok(false);
     }
     let key = Key::Name(rt.symbols.is_concat_spreadable);
-    let s = rt.get(v.ptr_unchecked(), key, v)?;
+    let s = rt.get(v.gc(), key, v)?;
     if !s.is_undefined() {
         return Ok(rt.to_boolean(s));
     }
@@ -405,7 +405,7 @@ fn concat(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     items.extend_from_slice(args);
     for e in items {
         if is_concat_spreadable(rt, e)? {
-            let eo: Gc<JsObject> = e.ptr_unchecked();
+            let eo: Gc<JsObject> = e.gc();
             let len = length_of(rt, eo)?;
             if n + len > 9007199254740991.0 {
                 return Err(rt.throw_type_error("Array length exceeds the maximum"));
@@ -632,7 +632,7 @@ fn flatten_into(
             let mark = rt.handle_mark();
             rt.root(el);
             if depth > 0.0 && rt.is_array(el) {
-                let eo: Gc<JsObject> = el.ptr_unchecked();
+                let eo: Gc<JsObject> = el.gc();
                 let l = length_of(rt, eo)?;
                 target_index = flatten_into(rt, target, eo, l, target_index, depth - 1.0, None)?;
             } else {
@@ -825,8 +825,8 @@ fn pop(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
 /// 23.1.3.23 Array.prototype.push(...items).
 fn push(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     // Fast path: a dense array with default attributes.
-    if this.is_object() && rt.heap().object_kind(this.ptr_unchecked()) == CellKind::Array {
-        let a: Gc<JsObject> = this.ptr_unchecked();
+    if this.is_object() && rt.heap().object_kind(this.gc()) == CellKind::Array {
+        let a: Gc<JsObject> = this.gc();
         for &v in args {
             rt.array_push(a, v)?;
         }

@@ -59,7 +59,7 @@ fn step(rt: &mut Runtime, gen: Value, promise: Gc<JsObject>, value: Value, kind:
     };
     // The body's frame hands back an iterator result: `{ value, done }`.
     let (v, done) = {
-        let o: Gc<JsObject> = result.ptr_unchecked();
+        let o: Gc<JsObject> = result.gc();
         let slots = rt.heap.inline_slots(o);
         (slots[0], slots[1] == Value::TRUE)
     };
@@ -107,10 +107,10 @@ fn continuation_state(rt: &mut Runtime) -> Option<(Value, Gc<JsObject>)> {
     if !state.is_cell() {
         return None;
     }
-    let values = rt.heap.vec_values(state.ptr_unchecked());
+    let values = rt.heap.vec_values(state.gc());
     let (gen, promise) = (*values.first()?, *values.get(1)?);
-    let is_generator = gen.is_object() && rt.heap.object_kind(gen.ptr_unchecked()) == CellKind::Generator;
-    (is_generator && promise.is_object()).then(|| (gen, promise.ptr_unchecked()))
+    let is_generator = gen.is_object() && rt.heap.object_kind(gen.gc()) == CellKind::Generator;
+    (is_generator && promise.is_object()).then(|| (gen, promise.gc()))
 }
 
 /// Await's onFulfilled (step 3): resumes the body with the value.

@@ -54,16 +54,16 @@ pub(crate) const ROWS: &[Row] = rows! {
 /// generator function, in the suspended-start state (15.6.2 EvaluateAsyncGeneratorBody
 /// steps 2-4; the body runs on the first `next`).
 pub(crate) fn async_generator_start(rt: &mut Runtime, gen: Value) -> JsResult<Value> {
-    let ok = gen.is_object() && rt.heap.object_kind(gen.ptr_unchecked()) == CellKind::Generator;
+    let ok = gen.is_object() && rt.heap.object_kind(gen.gc()) == CellKind::Generator;
     if !ok {
         return Err(rt.throw_type_error("internal error: asyncGeneratorStart without a generator"));
     }
     // Step 2: OrdinaryCreateFromConstructor(functionObject,
     // "%AsyncGeneratorFunction.prototype.prototype%").
-    let outer = rt.heap.get(gen.ptr_unchecked::<GeneratorObject>()).outer;
+    let outer = rt.heap.get(gen.gc::<GeneratorObject>()).outer;
     let proto = if outer.is_object() {
         let key = Key::Name(rt.names.prototype);
-        rt.get(outer.ptr_unchecked(), key, outer)?
+        rt.get(outer.gc(), key, outer)?
     } else {
         Value::UNDEFINED
     };
@@ -79,16 +79,16 @@ pub(crate) fn async_generator_start(rt: &mut Runtime, gen: Value) -> JsResult<Va
 pub(crate) fn mark_async_yield(rt: &mut Runtime) {
     let Some(frame) = rt.calls.frames.last() else { return };
     let g = frame.generator;
-    if g.is_object() && rt.heap.object_kind(g.ptr_unchecked()) == CellKind::Generator {
-        rt.heap.get_mut(g.ptr_unchecked::<GeneratorObject>()).async_yield = 1;
+    if g.is_object() && rt.heap.object_kind(g.gc()) == CellKind::Generator {
+        rt.heap.get_mut(g.gc::<GeneratorObject>()).async_yield = 1;
     }
 }
 
 /// The AsyncGenerator object `v` is, if it is one (27.6.3.3 AsyncGeneratorValidate with an
 /// empty brand).
 fn this_async_generator(rt: &Runtime, v: Value) -> Option<Gc<AsyncGeneratorObject>> {
-    let ok = v.is_object() && rt.heap.object_kind(v.ptr_unchecked()) == CellKind::AsyncGenerator;
-    ok.then(|| v.ptr_unchecked())
+    let ok = v.is_object() && rt.heap.object_kind(v.gc()) == CellKind::AsyncGenerator;
+    ok.then(|| v.gc())
 }
 
 /// IfAbruptRejectPromise for a new TypeError: rejects `promise` and returns it.
@@ -199,7 +199,7 @@ fn complete_step(rt: &mut Runtime, ag: Gc<AsyncGeneratorObject>, completion: Res
     let Some(request) = rt.heap.get_mut(ag).queue.pop_front() else { return };
     let mark = rt.handle_mark();
     rt.root(request.promise);
-    let promise: Gc<JsObject> = request.promise.ptr_unchecked();
+    let promise: Gc<JsObject> = request.promise.gc();
     match completion {
         Err(reason) => {
             rt.root(reason);
@@ -277,7 +277,7 @@ fn resume(
             }
         }
         let gen = rt.heap.get(ag).generator;
-        rt.heap.get_mut(gen.ptr_unchecked::<GeneratorObject>()).async_yield = 0;
+        rt.heap.get_mut(gen.gc::<GeneratorObject>()).async_yield = 0;
         let result = match generator::resume(rt, gen, value, kind) {
             Ok(r) => r,
             Err(e) => {
@@ -293,7 +293,7 @@ fn resume(
         };
         // The body's frame hands back an iterator result: `{ value, done }`.
         let (v, done) = {
-            let o: Gc<JsObject> = result.ptr_unchecked();
+            let o: Gc<JsObject> = result.gc();
             let slots = rt.heap.inline_slots(o);
             (slots[0], slots[1] == Value::TRUE)
         };
@@ -304,7 +304,7 @@ fn resume(
             complete_step(rt, ag, Ok(v), true);
             break drain_queue(rt, ag);
         }
-        let g = gen.ptr_unchecked::<GeneratorObject>();
+        let g = gen.gc::<GeneratorObject>();
         let is_yield = std::mem::take(&mut rt.heap.get_mut(g).async_yield) != 0;
         if !is_yield {
             // 27.7.5.3 Await(v) in the body.

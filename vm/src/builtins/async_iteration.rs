@@ -55,7 +55,7 @@ fn get_async_iterator_inner(rt: &mut Runtime, obj: Value) -> JsResult<Value> {
         }
         rt.root(it);
         let next_key = Key::Name(rt.names.next);
-        let next = rt.get(it.ptr_unchecked(), next_key, it)?;
+        let next = rt.get(it.gc(), next_key, it)?;
         rt.root(next);
         // iv. Return CreateAsyncFromSyncIterator(syncIteratorRecord).
         return Ok(create_async_from_sync_iterator(rt, it, next));
@@ -84,14 +84,14 @@ fn create_async_from_sync_iterator(rt: &mut Runtime, it: Value, next: Value) -> 
 
 /// The [[SyncIteratorRecord]] (iterator, next method) of an async-from-sync iterator.
 fn sync_record(rt: &Runtime, this: Value) -> Option<(Value, Value)> {
-    if !this.is_object() || rt.heap.object_kind(this.ptr_unchecked()) != CellKind::Iterator {
+    if !this.is_object() || rt.heap.object_kind(this.gc()) != CellKind::Iterator {
         return None;
     }
-    let it = rt.heap.get(this.ptr_unchecked::<IteratorObject>());
+    let it = rt.heap.get(this.gc::<IteratorObject>());
     if it.kind != iter_kind::ASYNC_FROM_SYNC || !it.target.is_cell() {
         return None;
     }
-    let values = rt.heap.vec_values(it.target.ptr_unchecked());
+    let values = rt.heap.vec_values(it.target.gc());
     Some((*values.first()?, *values.get(1)?))
 }
 
@@ -234,7 +234,7 @@ fn continuation(
     close_on_rejection: bool,
 ) -> JsResult<Value> {
     rt.root(result);
-    let ro: Gc<JsObject> = result.ptr_unchecked();
+    let ro: Gc<JsObject> = result.gc();
     // 2-3. Let done be Completion(IteratorComplete(result)); IfAbruptRejectPromise.
     let done_key = Key::Name(rt.names.done);
     let done = match rt.get(ro, done_key, result) {
@@ -286,11 +286,11 @@ fn continuation(
 fn reaction_state(rt: &mut Runtime) -> JsResult<(Gc<JsObject>, bool, Value)> {
     let callee = rt.native_callee();
     let data = rt.native_data(callee);
-    if data.is_cell() && rt.heap.kind_of(data.ptr_unchecked::<crate::gc::CellHeader>()) == CellKind::ValueVec {
-        let values = rt.heap.vec_values(data.ptr_unchecked());
+    if data.is_cell() && rt.heap.kind_of(data.gc::<crate::gc::CellHeader>()) == CellKind::ValueVec {
+        let values = rt.heap.vec_values(data.gc());
         if let [promise, done, it] = *values {
             if promise.is_object() {
-                return Ok((promise.ptr_unchecked(), done == Value::TRUE, it));
+                return Ok((promise.gc(), done == Value::TRUE, it));
             }
         }
     }

@@ -35,7 +35,7 @@ pub(crate) fn init(rt: &mut Runtime) {
 pub(crate) fn to_bigint(rt: &mut Runtime, v: Value) -> JsResult<BigInt> {
     let p = rt.to_primitive(v, Hint::Number)?;
     if p.is_bigint() {
-        return Ok(rt.heap().get(p.ptr_unchecked::<BigIntCell>()).value.clone());
+        return Ok(rt.heap().get(p.gc::<BigIntCell>()).value.clone());
     }
     if let Some(b) = p.as_boolean() {
         return Ok(BigInt::from(b as i32));
@@ -75,13 +75,13 @@ fn constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value
 
 fn this_bigint(rt: &mut Runtime, this: Value) -> JsResult<BigInt> {
     if this.is_bigint() {
-        return Ok(rt.heap().get(this.ptr_unchecked::<BigIntCell>()).value.clone());
+        return Ok(rt.heap().get(this.gc::<BigIntCell>()).value.clone());
     }
     if this.is_object() {
-        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(this.ptr_unchecked()) {
+        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(this.gc()) {
             let v = rt.heap().get(p).value;
             if v.is_bigint() {
-                return Ok(rt.heap().get(v.ptr_unchecked::<BigIntCell>()).value.clone());
+                return Ok(rt.heap().get(v.gc::<BigIntCell>()).value.clone());
             }
         }
     }

@@ -42,7 +42,7 @@ fn this_boolean(rt: &mut Runtime, this: Value) -> JsResult<bool> {
         return Ok(b);
     }
     if this.is_object() {
-        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(this.ptr_unchecked()) {
+        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(this.gc()) {
             if let Some(b) = rt.heap().get(p).value.as_boolean() {
                 return Ok(b);
             }

@@ -162,7 +162,7 @@ fn fill_from(rt: &mut Runtime, o: Gc<JsObject>, iterable: Value, pairs: bool) ->
                 if !next.is_object() {
                     return Err(rt.throw_type_error("Iterator value is not an entry object"));
                 }
-                let e: Gc<JsObject> = next.ptr_unchecked();
+                let e: Gc<JsObject> = next.gc();
                 let k = rt.get(e, Key::Index(0), next)?;
                 rt.root(k);
                 let v = rt.get(e, Key::Index(1), next)?;
@@ -228,7 +228,7 @@ fn this_collection(
     what: &str,
 ) -> JsResult<Gc<CollectionObject>> {
     if this.is_object() {
-        if let Some(c) = rt.heap().downcast::<CollectionObject>(this.ptr_unchecked()) {
+        if let Some(c) = rt.heap().downcast::<CollectionObject>(this.gc()) {
             let d = &rt.heap().get(c).data;
             if want_set.is_none_or(|s| s == d.is_set) && d.weak == want_weak {
                 return Ok(c);
@@ -282,7 +282,7 @@ fn key_bits(rt: &mut Runtime, k: Value) -> (u64, Value) {
         return (v.bits(), v);
     }
     if k.is_bigint() {
-        let s = rt.heap().get(k.ptr_unchecked::<BigIntCell>()).value.to_string();
+        let s = rt.heap().get(k.gc::<BigIntCell>()).value.to_string();
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for b in s.bytes() {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
@@ -323,7 +323,7 @@ fn insert(rt: &mut Runtime, c: Gc<CollectionObject>, k: Value, v: Value) {
 fn check_weak_key(rt: &mut Runtime, c: Gc<CollectionObject>, k: Value) -> JsResult<()> {
     if rt.heap().get(c).data.weak {
         let ok = k.is_object()
-            || (k.is_symbol() && rt.heap().get(k.ptr_unchecked::<crate::object::Symbol>()).registry_key.is_undefined());
+            || (k.is_symbol() && rt.heap().get(k.gc::<crate::object::Symbol>()).registry_key.is_undefined());
         if !ok {
             return Err(rt.throw_type_error("Invalid value used as weak collection key"));
         }
@@ -450,12 +450,12 @@ fn set_values(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value>
 
 fn collection_iterator_next(rt: &mut Runtime, this: Value, kinds: &[u8]) -> JsResult<Value> {
     let ok = this.is_object()
-        && rt.heap().object_kind(this.ptr_unchecked()) == CellKind::Iterator
-        && kinds.contains(&rt.heap().get(this.ptr_unchecked::<IteratorObject>()).kind);
+        && rt.heap().object_kind(this.gc()) == CellKind::Iterator
+        && kinds.contains(&rt.heap().get(this.gc::<IteratorObject>()).kind);
     if !ok {
         return Err(rt.throw_type_error("next method called on incompatible receiver"));
     }
-    let it: Gc<IteratorObject> = this.ptr_unchecked();
+    let it: Gc<IteratorObject> = this.gc();
     let (target, mut index, kind) = {
         let i = rt.heap().get(it);
         (i.target, i.index, i.kind)
@@ -463,7 +463,7 @@ fn collection_iterator_next(rt: &mut Runtime, this: Value, kinds: &[u8]) -> JsRe
     if target.is_undefined() {
         return Ok(rt.create_iter_result(Value::UNDEFINED, true));
     }
-    let c: Gc<CollectionObject> = target.ptr_unchecked();
+    let c: Gc<CollectionObject> = target.gc();
     loop {
         let d = &rt.heap().get(c).data;
         if index as usize >= d.entries.len() {
@@ -531,7 +531,7 @@ fn map_group_by(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Valu
                 g
             }
         };
-        rt.array_push(group.ptr_unchecked(), v)?;
+        rt.array_push(group.gc(), v)?;
         k += 1;
     }
     Ok(Value::object(map))
@@ -559,7 +559,7 @@ fn get_set_record(rt: &mut Runtime, obj: Value) -> JsResult<SetRecord> {
     if !obj.is_object() {
         return Err(rt.throw_type_error("Set method argument must be a set-like object"));
     }
-    let o: Gc<JsObject> = obj.ptr_unchecked();
+    let o: Gc<JsObject> = obj.gc();
     // 2-3. Let numSize be ? ToNumber(? Get(obj, "size")).
     let key = rt.key("size");
     let raw = rt.get(o, key, obj)?;
@@ -600,7 +600,7 @@ fn get_keys_iterator(rt: &mut Runtime, rec: &SetRecord) -> JsResult<KeysIter> {
     rt.root(it);
     // 3-4. Let nextMethod be ? Get(keysIter, "next"); it must be callable.
     let key = Key::Name(rt.names.next);
-    let next = rt.get(it.ptr_unchecked(), key, it)?;
+    let next = rt.get(it.gc(), key, it)?;
     if !rt.is_callable(next) {
         return Err(rt.throw_type_error("The keys iterator's 'next' must be a function"));
     }
@@ -631,7 +631,7 @@ fn step_value(rt: &mut Runtime, ki: &KeysIter) -> JsResult<Option<Value>> {
         let what = rt.short_description(r);
         return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
     }
-    let ro: Gc<JsObject> = r.ptr_unchecked();
+    let ro: Gc<JsObject> = r.gc();
     let mark = rt.handle_mark();
     rt.root(r);
     let key = Key::Name(rt.names.done);
@@ -900,7 +900,7 @@ mod tests {
 
     /// The elements of Set `s`, in order.
     fn elements(rt: &Runtime, s: Value) -> Vec<Value> {
-        let c: Gc<CollectionObject> = s.ptr_unchecked();
+        let c: Gc<CollectionObject> = s.gc();
         rt.heap().get(c).data.entries.iter().map(|e| e.0).filter(|k| !k.is_empty()).collect()
     }
 

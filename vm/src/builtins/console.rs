@@ -44,7 +44,7 @@ pub(crate) fn console_log(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsR
 }
 
 /// Node-like display of a value.
-pub fn inspect(rt: &mut Runtime, v: Value) -> String {
+pub(crate) fn inspect(rt: &mut Runtime, v: Value) -> String {
     let mut out = String::new();
     let mut seen = Vec::new();
     inspect_into(rt, v, 0, &mut seen, &mut out, true);
@@ -87,7 +87,7 @@ fn inspect_into(rt: &mut Runtime, v: Value, depth: usize, seen: &mut Vec<Value>,
             let s = rt.string_to_rust(v);
             out.push_str(&quote(&s));
         }
-        Kind::Object => inspect_object(rt, v.ptr_unchecked(), depth, seen, out),
+        Kind::Object => inspect_object(rt, v.gc(), depth, seen, out),
         _ => out.push_str(&rt.display_primitive(v)),
     }
 }
@@ -276,9 +276,9 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
         prefix.push_str("[Object: null prototype] ");
     } else if proto.is_object() && !is_array {
         let ck = Key::Name(rt.names.constructor);
-        if let Some(c) = rt.peek_data(proto.ptr_unchecked(), ck) {
+        if let Some(c) = rt.peek_data(proto.gc(), ck) {
             if c.is_object() {
-                let n = rt.function_name(c.ptr_unchecked());
+                let n = rt.function_name(c.gc());
                 if !n.is_empty() && n != "Object" {
                     prefix = format!("{n} ");
                 }

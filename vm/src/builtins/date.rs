@@ -115,8 +115,8 @@ fn date_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<
         // 4. numberOfArgs = 1.
         1 => {
             let v = args[0];
-            let tv = if v.is_object() && rt.heap().object_kind(v.ptr_unchecked()) == CellKind::Date {
-                rt.heap().get(v.ptr_unchecked::<DateObject>()).time
+            let tv = if v.is_object() && rt.heap().object_kind(v.gc()) == CellKind::Date {
+                rt.heap().get(v.gc::<DateObject>()).time
             } else {
                 let p = rt.to_primitive(v, Hint::Default)?;
                 if p.is_string() {
@@ -169,7 +169,7 @@ fn utc(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 /// thisTimeValue(value).
 fn this_time(rt: &mut Runtime, this: Value) -> JsResult<f64> {
     if this.is_object() {
-        if let Some(dt) = rt.heap().downcast::<DateObject>(this.ptr_unchecked()) {
+        if let Some(dt) = rt.heap().downcast::<DateObject>(this.gc()) {
             return Ok(rt.heap().get(dt).time);
         }
     }
@@ -177,7 +177,7 @@ fn this_time(rt: &mut Runtime, this: Value) -> JsResult<f64> {
 }
 
 fn set_this_time(rt: &mut Runtime, this: Value, t: f64) -> Value {
-    let dt: Gc<DateObject> = this.ptr_unchecked();
+    let dt: Gc<DateObject> = this.gc();
     let t = d::time_clip(t);
     rt.heap_mut().get_mut(dt).time = t;
     Value::number(t)
@@ -399,5 +399,5 @@ fn to_primitive(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value
         _ => return Err(rt.throw_type_error("Invalid hint")),
     };
     let _ = Key::Index(0);
-    rt.ordinary_to_primitive(this.ptr_unchecked(), try_first)
+    rt.ordinary_to_primitive(this.gc(), try_first)
 }

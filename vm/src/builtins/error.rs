@@ -112,8 +112,8 @@ fn make_error(rt: &mut Runtime, ty: ErrorKind, message: Value, options: Value) -
     // 4. Perform ? InstallErrorCause(O, options).
     if options.is_object() {
         let ck = Key::Name(rt.names.cause);
-        if rt.has_property(options.ptr_unchecked(), ck)? {
-            let cause = rt.get(options.ptr_unchecked(), ck, options)?;
+        if rt.has_property(options.gc(), ck)? {
+            let cause = rt.get(options.gc(), ck, options)?;
             rt.define_data_raw(o, ck, cause, WRITABLE | CONFIGURABLE);
         }
     }
@@ -135,7 +135,7 @@ fn error_name(rt: &mut Runtime, o: Gc<JsObject>) -> Option<String> {
         if !p.is_object() {
             return None;
         }
-        cur = p.ptr_unchecked();
+        cur = p.gc();
     }
 }
 
@@ -172,7 +172,7 @@ fn to_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> 
     if !this.is_object() {
         return Err(rt.throw_type_error("Error.prototype.toString called on non-object"));
     }
-    let o: Gc<JsObject> = this.ptr_unchecked();
+    let o: Gc<JsObject> = this.gc();
     // 3-4. Let name be ? Get(O, "name"); undefined → "Error", else ? ToString(name).
     let nk = Key::Name(rt.names.name);
     let name = rt.get(o, nk, this)?;
@@ -200,7 +200,7 @@ fn capture_stack_trace(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResu
     if !o.is_object() {
         return Err(rt.throw_type_error("Invalid argument"));
     }
-    let obj: Gc<JsObject> = o.ptr_unchecked();
+    let obj: Gc<JsObject> = o.gc();
     let header = {
         let e = rt.describe_thrown(o);
         if e.message.is_empty() {

@@ -130,7 +130,7 @@ pub(crate) fn create_list_from_array_like(rt: &mut Runtime, v: Value) -> JsResul
     if !v.is_object() {
         return Err(rt.throw_type_error("CreateListFromArrayLike called on non-object"));
     }
-    let obj: Gc<JsObject> = v.ptr_unchecked();
+    let obj: Gc<JsObject> = v.gc();
     let key = Key::Name(rt.names.length);
     let l = rt.get(obj, key, v)?;
     let len = rt.to_length(l)?;
@@ -156,7 +156,7 @@ fn bind(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     if !rt.is_callable(this) {
         return Err(rt.throw_type_error("Bind must be called on a function"));
     }
-    let target: Gc<JsObject> = this.ptr_unchecked();
+    let target: Gc<JsObject> = this.gc();
     // 3. Let F be ? BoundFunctionCreate(Target, thisArg, args).
     let proto = rt.get_prototype_of(target);
     let bound_args =
@@ -207,7 +207,7 @@ fn to_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> 
     if !rt.is_callable(this) {
         return Err(rt.throw_type_error("Function.prototype.toString requires that 'this' be a Function"));
     }
-    let obj: Gc<JsObject> = this.ptr_unchecked();
+    let obj: Gc<JsObject> = this.gc();
     if let Some(c) = rt.heap().downcast::<Closure>(obj) {
         // SAFETY: a function of this runtime's bundles, used while the runtime lives.
         let info = unsafe { crate::code::info_ref(rt.heap().get(c).func) };

@@ -82,7 +82,7 @@ fn iterator_self(_rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Va
 
 fn builtin_iterator(rt: &mut Runtime, this: Value, kinds: &[u8], what: &str) -> JsResult<Gc<IteratorObject>> {
     if this.is_object() {
-        let o: Gc<JsObject> = this.ptr_unchecked();
+        let o: Gc<JsObject> = this.gc();
         if rt.heap().object_kind(o) == CellKind::Iterator {
             let it = o.cast::<IteratorObject>();
             if kinds.contains(&rt.heap().get(it).kind) {

@@ -100,7 +100,7 @@ pub(crate) fn init(rt: &mut Runtime) {
 /// 7.4.2 GetIteratorDirect(obj): the `next` method of `obj` (an object).
 fn get_iterator_direct(rt: &mut Runtime, obj: Value) -> JsResult<Value> {
     let key = Key::Name(rt.names.next);
-    rt.get(obj.ptr_unchecked(), key, obj)
+    rt.get(obj.gc(), key, obj)
 }
 
 /// 7.4.8 IteratorStepValue(iteratorRecord): the next value, or `None` when done.
@@ -115,7 +115,7 @@ fn step_value(rt: &mut Runtime, it: Value, next: Value) -> JsResult<Option<Value
     }
     let mark = rt.handle_mark();
     rt.root(r);
-    let ro: Gc<JsObject> = r.ptr_unchecked();
+    let ro: Gc<JsObject> = r.gc();
     let done_key = Key::Name(rt.names.done);
     let result = match rt.get(ro, done_key, r) {
         Ok(d) if rt.to_boolean(d) => Ok(None),
@@ -222,15 +222,15 @@ fn iterator_state(
     this: Value,
     kinds: std::ops::RangeInclusive<u8>,
 ) -> Option<(Gc<IteratorObject>, Gc<ValueVec>, u8)> {
-    if !this.is_object() || rt.heap.object_kind(this.ptr_unchecked()) != CellKind::Iterator {
+    if !this.is_object() || rt.heap.object_kind(this.gc()) != CellKind::Iterator {
         return None;
     }
-    let o = this.ptr_unchecked::<IteratorObject>();
+    let o = this.gc::<IteratorObject>();
     let it = rt.heap.get(o);
     if !kinds.contains(&it.kind) || !it.target.is_cell() {
         return None;
     }
-    Some((o, it.target.ptr_unchecked(), it.kind))
+    Some((o, it.target.gc(), it.kind))
 }
 
 /// 27.1.3.2.1.1.1 %WrapForValidIteratorPrototype%.next().
@@ -338,7 +338,7 @@ fn setter_that_ignores_prototype_properties(rt: &mut Runtime, this: Value, p: Ke
         return Err(rt.throw_type_error("Cannot assign to this property of Iterator.prototype"));
     }
     // 3. Let desc be ? thisValue.[[GetOwnProperty]](p).
-    let o: Gc<JsObject> = this.ptr_unchecked();
+    let o: Gc<JsObject> = this.gc();
     match rt.get_own_property(o, p)? {
         // 4. If desc is undefined, perform ? CreateDataPropertyOrThrow(thisValue, p, v).
         None => rt.create_data_property_or_throw(o, p, v),
@@ -679,7 +679,7 @@ fn concat_step(rt: &mut Runtime, state: Gc<ValueVec>) -> JsResult<Option<Value>>
             rt.heap.vec_set(state, INNER_NEXT, Value::UNDEFINED);
         }
         // b. Every iterable done: return undefined.
-        let pairs = rt.heap.vec_values(list.ptr_unchecked());
+        let pairs = rt.heap.vec_values(list.gc());
         if index * 2 + 1 >= pairs.len() {
             return Ok(None);
         }

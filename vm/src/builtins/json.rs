@@ -90,7 +90,7 @@ fn internalize(rt: &mut Runtime, holder: Gc<JsObject>, name: Key, reviver: Value
     let mark = rt.handle_mark();
     rt.root(val);
     if val.is_object() {
-        let o: Gc<JsObject> = val.ptr_unchecked();
+        let o: Gc<JsObject> = val.gc();
         if rt.is_array(val) {
             let len = super::array::length_of(rt, o)?;
             let mut i = 0.0;
@@ -157,7 +157,7 @@ fn stringify(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
         if rt.is_callable(replacer) {
             s.replacer = replacer;
         } else if rt.is_array(replacer) {
-            let ro: Gc<JsObject> = replacer.ptr_unchecked();
+            let ro: Gc<JsObject> = replacer.gc();
             let len = super::array::length_of(rt, ro)?;
             let mut list: Vec<Key> = Vec::new();
             let mut k = 0.0;
@@ -168,7 +168,7 @@ fn stringify(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
                 } else if v.is_number() {
                     Some(rt.to_string(v)?)
                 } else if v.is_object() {
-                    let is_wrapper = rt.heap().downcast::<PrimitiveObject>(v.ptr_unchecked()).is_some_and(|p| {
+                    let is_wrapper = rt.heap().downcast::<PrimitiveObject>(v.gc()).is_some_and(|p| {
                         let pv = rt.heap().get(p).value;
                         pv.is_string() || pv.is_number()
                     });
@@ -196,7 +196,7 @@ fn stringify(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
     // 5. If space is an Object: unwrap Number and String objects.
     let mut space = space;
     if space.is_object() {
-        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(space.ptr_unchecked()) {
+        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(space.gc()) {
             let pv = rt.heap().get(p).value;
             if pv.is_number() {
                 space = Value::number(rt.to_number(space)?);
@@ -255,7 +255,7 @@ fn serialize_property(rt: &mut Runtime, s: &mut Serializer, key: Key, holder: Gc
     }
     // 4. Unwrap Number, String, Boolean and BigInt objects.
     if value.is_object() {
-        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(value.ptr_unchecked()) {
+        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(value.gc()) {
             let pv = rt.heap().get(p).value;
             if pv.is_number() {
                 value = Value::number(rt.to_number(value)?);
@@ -295,14 +295,14 @@ fn serialize_property(rt: &mut Runtime, s: &mut Serializer, key: Key, holder: Gc
             true
         }
         crate::value::Kind::BigInt => {
-            let _ = rt.heap().get(value.ptr_unchecked::<BigIntCell>());
+            let _ = rt.heap().get(value.gc::<BigIntCell>());
             return Err(rt.throw_type_error("Do not know how to serialize a BigInt"));
         }
         crate::value::Kind::Object if !rt.is_callable(value) => {
             if rt.is_array(value) {
-                serialize_array(rt, s, value.ptr_unchecked())?;
+                serialize_array(rt, s, value.gc())?;
             } else {
-                serialize_object(rt, s, value.ptr_unchecked())?;
+                serialize_object(rt, s, value.gc())?;
             }
             true
         }

@@ -121,7 +121,7 @@ pub(crate) fn install(rt: &mut Runtime, global: Gc<JsObject>) {
 
 /// The one-argument functions: `data` of the callee selects the row of `UNARY`.
 fn unary(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
-    let callee: Gc<crate::runtime::function::NativeFunction> = rt.native_callee().ptr_unchecked();
+    let callee: Gc<crate::runtime::function::NativeFunction> = rt.native_callee().gc();
     let i = rt.heap().get(callee).data.as_number().unwrap_or(0.0) as usize;
     // 1. Let n be ? ToNumber(x).
     let x = rt.to_number(arg(args, 0))?;

@@ -184,7 +184,7 @@ const BUILTINS: &[Builtin] = &[
 
 /// Argument `i`, or undefined.
 #[inline(always)]
-pub fn arg(args: &[Value], i: usize) -> Value {
+pub(crate) fn arg(args: &[Value], i: usize) -> Value {
     args.get(i).copied().unwrap_or(Value::UNDEFINED)
 }
 
@@ -193,7 +193,7 @@ pub fn arg(args: &[Value], i: usize) -> Value {
 pub(crate) fn species_constructor(rt: &mut Runtime, o: Value, default: Intrinsic) -> JsResult<Value> {
     let default = rt.intrinsic(default);
     let ck = Key::Name(rt.names.constructor);
-    let c = rt.get(o.ptr_unchecked(), ck, o)?;
+    let c = rt.get(o.gc(), ck, o)?;
     if c.is_undefined() {
         return Ok(default);
     }
@@ -201,7 +201,7 @@ pub(crate) fn species_constructor(rt: &mut Runtime, o: Value, default: Intrinsic
         return Err(rt.throw_type_error("object.constructor is not an object"));
     }
     let sk = Key::Name(rt.symbols.species);
-    let s = rt.get(c.ptr_unchecked(), sk, c)?;
+    let s = rt.get(c.gc(), sk, c)?;
     if s.is_nullish() {
         return Ok(default);
     }
@@ -226,7 +226,7 @@ impl Runtime {
             Name::S(s) => self.new_string(&format!("{prefix}{s}")),
             Name::Sym(f) => {
                 let k = f(&self.symbols);
-                let d = self.heap.get(k.value().ptr_unchecked::<crate::object::Symbol>()).description;
+                let d = self.heap.get(k.value().gc::<crate::object::Symbol>()).description;
                 let desc = self.string_to_rust(d);
                 self.new_string(&format!("{prefix}[{desc}]"))
             }
@@ -234,7 +234,13 @@ impl Runtime {
     }
 
     /// A new native function object.
-    pub fn new_native_function(&mut self, name: Value, func: NativeFn, length: u32, constructor: bool) -> Gc<JsObject> {
+    pub(crate) fn new_native_function(
+        &mut self,
+        name: Value,
+        func: NativeFn,
+        length: u32,
+        constructor: bool,
+    ) -> Gc<JsObject> {
         let shape = self.realm().shapes.native_function;
         let realm = self.realm;
         let nf = NativeFunction {
@@ -253,13 +259,13 @@ impl Runtime {
     }
 
     /// A new native function named by a Rust string.
-    pub fn new_native(&mut self, name: &str, func: NativeFn, length: u32) -> Gc<JsObject> {
+    pub(crate) fn new_native(&mut self, name: &str, func: NativeFn, length: u32) -> Gc<JsObject> {
         let n = self.new_string(name);
         self.new_native_function(n, func, length, false)
     }
 
     /// Defines a method-like data property (writable, configurable, not enumerable).
-    pub fn define_method(&mut self, obj: Gc<JsObject>, name: &str, func: NativeFn, length: u32) -> Gc<JsObject> {
+    pub(crate) fn define_method(&mut self, obj: Gc<JsObject>, name: &str, func: NativeFn, length: u32) -> Gc<JsObject> {
         let f = self.new_native(name, func, length);
         let key = self.key(name);
         self.define_data_raw(obj, key, Value::object(f), WRITABLE | CONFIGURABLE);
@@ -267,14 +273,14 @@ impl Runtime {
     }
 
     /// Defines a data property.
-    pub fn define_value(&mut self, obj: Gc<JsObject>, name: &str, v: Value, attrs: u8) {
+    pub(crate) fn define_value(&mut self, obj: Gc<JsObject>, name: &str, v: Value, attrs: u8) {
         let key = self.key(name);
         self.define_data_raw(obj, key, v, attrs);
     }
 
     /// Installs one table row.
     fn install_row(&mut self, row: &Row) {
-        let target: Gc<JsObject> = self.intrinsic(row.on).ptr_unchecked();
+        let target: Gc<JsObject> = self.intrinsic(row.on).gc();
         let key = self.row_key(row.name);
         match row.kind {
             RowKind::Method | RowKind::Frozen => {

@@ -52,7 +52,7 @@ fn number_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResul
     } else {
         let prim = rt.to_numeric(args[0])?;
         if prim.is_bigint() {
-            ecma::bigint::bigint_to_f64(&rt.heap().get(prim.ptr_unchecked::<crate::object::BigIntCell>()).value)
+            ecma::bigint::bigint_to_f64(&rt.heap().get(prim.gc::<crate::object::BigIntCell>()).value)
         } else {
             prim.number_unchecked()
         }
@@ -72,7 +72,7 @@ fn this_number(rt: &mut Runtime, this: Value, what: &str) -> JsResult<f64> {
         return Ok(n);
     }
     if this.is_object() {
-        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(this.ptr_unchecked()) {
+        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(this.gc()) {
             if let Some(n) = rt.heap().get(p).value.as_number() {
                 return Ok(n);
             }

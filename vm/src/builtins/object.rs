@@ -144,7 +144,7 @@ pub(crate) fn to_property_descriptor(rt: &mut Runtime, v: Value) -> JsResult<Pro
         let what = rt.short_description(v);
         return Err(rt.throw_type_error(&format!("Property description must be an object: {what}")));
     }
-    let obj: Gc<JsObject> = v.ptr_unchecked();
+    let obj: Gc<JsObject> = v.gc();
     let mut d = PropertyDescriptor::default();
     let n = rt.names;
     if rt.has_property(obj, Key::Name(n.enumerable))? {
@@ -229,7 +229,7 @@ fn define_property(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<V
     // 3. Let desc be ? ToPropertyDescriptor(Attributes).
     let desc = to_property_descriptor(rt, arg(args, 2))?;
     // 4. Perform ? DefinePropertyOrThrow(O, key, desc).
-    rt.define_property_or_throw(o.ptr_unchecked(), key, &desc)?;
+    rt.define_property_or_throw(o.gc(), key, &desc)?;
     Ok(o)
 }
 
@@ -261,7 +261,7 @@ fn define_properties(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult
     if !o.is_object() {
         return Err(rt.throw_type_error("Object.defineProperties called on non-object"));
     }
-    object_define_properties(rt, o.ptr_unchecked(), arg(args, 1))?;
+    object_define_properties(rt, o.gc(), arg(args, 1))?;
     Ok(o)
 }
 
@@ -335,7 +335,7 @@ fn entries(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 fn freeze(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
     if o.is_object() {
-        rt.set_integrity_level(o.ptr_unchecked(), true)?;
+        rt.set_integrity_level(o.gc(), true)?;
     }
     Ok(o)
 }
@@ -344,7 +344,7 @@ fn freeze(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 fn seal(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
     if o.is_object() {
-        rt.set_integrity_level(o.ptr_unchecked(), false)?;
+        rt.set_integrity_level(o.gc(), false)?;
     }
     Ok(o)
 }
@@ -355,7 +355,7 @@ fn is_frozen(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
     if !o.is_object() {
         return Ok(Value::TRUE);
     }
-    Ok(Value::boolean(rt.test_integrity_level(o.ptr_unchecked(), true)?))
+    Ok(Value::boolean(rt.test_integrity_level(o.gc(), true)?))
 }
 
 /// 20.1.2.17 Object.isSealed(O).
@@ -364,20 +364,20 @@ fn is_sealed(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
     if !o.is_object() {
         return Ok(Value::TRUE);
     }
-    Ok(Value::boolean(rt.test_integrity_level(o.ptr_unchecked(), false)?))
+    Ok(Value::boolean(rt.test_integrity_level(o.gc(), false)?))
 }
 
 /// 20.1.2.15 Object.isExtensible(O).
 fn is_extensible(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
-    Ok(Value::boolean(o.is_object() && rt.is_extensible(o.ptr_unchecked())))
+    Ok(Value::boolean(o.is_object() && rt.is_extensible(o.gc())))
 }
 
 /// 20.1.2.20 Object.preventExtensions(O).
 fn prevent_extensions(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
     if o.is_object() {
-        rt.prevent_extensions(o.ptr_unchecked());
+        rt.prevent_extensions(o.gc());
     }
     Ok(o)
 }
@@ -399,7 +399,7 @@ fn from_entries(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Valu
             if !entry.is_object() {
                 return Err(rt.throw_type_error("Iterator value is not an entry object"));
             }
-            let e: Gc<JsObject> = entry.ptr_unchecked();
+            let e: Gc<JsObject> = entry.gc();
             let k = rt.get(e, Key::Index(0), entry)?;
             let mark = rt.handle_mark();
             rt.root(k);
@@ -482,7 +482,7 @@ fn set_prototype_of(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<
     if !o.is_object() {
         return Ok(o);
     }
-    if !rt.set_prototype_of(o.ptr_unchecked(), proto)? {
+    if !rt.set_prototype_of(o.gc(), proto)? {
         return Err(rt.throw_type_error("Cannot set prototype (cyclic, immutable or non-extensible)"));
     }
     Ok(o)
@@ -535,7 +535,7 @@ fn group_by(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
                 g
             }
         };
-        rt.array_push(group.ptr_unchecked(), v)?;
+        rt.array_push(group.gc(), v)?;
         rt.release_handles(mark);
         k += 1;
     }
@@ -558,12 +558,12 @@ fn is_prototype_of(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Va
         return Ok(Value::FALSE);
     }
     let o = rt.to_object(this)?;
-    let mut p = rt.get_prototype_of(v.ptr_unchecked());
+    let mut p = rt.get_prototype_of(v.gc());
     while p.is_object() {
         if p == Value::object(o) {
             return Ok(Value::TRUE);
         }
-        p = rt.get_prototype_of(p.ptr_unchecked());
+        p = rt.get_prototype_of(p.gc());
     }
     Ok(Value::FALSE)
 }
@@ -669,7 +669,7 @@ fn lookup_accessor(rt: &mut Runtime, this: Value, args: &[Value], getter: bool) 
         if !p.is_object() {
             return Ok(Value::UNDEFINED);
         }
-        o = p.ptr_unchecked();
+        o = p.gc();
     }
 }
 
@@ -696,7 +696,7 @@ fn proto_setter(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value
     if (!proto.is_object() && !proto.is_null()) || !this.is_object() {
         return Ok(Value::UNDEFINED);
     }
-    if !rt.set_prototype_of(this.ptr_unchecked(), proto)? {
+    if !rt.set_prototype_of(this.gc(), proto)? {
         return Err(rt.throw_type_error("Object.prototype.__proto__ setter failed"));
     }
     Ok(Value::UNDEFINED)

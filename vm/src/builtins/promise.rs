@@ -105,7 +105,7 @@ fn resolve_thenable_job(promise: Value, thenable: Value, then: Value, realm: u32
 fn run_resolve_thenable(rt: &mut Runtime, v: &[Value; JOB_VALUES]) -> JsResult<()> {
     let [promise, thenable, then, ..] = *v;
     // 27.2.2.2 step 1.a-d.
-    let (resolve, reject) = create_resolving_functions(rt, promise.ptr_unchecked());
+    let (resolve, reject) = create_resolving_functions(rt, promise.gc());
     rt.root(Value::object(resolve));
     rt.root(Value::object(reject));
     let args = [Value::object(resolve), Value::object(reject)];
@@ -166,7 +166,7 @@ pub(crate) fn completion<T>(rt: &mut Runtime, r: JsResult<T>) -> JsResult<Result
 
 /// 27.2.1.6 IsPromise(x).
 pub(crate) fn is_promise(rt: &Runtime, v: Value) -> bool {
-    v.is_object() && rt.heap.object_kind(v.ptr_unchecked()) == CellKind::Promise
+    v.is_object() && rt.heap.object_kind(v.gc()) == CellKind::Promise
 }
 
 /// A new pending promise with prototype `proto`.
@@ -183,7 +183,7 @@ fn callee_data(rt: &Runtime) -> Value {
 
 /// The data of the running native function, which is a `ValueVec` record.
 pub(crate) fn callee_record(rt: &Runtime) -> Gc<ValueVec> {
-    callee_data(rt).ptr_unchecked()
+    callee_data(rt).gc()
 }
 
 /// 27.2.1.3 CreateResolvingFunctions(promise): a resolve and a reject function sharing one
@@ -204,7 +204,7 @@ fn resolve_function(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<
         return Ok(Value::UNDEFINED);
     }
     rt.heap.vec_set(record, 1, Value::boolean(true));
-    let promise = rt.heap.vec_get(record, 0).ptr_unchecked();
+    let promise = rt.heap.vec_get(record, 0).gc();
     resolve(rt, promise, arg(args, 0))?;
     Ok(Value::UNDEFINED)
 }
@@ -216,7 +216,7 @@ fn reject_function(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<V
         return Ok(Value::UNDEFINED);
     }
     rt.heap.vec_set(record, 1, Value::boolean(true));
-    let promise = rt.heap.vec_get(record, 0).ptr_unchecked();
+    let promise = rt.heap.vec_get(record, 0).gc();
     reject(rt, promise, arg(args, 0));
     Ok(Value::UNDEFINED)
 }
@@ -239,7 +239,7 @@ pub(crate) fn resolve(rt: &mut Runtime, promise: Gc<JsObject>, resolution: Value
     rt.root(Value::object(promise));
     rt.root(resolution);
     let key = Key::Name(rt.names.then);
-    let r = rt.get(resolution.ptr_unchecked(), key, resolution);
+    let r = rt.get(resolution.gc(), key, resolution);
     let then = match completion(rt, r)? {
         Ok(t) => t,
         Err(e) => {
@@ -295,7 +295,7 @@ fn track_rejection(rt: &mut Runtime, promise: Gc<JsObject>) {
     let n = rt.jobs.rejections.len();
     if n >= 1024 && n.is_power_of_two() {
         let heap = &rt.heap;
-        rt.jobs.rejections.retain(|p| !heap.get(p.ptr_unchecked::<PromiseObject>()).is_handled);
+        rt.jobs.rejections.retain(|p| !heap.get(p.gc::<PromiseObject>()).is_handled);
     }
     rt.jobs.rejections.push(Value::object(promise));
 }
@@ -355,7 +355,7 @@ impl Capability {
     /// Calls `[[Resolve]]` with `v`.
     pub(crate) fn resolve(self, rt: &mut Runtime, v: Value) -> JsResult<()> {
         if self.resolve.is_empty() {
-            return resolve(rt, self.promise.ptr_unchecked(), v);
+            return resolve(rt, self.promise.gc(), v);
         }
         rt.root(v);
         rt.call(self.resolve, Value::UNDEFINED, &[v]).map(|_| ())
@@ -364,7 +364,7 @@ impl Capability {
     /// Calls `[[Reject]]` with `v`.
     pub(crate) fn reject(self, rt: &mut Runtime, v: Value) -> JsResult<()> {
         if self.reject.is_empty() {
-            reject(rt, self.promise.ptr_unchecked(), v);
+            reject(rt, self.promise.gc(), v);
             return Ok(());
         }
         rt.root(v);
@@ -381,7 +381,7 @@ impl Capability {
 
 /// The realm whose %Promise% `c` is, if it is one.
 fn intrinsic_promise_realm(rt: &Runtime, c: Value) -> Option<u32> {
-    if !c.is_object() || rt.heap.object_kind(c.ptr_unchecked()) != CellKind::NativeFunction {
+    if !c.is_object() || rt.heap.object_kind(c.gc()) != CellKind::NativeFunction {
         return None;
     }
     let realm = rt.function_realm(c);
@@ -459,7 +459,7 @@ pub(crate) fn promise_resolve(rt: &mut Runtime, c: Value, x: Value) -> JsResult<
     // 1. If IsPromise(x) and x.constructor is C, return x.
     if is_promise(rt, x) {
         let key = Key::Name(rt.names.constructor);
-        let xc = rt.get(x.ptr_unchecked(), key, x)?;
+        let xc = rt.get(x.gc(), key, x)?;
         if rt.same_value(xc, c) {
             return Ok(x);
         }
@@ -652,7 +652,7 @@ fn promise_prototype_then(rt: &mut Runtime, this: Value, args: &[Value]) -> JsRe
     // 4. Let resultCapability be ? NewPromiseCapability(C).
     let cap = new_capability(rt, c, false)?;
     // 5. Return PerformPromiseThen(promise, onFulfilled, onRejected, resultCapability).
-    perform_then(rt, this.ptr_unchecked(), arg(args, 0), arg(args, 1), cap);
+    perform_then(rt, this.gc(), arg(args, 0), arg(args, 1), cap);
     Ok(cap.promise)
 }
 
@@ -662,7 +662,7 @@ impl Runtime {
     /// A new pending promise whose constructor is the current realm's %Promise%.
     ///
     /// Like every allocation, the result is not rooted: root it before anything can collect.
-    pub fn new_promise(&mut self) -> Gc<JsObject> {
+    pub(crate) fn new_promise(&mut self) -> Gc<JsObject> {
         let proto = self.intrinsic(Intrinsic::PromisePrototype);
         alloc_promise(self, proto)
     }
@@ -676,7 +676,7 @@ impl Runtime {
     /// Getting `value.then` may run a getter. If that is interrupted (or the heap limit is
     /// hit beyond recovery), the promise stays pending and the condition, which persists,
     /// is raised again at the next safepoint.
-    pub fn resolve_promise(&mut self, promise: Gc<JsObject>, value: Value) {
+    pub(crate) fn resolve_promise(&mut self, promise: Gc<JsObject>, value: Value) {
         let mark = self.handle_mark();
         if resolve(self, promise, value).is_err() {
             // Only uncatchable exceptions escape `resolve`.
@@ -687,50 +687,51 @@ impl Runtime {
     }
 
     /// Rejects `promise` with `reason` (if still pending).
-    pub fn reject_promise(&mut self, promise: Gc<JsObject>, reason: Value) {
+    pub(crate) fn reject_promise(&mut self, promise: Gc<JsObject>, reason: Value) {
         reject(self, promise, reason);
     }
 
     /// PromiseResolve(%Promise%, value): `value` itself if it is a promise whose constructor
     /// is %Promise%, else a new promise resolved with it. Getting `value.constructor` may
     /// run a getter that throws. The result is not rooted.
-    pub fn promise_resolve(&mut self, value: Value) -> JsResult<Gc<JsObject>> {
+    pub(crate) fn promise_resolve(&mut self, value: Value) -> JsResult<Gc<JsObject>> {
         let mark = self.handle_mark();
         self.root(value);
         let c = self.intrinsic(Intrinsic::Promise);
         let r = promise_resolve(self, c, value);
         self.release_handles(mark);
-        r.map(|p| p.ptr_unchecked())
+        r.map(|p| p.gc())
     }
 
     /// PerformPromiseThen(promise, onFulfilled, onRejected) without a result capability
     /// (the reactions' results are dropped). A non-callable handler means nothing runs for
     /// that outcome (the promise still counts as handled). The handlers must not throw: one
     /// that does makes `run_jobs` report the exception.
-    pub fn promise_then(&mut self, promise: Gc<JsObject>, on_fulfilled: Value, on_rejected: Value) {
+    pub(crate) fn promise_then(&mut self, promise: Gc<JsObject>, on_fulfilled: Value, on_rejected: Value) {
         let none = Capability { promise: Value::UNDEFINED, resolve: Value::UNDEFINED, reject: Value::UNDEFINED };
         perform_then(self, promise, on_fulfilled, on_rejected, none);
-    }
-
-    /// Whether `v` is a promise (27.2.1.6 IsPromise).
-    pub fn is_promise(&self, v: Value) -> bool {
-        is_promise(self, v)
     }
 
     /// A new native function (not a constructor) carrying `data`, which the function reads
     /// back with `rt.native_data(rt.native_callee())`. `data` may be any value, including
     /// an internal cell (such as a `ValueVec` record); it is traced with the function. The
     /// result is not rooted.
-    pub fn new_native_with_data(&mut self, name: &str, func: NativeFn, length: u32, data: Value) -> Gc<JsObject> {
+    pub(crate) fn new_native_with_data(
+        &mut self,
+        name: &str,
+        func: NativeFn,
+        length: u32,
+        data: Value,
+    ) -> Gc<JsObject> {
         let f = self.new_native(name, func, length);
         self.heap.get_mut(f.cast::<NativeFunction>()).data = data;
         f
     }
 
     /// The `data` of native function `f` (undefined for anything else).
-    pub fn native_data(&self, f: Value) -> Value {
-        if f.is_object() && self.heap.object_kind(f.ptr_unchecked()) == CellKind::NativeFunction {
-            self.heap.get(f.ptr_unchecked::<NativeFunction>()).data
+    pub(crate) fn native_data(&self, f: Value) -> Value {
+        if f.is_object() && self.heap.object_kind(f.gc()) == CellKind::NativeFunction {
+            self.heap.get(f.gc::<NativeFunction>()).data
         } else {
             Value::UNDEFINED
         }

@@ -127,7 +127,7 @@ fn keyed(rt: &mut Runtime, c: Value, promises: Value, settled: bool) -> JsResult
         return cap.reject_with(rt, Value::object(error));
     }
     // 6-7. Let result be Completion(PerformPromiseAllKeyed(...)); IfAbruptRejectPromise.
-    let result = perform_keyed(rt, promises.ptr_unchecked(), c, cap, promise_resolve, settled);
+    let result = perform_keyed(rt, promises.gc(), c, cap, promise_resolve, settled);
     match completion(rt, result)? {
         Ok(v) => Ok(v),
         Err(e) => {
@@ -221,7 +221,7 @@ fn get_iterator(rt: &mut Runtime, iterable: Value) -> JsResult<IterRecord> {
     let iterator = crate::runtime::iteration::get_iterator(rt, iterable)?;
     rt.root(iterator);
     let key = Key::Name(rt.names.next);
-    let next = rt.get(iterator.ptr_unchecked(), key, iterator)?;
+    let next = rt.get(iterator.gc(), key, iterator)?;
     rt.root(next);
     Ok(IterRecord { iterator, next, done: false })
 }
@@ -238,7 +238,7 @@ fn step_value(rt: &mut Runtime, rec: &mut IterRecord) -> JsResult<Option<Value>>
 
 fn step_value_inner(rt: &mut Runtime, rec: &mut IterRecord) -> JsResult<Option<Value>> {
     // An array or string iterator whose `next` is the original is stepped in Rust.
-    let it: Gc<JsObject> = rec.iterator.ptr_unchecked();
+    let it: Gc<JsObject> = rec.iterator.gc();
     if rt.heap.object_kind(it) == CellKind::Iterator {
         let k = rt.heap.get(it.cast::<IteratorObject>()).kind;
         let original = match k {
@@ -261,12 +261,12 @@ fn step_value_inner(rt: &mut Runtime, rec: &mut IterRecord) -> JsResult<Option<V
     rt.root(result);
     // 7.4.5-6 IteratorComplete / IteratorValue.
     let done_key = Key::Name(rt.names.done);
-    let done = rt.get(result.ptr_unchecked(), done_key, result)?;
+    let done = rt.get(result.gc(), done_key, result)?;
     if rt.to_boolean(done) {
         return Ok(None);
     }
     let value_key = Key::Name(rt.names.value);
-    rt.get(result.ptr_unchecked(), value_key, result).map(Some)
+    rt.get(result.gc(), value_key, result).map(Some)
 }
 
 /// 27.2.4.1.2 PerformPromiseAll, 27.2.4.2.1 PerformPromiseAllSettled, 27.2.4.3.1
@@ -358,7 +358,7 @@ fn add_remaining(rt: &mut Runtime, shared: Gc<ValueVec>, delta: f64) -> f64 {
 
 /// Appends `v` to the list in slot `slot` of a shared record, growing it when full.
 fn append(rt: &mut Runtime, shared: Gc<ValueVec>, slot: usize, v: Value) {
-    let mut list: Gc<ValueVec> = rt.heap.vec_get(shared, slot).ptr_unchecked();
+    let mut list: Gc<ValueVec> = rt.heap.vec_get(shared, slot).gc();
     let len = rt.heap.get(list).len as usize;
     let cap = rt.heap.vec_capacity(list);
     if len == cap {
@@ -379,12 +379,12 @@ fn append(rt: &mut Runtime, shared: Gc<ValueVec>, slot: usize, v: Value) {
 /// for the keyed combinators), or for `any` (`errors`) rejects it with an AggregateError of
 /// the errors.
 fn settle_all(rt: &mut Runtime, shared: Gc<ValueVec>, errors: bool) -> JsResult<Value> {
-    let list: Gc<ValueVec> = rt.heap.vec_get(shared, VALUES).ptr_unchecked();
+    let list: Gc<ValueVec> = rt.heap.vec_get(shared, VALUES).gc();
     let values = rt.heap.vec_values(list).to_vec();
     let keys = rt.heap.vec_get(shared, KEYS);
     if keys.is_cell() {
         // CreateKeyedPromiseCombinatorResultObject(keys, values).
-        let keys = rt.heap.vec_values(keys.ptr_unchecked()).to_vec();
+        let keys = rt.heap.vec_values(keys.gc()).to_vec();
         let obj = rt.new_object(Value::NULL);
         for (&k, &v) in keys.iter().zip(&values) {
             let key = rt.to_property_key(k)?;
@@ -445,7 +445,7 @@ fn element_step(rt: &mut Runtime, x: Value, what: Element) -> JsResult<Value> {
         return Ok(Value::UNDEFINED);
     }
     rt.heap.vec_set(element, 2, Value::boolean(true));
-    let shared: Gc<ValueVec> = rt.heap.vec_get(element, 0).ptr_unchecked();
+    let shared: Gc<ValueVec> = rt.heap.vec_get(element, 0).gc();
     let index = rt.heap.vec_get(element, 1).as_number().unwrap_or(0.0) as usize;
     // allSettled: an ordinary object { status, value | reason } of the current realm.
     let value = match what {
@@ -464,7 +464,7 @@ fn element_step(rt: &mut Runtime, x: Value, what: Element) -> JsResult<Value> {
         }
     };
     // values[index] = value.
-    let list: Gc<ValueVec> = rt.heap.vec_get(shared, VALUES).ptr_unchecked();
+    let list: Gc<ValueVec> = rt.heap.vec_get(shared, VALUES).gc();
     rt.heap.vec_set(list, index, value);
     // remainingElementsCount - 1; settle at 0.
     if add_remaining(rt, shared, -1.0) == 0.0 {

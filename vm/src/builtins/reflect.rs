@@ -41,7 +41,7 @@ fn target(rt: &mut Runtime, v: Value, what: &str) -> JsResult<Gc<JsObject>> {
     if !v.is_object() {
         return Err(rt.throw_type_error(&format!("Reflect.{what} called on non-object")));
     }
-    Ok(v.ptr_unchecked())
+    Ok(v.gc())
 }
 
 /// 28.1.1 Reflect.apply(target, thisArgument, argumentsList).

@@ -100,7 +100,7 @@ pub(crate) fn regexp_create(rt: &mut Runtime, pattern: Value, flags: Value) -> J
 
 fn as_regexp(rt: &Runtime, v: Value) -> Option<Gc<RegExpObject>> {
     if v.is_object() {
-        rt.heap().downcast::<RegExpObject>(v.ptr_unchecked())
+        rt.heap().downcast::<RegExpObject>(v.gc())
     } else {
         None
     }
@@ -113,7 +113,7 @@ fn regexp_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResul
     // 1-2. Let patternIsRegExp be ? IsRegExp(pattern).
     let pattern_is_regexp = if pattern.is_object() {
         let key = Key::Name(rt.symbols.match_);
-        let m = rt.get(pattern.ptr_unchecked(), key, pattern)?;
+        let m = rt.get(pattern.gc(), key, pattern)?;
         if m.is_undefined() {
             as_regexp(rt, pattern).is_some()
         } else {
@@ -127,7 +127,7 @@ fn regexp_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResul
         // 4.b. If patternIsRegExp and flags is undefined, return pattern if its constructor is the callee.
         if pattern_is_regexp && flags.is_undefined() {
             let ck = Key::Name(rt.names.constructor);
-            let pc = rt.get(pattern.ptr_unchecked(), ck, pattern)?;
+            let pc = rt.get(pattern.gc(), ck, pattern)?;
             if pc == callee {
                 return Ok(pattern);
             }
@@ -142,11 +142,11 @@ fn regexp_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResul
         (src, if flags.is_undefined() { fl } else { flags })
     } else if pattern_is_regexp {
         let sk = Key::Name(rt.names.source);
-        let src = rt.get(pattern.ptr_unchecked(), sk, pattern)?;
+        let src = rt.get(pattern.gc(), sk, pattern)?;
         rt.root(src);
         let f = if flags.is_undefined() {
             let fk = Key::Name(rt.names.flags);
-            rt.get(pattern.ptr_unchecked(), fk, pattern)?
+            rt.get(pattern.gc(), fk, pattern)?
         } else {
             flags
         };
@@ -294,7 +294,7 @@ fn build_match_array(
 /// 22.2.7.1 RegExpExec(R, S).
 fn regexp_exec(rt: &mut Runtime, r: Value, s: Value) -> JsResult<Value> {
     let key = Key::Name(rt.names.exec);
-    let exec_fn = rt.get(r.ptr_unchecked(), key, r)?;
+    let exec_fn = rt.get(r.gc(), key, r)?;
     if rt.is_callable(exec_fn) && exec_fn != rt.regexp_builtin_exec() {
         let result = rt.call(exec_fn, r, &[s])?;
         if !result.is_object() && !result.is_null() {
@@ -368,10 +368,10 @@ fn to_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> 
         return Err(rt.throw_type_error("RegExp.prototype.toString called on incompatible receiver"));
     }
     let sk = Key::Name(rt.names.source);
-    let src = rt.get(this.ptr_unchecked(), sk, this)?;
+    let src = rt.get(this.gc(), sk, this)?;
     let p = rt.to_rust_string(src)?;
     let fk = Key::Name(rt.names.flags);
-    let fl = rt.get(this.ptr_unchecked(), fk, this)?;
+    let fl = rt.get(this.gc(), fk, this)?;
     let f = rt.to_rust_string(fl)?;
     Ok(rt.new_string(&format!("/{p}/{f}")))
 }
@@ -409,7 +409,7 @@ fn flags_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Valu
         ("sticky", 'y'),
     ] {
         let key = rt.key(name);
-        let v = rt.get(this.ptr_unchecked(), key, this)?;
+        let v = rt.get(this.gc(), key, this)?;
         if rt.to_boolean(v) {
             out.push(ch);
         }
@@ -473,7 +473,7 @@ fn has_indices_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResul
 /// The `flags` string of a RegExp-like object (through the `flags` getter).
 fn flags_of(rt: &mut Runtime, r: Value) -> JsResult<String> {
     let fk = Key::Name(rt.names.flags);
-    let f = rt.get(r.ptr_unchecked(), fk, r)?;
+    let f = rt.get(r.gc(), fk, r)?;
     rt.to_rust_string(f)
 }
 
@@ -488,12 +488,12 @@ fn advance(text: &[u16], index: f64, unicode: bool) -> f64 {
 
 fn set_last_index(rt: &mut Runtime, r: Value, v: f64) -> JsResult<()> {
     let lk = Key::Name(rt.names.last_index);
-    rt.set_or_throw(r.ptr_unchecked(), lk, Value::number(v))
+    rt.set_or_throw(r.gc(), lk, Value::number(v))
 }
 
 fn get_last_index(rt: &mut Runtime, r: Value) -> JsResult<f64> {
     let lk = Key::Name(rt.names.last_index);
-    let v = rt.get(r.ptr_unchecked(), lk, r)?;
+    let v = rt.get(r.gc(), lk, r)?;
     rt.to_length(v)
 }
 
@@ -520,7 +520,7 @@ fn symbol_match(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value
         }
         let mark = rt.handle_mark();
         rt.root(result);
-        let m = rt.get(result.ptr_unchecked(), Key::Index(0), result)?;
+        let m = rt.get(result.gc(), Key::Index(0), result)?;
         let ms = rt.to_string(m)?;
         rt.array_push(a, ms)?;
         if rt.heap().string_len(ms) == 0 {
@@ -554,19 +554,19 @@ fn symbol_match_all(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<V
     if flags.contains('u') || flags.contains('v') {
         bits |= 2;
     }
-    rt.heap_mut().get_mut(it.ptr_unchecked::<IteratorObject>()).index = bits;
+    rt.heap_mut().get_mut(it.gc::<IteratorObject>()).index = bits;
     Ok(it)
 }
 
 /// 22.2.9.2.1 %RegExpStringIteratorPrototype%.next().
 fn string_iterator_next(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
     let ok = this.is_object()
-        && rt.heap().object_kind(this.ptr_unchecked()) == CellKind::Iterator
-        && rt.heap().get(this.ptr_unchecked::<IteratorObject>()).kind == iter_kind::REGEXP_STRING;
+        && rt.heap().object_kind(this.gc()) == CellKind::Iterator
+        && rt.heap().get(this.gc::<IteratorObject>()).kind == iter_kind::REGEXP_STRING;
     if !ok {
         return Err(rt.throw_type_error("RegExp String Iterator next called on incompatible receiver"));
     }
-    let it: Gc<IteratorObject> = this.ptr_unchecked();
+    let it: Gc<IteratorObject> = this.gc();
     let (state, bits) = {
         let i = rt.heap().get(it);
         (i.target, i.index)
@@ -574,7 +574,7 @@ fn string_iterator_next(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsRes
     if state.is_undefined() {
         return Ok(rt.create_iter_result(Value::UNDEFINED, true));
     }
-    let so: Gc<JsObject> = state.ptr_unchecked();
+    let so: Gc<JsObject> = state.gc();
     let r = rt.heap().elements(so)[0];
     let s = rt.heap().elements(so)[1];
     let m = regexp_exec(rt, r, s)?;
@@ -587,7 +587,7 @@ fn string_iterator_next(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsRes
         return Ok(rt.create_iter_result(m, false));
     }
     rt.root(m);
-    let first = rt.get(m.ptr_unchecked(), Key::Index(0), m)?;
+    let first = rt.get(m.gc(), Key::Index(0), m)?;
     let ms = rt.to_string(first)?;
     if rt.heap().string_len(ms) == 0 {
         let text = rt.string_units(s);
@@ -633,7 +633,7 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
         if !global {
             break;
         }
-        let m = rt.get(result.ptr_unchecked(), Key::Index(0), result)?;
+        let m = rt.get(result.gc(), Key::Index(0), result)?;
         let ms = rt.to_string(m)?;
         if rt.heap().string_len(ms) == 0 {
             let li = get_last_index(rt, this)?;
@@ -644,7 +644,7 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
     let mut acc: Vec<u16> = Vec::with_capacity(text.len());
     let mut next_source = 0usize;
     for result in results {
-        let ro: Gc<JsObject> = result.ptr_unchecked();
+        let ro: Gc<JsObject> = result.gc();
         let n_caps = {
             let l = super::array::length_of(rt, ro)?;
             (l - 1.0).max(0.0) as usize
@@ -704,22 +704,22 @@ fn symbol_search(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Valu
     let s = rt.to_string(arg(args, 0))?;
     rt.root(s);
     let lk = Key::Name(rt.names.last_index);
-    let previous = rt.get(this.ptr_unchecked(), lk, this)?;
+    let previous = rt.get(this.gc(), lk, this)?;
     rt.root(previous);
     if !rt.same_value(previous, Value::number(0.0)) {
-        rt.set_or_throw(this.ptr_unchecked(), lk, Value::number(0.0))?;
+        rt.set_or_throw(this.gc(), lk, Value::number(0.0))?;
     }
     let result = regexp_exec(rt, this, s)?;
     rt.root(result);
-    let current = rt.get(this.ptr_unchecked(), lk, this)?;
+    let current = rt.get(this.gc(), lk, this)?;
     if !rt.same_value(current, previous) {
-        rt.set_or_throw(this.ptr_unchecked(), lk, previous)?;
+        rt.set_or_throw(this.gc(), lk, previous)?;
     }
     if result.is_null() {
         return Ok(Value::number(-1.0));
     }
     let ik = Key::Name(rt.names.index);
-    rt.get(result.ptr_unchecked(), ik, result)
+    rt.get(result.gc(), ik, result)
 }
 
 /// 22.2.6.14 RegExp.prototype[@@split](string, limit).
@@ -774,7 +774,7 @@ fn symbol_split(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value
             return Ok(Value::object(a));
         }
         p = e;
-        let zo: Gc<JsObject> = z.ptr_unchecked();
+        let zo: Gc<JsObject> = z.gc();
         let ncap = (super::array::length_of(rt, zo)? - 1.0).max(0.0) as u32;
         for i in 1..=ncap {
             let cap = rt.get(zo, Key::Index(i), z)?;
@@ -798,7 +798,7 @@ mod tests {
     use crate::runtime::RuntimeOptions;
 
     fn matcher_of(rt: &Runtime, r: Value) -> std::rc::Rc<Matcher> {
-        let r = r.ptr_unchecked::<JsObject>().cast::<RegExpObject>();
+        let r = r.gc::<JsObject>().cast::<RegExpObject>();
         rt.heap().get(r).matcher.clone().expect("initialized")
     }
 

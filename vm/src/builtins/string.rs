@@ -278,11 +278,11 @@ fn is_regexp(rt: &mut Runtime, v: Value) -> JsResult<bool> {
         return Ok(false);
     }
     let key = Key::Name(rt.symbols.match_);
-    let m = rt.get(v.ptr_unchecked(), key, v)?;
+    let m = rt.get(v.gc(), key, v)?;
     if !m.is_undefined() {
         return Ok(rt.to_boolean(m));
     }
-    Ok(rt.heap().object_kind(v.ptr_unchecked()) == CellKind::RegExp)
+    Ok(rt.heap().object_kind(v.gc()) == CellKind::RegExp)
 }
 
 fn search_string(rt: &mut Runtime, v: Value, what: &str) -> JsResult<Value> {
@@ -852,7 +852,7 @@ fn this_string_value(rt: &mut Runtime, this: Value, what: &str) -> JsResult<Valu
         return Ok(this);
     }
     if this.is_object() {
-        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(this.ptr_unchecked()) {
+        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(this.gc()) {
             let v = rt.heap().get(p).value;
             if v.is_string() {
                 return Ok(v);

@@ -69,7 +69,7 @@ fn key_for(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     if !s.is_symbol() {
         return Err(rt.throw_type_error("Symbol.keyFor: argument is not a symbol"));
     }
-    Ok(rt.heap().get(s.ptr_unchecked::<Symbol>()).registry_key)
+    Ok(rt.heap().get(s.gc::<Symbol>()).registry_key)
 }
 
 /// thisSymbolValue(value).
@@ -78,7 +78,7 @@ fn this_symbol(rt: &mut Runtime, this: Value) -> JsResult<Value> {
         return Ok(this);
     }
     if this.is_object() {
-        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(this.ptr_unchecked()) {
+        if let Some(p) = rt.heap().downcast::<PrimitiveObject>(this.gc()) {
             let v = rt.heap().get(p).value;
             if v.is_symbol() {
                 return Ok(v);
@@ -103,7 +103,7 @@ fn value_of(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
 /// 20.4.3.2 get Symbol.prototype.description.
 fn description(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
     let s = this_symbol(rt, this)?;
-    let g: Gc<Symbol> = s.ptr_unchecked();
+    let g: Gc<Symbol> = s.gc();
     Ok(rt.heap().get(g).description)
 }
 

@@ -33,17 +33,11 @@ pub const NONE: u8 = 0;
 pub const OWN: u8 = 1;
 /// Data property of a prototype.
 pub const PROTO: u8 = 2;
-/// Own accessor property.
-pub const OWN_ACCESSOR: u8 = 3;
-/// Accessor property of a prototype.
-pub const PROTO_ACCESSOR: u8 = 4;
-/// Absent on the whole chain.
-pub const MISSING: u8 = 5;
 /// Store adding a property by a shape transition.
-pub const ADD: u8 = 6;
+pub const ADD: u8 = 3;
 /// Own data property of an object in dictionary mode (the global object of a program with
 /// many globals): valid while `epoch == ` the dictionary shape's `dict_version`.
-pub const OWN_DICT: u8 = 7;
+pub const OWN_DICT: u8 = 4;
 
 /// One inline-cache entry.
 #[derive(Clone, Copy, Debug)]
@@ -69,7 +63,7 @@ impl Ic {
     pub const EMPTY: Ic = Ic { shape: None, holder: None, new_shape: None, slot: 0, loc: 0, epoch: 0, kind: NONE };
 
     /// Marks what the entry refers to (entries are strong roots).
-    pub fn trace(&self, heap: &mut Heap) {
+    pub(crate) fn trace(&self, heap: &mut Heap) {
         if let Some(s) = self.shape {
             heap.mark(s);
         }
@@ -84,7 +78,7 @@ impl Ic {
 
 /// Records `entry` for IC slot `site` (the slot's index in the runtime's table), replacing
 /// an entry for the same shape or else the least recently filled one.
-pub fn insert(ics: &mut [Ic], site: usize, entry: Ic) {
+pub(crate) fn insert(ics: &mut [Ic], site: usize, entry: Ic) {
     let set = &mut ics[site * WAYS..site * WAYS + WAYS];
     let pos = set.iter().position(|e| e.shape == entry.shape).unwrap_or(WAYS - 1);
     set[..=pos].rotate_right(1);

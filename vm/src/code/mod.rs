@@ -34,8 +34,6 @@ pub struct LoadedBundle {
     pub realm: u32,
     /// Its index in `Runtime::bundles`.
     pub index: u32,
-    /// Source file name.
-    pub source_name: String,
 }
 
 /// A function of a loaded bundle.
@@ -86,7 +84,7 @@ impl FunctionInfo {
 
     /// The bundle this function belongs to.
     #[inline(always)]
-    pub fn bundle(&self) -> &LoadedBundle {
+    pub(crate) fn bundle(&self) -> &LoadedBundle {
         // SAFETY: `bundle` points at the boxed `LoadedBundle` that owns this info; bundles
         // are never freed or moved while the runtime lives.
         unsafe { &*self.bundle }
@@ -94,29 +92,29 @@ impl FunctionInfo {
 
     /// The function's flags.
     #[inline(always)]
-    pub fn flags(&self) -> FunctionFlags {
+    pub(crate) fn flags(&self) -> FunctionFlags {
         self.header.flags
     }
 
     /// Whether the function is strict mode code.
     #[inline(always)]
-    pub fn is_strict(&self) -> bool {
+    pub(crate) fn is_strict(&self) -> bool {
         self.header.flags.contains(FunctionFlags::STRICT)
     }
 
     /// The decoded code (decoding it on first use).
     #[inline]
-    pub fn code(&self) -> &Code {
+    pub(crate) fn code(&self) -> &Code {
         self.code.get_or_init(|| decode(&self.bundle().bundle, self.id))
     }
 
     /// The byte pc of instruction `ip`.
-    pub fn byte_pc(&self, ip: u32) -> u32 {
+    pub(crate) fn byte_pc(&self, ip: u32) -> u32 {
         self.code().pcs.get(ip as usize).copied().unwrap_or(0)
     }
 
     /// The function's name for stack traces.
-    pub fn display_name(&self) -> String {
+    pub(crate) fn display_name(&self) -> String {
         let b = self.bundle();
         if self.id == 0 {
             return String::new();
@@ -125,13 +123,13 @@ impl FunctionInfo {
     }
 
     /// The function's name atom.
-    pub fn name_value(&self) -> Value {
+    pub(crate) fn name_value(&self) -> Value {
         self.bundle().strings[self.header.name as usize]
     }
 
     /// The realm its code runs in.
     #[inline(always)]
-    pub fn realm(&self) -> u32 {
+    pub(crate) fn realm(&self) -> u32 {
         self.realm
     }
 }

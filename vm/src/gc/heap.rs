@@ -112,7 +112,7 @@ pub struct Heap {
 impl Heap {
     /// An empty heap that allows at most `limit` bytes of cells, whose cells `ops` traces
     /// and finalizes.
-    pub fn new(limit: usize, ops: CellOps) -> Heap {
+    pub(crate) fn new(limit: usize, ops: CellOps) -> Heap {
         Heap {
             ops,
             classes: SIZE_CLASSES
@@ -139,31 +139,29 @@ impl Heap {
 
     /// Reads a cell.
     #[inline(always)]
-    pub fn get<T: CellType>(&self, g: Gc<T>) -> &T {
+    pub(crate) fn get<T: CellType>(&self, g: Gc<T>) -> &T {
         self.check(g);
-        // SAFETY: `g` points at a live cell of type `T`: it was returned by `alloc` (as `T`
-        // or checked-downcast to `T`) and, by the rooting discipline of `gc`, has not been
-        // swept. The shared borrow of the heap forbids a concurrent `get_mut`.
+        // SAFETY: `g` points at a cell `T` admits (see `Gc`) and, by the rooting discipline
+        // of `gc`, one not swept. The shared borrow of the heap forbids a concurrent
+        // `get_mut`.
         unsafe { &*g.as_ptr() }
     }
 
     /// Writes a cell.
     #[inline(always)]
-    pub fn get_mut<T: CellType>(&mut self, g: Gc<T>) -> &mut T {
+    pub(crate) fn get_mut<T: CellType>(&mut self, g: Gc<T>) -> &mut T {
         self.check(g);
         // SAFETY: as for `get`; the exclusive borrow of the heap makes this the only
         // reference into any cell.
         unsafe { &mut *g.as_ptr() }
     }
 
-    /// Checks, in debug builds, that `g` refers to a live cell that is a `T`: a freed cell
-    /// means a missing root (which `gc_stress` makes happen at once), a wrong kind a bad
-    /// cast. Either stops the process before the cell is read as the wrong type.
+    /// Checks again, in debug builds, that `g` refers to a live cell that is a `T`: a
+    /// freed cell means a missing root (which `gc_stress` makes happen at once).
     ///
-    /// Not in release builds: checking every cell access there cost 5% of the V8 suite
-    /// (geomean; richards and raytrace 9%), measured with `iris-bench -r 3`. The value to
-    /// cell conversions (`Value::ptr_unchecked`) and inline slot locations are checked in
-    /// every build instead, at no measurable cost.
+    /// The type was checked when the `Gc<T>` was made (`Gc::cast`, `Value::gc`), in every
+    /// build; checking again at every access cost 5% of the V8 suite in release builds
+    /// (geomean; richards and raytrace 9%, `iris-bench -r 3`), so it is debug-only.
     #[inline(always)]
     fn check<T: CellType>(&self, g: Gc<T>) {
         if cfg!(debug_assertions) {
@@ -178,7 +176,7 @@ impl Heap {
 
     /// The kind of the cell `g` points at.
     #[inline(always)]
-    pub fn kind_of<T>(&self, g: Gc<T>) -> CellKind {
+    pub(crate) fn kind_of<T>(&self, g: Gc<T>) -> CellKind {
         // SAFETY: as in `get`: a rooted cell's header is readable.
         unsafe { (*g.header().as_ptr()).kind }
     }
@@ -196,7 +194,7 @@ impl Heap {
     /// `g` was allocated by `alloc_trailing::<T, E>` or `alloc_trailing_from::<T, E>` with
     /// at least `n` elements (callers pass the count the cell's header recorded then).
     #[inline(always)]
-    pub unsafe fn trailing<T: CellType, E: Copy>(&self, g: Gc<T>, n: usize) -> &[E] {
+    pub(crate) unsafe fn trailing<T: CellType, E: Copy>(&self, g: Gc<T>, n: usize) -> &[E] {
         self.check(g);
         // SAFETY: the caller's contract: room for `n` initialized elements. The pointer
         // comes from the allocation itself, so it may address the trailing bytes.
@@ -211,7 +209,7 @@ impl Heap {
     /// # Safety
     /// As for `trailing`.
     #[inline(always)]
-    pub unsafe fn trailing_mut<T: CellType, E: Copy>(&mut self, g: Gc<T>, n: usize) -> &mut [E] {
+    pub(crate) unsafe fn trailing_mut<T: CellType, E: Copy>(&mut self, g: Gc<T>, n: usize) -> &mut [E] {
         self.check(g);
         // SAFETY: as for `trailing`, with the exclusive heap borrow.
         unsafe {
@@ -222,7 +220,7 @@ impl Heap {
 
     /// Allocates a cell holding `cell`.
     #[inline]
-    pub fn alloc<T: CellType>(&mut self, cell: T) -> Gc<T> {
+    pub(crate) fn alloc<T: CellType>(&mut self, cell: T) -> Gc<T> {
         let p = self.alloc_raw(size_of::<T>()).cast::<T>();
         // SAFETY: `alloc_raw` returned at least `size_of::<T>()` writable bytes aligned to
         // 16 (every size class is a multiple of 16 and pages are page-aligned).
@@ -231,7 +229,7 @@ impl Heap {
     }
 
     /// Allocates a cell holding `cell` followed by `n` copies of `fill`.
-    pub fn alloc_trailing<T: CellType, E: Copy>(&mut self, cell: T, n: usize, fill: E) -> Gc<T> {
+    pub(crate) fn alloc_trailing<T: CellType, E: Copy>(&mut self, cell: T, n: usize, fill: E) -> Gc<T> {
         debug_assert!(align_of::<E>() <= 16 && align_of::<T>() <= 16);
         let off = Self::trailing_offset::<T, E>();
         let size = (off + n * size_of::<E>()).max(size_of::<FreeCell>());
@@ -249,7 +247,7 @@ impl Heap {
     }
 
     /// Allocates a cell holding `cell` followed by a copy of `data`.
-    pub fn alloc_trailing_from<T: CellType, E: Copy>(&mut self, cell: T, data: &[E]) -> Gc<T> {
+    pub(crate) fn alloc_trailing_from<T: CellType, E: Copy>(&mut self, cell: T, data: &[E]) -> Gc<T> {
         let off = Self::trailing_offset::<T, E>();
         let size = (off + std::mem::size_of_val(data)).max(size_of::<FreeCell>());
         let p = self.alloc_raw(size);
@@ -259,11 +257,6 @@ impl Heap {
             ptr::copy_nonoverlapping(data.as_ptr(), p.as_ptr().add(off) as *mut E, data.len());
         }
         Gc::from_ptr(p.cast())
-    }
-
-    /// Bytes to allocate for a `T` with `n` trailing `E`s.
-    pub fn size_with_trailing<T, E>(n: usize) -> usize {
-        Self::trailing_offset::<T, E>() + n * size_of::<E>()
     }
 
     fn alloc_raw(&mut self, size: usize) -> NonNull<u8> {
@@ -312,29 +305,24 @@ impl Heap {
 
     /// Whether the allocation budget since the last collection is spent.
     #[inline(always)]
-    pub fn should_collect(&self) -> bool {
+    pub(crate) fn should_collect(&self) -> bool {
         self.allocated_since_gc >= self.budget
     }
 
     /// Whether the heap holds more than its limit (live after the last collection plus
     /// everything allocated since).
     #[inline]
-    pub fn over_limit(&self) -> bool {
+    pub(crate) fn over_limit(&self) -> bool {
         self.live_bytes + self.allocated_since_gc > self.limit
     }
 
-    /// Whether allocating `extra` more bytes would exceed the limit.
-    pub fn would_exceed(&self, extra: usize) -> bool {
-        self.live_bytes.saturating_add(self.allocated_since_gc).saturating_add(extra) > self.limit
-    }
-
     /// The heap limit in bytes.
-    pub fn limit(&self) -> usize {
+    pub(crate) fn limit(&self) -> usize {
         self.limit
     }
 
     /// Counters.
-    pub fn stats(&self) -> HeapStats {
+    pub(crate) fn stats(&self) -> HeapStats {
         HeapStats {
             collections: self.collections,
             live_bytes: self.live_bytes,
@@ -346,7 +334,7 @@ impl Heap {
 
     /// Marks the cell a value points to, if any.
     #[inline(always)]
-    pub fn mark_value(&mut self, v: Value) {
+    pub(crate) fn mark_value(&mut self, v: Value) {
         if let Some(h) = v.as_header() {
             self.mark(h);
         }
@@ -354,7 +342,7 @@ impl Heap {
 
     /// Marks a cell and queues it for tracing if it was not marked yet.
     #[inline(always)]
-    pub fn mark<T>(&mut self, g: Gc<T>) {
+    pub(crate) fn mark<T>(&mut self, g: Gc<T>) {
         let h = g.header();
         // SAFETY: `g` is reachable from a root or from a marked cell, hence live; only the
         // header byte is touched.
@@ -370,21 +358,21 @@ impl Heap {
 
     /// Whether a cell is marked (valid between marking and sweeping).
     #[inline]
-    pub fn is_marked<T>(&self, g: Gc<T>) -> bool {
+    pub(crate) fn is_marked<T>(&self, g: Gc<T>) -> bool {
         // SAFETY: the caller holds `g` from a weak table whose cells are not freed before
         // the sweep that follows this query.
         unsafe { (*g.header().as_ptr()).mark != 0 }
     }
 
     /// Traces everything reachable from the marked cells.
-    pub fn drain(&mut self) {
+    pub(crate) fn drain(&mut self) {
         while let Some(h) = self.mark_stack.pop() {
             (self.ops.trace)(self, h);
         }
     }
 
     /// Frees every unmarked cell, clears the marks and sets the next budget.
-    pub fn sweep(&mut self) {
+    pub(crate) fn sweep(&mut self) {
         self.peak_footprint = self.peak_footprint.max(self.mapped_pages * PAGE_SIZE + self.large_bytes);
         let mut live = 0usize;
         let mut unmapped = 0usize;
@@ -509,7 +497,7 @@ fn bad_cell(addr: usize, kind: CellKind) -> ! {
     if kind == CellKind::Free {
         panic!("use of a freed cell {addr:#x} (missing GC root?)");
     }
-    panic!("cell {addr:#x} of kind {kind:?} used as another type");
+    panic!("cell {addr:#x} ({}) used as another type", kind.description());
 }
 
 /// Fills a freed cell with a pattern in debug builds, so stale reads are loud.

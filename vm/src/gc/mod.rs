@@ -1,7 +1,7 @@
 //! The garbage-collected heap: precise, non-moving mark-sweep over size-class pages.
 //!
 //! ```text
-//!  roots (register stack, frames, realms, handle stack, persistent handles, bundle
+//!  roots (register stack, frames, realms, handle stack, bundle
 //!         string caches, inline caches, pending exception)
 //!        │ mark (explicit mark stack, per-kind `trace`)
 //!        ▼
@@ -25,6 +25,13 @@
 //! Arguments of a native call live in the caller's registers and are rooted for the whole
 //! call. `RuntimeOptions::gc_stress` collects at every safepoint, so a missing root turns
 //! into a use of a freed (poisoned) cell that the heap's kind checks report at once.
+//!
+//! The types are checked where they are made: a `Gc<T>` comes from a typed allocation or
+//! from `Gc::cast`/`Value::gc`, which check the cell's kind in every build. What cannot be
+//! checked cheaply is liveness, which rests on the rooting discipline above; that is why
+//! nothing of the heap is public: an embedder holds no `Gc`, cannot forge a pointer
+//! `Value`, and the helpers the native tier calls with values are `unsafe fn`s
+//! (`runtime_interface::HelperFn`).
 //!
 //! The heap is also the access token: cell contents are read with `Heap::get` and written
 //! with `Heap::get_mut`, so Rust's borrow rules forbid two live `&mut` to a cell.
@@ -118,7 +125,7 @@ macro_rules! define_cell_kinds {
 
         impl CellKind {
             /// A short description for diagnostics.
-            pub fn description(self) -> &'static str {
+            pub(crate) fn description(self) -> &'static str {
                 match self { $( CellKind::$name => $desc, )* }
             }
         }
@@ -130,7 +137,7 @@ for_each_cell_kind!(define_cell_kinds);
 impl CellKind {
     /// Whether cells of this kind are JavaScript objects (start with an `ObjectHeader`).
     #[inline(always)]
-    pub fn is_object(self) -> bool {
+    pub(crate) fn is_object(self) -> bool {
         self >= CellKind::Object
     }
 }
@@ -153,44 +160,46 @@ pub struct CellHeader {
 impl CellHeader {
     /// A header for a new cell of `kind`.
     #[inline(always)]
-    pub fn new(kind: CellKind) -> CellHeader {
+    pub(crate) fn new(kind: CellKind) -> CellHeader {
         CellHeader { kind, mark: 0, flags: 0, aux8: 0, aux32: 0 }
-    }
-
-    /// The cell's kind.
-    #[inline(always)]
-    pub fn kind(&self) -> CellKind {
-        self.kind
     }
 }
 
 /// A typed pointer to a heap cell. Valid while the cell is reachable from a root (see the
 /// module docs); comparing two `Gc`s compares identity.
+///
+/// A `Gc<T>` points at a cell that `T` admits: the heap makes one typed when it allocates
+/// the cell, and every other `Gc<T>` comes from `cast` (or `Value::gc`, which casts an
+/// untyped `Gc<CellHeader>`), which checks the cell's kind in every build.
 #[repr(transparent)]
 pub struct Gc<T> {
     ptr: NonNull<T>,
     _marker: PhantomData<*mut T>,
 }
 
-impl<T> Gc<T> {
+impl Gc<CellHeader> {
+    /// The cell at `addr`, untyped (`Value::gc` casts it to the type it needs).
     #[inline(always)]
-    pub(crate) fn from_addr(addr: usize) -> Gc<T> {
+    pub(crate) fn from_addr(addr: usize) -> Gc<CellHeader> {
         // A zero address never reaches here: values only hold pointers the heap returned,
         // and only values whose tag says "pointer" are converted.
-        match NonNull::new(addr as *mut T) {
+        match NonNull::new(addr as *mut CellHeader) {
             Some(ptr) => Gc { ptr, _marker: PhantomData },
             None => null_cell(),
         }
     }
+}
 
+impl<T> Gc<T> {
+    /// A new cell the heap just wrote as a `T`.
     #[inline(always)]
-    pub(crate) fn from_ptr(ptr: NonNull<T>) -> Gc<T> {
+    fn from_ptr(ptr: NonNull<T>) -> Gc<T> {
         Gc { ptr, _marker: PhantomData }
     }
 
     /// The address (identity) of the cell.
     #[inline(always)]
-    pub fn addr(self) -> usize {
+    pub(crate) fn addr(self) -> usize {
         self.ptr.as_ptr() as usize
     }
 
@@ -199,18 +208,34 @@ impl<T> Gc<T> {
         self.ptr.as_ptr()
     }
 
-    /// The same cell viewed as another type. Only the heap's checked downcasts and the
-    /// object model's prefix casts use this.
+    /// The same cell viewed as another type: a prefix (`JsObject`, `CellHeader`) or the
+    /// type of the cell's kind. That the cell is one `U` admits is checked in every build
+    /// (one load and compare, usually folded into the caller's own test of the kind).
     #[inline(always)]
-    pub(crate) fn cast<U>(self) -> Gc<U> {
+    pub(crate) fn cast<U: CellType>(self) -> Gc<U> {
+        // SAFETY: a `Gc` points at a cell the heap allocated and, by the rooting discipline
+        // above, has not swept; every cell starts with its header.
+        let kind = unsafe { (*self.header().as_ptr()).kind };
+        if !U::admits(kind) {
+            bad_cast(self.addr(), kind);
+        }
         Gc { ptr: self.ptr.cast(), _marker: PhantomData }
     }
 
     /// The cell's header.
     #[inline(always)]
-    pub fn header(self) -> Gc<CellHeader> {
-        self.cast()
+    pub(crate) fn header(self) -> Gc<CellHeader> {
+        Gc { ptr: self.ptr.cast(), _marker: PhantomData }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn bad_cast(addr: usize, kind: CellKind) -> ! {
+    if kind == CellKind::Free {
+        panic!("use of a freed cell {addr:#x} (missing GC root?)");
+    }
+    panic!("cell {addr:#x} ({}) cast to another type", kind.description())
 }
 
 #[cold]

@@ -86,7 +86,7 @@ impl Runtime {
     }
 
     /// `Call(F, thisArgument, argumentsList)`.
-    pub fn call(&mut self, f: Value, this: Value, args: &[Value]) -> JsResult<Value> {
+    pub(crate) fn call(&mut self, f: Value, this: Value, args: &[Value]) -> JsResult<Value> {
         self.enter_native()?;
         let r = self.invoke(f, this, args, Value::UNDEFINED, false);
         self.leave_native();
@@ -94,7 +94,7 @@ impl Runtime {
     }
 
     /// `Construct(F, argumentsList, newTarget)`.
-    pub fn construct(&mut self, f: Value, args: &[Value], new_target: Value) -> JsResult<Value> {
+    pub(crate) fn construct(&mut self, f: Value, args: &[Value], new_target: Value) -> JsResult<Value> {
         self.enter_native()?;
         let r = self.invoke(f, Value::UNDEFINED, args, new_target, true);
         self.leave_native();
@@ -105,7 +105,7 @@ impl Runtime {
         if !f.is_object() {
             return Err(self.not_a_function(f, construct));
         }
-        let obj: Gc<JsObject> = f.ptr_unchecked();
+        let obj: Gc<JsObject> = f.gc();
         match self.heap.object_kind(obj) {
             CellKind::Closure => {
                 // SAFETY: a function of this runtime's bundles, used while the runtime lives.
@@ -147,7 +147,7 @@ impl Runtime {
                 let b = self.heap.get(obj.cast::<BoundFunction>());
                 let (target, bthis, bargs) = (b.target, b.this, b.args);
                 let mut all: Vec<Value> = match bargs.is_cell() {
-                    true => self.heap.vec_values(bargs.ptr_unchecked()).to_vec(),
+                    true => self.heap.vec_values(bargs.gc()).to_vec(),
                     false => Vec::new(),
                 };
                 all.extend_from_slice(args);
@@ -853,7 +853,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     }
                     Inst::GetParentEnvironment { dst } => {
                         let c = rt.calls.frames[fi].closure;
-                        let env = rt.heap.get(c.ptr_unchecked::<Closure>()).env;
+                        let env = rt.heap.get(c.gc::<Closure>()).env;
                         set!(dst, env);
                     }
                     Inst::ResolveEnvironment { dst, env, levels } => {
@@ -895,7 +895,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     Inst::GetById { dst, obj, name, ic } | Inst::TryGetById { dst, obj, name, ic } => {
                         let o = reg!(obj);
                         if o.is_object() {
-                            let ob: Gc<JsObject> = o.ptr_unchecked();
+                            let ob: Gc<JsObject> = o.gc();
                             let shape = rt.heap.get(ob).shape;
                             let site = (ic_base!() + ic as usize) * ic::WAYS;
                             if let Some(v) = ic_read(rt, site, ob, shape) {
@@ -939,7 +939,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         let o = reg!(obj);
                         let v = reg!(value);
                         if o.is_object() {
-                            let ob: Gc<JsObject> = o.ptr_unchecked();
+                            let ob: Gc<JsObject> = o.gc();
                             let site = (ic_base!() + ic as usize) * ic::WAYS;
                             if ic_write(rt, site, ob, v) {
                                 ip += 1;
@@ -957,7 +957,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         let (o, k) = (reg!(obj), reg!(key));
                         if o.is_object() {
                             if let Some(i) = k.as_array_index() {
-                                let ob: Gc<JsObject> = o.ptr_unchecked();
+                                let ob: Gc<JsObject> = o.gc();
                                 if let Some(v) = rt.heap.elements(ob).get(i as usize) {
                                     if !v.is_empty() {
                                         set!(dst, *v);
@@ -975,7 +975,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
                         if o.is_object() {
                             if let Some(i) = k.as_array_index() {
-                                let ob: Gc<JsObject> = o.ptr_unchecked();
+                                let ob: Gc<JsObject> = o.gc();
                                 if let Some(el) = rt.heap.get(ob).elements {
                                     let slot = rt.heap.vec_values_mut(el).get_mut(i as usize);
                                     if let Some(s) = slot {
@@ -1063,7 +1063,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                         let f = reg!(callee);
                         // Fast path: a plain call of a closure pushes its frame right here.
                         if f.is_object() && n >= 1 {
-                            let fo: Gc<JsObject> = f.ptr_unchecked();
+                            let fo: Gc<JsObject> = f.gc();
                             if rt.heap.kind_of(fo) == CellKind::Closure {
                                 // SAFETY: a function of this runtime's bundles, used while the runtime lives.
                                 let cinfo = unsafe { info_ref(rt.heap.get(fo.cast::<Closure>()).func) };
@@ -1176,7 +1176,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     }
                     Inst::LoadHomeObject { dst } => {
                         let c = rt.calls.frames[fi].closure;
-                        let h = rt.heap.get(c.ptr_unchecked::<Closure>()).home;
+                        let h = rt.heap.get(c.gc::<Closure>()).home;
                         set!(dst, h);
                     }
                     Inst::CreateRegExp { dst, pattern, flags } => {
@@ -1263,7 +1263,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
 #[inline(always)]
 fn env_of(rt: &Runtime, v: Value) -> Option<Gc<Environment>> {
     if v.is_cell() {
-        let g: Gc<Environment> = v.ptr_unchecked();
+        let g: Gc<Environment> = v.gc();
         if rt.heap.kind_of(g) == CellKind::Environment {
             return Some(g);
         }

@@ -27,7 +27,7 @@ unsafe impl ObjectCell for JsArray {}
 
 impl JsArray {
     /// An array header with `length`.
-    pub fn new(base: JsObject, length: u32) -> JsArray {
+    pub(crate) fn new(base: JsObject, length: u32) -> JsArray {
         JsArray { base, length, _pad: 0 }
     }
 }
@@ -39,7 +39,7 @@ pub const MAX_DENSE_GAP: usize = 1024;
 impl Heap {
     /// The dense elements of an object (empty slice if it has none).
     #[inline(always)]
-    pub fn elements(&self, obj: Gc<JsObject>) -> &[Value] {
+    pub(crate) fn elements(&self, obj: Gc<JsObject>) -> &[Value] {
         match self.get(obj).elements {
             Some(e) => self.vec_values(e),
             None => &[],
@@ -48,7 +48,7 @@ impl Heap {
 
     /// Makes room for dense element `i` (growing the store, filling holes) and returns the
     /// element vector. Does not check extensibility or array length.
-    pub fn ensure_element(&mut self, obj: Gc<JsObject>, i: usize) -> Gc<ValueVec> {
+    pub(crate) fn ensure_element(&mut self, obj: Gc<JsObject>, i: usize) -> Gc<ValueVec> {
         let old = self.get(obj).elements;
         let (len, cap) = match old {
             Some(e) => (self.get(e).len as usize, self.vec_capacity(e)),
@@ -81,7 +81,7 @@ impl Heap {
     }
 
     /// Reserves element capacity for `n` elements.
-    pub fn reserve_elements(&mut self, obj: Gc<JsObject>, n: usize) {
+    pub(crate) fn reserve_elements(&mut self, obj: Gc<JsObject>, n: usize) {
         let old = self.get(obj).elements;
         let cap = old.map_or(0, |e| self.vec_capacity(e));
         if n <= cap {
@@ -100,7 +100,7 @@ impl Heap {
     }
 
     /// Truncates the dense elements to `n`.
-    pub fn truncate_elements(&mut self, obj: Gc<JsObject>, n: usize) {
+    pub(crate) fn truncate_elements(&mut self, obj: Gc<JsObject>, n: usize) {
         if let Some(e) = self.get(obj).elements {
             let len = self.get(e).len as usize;
             if n < len {
@@ -114,7 +114,7 @@ impl Heap {
 
     /// The `length` of an array.
     #[inline(always)]
-    pub fn array_length(&self, arr: Gc<JsObject>) -> u32 {
+    pub(crate) fn array_length(&self, arr: Gc<JsObject>) -> u32 {
         self.get(arr.cast::<JsArray>()).length
     }
 }

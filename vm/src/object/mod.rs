@@ -39,8 +39,6 @@ pub const LAZY_PROTOTYPE: u8 = 8;
 pub const IS_GLOBAL: u8 = 16;
 /// Object flag (functions): class constructor (throws when called without `new`).
 pub const IS_CLASS_CONSTRUCTOR: u8 = 32;
-/// Object flag: elements store holds some index properties (also for non-arrays).
-pub const HAS_ELEMENTS: u8 = 64;
 
 /// `Heap::slot_location` flag: the slot is in the out-of-line vector.
 pub const OUT_OF_LINE: u32 = 1 << 31;
@@ -75,28 +73,10 @@ unsafe impl CellType for JsObject {
 
 impl JsObject {
     /// A header for a new object of `kind` with `shape`.
-    pub fn new(kind: CellKind, shape: Gc<Shape>) -> JsObject {
+    pub(crate) fn new(kind: CellKind, shape: Gc<Shape>) -> JsObject {
         let mut header = CellHeader::new(kind);
         header.flags = EXTENSIBLE;
         JsObject { header, shape, slots: None, elements: None }
-    }
-
-    /// The cell kind.
-    #[inline(always)]
-    pub fn kind(&self) -> CellKind {
-        self.header.kind
-    }
-
-    /// Object flags.
-    #[inline(always)]
-    pub fn flags(&self) -> u8 {
-        self.header.flags
-    }
-
-    /// The shape.
-    #[inline(always)]
-    pub fn shape(&self) -> Gc<Shape> {
-        self.shape
     }
 }
 
@@ -162,7 +142,7 @@ pub const PRIVATE_SYMBOL: u8 = 1;
 
 impl Symbol {
     /// A new unregistered symbol.
-    pub fn new(description: Value) -> Symbol {
+    pub(crate) fn new(description: Value) -> Symbol {
         Symbol { header: CellHeader::new(CellKind::Symbol), description, registry_key: Value::UNDEFINED }
     }
 }
@@ -213,7 +193,7 @@ unsafe impl CellType for ForInState {
 
 impl ForInState {
     /// A state over `keys` of `object`.
-    pub fn new(object: Value, keys: Value) -> ForInState {
+    pub(crate) fn new(object: Value, keys: Value) -> ForInState {
         ForInState { header: CellHeader::new(CellKind::ForInState), object, keys, index: 0, _pad: 0 }
     }
 }
@@ -282,7 +262,7 @@ unsafe impl CellType for IteratorObject {
 
 impl IteratorObject {
     /// An iterator over `target`.
-    pub fn new(base: JsObject, target: Value, kind: u8) -> IteratorObject {
+    pub(crate) fn new(base: JsObject, target: Value, kind: u8) -> IteratorObject {
         IteratorObject { base, target, index: 0, kind, _pad: [0; 3] }
     }
 }
@@ -333,7 +313,7 @@ unsafe impl CellType for GeneratorObject {
 
 impl GeneratorObject {
     /// A generator in the start state.
-    pub fn new(base: JsObject, closure: Value, outer: Value, args: Value) -> GeneratorObject {
+    pub(crate) fn new(base: JsObject, closure: Value, outer: Value, args: Value) -> GeneratorObject {
         GeneratorObject {
             base,
             closure,
@@ -441,7 +421,7 @@ pub struct PromiseReaction {
 
 impl PromiseReaction {
     /// Every value the reaction holds (for tracing and rooting).
-    pub fn values(&self) -> [Value; 5] {
+    pub(crate) fn values(&self) -> [Value; 5] {
         [self.promise, self.resolve, self.reject, self.on_fulfilled, self.on_rejected]
     }
 }
@@ -471,7 +451,7 @@ unsafe impl ObjectCell for PromiseObject {}
 
 impl PromiseObject {
     /// A pending promise.
-    pub fn new(base: JsObject) -> PromiseObject {
+    pub(crate) fn new(base: JsObject) -> PromiseObject {
         PromiseObject {
             base,
             reactions: Vec::new(),
@@ -534,7 +514,7 @@ unsafe impl ObjectCell for AsyncGeneratorObject {}
 
 impl AsyncGeneratorObject {
     /// An async generator in the suspended-start state over `generator`.
-    pub fn new(base: JsObject, generator: Value) -> AsyncGeneratorObject {
+    pub(crate) fn new(base: JsObject, generator: Value) -> AsyncGeneratorObject {
         AsyncGeneratorObject {
             base,
             generator,
@@ -553,7 +533,7 @@ pub(crate) const fn inline_offset<T>() -> u32 {
 impl Heap {
     /// Allocates an object cell of type `T` (whose `base` header the caller built) with
     /// `cap` inline slots set to undefined.
-    pub fn alloc_object<T: ObjectCell>(&mut self, mut cell: T, cap: u8) -> Gc<T> {
+    pub(crate) fn alloc_object<T: ObjectCell>(&mut self, mut cell: T, cap: u8) -> Gc<T> {
         {
             // Fill in the inline-slot geometry in the embedded header.
             let base = object_base_mut(&mut cell);
@@ -565,7 +545,7 @@ impl Heap {
 
     /// The inline slots of an object.
     #[inline(always)]
-    pub fn inline_slots(&self, obj: Gc<JsObject>) -> &[Value] {
+    pub(crate) fn inline_slots(&self, obj: Gc<JsObject>) -> &[Value] {
         let h = &self.get(obj).header;
         let (cap, off) = (h.aux8 as usize, h.aux32 as usize);
         // SAFETY: the object was allocated by `alloc_object` with `cap` initialized values at
@@ -575,7 +555,7 @@ impl Heap {
 
     /// The inline slots of an object, writable.
     #[inline(always)]
-    pub fn inline_slots_mut(&mut self, obj: Gc<JsObject>) -> &mut [Value] {
+    pub(crate) fn inline_slots_mut(&mut self, obj: Gc<JsObject>) -> &mut [Value] {
         let h = &self.get(obj).header;
         let (cap, off) = (h.aux8 as usize, h.aux32 as usize);
         // SAFETY: as for `inline_slots`, with the exclusive heap borrow.
@@ -584,7 +564,7 @@ impl Heap {
 
     /// Reads named-property slot `i`.
     #[inline(always)]
-    pub fn slot(&self, obj: Gc<JsObject>, i: u32) -> Value {
+    pub(crate) fn slot(&self, obj: Gc<JsObject>, i: u32) -> Value {
         let cap = self.get(obj).header.aux8 as u32;
         if i < cap {
             self.inline_slots(obj)[i as usize]
@@ -598,7 +578,7 @@ impl Heap {
 
     /// Writes named-property slot `i`, which must exist (see `ensure_slot`).
     #[inline(always)]
-    pub fn set_slot(&mut self, obj: Gc<JsObject>, i: u32, v: Value) {
+    pub(crate) fn set_slot(&mut self, obj: Gc<JsObject>, i: u32, v: Value) {
         let cap = self.get(obj).header.aux8 as u32;
         if i < cap {
             self.inline_slots_mut(obj)[i as usize] = v;
@@ -611,7 +591,7 @@ impl Heap {
     /// the kind and the inline capacity): an inline byte offset from the cell start, or
     /// `OUT_OF_LINE | index` into the out-of-line vector.
     #[inline]
-    pub fn slot_location(&self, obj: Gc<JsObject>, i: u32) -> u32 {
+    pub(crate) fn slot_location(&self, obj: Gc<JsObject>, i: u32) -> u32 {
         let h = &self.get(obj).header;
         let cap = h.aux8 as u32;
         if i < cap {
@@ -623,7 +603,7 @@ impl Heap {
 
     /// Reads the slot at a location from `slot_location` (on an object of the same shape).
     #[inline(always)]
-    pub fn slot_at(&self, obj: Gc<JsObject>, loc: u32) -> Value {
+    pub(crate) fn slot_at(&self, obj: Gc<JsObject>, loc: u32) -> Value {
         if loc & OUT_OF_LINE == 0 {
             self.check_inline_location(obj, loc);
             // SAFETY: `loc` lies inside the cell's inline slots (just checked), which are
@@ -639,7 +619,7 @@ impl Heap {
 
     /// Writes the slot at a location from `slot_location` (on an object of the same shape).
     #[inline(always)]
-    pub fn set_slot_at(&mut self, obj: Gc<JsObject>, loc: u32, v: Value) {
+    pub(crate) fn set_slot_at(&mut self, obj: Gc<JsObject>, loc: u32, v: Value) {
         if loc & OUT_OF_LINE == 0 {
             self.check_inline_location(obj, loc);
             // SAFETY: as in `slot_at`, with the exclusive heap borrow.
@@ -659,7 +639,7 @@ impl Heap {
     }
 
     /// Makes sure slot `i` exists (growing the out-of-line vector) and writes it.
-    pub fn init_slot(&mut self, obj: Gc<JsObject>, i: u32, v: Value) {
+    pub(crate) fn init_slot(&mut self, obj: Gc<JsObject>, i: u32, v: Value) {
         let cap = self.get(obj).header.aux8 as u32;
         if i < cap {
             self.inline_slots_mut(obj)[i as usize] = v;
@@ -691,14 +671,14 @@ impl Heap {
     }
 
     /// A new empty value vector with room for `cap` values (all undefined).
-    pub fn alloc_vec(&mut self, cap: usize) -> Gc<ValueVec> {
+    pub(crate) fn alloc_vec(&mut self, cap: usize) -> Gc<ValueVec> {
         let mut header = CellHeader::new(CellKind::ValueVec);
         header.aux32 = cap as u32;
         self.alloc_trailing(ValueVec { header, len: 0, _pad: 0 }, cap, Value::UNDEFINED)
     }
 
     /// A new value vector holding `values`.
-    pub fn alloc_vec_from(&mut self, values: &[Value]) -> Gc<ValueVec> {
+    pub(crate) fn alloc_vec_from(&mut self, values: &[Value]) -> Gc<ValueVec> {
         let mut header = CellHeader::new(CellKind::ValueVec);
         header.aux32 = values.len() as u32;
         self.alloc_trailing_from(ValueVec { header, len: values.len() as u32, _pad: 0 }, values)
@@ -706,7 +686,7 @@ impl Heap {
 
     /// The live values of a vector.
     #[inline(always)]
-    pub fn vec_values(&self, v: Gc<ValueVec>) -> &[Value] {
+    pub(crate) fn vec_values(&self, v: Gc<ValueVec>) -> &[Value] {
         let len = self.get(v).len as usize;
         // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`.
         unsafe { self.trailing::<ValueVec, Value>(v, len) }
@@ -714,7 +694,7 @@ impl Heap {
 
     /// The live values of a vector, writable.
     #[inline(always)]
-    pub fn vec_values_mut(&mut self, v: Gc<ValueVec>) -> &mut [Value] {
+    pub(crate) fn vec_values_mut(&mut self, v: Gc<ValueVec>) -> &mut [Value] {
         let len = self.get(v).len as usize;
         // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`.
         unsafe { self.trailing_mut::<ValueVec, Value>(v, len) }
@@ -722,7 +702,7 @@ impl Heap {
 
     /// Element `i` of the vector's capacity (undefined past `len`).
     #[inline(always)]
-    pub fn vec_get(&self, v: Gc<ValueVec>, i: usize) -> Value {
+    pub(crate) fn vec_get(&self, v: Gc<ValueVec>, i: usize) -> Value {
         let cap = self.get(v).header.aux32 as usize;
         // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`.
         unsafe { self.trailing::<ValueVec, Value>(v, cap) }.get(i).copied().unwrap_or(Value::UNDEFINED)
@@ -730,7 +710,7 @@ impl Heap {
 
     /// Writes element `i` (< capacity) of the vector.
     #[inline(always)]
-    pub fn vec_set(&mut self, v: Gc<ValueVec>, i: usize, x: Value) {
+    pub(crate) fn vec_set(&mut self, v: Gc<ValueVec>, i: usize, x: Value) {
         let cap = self.get(v).header.aux32 as usize;
         // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`.
         if let Some(slot) = unsafe { self.trailing_mut::<ValueVec, Value>(v, cap) }.get_mut(i) {
@@ -740,13 +720,13 @@ impl Heap {
 
     /// The capacity of a vector.
     #[inline(always)]
-    pub fn vec_capacity(&self, v: Gc<ValueVec>) -> usize {
+    pub(crate) fn vec_capacity(&self, v: Gc<ValueVec>) -> usize {
         self.get(v).header.aux32 as usize
     }
 
     /// The slots of an environment.
     #[inline(always)]
-    pub fn env_slots(&self, env: Gc<Environment>) -> &[Value] {
+    pub(crate) fn env_slots(&self, env: Gc<Environment>) -> &[Value] {
         let n = self.get(env).header.aux32 as usize;
         // SAFETY: an environment is allocated with `aux32` values.
         unsafe { self.trailing::<Environment, Value>(env, n) }
@@ -754,14 +734,14 @@ impl Heap {
 
     /// The slots of an environment, writable.
     #[inline(always)]
-    pub fn env_slots_mut(&mut self, env: Gc<Environment>) -> &mut [Value] {
+    pub(crate) fn env_slots_mut(&mut self, env: Gc<Environment>) -> &mut [Value] {
         let n = self.get(env).header.aux32 as usize;
         // SAFETY: an environment is allocated with `aux32` values.
         unsafe { self.trailing_mut::<Environment, Value>(env, n) }
     }
 
     /// A new environment of `size` undefined slots.
-    pub fn alloc_env(&mut self, parent: Value, size: usize) -> Gc<Environment> {
+    pub(crate) fn alloc_env(&mut self, parent: Value, size: usize) -> Gc<Environment> {
         let mut header = CellHeader::new(CellKind::Environment);
         header.aux32 = size as u32;
         self.alloc_trailing(Environment { header, parent }, size, Value::UNDEFINED)
@@ -769,13 +749,13 @@ impl Heap {
 
     /// The object an object value points to.
     #[inline(always)]
-    pub fn object_kind(&self, obj: Gc<JsObject>) -> CellKind {
+    pub(crate) fn object_kind(&self, obj: Gc<JsObject>) -> CellKind {
         self.get(obj).header.kind
     }
 
     /// Downcasts an object to a kind-specific type if its kind matches.
     #[inline(always)]
-    pub fn downcast<T: ObjectCell>(&self, obj: Gc<JsObject>) -> Option<Gc<T>> {
+    pub(crate) fn downcast<T: ObjectCell>(&self, obj: Gc<JsObject>) -> Option<Gc<T>> {
         if Some(self.get(obj).header.kind) == T::KIND {
             Some(obj.cast())
         } else {
@@ -805,12 +785,6 @@ unsafe impl ObjectCell for GeneratorObject {}
 fn object_base_mut<T: ObjectCell>(cell: &mut T) -> &mut JsObject {
     // SAFETY: `ObjectCell` guarantees a `JsObject` at offset 0 of a repr(C) struct.
     unsafe { &mut *(cell as *mut T as *mut JsObject) }
-}
-
-/// Views a kind-specific object handle as its header prefix.
-#[inline(always)]
-pub fn as_object<T: ObjectCell>(g: Gc<T>) -> Gc<JsObject> {
-    g.cast()
 }
 
 #[cold]

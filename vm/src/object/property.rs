@@ -39,7 +39,7 @@ pub struct PropertyDescriptor {
 
 impl PropertyDescriptor {
     /// A complete data descriptor.
-    pub fn data(value: Value, attrs: u8) -> PropertyDescriptor {
+    pub(crate) fn data(value: Value, attrs: u8) -> PropertyDescriptor {
         PropertyDescriptor {
             value: Some(value),
             writable: Some(attrs & WRITABLE != 0),
@@ -50,7 +50,7 @@ impl PropertyDescriptor {
         }
     }
     /// A complete accessor descriptor.
-    pub fn accessor(get: Value, set: Value, attrs: u8) -> PropertyDescriptor {
+    pub(crate) fn accessor(get: Value, set: Value, attrs: u8) -> PropertyDescriptor {
         PropertyDescriptor {
             value: None,
             writable: None,
@@ -61,19 +61,19 @@ impl PropertyDescriptor {
         }
     }
     /// IsAccessorDescriptor.
-    pub fn is_accessor(&self) -> bool {
+    pub(crate) fn is_accessor(&self) -> bool {
         self.get.is_some() || self.set.is_some()
     }
     /// IsDataDescriptor.
-    pub fn is_data(&self) -> bool {
+    pub(crate) fn is_data(&self) -> bool {
         self.value.is_some() || self.writable.is_some()
     }
     /// IsGenericDescriptor.
-    pub fn is_generic(&self) -> bool {
+    pub(crate) fn is_generic(&self) -> bool {
         !self.is_accessor() && !self.is_data()
     }
     /// The attribute bits of a complete descriptor (missing fields are false).
-    pub fn attrs(&self) -> u8 {
+    pub(crate) fn attrs(&self) -> u8 {
         let mut a = 0;
         if self.writable == Some(true) {
             a |= WRITABLE;

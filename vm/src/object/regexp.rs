@@ -5,8 +5,6 @@
 /// matching.
 pub struct Matcher {
     compiled: ecma::regexp::CompiledRegExp,
-    /// The `u` or `v` flag: match by code points.
-    pub unicode: bool,
     /// The `g` flag.
     pub global: bool,
     /// The `y` flag.
@@ -35,7 +33,7 @@ pub enum MatchError {
 
 impl Matcher {
     /// Compiles `pattern` with `flags` (validated here: a bad flag is an error).
-    pub fn new(pattern: &[u16], flags: &[u16]) -> Result<Matcher, String> {
+    pub(crate) fn new(pattern: &[u16], flags: &[u16]) -> Result<Matcher, String> {
         let compiled = ecma::regexp::CompiledRegExp::new(pattern, flags).map_err(|e| e.message)?;
         let f = compiled.flags();
         let captures = compiled.group_count();
@@ -47,19 +45,11 @@ impl Matcher {
         } else {
             Vec::new()
         };
-        Ok(Matcher {
-            unicode: f.either_unicode(),
-            global: f.global,
-            sticky: f.sticky,
-            has_indices: f.has_indices,
-            captures,
-            names,
-            compiled,
-        })
+        Ok(Matcher { global: f.global, sticky: f.sticky, has_indices: f.has_indices, captures, names, compiled })
     }
 
     /// The first match starting at or after `start` (exactly at `start` if sticky).
-    pub fn exec(
+    pub(crate) fn exec(
         &self,
         text: &[u16],
         start: usize,
@@ -76,7 +66,7 @@ impl Matcher {
     }
 
     /// The `source` text (EscapeRegExpPattern).
-    pub fn escaped_source(&self) -> Vec<u16> {
+    pub(crate) fn escaped_source(&self) -> Vec<u16> {
         ecma::regexp::escape_source(self.compiled.source())
     }
 }

@@ -59,23 +59,23 @@ pub struct PropKey(u64);
 impl PropKey {
     /// The key for an atom or symbol value.
     #[inline(always)]
-    pub fn from_value(v: Value) -> PropKey {
+    pub(crate) fn from_value(v: Value) -> PropKey {
         debug_assert!(v.is_string() || v.is_symbol());
         PropKey(v.bits())
     }
     /// The key for an atom.
     #[inline(always)]
-    pub fn atom(s: Gc<crate::string::JsString>) -> PropKey {
+    pub(crate) fn atom(s: Gc<crate::string::JsString>) -> PropKey {
         PropKey(Value::string(s).bits())
     }
     /// The key as a value (a string or a symbol).
     #[inline(always)]
-    pub fn value(self) -> Value {
+    pub(crate) fn value(self) -> Value {
         crate::value::from_bits(self.0)
     }
     /// Whether the key is a symbol.
     #[inline(always)]
-    pub fn is_symbol(self) -> bool {
+    pub(crate) fn is_symbol(self) -> bool {
         self.value().is_symbol()
     }
 }
@@ -109,7 +109,7 @@ const LINEAR_LIMIT: usize = 8;
 impl PropTable {
     /// The entry index of `key`.
     #[inline]
-    pub fn find(&self, key: PropKey) -> Option<usize> {
+    pub(crate) fn find(&self, key: PropKey) -> Option<usize> {
         match &self.index {
             Some(map) => map.get(&key).map(|&i| i as usize),
             None => self.entries.iter().position(|e| e.key == key),
@@ -129,7 +129,7 @@ impl PropTable {
     }
 
     /// Appends a property in a fresh (or recycled) slot; returns the slot.
-    pub fn push(&mut self, key: PropKey, attrs: u8) -> u32 {
+    pub(crate) fn push(&mut self, key: PropKey, attrs: u8) -> u32 {
         let slot = match self.free_slots.pop() {
             Some(s) => s,
             None => {
@@ -152,7 +152,7 @@ impl PropTable {
     }
 
     /// Removes the entry at `i` (keeping the order of the others); returns its slot.
-    pub fn remove(&mut self, i: usize) -> u32 {
+    pub(crate) fn remove(&mut self, i: usize) -> u32 {
         let e = self.entries.remove(i);
         self.free_slots.push(e.slot);
         self.rebuild_index();
@@ -187,7 +187,7 @@ unsafe impl CellType for Shape {
 
 impl Shape {
     /// A root shape (no properties).
-    pub fn root(proto: Value, object_kind: CellKind, inline_cap: u8) -> Shape {
+    pub(crate) fn root(proto: Value, object_kind: CellKind, inline_cap: u8) -> Shape {
         Shape {
             header: CellHeader::new(CellKind::Shape),
             proto,
@@ -202,19 +202,19 @@ impl Shape {
 
     /// Whether this shape is in dictionary mode.
     #[inline(always)]
-    pub fn is_dictionary(&self) -> bool {
+    pub(crate) fn is_dictionary(&self) -> bool {
         self.header.flags & DICTIONARY != 0
     }
 
     /// Shape flags.
     #[inline(always)]
-    pub fn flags(&self) -> u8 {
+    pub(crate) fn flags(&self) -> u8 {
         self.header.flags
     }
 
     /// The slot and attributes of `key`.
     #[inline]
-    pub fn lookup(&self, key: PropKey) -> Option<(u32, u8)> {
+    pub(crate) fn lookup(&self, key: PropKey) -> Option<(u32, u8)> {
         self.table.find(key).map(|i| {
             let e = self.table.entries[i];
             (e.slot, e.attrs)
@@ -222,28 +222,23 @@ impl Shape {
     }
 
     /// Number of properties.
-    pub fn property_count(&self) -> usize {
+    pub(crate) fn property_count(&self) -> usize {
         self.table.entries.len()
     }
 
     /// Number of value slots an object of this shape needs.
-    pub fn slot_count(&self) -> u32 {
+    pub(crate) fn slot_count(&self) -> u32 {
         self.table.slot_count
-    }
-
-    /// The prototype.
-    pub fn proto(&self) -> Value {
-        self.proto
     }
 
     /// The transition for adding `key` with `attrs`, if one exists.
     #[inline]
-    pub fn find_transition(&self, key: PropKey, attrs: u8) -> Option<Gc<Shape>> {
+    pub(crate) fn find_transition(&self, key: PropKey, attrs: u8) -> Option<Gc<Shape>> {
         self.transitions.iter().find(|t| t.0 == key && t.1 == attrs).map(|t| t.2)
     }
 
     /// A shape equal to this one plus `key` (not yet linked as a transition).
-    pub fn derive_with(&self, self_ref: Gc<Shape>, key: PropKey, attrs: u8) -> Shape {
+    pub(crate) fn derive_with(&self, self_ref: Gc<Shape>, key: PropKey, attrs: u8) -> Shape {
         let mut table = (*self.table).clone();
         table.push(key, attrs);
         let mut header = CellHeader::new(CellKind::Shape);
@@ -261,7 +256,7 @@ impl Shape {
     }
 
     /// A dictionary-mode copy of this shape.
-    pub fn to_dictionary(&self) -> Shape {
+    pub(crate) fn to_dictionary(&self) -> Shape {
         let mut header = CellHeader::new(CellKind::Shape);
         header.flags = self.header.flags | DICTIONARY;
         Shape {

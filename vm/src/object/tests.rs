@@ -120,21 +120,23 @@ fn the_collector_reclaims_garbage() {
         rt.create_data_property(o, k, Value::number(1.0)).unwrap();
     }
     let keep = plain(&mut rt);
-    let h = rt.persist(Value::object(keep));
+    let h = rt.handle_mark();
+    rt.root(Value::object(keep));
     rt.collect_garbage();
     let after = rt.heap_stats().live_bytes;
     assert!(after < base + 4096, "live grew from {base} to {after}");
     let k = rt.key("y");
     rt.create_data_property(keep, k, Value::TRUE).unwrap();
     assert_eq!(rt.get_prop(keep, k).unwrap(), Value::TRUE);
-    rt.release_persistent(h);
+    rt.release_handles(h);
 }
 
 #[test]
 fn strings_interned_as_keys_survive_collection() {
     let mut rt = rt();
     let o = plain(&mut rt);
-    let h = rt.persist(Value::object(o));
+    let h = rt.handle_mark();
+    rt.root(Value::object(o));
     let s = rt.new_string("dynamic-key");
     let k = rt.key_from_string(s);
     rt.create_data_property(o, k, Value::number(5.0)).unwrap();
@@ -143,14 +145,15 @@ fn strings_interned_as_keys_survive_collection() {
     let again = rt.key("dynamic-key");
     assert_eq!(again, k);
     assert_eq!(rt.get_prop(o, again).unwrap().as_number(), Some(5.0));
-    rt.release_persistent(h);
+    rt.release_handles(h);
 }
 
 #[test]
 fn dictionary_shapes_change_in_place_and_count_versions() {
     let mut rt = rt();
     let o = plain(&mut rt);
-    let h = rt.persist(Value::object(o));
+    let h = rt.handle_mark();
+    rt.root(Value::object(o));
     for i in 0..200 {
         let k = rt.key(&format!("q{i}"));
         rt.create_data_property(o, k, Value::number(i as f64)).unwrap();
@@ -179,7 +182,7 @@ fn dictionary_shapes_change_in_place_and_count_versions() {
     assert_eq!(rt.get_prop(o, k).unwrap(), Value::TRUE);
     rt.collect_garbage();
     assert_eq!(rt.get_prop(o, q8).unwrap().as_number(), Some(8.0));
-    rt.release_persistent(h);
+    rt.release_handles(h);
 }
 
 #[test]

@@ -44,7 +44,7 @@ impl Runtime {
         let shape = self.heap.get(obj).shape;
         let (slot, _) = self.heap.get(shape).lookup(PropKey::from_value(k))?;
         let m = self.heap.slot(obj, slot);
-        m.is_object().then(|| m.ptr_unchecked())
+        m.is_object().then(|| m.gc())
     }
 
     /// `mapArguments(args, argc, mask, p₁, ..., pₙ)`: attaches the parameter map; index `i`
@@ -64,7 +64,7 @@ impl Runtime {
         }
         let map = self.new_array_from(&entries);
         let key = self.arguments_map_key();
-        self.add_named(args.ptr_unchecked(), key, Value::object(map), WRITABLE);
+        self.add_named(args.gc(), key, Value::object(map), WRITABLE);
         Ok(Value::UNDEFINED)
     }
 
@@ -75,22 +75,22 @@ impl Runtime {
 
     /// `argumentsGet(args, i)`: parameter `i` of a function with a mapped arguments object.
     pub(crate) fn arguments_get(&mut self, args: Value, i: u32) -> JsResult<Value> {
-        let Some(map) = args.is_object().then(|| args.ptr_unchecked()).and_then(|o| self.arguments_map(o)) else {
+        let Some(map) = args.is_object().then(|| args.gc()).and_then(|o| self.arguments_map(o)) else {
             return Ok(Value::UNDEFINED);
         };
         if self.map_is_mapped(map, i) {
-            return self.get(args.ptr_unchecked(), Key::Index(i), args);
+            return self.get(args.gc(), Key::Index(i), args);
         }
         Ok(self.heap.elements(map).get(2 * i as usize + 1).copied().unwrap_or(Value::UNDEFINED))
     }
 
     /// `argumentsSet(args, i, value)`: assigns parameter `i`.
     pub(crate) fn arguments_set(&mut self, args: Value, i: u32, v: Value) -> JsResult<()> {
-        let Some(map) = args.is_object().then(|| args.ptr_unchecked()).and_then(|o| self.arguments_map(o)) else {
+        let Some(map) = args.is_object().then(|| args.gc()).and_then(|o| self.arguments_map(o)) else {
             return Ok(());
         };
         if self.map_is_mapped(map, i) {
-            self.set(args.ptr_unchecked(), Key::Index(i), v, args)?;
+            self.set(args.gc(), Key::Index(i), v, args)?;
             return Ok(());
         }
         if let Some(e) = self.heap.get(map).elements {

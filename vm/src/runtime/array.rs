@@ -8,7 +8,7 @@ use crate::value::Value;
 
 impl Runtime {
     /// A new array of `len` holes (dense up to a modest length).
-    pub fn new_array(&mut self, len: u32) -> Gc<JsObject> {
+    pub(crate) fn new_array(&mut self, len: u32) -> Gc<JsObject> {
         let shape = self.realm().shapes.array;
         let arr = self.heap.alloc_object(JsArray::new(JsObject::new(CellKind::Array, shape), len), 0);
         let obj: Gc<JsObject> = arr.cast();
@@ -24,7 +24,7 @@ impl Runtime {
     }
 
     /// A new array holding `values`.
-    pub fn new_array_from(&mut self, values: &[Value]) -> Gc<JsObject> {
+    pub(crate) fn new_array_from(&mut self, values: &[Value]) -> Gc<JsObject> {
         let shape = self.realm().shapes.array;
         let arr = self.heap.alloc_object(JsArray::new(JsObject::new(CellKind::Array, shape), values.len() as u32), 0);
         let obj: Gc<JsObject> = arr.cast();
@@ -37,7 +37,7 @@ impl Runtime {
 
     /// Appends to a dense array with default attributes (fast path of push and array
     /// builders). Falls back to a full `Set` when the array is not simple.
-    pub fn array_push(&mut self, arr: Gc<JsObject>, v: Value) -> JsResult<()> {
+    pub(crate) fn array_push(&mut self, arr: Gc<JsObject>, v: Value) -> JsResult<()> {
         let len = self.heap.array_length(arr);
         let dense = self.heap.elements(arr).len();
         let flags = self.heap.get(arr).header.flags;

@@ -61,8 +61,7 @@ impl Runtime {
             };
             strings.push(Value::string(atom));
         }
-        let source_name = bundle.source_name();
-        let mut loaded = Box::new(LoadedBundle { bundle, strings, functions: Vec::new(), realm, index, source_name });
+        let mut loaded = Box::new(LoadedBundle { bundle, strings, functions: Vec::new(), realm, index });
         let ptr: *const LoadedBundle = &*loaded;
         let mut functions = Vec::with_capacity(loaded.bundle.function_count() as usize);
         for id in 0..loaded.bundle.function_count() {

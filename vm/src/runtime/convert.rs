@@ -20,10 +20,13 @@ pub enum Hint {
     String,
 }
 
+// The `to_*` methods are ECMAScript's conversions (ToNumber, ToString, ...): they take the
+// runtime by `&mut` because they may run JavaScript (`valueOf`, `toString`, getters).
+#[allow(clippy::wrong_self_convention)]
 impl Runtime {
     /// 7.1.2 ToBoolean.
     #[inline]
-    pub fn to_boolean(&self, v: Value) -> bool {
+    pub(crate) fn to_boolean(&self, v: Value) -> bool {
         match v.falsy_primitive() {
             Some(falsy) => !falsy,
             None => {
@@ -31,7 +34,7 @@ impl Runtime {
                     self.heap.string_len(v) != 0
                 } else {
                     // BigInt: false only for 0n.
-                    let b = self.heap.get(v.ptr_unchecked::<crate::object::BigIntCell>());
+                    let b = self.heap.get(v.gc::<crate::object::BigIntCell>());
                     b.value != num_bigint::BigInt::from(0)
                 }
             }
@@ -39,11 +42,11 @@ impl Runtime {
     }
 
     /// 7.1.1 ToPrimitive.
-    pub fn to_primitive(&mut self, v: Value, hint: Hint) -> JsResult<Value> {
+    pub(crate) fn to_primitive(&mut self, v: Value, hint: Hint) -> JsResult<Value> {
         if !v.is_object() {
             return Ok(v);
         }
-        let obj: Gc<JsObject> = v.ptr_unchecked();
+        let obj: Gc<JsObject> = v.gc();
         // 2.a. Let exoticToPrim be ? GetMethod(input, @@toPrimitive).
         let key = Key::Name(self.symbols.to_primitive);
         let exotic = self.get(obj, key, v)?;
@@ -66,7 +69,7 @@ impl Runtime {
     }
 
     /// 7.1.1.1 OrdinaryToPrimitive.
-    pub fn ordinary_to_primitive(&mut self, obj: Gc<JsObject>, hint: Hint) -> JsResult<Value> {
+    pub(crate) fn ordinary_to_primitive(&mut self, obj: Gc<JsObject>, hint: Hint) -> JsResult<Value> {
         let (first, second) = if hint == Hint::String {
             (self.names.to_string, self.names.value_of)
         } else {
@@ -85,7 +88,7 @@ impl Runtime {
     }
 
     /// 7.1.4 ToNumber.
-    pub fn to_number(&mut self, v: Value) -> JsResult<f64> {
+    pub(crate) fn to_number(&mut self, v: Value) -> JsResult<f64> {
         if let Some(n) = v.as_number() {
             return Ok(n);
         }
@@ -105,7 +108,7 @@ impl Runtime {
     }
 
     /// 7.1.3 ToNumeric: a number or a BigInt value.
-    pub fn to_numeric(&mut self, v: Value) -> JsResult<Value> {
+    pub(crate) fn to_numeric(&mut self, v: Value) -> JsResult<Value> {
         if v.is_number() || v.is_bigint() {
             return Ok(v);
         }
@@ -117,7 +120,7 @@ impl Runtime {
     }
 
     /// StringToNumber of a string value.
-    pub fn string_to_number(&mut self, v: Value) -> f64 {
+    pub(crate) fn string_to_number(&mut self, v: Value) -> f64 {
         let flat = self.heap.flatten(v);
         match self.heap.str_view(flat) {
             StrView::Latin1(b) => conv::string_to_number::string_to_number(b),
@@ -126,14 +129,14 @@ impl Runtime {
     }
 
     /// 7.1.5 ToIntegerOrInfinity.
-    pub fn to_integer_or_infinity(&mut self, v: Value) -> JsResult<f64> {
+    pub(crate) fn to_integer_or_infinity(&mut self, v: Value) -> JsResult<f64> {
         let n = self.to_number(v)?;
         Ok(number::integer_or_infinity(n))
     }
 
     /// 7.1.6 ToInt32.
     #[inline]
-    pub fn to_int32(&mut self, v: Value) -> JsResult<i32> {
+    pub(crate) fn to_int32(&mut self, v: Value) -> JsResult<i32> {
         if let Some(n) = v.as_number() {
             return Ok(number::to_int32(n));
         }
@@ -143,18 +146,18 @@ impl Runtime {
 
     /// 7.1.7 ToUint32.
     #[inline]
-    pub fn to_uint32(&mut self, v: Value) -> JsResult<u32> {
+    pub(crate) fn to_uint32(&mut self, v: Value) -> JsResult<u32> {
         Ok(self.to_int32(v)? as u32)
     }
 
     /// 7.1.20 ToLength.
-    pub fn to_length(&mut self, v: Value) -> JsResult<f64> {
+    pub(crate) fn to_length(&mut self, v: Value) -> JsResult<f64> {
         let n = self.to_integer_or_infinity(v)?;
         Ok(n.clamp(0.0, 9007199254740991.0))
     }
 
     /// 7.1.22 ToIndex.
-    pub fn to_index(&mut self, v: Value) -> JsResult<f64> {
+    pub(crate) fn to_index(&mut self, v: Value) -> JsResult<f64> {
         if v.is_undefined() {
             return Ok(0.0);
         }
@@ -166,7 +169,7 @@ impl Runtime {
     }
 
     /// 7.1.17 ToString, returning a string value.
-    pub fn to_string(&mut self, v: Value) -> JsResult<Value> {
+    pub(crate) fn to_string(&mut self, v: Value) -> JsResult<Value> {
         match v.kind() {
             Kind::String => Ok(v),
             Kind::Number => Ok(self.number_to_string(v.number_unchecked())),
@@ -175,7 +178,7 @@ impl Runtime {
             Kind::Boolean => Ok(if v == Value::TRUE { self.names.true_.value() } else { self.names.false_.value() }),
             Kind::Symbol => Err(self.throw_type_error("Cannot convert a Symbol value to a string")),
             Kind::BigInt => {
-                let s = self.heap.get(v.ptr_unchecked::<crate::object::BigIntCell>()).value.to_string();
+                let s = self.heap.get(v.gc::<crate::object::BigIntCell>()).value.to_string();
                 Ok(self.new_string(&s))
             }
             Kind::Object => {
@@ -187,31 +190,31 @@ impl Runtime {
     }
 
     /// ToString into a Rust string (lossy for lone surrogates).
-    pub fn to_rust_string(&mut self, v: Value) -> JsResult<String> {
+    pub(crate) fn to_rust_string(&mut self, v: Value) -> JsResult<String> {
         let s = self.to_string(v)?;
         Ok(self.string_to_rust(s))
     }
 
     /// The Rust string of a string value.
-    pub fn string_to_rust(&mut self, v: Value) -> String {
+    pub(crate) fn string_to_rust(&mut self, v: Value) -> String {
         let flat = self.heap.flatten(v);
         self.heap.str_view(flat).to_rust_string()
     }
 
     /// The UTF-16 units of a string value.
-    pub fn string_units(&mut self, v: Value) -> Vec<u16> {
+    pub(crate) fn string_units(&mut self, v: Value) -> Vec<u16> {
         let flat = self.heap.flatten(v);
         self.heap.str_view(flat).to_units()
     }
 
     /// The flat cell of a string value.
     #[inline]
-    pub fn flat(&mut self, v: Value) -> Gc<JsString> {
+    pub(crate) fn flat(&mut self, v: Value) -> Gc<JsString> {
         self.heap.flatten(v)
     }
 
     /// Number::toString(x) as a string value (small integers are cached).
-    pub fn number_to_string(&mut self, n: f64) -> Value {
+    pub(crate) fn number_to_string(&mut self, n: f64) -> Value {
         let i = n as i32;
         if i as f64 == n && (0..256).contains(&i) && !(n == 0.0 && n.is_sign_negative()) {
             let cached = self.caches.small_int_strings[i as usize];
@@ -227,7 +230,7 @@ impl Runtime {
     }
 
     /// A one-unit string (cached for Latin-1 units).
-    pub fn string_from_unit(&mut self, u: u16) -> Value {
+    pub(crate) fn string_from_unit(&mut self, u: u16) -> Value {
         if u < 256 {
             let cached = self.caches.char_strings[u as usize];
             if !cached.is_undefined() {
@@ -241,9 +244,9 @@ impl Runtime {
     }
 
     /// 7.1.18 ToObject.
-    pub fn to_object(&mut self, v: Value) -> JsResult<Gc<JsObject>> {
+    pub(crate) fn to_object(&mut self, v: Value) -> JsResult<Gc<JsObject>> {
         if v.is_object() {
-            return Ok(v.ptr_unchecked());
+            return Ok(v.gc());
         }
         if v.is_nullish() {
             return Err(self.throw_type_error("Cannot convert undefined or null to object"));
@@ -253,7 +256,7 @@ impl Runtime {
     }
 
     /// A wrapper object for primitive `v` with prototype `proto`.
-    pub fn new_primitive_object(&mut self, proto: Value, v: Value) -> Gc<JsObject> {
+    pub(crate) fn new_primitive_object(&mut self, proto: Value, v: Value) -> Gc<JsObject> {
         let shape = self.root_shape(proto, CellKind::PrimitiveObject, 0);
         let base = JsObject::new(CellKind::PrimitiveObject, shape);
         let o = self.heap.alloc_object(PrimitiveObject { base, value: v }, 0);
@@ -262,7 +265,7 @@ impl Runtime {
 
     /// 7.1.19 ToPropertyKey.
     #[inline]
-    pub fn to_property_key(&mut self, v: Value) -> JsResult<Key> {
+    pub(crate) fn to_property_key(&mut self, v: Value) -> JsResult<Key> {
         if let Some(i) = v.as_array_index() {
             return Ok(Key::Index(i));
         }
@@ -281,8 +284,8 @@ impl Runtime {
     }
 
     /// SymbolDescriptiveString: "Symbol(desc)".
-    pub fn symbol_descriptive_string(&mut self, v: Value) -> String {
-        let d = self.heap.get(v.ptr_unchecked::<Symbol>()).description;
+    pub(crate) fn symbol_descriptive_string(&mut self, v: Value) -> String {
+        let d = self.heap.get(v.gc::<Symbol>()).description;
         let desc = if d.is_string() { self.string_to_rust(d) } else { String::new() };
         format!("Symbol({desc})")
     }
@@ -291,20 +294,20 @@ impl Runtime {
 
     /// 7.2.3 IsCallable.
     #[inline]
-    pub fn is_callable(&self, v: Value) -> bool {
+    pub(crate) fn is_callable(&self, v: Value) -> bool {
         v.is_object()
             && matches!(
-                self.heap.object_kind(v.ptr_unchecked()),
+                self.heap.object_kind(v.gc()),
                 CellKind::Closure | CellKind::NativeFunction | CellKind::BoundFunction
             )
     }
 
     /// 7.2.4 IsConstructor.
-    pub fn is_constructor(&self, v: Value) -> bool {
+    pub(crate) fn is_constructor(&self, v: Value) -> bool {
         if !v.is_object() {
             return false;
         }
-        let obj: Gc<JsObject> = v.ptr_unchecked();
+        let obj: Gc<JsObject> = v.gc();
         match self.heap.object_kind(obj) {
             CellKind::Closure => {
                 let info = self.heap.get(obj.cast::<Closure>()).func;
@@ -320,12 +323,12 @@ impl Runtime {
     }
 
     /// 7.2.2 IsArray (no proxies yet).
-    pub fn is_array(&self, v: Value) -> bool {
-        v.is_object() && self.heap.object_kind(v.ptr_unchecked()) == CellKind::Array
+    pub(crate) fn is_array(&self, v: Value) -> bool {
+        v.is_object() && self.heap.object_kind(v.gc()) == CellKind::Array
     }
 
     /// 7.2.10 SameValue.
-    pub fn same_value(&mut self, a: Value, b: Value) -> bool {
+    pub(crate) fn same_value(&mut self, a: Value, b: Value) -> bool {
         if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
             return (x.is_nan() && y.is_nan()) || (x == y && x.is_sign_negative() == y.is_sign_negative());
         }
@@ -333,7 +336,7 @@ impl Runtime {
     }
 
     /// 7.2.11 SameValueZero.
-    pub fn same_value_zero(&mut self, a: Value, b: Value) -> bool {
+    pub(crate) fn same_value_zero(&mut self, a: Value, b: Value) -> bool {
         if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
             return (x.is_nan() && y.is_nan()) || x == y;
         }
@@ -348,15 +351,15 @@ impl Runtime {
             return self.string_equals(a, b);
         }
         if a.is_bigint() && b.is_bigint() {
-            let x = &self.heap.get(a.ptr_unchecked::<crate::object::BigIntCell>()).value;
-            let y = &self.heap.get(b.ptr_unchecked::<crate::object::BigIntCell>()).value;
+            let x = &self.heap.get(a.gc::<crate::object::BigIntCell>()).value;
+            let y = &self.heap.get(b.gc::<crate::object::BigIntCell>()).value;
             return x == y;
         }
         false
     }
 
     /// Whether two string values have the same contents.
-    pub fn string_equals(&mut self, a: Value, b: Value) -> bool {
+    pub(crate) fn string_equals(&mut self, a: Value, b: Value) -> bool {
         if a == b {
             return true;
         }
@@ -376,7 +379,7 @@ impl Runtime {
 
     /// 7.2.15 IsStrictlyEqual.
     #[inline]
-    pub fn strict_equals(&mut self, a: Value, b: Value) -> bool {
+    pub(crate) fn strict_equals(&mut self, a: Value, b: Value) -> bool {
         if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
             return x == y;
         }
@@ -393,7 +396,7 @@ impl Runtime {
     }
 
     /// 7.2.14 IsLooselyEqual.
-    pub fn loose_equals(&mut self, a: Value, b: Value) -> JsResult<bool> {
+    pub(crate) fn loose_equals(&mut self, a: Value, b: Value) -> JsResult<bool> {
         let (ka, kb) = (a.kind(), b.kind());
         if ka == kb || (a.is_number() && b.is_number()) {
             return Ok(self.strict_equals(a, b));
@@ -412,7 +415,7 @@ impl Runtime {
                 let (big, s) = if ka == Kind::BigInt { (a, b) } else { (b, a) };
                 let text = self.string_to_rust(s);
                 match ecma::bigint::parse_bigint_literal(text.trim()) {
-                    Some(n) => Ok(self.heap.get(big.ptr_unchecked::<crate::object::BigIntCell>()).value == n),
+                    Some(n) => Ok(self.heap.get(big.gc::<crate::object::BigIntCell>()).value == n),
                     None => Ok(false),
                 }
             }
@@ -434,7 +437,7 @@ impl Runtime {
             }
             (Kind::BigInt, Kind::Number) | (Kind::Number, Kind::BigInt) => {
                 let (big, n) = if ka == Kind::BigInt { (a, b.number_unchecked()) } else { (b, a.number_unchecked()) };
-                let v = &self.heap.get(big.ptr_unchecked::<crate::object::BigIntCell>()).value;
+                let v = &self.heap.get(big.gc::<crate::object::BigIntCell>()).value;
                 Ok(ecma::bigint::bigint_equals_number(v, n))
             }
             _ => Ok(false),
@@ -442,7 +445,7 @@ impl Runtime {
     }
 
     /// The `typeof` string of a value, as an atom value.
-    pub fn type_of(&self, v: Value) -> Value {
+    pub(crate) fn type_of(&self, v: Value) -> Value {
         let n = &self.names;
         match v.kind() {
             Kind::Number => n.number.value(),
@@ -463,7 +466,7 @@ impl Runtime {
     }
 
     /// `RequireObjectCoercible`.
-    pub fn require_object_coercible(&mut self, v: Value, what: &str) -> JsResult<Value> {
+    pub(crate) fn require_object_coercible(&mut self, v: Value, what: &str) -> JsResult<Value> {
         if v.is_nullish() {
             return Err(self.throw_type_error(&format!("{what} called on null or undefined")));
         }
@@ -472,10 +475,10 @@ impl Runtime {
 
     /// The `[[Prototype]]` for a new object made by constructor `new_target`, falling back
     /// to intrinsic `default` of the constructor's realm (10.1.14 GetPrototypeFromConstructor).
-    pub fn prototype_from_constructor(&mut self, new_target: Value, default: Intrinsic) -> JsResult<Value> {
+    pub(crate) fn prototype_from_constructor(&mut self, new_target: Value, default: Intrinsic) -> JsResult<Value> {
         if new_target.is_object() {
             let key = Key::Name(self.names.prototype);
-            let p = self.get(new_target.ptr_unchecked(), key, new_target)?;
+            let p = self.get(new_target.gc(), key, new_target)?;
             if p.is_object() {
                 return Ok(p);
             }
@@ -486,11 +489,11 @@ impl Runtime {
     }
 
     /// The realm of a function object (7.3.24 GetFunctionRealm).
-    pub fn function_realm(&self, f: Value) -> u32 {
+    pub(crate) fn function_realm(&self, f: Value) -> u32 {
         if !f.is_object() {
             return self.realm;
         }
-        let obj: Gc<JsObject> = f.ptr_unchecked();
+        let obj: Gc<JsObject> = f.gc();
         match self.heap.object_kind(obj) {
             CellKind::Closure => crate::code::info_realm(self.heap.get(obj.cast::<Closure>()).func),
             CellKind::NativeFunction => self.heap.get(obj.cast::<NativeFunction>()).realm,
@@ -500,7 +503,7 @@ impl Runtime {
     }
 
     /// String concatenation (ropes for long results).
-    pub fn concat_strings(&mut self, a: Value, b: Value) -> JsResult<Value> {
+    pub(crate) fn concat_strings(&mut self, a: Value, b: Value) -> JsResult<Value> {
         let (la, lb) = (self.heap.string_len(a), self.heap.string_len(b));
         if la == 0 {
             return Ok(b);
@@ -513,7 +516,7 @@ impl Runtime {
         }
         // Short results are copied (a flat string is smaller than a rope and its pieces);
         // long ones, and appends to a rope (the `s += x` loop), make a rope.
-        let left_is_rope = self.heap.kind_of(a.ptr_unchecked::<crate::gc::CellHeader>()) == crate::gc::CellKind::Rope;
+        let left_is_rope = self.heap.kind_of(a.gc::<crate::gc::CellHeader>()) == crate::gc::CellKind::Rope;
         if la + lb < 64 && !left_is_rope {
             let (x, y) = (self.heap.flatten(a), self.heap.flatten(b));
             let one = self.heap.string_is_one_byte(a) && self.heap.string_is_one_byte(b);

@@ -15,7 +15,7 @@ pub use ecma::ErrorKind;
 
 impl Intrinsic {
     /// The prototype of errors of `kind`.
-    pub fn error_prototype(kind: ErrorKind) -> Intrinsic {
+    pub(crate) fn error_prototype(kind: ErrorKind) -> Intrinsic {
         match kind {
             ErrorKind::Error => Intrinsic::ErrorPrototype,
             ErrorKind::TypeError => Intrinsic::TypeErrorPrototype,
@@ -29,7 +29,7 @@ impl Intrinsic {
     }
 
     /// The constructor of errors of `kind`.
-    pub fn error_constructor(kind: ErrorKind) -> Intrinsic {
+    pub(crate) fn error_constructor(kind: ErrorKind) -> Intrinsic {
         match kind {
             ErrorKind::Error => Intrinsic::Error,
             ErrorKind::TypeError => Intrinsic::TypeError,
@@ -64,7 +64,7 @@ pub struct JsError {
 
 impl JsError {
     /// An error with just a name and message.
-    pub fn plain(name: &str, message: &str) -> JsError {
+    pub(crate) fn plain(name: &str, message: &str) -> JsError {
         JsError {
             name: name.to_string(),
             message: message.to_string(),
@@ -76,7 +76,7 @@ impl JsError {
     }
 
     /// The error for a compile hook failure ("SyntaxError: ..." or a rendered diagnostic).
-    pub fn from_compile_error(text: &str) -> JsError {
+    pub(crate) fn from_compile_error(text: &str) -> JsError {
         let first = text.lines().next().unwrap_or("");
         let (name, message) = match first.find("SyntaxError: ") {
             Some(i) => ("SyntaxError", first[i + "SyntaxError: ".len()..].to_string()),
@@ -118,7 +118,7 @@ impl std::error::Error for JsError {}
 
 impl Runtime {
     /// A new error object of `ty` with `msg` and a captured stack.
-    pub fn new_error(&mut self, ty: ErrorKind, msg: &str) -> Gc<JsObject> {
+    pub(crate) fn new_error(&mut self, ty: ErrorKind, msg: &str) -> Gc<JsObject> {
         let proto = self.intrinsic(Intrinsic::error_prototype(ty));
         let obj = self.new_object_of_kind(proto, CellKind::Error, 2);
         let m = self.new_string(msg);
@@ -202,7 +202,7 @@ impl Runtime {
             out_of_memory: false,
             unhandled_rejection: false,
         };
-        if let Some(obj) = v.is_object().then(|| v.ptr_unchecked::<JsObject>()) {
+        if let Some(obj) = v.is_object().then(|| v.gc::<JsObject>()) {
             let name_key = self.names.name;
             let msg_key = self.names.message;
             let stack_key = self.names.stack;
@@ -213,7 +213,7 @@ impl Runtime {
                     // Fall back to the constructor's name (Test262Error has no `name`).
                     let ctor_key = self.names.constructor;
                     match self.peek_chain(obj, Key::Name(ctor_key)) {
-                        Some(c) if c.is_object() => match self.peek_data(c.ptr_unchecked(), Key::Name(name_key)) {
+                        Some(c) if c.is_object() => match self.peek_data(c.gc(), Key::Name(name_key)) {
                             Some(n) if n.is_string() => self.string_to_rust(n),
                             _ => String::new(),
                         },
@@ -254,7 +254,7 @@ impl Runtime {
             if !p.is_object() {
                 return None;
             }
-            cur = p.ptr_unchecked();
+            cur = p.gc();
         }
         None
     }
@@ -273,7 +273,7 @@ impl Runtime {
             Kind::Boolean => (if v == Value::TRUE { "true" } else { "false" }).to_string(),
             Kind::String => self.string_to_rust(v),
             Kind::Symbol => self.symbol_descriptive_string(v),
-            Kind::BigInt => format!("{}n", self.heap.get(v.ptr_unchecked::<BigIntCell>()).value),
+            Kind::BigInt => format!("{}n", self.heap.get(v.gc::<BigIntCell>()).value),
         }
     }
 
@@ -285,7 +285,7 @@ impl Runtime {
                 format!("\"{s}\"")
             }
             Kind::Object => {
-                let obj: Gc<JsObject> = v.ptr_unchecked();
+                let obj: Gc<JsObject> = v.gc();
                 if self.is_callable(v) {
                     let n = self.function_name(obj);
                     if n.is_empty() {
@@ -300,9 +300,9 @@ impl Runtime {
                     let mut name = "Object".to_string();
                     if proto.is_object() {
                         let ck = Key::Name(self.names.constructor);
-                        if let Some(c) = self.peek_data(proto.ptr_unchecked(), ck) {
+                        if let Some(c) = self.peek_data(proto.gc(), ck) {
                             if c.is_object() {
-                                let n = self.function_name(c.ptr_unchecked());
+                                let n = self.function_name(c.gc());
                                 if !n.is_empty() {
                                     name = n;
                                 }

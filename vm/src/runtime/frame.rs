@@ -53,7 +53,7 @@ pub struct Frame {
 impl Frame {
     /// The function info.
     #[inline(always)]
-    pub fn info(&self) -> Option<&FunctionInfo> {
+    pub(crate) fn info(&self) -> Option<&FunctionInfo> {
         // SAFETY: frames live in their runtime's frame stack, so the runtime outlives the
         // borrow of the frame.
         Some(unsafe { self.info.get() })

@@ -37,7 +37,7 @@ pub(crate) fn iterator_next(rt: &mut Runtime, it: Value) -> JsResult<Value> {
     if !it.is_object() {
         return Err(rt.throw_type_error("iterator is not an object"));
     }
-    let obj: Gc<JsObject> = it.ptr_unchecked();
+    let obj: Gc<JsObject> = it.gc();
     let key = Key::Name(rt.names.next);
     let next = rt.get(obj, key, it)?;
     if rt.heap.object_kind(obj) == CellKind::Iterator {
@@ -61,7 +61,7 @@ pub(crate) fn iterator_next(rt: &mut Runtime, it: Value) -> JsResult<Value> {
         let what = rt.short_description(r);
         return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
     }
-    let ro: Gc<JsObject> = r.ptr_unchecked();
+    let ro: Gc<JsObject> = r.gc();
     let mark = rt.handle_mark();
     rt.root(r);
     let done_key = Key::Name(rt.names.done);
@@ -103,7 +103,7 @@ fn close_inner(rt: &mut Runtime, it: Value) -> JsResult<()> {
         return Ok(());
     }
     let key = Key::Name(rt.names.return_);
-    let ret = rt.get(it.ptr_unchecked(), key, it)?;
+    let ret = rt.get(it.gc(), key, it)?;
     if ret.is_nullish() {
         return Ok(());
     }
@@ -148,7 +148,7 @@ pub(crate) fn get_pname_list(rt: &mut Runtime, o: Value) -> JsResult<Value> {
             if !p.is_object() {
                 break;
             }
-            cur = p.ptr_unchecked();
+            cur = p.gc();
         }
     }
     let vec = rt.heap.alloc_vec_from(&keys);
@@ -159,15 +159,15 @@ pub(crate) fn get_pname_list(rt: &mut Runtime, o: Value) -> JsResult<Value> {
 /// `get_next_pname`.
 #[inline(never)]
 pub(crate) fn get_next_pname(rt: &mut Runtime, s: Value) -> JsResult<Value> {
-    let ok = s.is_cell() && rt.heap.kind_of(s.ptr_unchecked::<CellHeader>()) == CellKind::ForInState;
+    let ok = s.is_cell() && rt.heap.kind_of(s.gc::<CellHeader>()) == CellKind::ForInState;
     if !ok {
         return Err(rt.throw_type_error("internal error: bad for-in state"));
     }
-    let st: Gc<ForInState> = s.ptr_unchecked();
+    let st: Gc<ForInState> = s.gc();
     loop {
         let state = rt.heap.get(st);
         let (obj, keys, index) = (state.object, state.keys, state.index);
-        let list = rt.heap.vec_values(keys.ptr_unchecked());
+        let list = rt.heap.vec_values(keys.gc());
         if index as usize >= list.len() {
             return Ok(Value::EMPTY);
         }
@@ -175,7 +175,7 @@ pub(crate) fn get_next_pname(rt: &mut Runtime, s: Value) -> JsResult<Value> {
         rt.heap.get_mut(st).index += 1;
         // Keys deleted before being visited are skipped.
         let key = rt.to_property_key(k)?;
-        if rt.has_property(obj.ptr_unchecked(), key)? {
+        if rt.has_property(obj.gc(), key)? {
             return Ok(k);
         }
     }
@@ -183,7 +183,7 @@ pub(crate) fn get_next_pname(rt: &mut Runtime, s: Value) -> JsResult<Value> {
 
 impl Runtime {
     /// A built-in iterator (array or string) over `target`.
-    pub fn new_builtin_iterator(&mut self, target: Value, kind: u8) -> Value {
+    pub(crate) fn new_builtin_iterator(&mut self, target: Value, kind: u8) -> Value {
         let proto = match kind {
             iter_kind::STRING => self.intrinsic(Intrinsic::StringIteratorPrototype),
             iter_kind::MAP_KEYS | iter_kind::MAP_VALUES | iter_kind::MAP_ENTRIES => {
@@ -199,7 +199,7 @@ impl Runtime {
     }
 
     /// One step of an array or string iterator: the next value, or None when exhausted.
-    pub fn builtin_iterator_step(&mut self, it: Gc<IteratorObject>) -> JsResult<Option<Value>> {
+    pub(crate) fn builtin_iterator_step(&mut self, it: Gc<IteratorObject>) -> JsResult<Option<Value>> {
         let i = self.heap.get(it);
         let (target, index, kind) = (i.target, i.index, i.kind);
         if target.is_undefined() {
@@ -233,7 +233,7 @@ impl Runtime {
             self.heap.get_mut(it).index = index + n;
             return Ok(Some(v));
         }
-        let obj: Gc<JsObject> = target.ptr_unchecked();
+        let obj: Gc<JsObject> = target.gc();
         let len = if self.heap.object_kind(obj) == CellKind::Array {
             self.heap.array_length(obj) as f64
         } else {

@@ -63,7 +63,7 @@ impl Runtime {
     /// or reject function, or a handler of `promise_then`, can) does not stop the queue:
     /// like a host reporting the error, the queue is drained and then the first such
     /// exception is thrown.
-    pub fn run_jobs(&mut self) -> JsResult<()> {
+    pub(crate) fn run_jobs(&mut self) -> JsResult<()> {
         let mark = self.roots.handles.len();
         let mut failed = false;
         while !self.jobs.queue.is_empty() {
@@ -102,7 +102,7 @@ impl Runtime {
 
     /// The state of a promise: `Some(Ok(value))` once fulfilled, `Some(Err(reason))` once
     /// rejected, `None` while pending.
-    pub fn promise_result(&self, promise: Gc<JsObject>) -> Option<Result<Value, Value>> {
+    pub(crate) fn promise_result(&self, promise: Gc<JsObject>) -> Option<Result<Value, Value>> {
         let p = self.heap.get(promise.cast::<PromiseObject>());
         match p.state {
             promise_state::FULFILLED => Some(Ok(p.result)),
@@ -118,7 +118,7 @@ impl Runtime {
         let list = std::mem::take(&mut self.jobs.rejections);
         list.into_iter()
             .filter(|&p| {
-                let p = self.heap.get(p.ptr_unchecked::<PromiseObject>());
+                let p = self.heap.get(p.gc::<PromiseObject>());
                 p.state == promise_state::REJECTED && !p.is_handled
             })
             .collect()

@@ -4,7 +4,7 @@
 //!  Runtime ─┬─ heap (gc)             atoms, names, well-known symbols, symbol registry
 //!           ├─ realms, realm         global object + intrinsics + shapes, per realm
 //!           ├─ calls: CallStack      register stack, frames, native calls in progress
-//!           ├─ roots: Roots          handle stack, persistent handles
+//!           ├─ roots: Roots          handle stack
 //!           ├─ code: LoadedCode      loaded bundles (decoded functions, atoms) + inline caches
 //!           ├─ caches: Caches        root shapes, small strings, compiled regexps (weak)
 //!           ├─ jobs: JobQueue        promise jobs + tracked unhandled rejections
@@ -45,8 +45,9 @@ use std::sync::Arc;
 
 use hashbrown::HashMap;
 
+use crate::gc::heap::HeapStats;
 use crate::gc::{CellKind, Gc, Heap};
-use crate::object::{JsObject, PropKey, Shape};
+use crate::object::{JsObject, Shape};
 use crate::string::atoms::AtomTable;
 use crate::value::Value;
 use bundles::LoadedCode;
@@ -135,7 +136,7 @@ pub struct Runtime {
     pub(crate) realm: u32,
     /// The register stack, its frames and the native calls in progress.
     pub(crate) calls: CallStack,
-    /// The handle stack and persistent handles.
+    /// The handle stack.
     pub(crate) roots: Roots,
     /// The loaded bundles and their inline caches.
     pub(crate) code: LoadedCode,
@@ -239,10 +240,6 @@ const RUST_STACK_RESERVE: usize = 256 << 10;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Handle(usize);
 
-/// A persistent root for embedders, valid until released.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PersistentHandle(usize);
-
 impl Runtime {
     /// A runtime with no realm yet, whose core reaches the layers above it through `hooks`
     /// (`Runtime::new`, in `builtins`, makes the first realm).
@@ -310,7 +307,7 @@ impl Runtime {
     fn check_unhandled_rejections(&mut self) -> Result<(), JsError> {
         let unhandled = self.take_unhandled_rejections();
         let Some(&promise) = unhandled.first() else { return Ok(()) };
-        let reason = match self.promise_result(promise.ptr_unchecked()) {
+        let reason = match self.promise_result(promise.gc()) {
             Some(Err(reason)) => reason,
             _ => Value::UNDEFINED,
         };
@@ -357,7 +354,7 @@ impl Runtime {
     /// An intrinsic object of the current realm.
     #[inline(always)]
     pub(crate) fn intrinsic_object(&self, i: Intrinsic) -> Gc<JsObject> {
-        self.intrinsic(i).ptr_unchecked()
+        self.intrinsic(i).gc()
     }
 
     /// The global object of the current realm.
@@ -366,21 +363,15 @@ impl Runtime {
         self.realms[self.realm as usize].global
     }
 
-    /// The predefined atoms.
-    #[inline(always)]
-    pub fn names(&self) -> &Names {
-        &self.names
-    }
-
     /// The heap (read access).
     #[inline(always)]
-    pub fn heap(&self) -> &Heap {
+    pub(crate) fn heap(&self) -> &Heap {
         &self.heap
     }
 
     /// The heap (write access).
     #[inline(always)]
-    pub fn heap_mut(&mut self) -> &mut Heap {
+    pub(crate) fn heap_mut(&mut self) -> &mut Heap {
         &mut self.heap
     }
 
@@ -388,55 +379,33 @@ impl Runtime {
 
     /// Roots `v` in the handle stack until the current native call returns.
     #[inline]
-    pub fn root(&mut self, v: Value) -> Handle {
+    pub(crate) fn root(&mut self, v: Value) -> Handle {
         self.roots.handles.push(v);
         Handle(self.roots.handles.len() - 1)
     }
 
     /// The value of a handle.
     #[inline]
-    pub fn handle(&self, h: Handle) -> Value {
+    pub(crate) fn handle(&self, h: Handle) -> Value {
         self.roots.handles[h.0]
     }
 
     /// Updates a handle.
     #[inline]
-    pub fn set_handle(&mut self, h: Handle, v: Value) {
+    pub(crate) fn set_handle(&mut self, h: Handle, v: Value) {
         self.roots.handles[h.0] = v;
     }
 
     /// The current height of the handle stack (for `release_handles`).
     #[inline]
-    pub fn handle_mark(&self) -> usize {
+    pub(crate) fn handle_mark(&self) -> usize {
         self.roots.handles.len()
     }
 
     /// Drops the handles made since `mark`.
     #[inline]
-    pub fn release_handles(&mut self, mark: usize) {
+    pub(crate) fn release_handles(&mut self, mark: usize) {
         self.roots.handles.truncate(mark);
-    }
-
-    /// Roots `v` until `release_persistent`.
-    pub fn persist(&mut self, v: Value) -> PersistentHandle {
-        if let Some(i) = self.roots.persistent_free.pop() {
-            self.roots.persistent[i] = v;
-            PersistentHandle(i)
-        } else {
-            self.roots.persistent.push(v);
-            PersistentHandle(self.roots.persistent.len() - 1)
-        }
-    }
-
-    /// The value of a persistent handle.
-    pub fn persistent(&self, h: PersistentHandle) -> Value {
-        self.roots.persistent[h.0]
-    }
-
-    /// Releases a persistent handle.
-    pub fn release_persistent(&mut self, h: PersistentHandle) {
-        self.roots.persistent[h.0] = Value::UNDEFINED;
-        self.roots.persistent_free.push(h.0);
     }
 
     // ---- Garbage collection ---------------------------------------------------------------
@@ -445,7 +414,7 @@ impl Runtime {
     /// throws a RangeError if the heap is still over its limit, and honours interrupts.
     /// Every value the caller holds in Rust locals must be rooted.
     #[inline]
-    pub fn safepoint(&mut self) -> JsResult<()> {
+    pub(crate) fn safepoint(&mut self) -> JsResult<()> {
         if self.host.gc_stress || self.heap.should_collect() || self.host.interrupt.load(Ordering::Relaxed) {
             self.safepoint_slow()
         } else {
@@ -467,15 +436,6 @@ impl Runtime {
         Ok(())
     }
 
-    /// Throws a RangeError if the heap is over its limit (for long-running natives that
-    /// allocate without reaching a safepoint). Does not collect.
-    pub fn check_heap(&mut self) -> JsResult<()> {
-        if self.heap.over_limit() {
-            return Err(self.throw_out_of_memory());
-        }
-        Ok(())
-    }
-
     /// The heap is over its limit: a catchable RangeError, unless the program went on
     /// allocating well past the limit after being told (then nothing JavaScript could do
     /// would help, and the error is uncatchable).
@@ -490,7 +450,7 @@ impl Runtime {
     }
 
     /// Collects garbage now.
-    pub fn collect_garbage(&mut self) {
+    pub(crate) fn collect_garbage(&mut self) {
         let heap = &mut self.heap;
         self.calls.trace(heap);
         self.roots.trace(heap);
@@ -521,7 +481,7 @@ impl Runtime {
 
     /// Throws `v`.
     #[cold]
-    pub fn throw(&mut self, v: Value) -> Exception {
+    pub(crate) fn throw(&mut self, v: Value) -> Exception {
         self.exception = v;
         self.exception_kind = ExceptionKind::Normal;
         Exception
@@ -536,7 +496,7 @@ impl Runtime {
     }
 
     /// The pending exception value.
-    pub fn exception(&self) -> Value {
+    pub(crate) fn exception(&self) -> Value {
         self.exception
     }
 
@@ -553,31 +513,31 @@ impl Runtime {
 
     /// Throws a new TypeError.
     #[cold]
-    pub fn throw_type_error(&mut self, msg: &str) -> Exception {
+    pub(crate) fn throw_type_error(&mut self, msg: &str) -> Exception {
         self.throw_error(ErrorKind::TypeError, msg)
     }
 
     /// Throws a new RangeError.
     #[cold]
-    pub fn throw_range_error(&mut self, msg: &str) -> Exception {
+    pub(crate) fn throw_range_error(&mut self, msg: &str) -> Exception {
         self.throw_error(ErrorKind::RangeError, msg)
     }
 
     /// Throws a new ReferenceError.
     #[cold]
-    pub fn throw_reference_error(&mut self, msg: &str) -> Exception {
+    pub(crate) fn throw_reference_error(&mut self, msg: &str) -> Exception {
         self.throw_error(ErrorKind::ReferenceError, msg)
     }
 
     /// Throws a new SyntaxError.
     #[cold]
-    pub fn throw_syntax_error(&mut self, msg: &str) -> Exception {
+    pub(crate) fn throw_syntax_error(&mut self, msg: &str) -> Exception {
         self.throw_error(ErrorKind::SyntaxError, msg)
     }
 
     /// Throws a new error of `ty` with `msg`.
     #[cold]
-    pub fn throw_error(&mut self, ty: ErrorKind, msg: &str) -> Exception {
+    pub(crate) fn throw_error(&mut self, ty: ErrorKind, msg: &str) -> Exception {
         let e = self.new_error(ty, msg);
         self.throw(Value::object(e))
     }
@@ -599,12 +559,12 @@ impl Runtime {
     }
 
     /// The callee of the running native function.
-    pub fn native_callee(&self) -> Value {
+    pub(crate) fn native_callee(&self) -> Value {
         self.calls.native_callee
     }
 
     /// `new.target` of the running native function (undefined for a call).
-    pub fn native_new_target(&self) -> Value {
+    pub(crate) fn native_new_target(&self) -> Value {
         self.calls.native_new_target
     }
 
@@ -614,23 +574,18 @@ impl Runtime {
         let _ = self.host.output.flush();
     }
 
-    /// Interns a Rust string as a property key.
-    pub fn intern(&mut self, s: &str) -> PropKey {
-        PropKey::atom(self.atoms.intern_str(&mut self.heap, s))
-    }
-
     /// Allocates a string value.
-    pub fn new_string(&mut self, s: &str) -> Value {
+    pub(crate) fn new_string(&mut self, s: &str) -> Value {
         Value::string(self.heap.alloc_str(s))
     }
 
     /// Allocates a string value from UTF-16 units.
-    pub fn new_string_units(&mut self, units: &[u16]) -> Value {
+    pub(crate) fn new_string_units(&mut self, units: &[u16]) -> Value {
         Value::string(self.heap.alloc_utf16(units))
     }
 
     /// Heap statistics.
-    pub fn heap_stats(&self) -> crate::gc::heap::HeapStats {
+    pub fn heap_stats(&self) -> HeapStats {
         self.heap.stats()
     }
 }

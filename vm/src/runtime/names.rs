@@ -42,12 +42,12 @@ macro_rules! define_names {
 
         impl Names {
             /// Interns every predefined atom.
-            pub fn new(heap: &mut Heap, atoms: &mut AtomTable) -> Names {
+            pub(crate) fn new(heap: &mut Heap, atoms: &mut AtomTable) -> Names {
                 Names { $( $field: PropKey::atom(atoms.intern_str(heap, $text)), )* }
             }
 
             /// Every predefined atom (for rooting).
-            pub fn all(&self) -> Vec<PropKey> {
+            pub(crate) fn all(&self) -> Vec<PropKey> {
                 vec![$(self.$field),*]
             }
         }
@@ -86,7 +86,7 @@ macro_rules! define_symbols {
 
         impl WellKnownSymbols {
             /// Creates the symbols.
-            pub fn new(heap: &mut Heap) -> WellKnownSymbols {
+            pub(crate) fn new(heap: &mut Heap) -> WellKnownSymbols {
                 WellKnownSymbols { $( $field: {
                     let d = heap.alloc_str($desc);
                     PropKey::from_value(Value::symbol(heap.alloc(Symbol::new(Value::string(d)))))
@@ -94,7 +94,7 @@ macro_rules! define_symbols {
             }
 
             /// `(name of the Symbol constructor's property, symbol)` pairs.
-            pub fn all(&self) -> Vec<(&'static str, PropKey)> {
+            pub(crate) fn all(&self) -> Vec<(&'static str, PropKey)> {
                 vec![$(($prop, self.$field)),*]
             }
         }

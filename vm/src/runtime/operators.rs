@@ -40,7 +40,7 @@ pub enum NumOp {
 
 /// The number result of `op` on two numbers.
 #[inline]
-pub fn number_op(op: NumOp, a: f64, b: f64) -> f64 {
+pub(crate) fn number_op(op: NumOp, a: f64, b: f64) -> f64 {
     match op {
         NumOp::Sub => a - b,
         NumOp::Mul => a * b,
@@ -58,7 +58,7 @@ pub fn number_op(op: NumOp, a: f64, b: f64) -> f64 {
 
 impl Runtime {
     /// `a + b` (13.15.3 with `+`).
-    pub fn op_add(&mut self, a: Value, b: Value) -> JsResult<Value> {
+    pub(crate) fn op_add(&mut self, a: Value, b: Value) -> JsResult<Value> {
         if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
             return Ok(Value::number(x + y));
         }
@@ -89,7 +89,7 @@ impl Runtime {
     }
 
     /// A numeric binary operator on any operands.
-    pub fn op_numeric(&mut self, op: NumOp, a: Value, b: Value) -> JsResult<Value> {
+    pub(crate) fn op_numeric(&mut self, op: NumOp, a: Value, b: Value) -> JsResult<Value> {
         if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
             return Ok(Value::number(number_op(op, x, y)));
         }
@@ -109,8 +109,8 @@ impl Runtime {
         if !(a.is_bigint() && b.is_bigint()) {
             return Err(self.throw_type_error("Cannot mix BigInt and other types, use explicit conversions"));
         }
-        let x = self.heap.get(a.ptr_unchecked::<BigIntCell>()).value.clone();
-        let y = self.heap.get(b.ptr_unchecked::<BigIntCell>()).value.clone();
+        let x = self.heap.get(a.gc::<BigIntCell>()).value.clone();
+        let y = self.heap.get(b.gc::<BigIntCell>()).value.clone();
         let zero = BigInt::from(0);
         let r = match op {
             None => x + y,
@@ -171,43 +171,43 @@ impl Runtime {
     }
 
     /// A BigInt value.
-    pub fn new_bigint(&mut self, v: BigInt) -> Value {
+    pub(crate) fn new_bigint(&mut self, v: BigInt) -> Value {
         let header = crate::gc::CellHeader::new(CellKind::BigInt);
         Value::bigint(self.heap.alloc(BigIntCell { header, value: v }))
     }
 
     /// Unary minus.
-    pub fn op_negate(&mut self, v: Value) -> JsResult<Value> {
+    pub(crate) fn op_negate(&mut self, v: Value) -> JsResult<Value> {
         let n = self.to_numeric(v)?;
         if n.is_bigint() {
-            let x = self.heap.get(n.ptr_unchecked::<BigIntCell>()).value.clone();
+            let x = self.heap.get(n.gc::<BigIntCell>()).value.clone();
             return Ok(self.new_bigint(-x));
         }
         Ok(Value::number(-n.number_unchecked()))
     }
 
     /// `~v`.
-    pub fn op_bit_not(&mut self, v: Value) -> JsResult<Value> {
+    pub(crate) fn op_bit_not(&mut self, v: Value) -> JsResult<Value> {
         let n = self.to_numeric(v)?;
         if n.is_bigint() {
-            let x = self.heap.get(n.ptr_unchecked::<BigIntCell>()).value.clone();
+            let x = self.heap.get(n.gc::<BigIntCell>()).value.clone();
             return Ok(self.new_bigint(-x - 1));
         }
         Ok(Value::number(!number::to_int32(n.number_unchecked()) as f64))
     }
 
     /// `ToNumeric(v) + delta` (`++`/`--`).
-    pub fn op_inc_dec(&mut self, v: Value, delta: f64) -> JsResult<Value> {
+    pub(crate) fn op_inc_dec(&mut self, v: Value, delta: f64) -> JsResult<Value> {
         let n = self.to_numeric(v)?;
         if n.is_bigint() {
-            let x = self.heap.get(n.ptr_unchecked::<BigIntCell>()).value.clone();
+            let x = self.heap.get(n.gc::<BigIntCell>()).value.clone();
             return Ok(self.new_bigint(x + BigInt::from(delta as i64)));
         }
         Ok(Value::number(n.number_unchecked() + delta))
     }
 
     /// 7.2.13 IsLessThan: `Some(a < b)`, or None when a comparison involves NaN.
-    pub fn op_less_than(&mut self, a: Value, b: Value, left_first: bool) -> JsResult<Option<bool>> {
+    pub(crate) fn op_less_than(&mut self, a: Value, b: Value, left_first: bool) -> JsResult<Option<bool>> {
         let mark = self.handle_mark();
         let (pa, pb) = if left_first {
             let pa = self.to_primitive(a, Hint::Number)?;
@@ -229,12 +229,12 @@ impl Runtime {
         if pa.is_bigint() && pb.is_string() {
             let t = self.string_to_rust(pb);
             let Some(n) = ecma::bigint::parse_bigint_literal(t.trim()) else { return Ok(None) };
-            return Ok(Some(self.heap.get(pa.ptr_unchecked::<BigIntCell>()).value < n));
+            return Ok(Some(self.heap.get(pa.gc::<BigIntCell>()).value < n));
         }
         if pa.is_string() && pb.is_bigint() {
             let t = self.string_to_rust(pa);
             let Some(n) = ecma::bigint::parse_bigint_literal(t.trim()) else { return Ok(None) };
-            return Ok(Some(n < self.heap.get(pb.ptr_unchecked::<BigIntCell>()).value));
+            return Ok(Some(n < self.heap.get(pb.gc::<BigIntCell>()).value));
         }
         let mark = self.handle_mark();
         self.root(pb);
@@ -252,30 +252,30 @@ impl Runtime {
                 }
             }
             (true, true) => {
-                let x = &self.heap.get(na.ptr_unchecked::<BigIntCell>()).value;
-                let y = &self.heap.get(nb.ptr_unchecked::<BigIntCell>()).value;
+                let x = &self.heap.get(na.gc::<BigIntCell>()).value;
+                let y = &self.heap.get(nb.gc::<BigIntCell>()).value;
                 Ok(Some(x < y))
             }
             (true, false) => {
                 let y = nb.number_unchecked();
-                let x = &self.heap.get(na.ptr_unchecked::<BigIntCell>()).value;
+                let x = &self.heap.get(na.gc::<BigIntCell>()).value;
                 Ok(ecma::bigint::compare_bigint_number(x, y).map(|o| o == std::cmp::Ordering::Less))
             }
             (false, true) => {
                 let x = na.number_unchecked();
-                let y = &self.heap.get(nb.ptr_unchecked::<BigIntCell>()).value;
+                let y = &self.heap.get(nb.gc::<BigIntCell>()).value;
                 Ok(ecma::bigint::compare_bigint_number(y, x).map(|o| o == std::cmp::Ordering::Greater))
             }
         }
     }
 
     /// 13.10.2 InstanceofOperator.
-    pub fn op_instance_of(&mut self, v: Value, target: Value) -> JsResult<bool> {
+    pub(crate) fn op_instance_of(&mut self, v: Value, target: Value) -> JsResult<bool> {
         if !target.is_object() {
             return Err(self.throw_type_error("Right-hand side of 'instanceof' is not an object"));
         }
         let key = Key::Name(self.symbols.has_instance);
-        let handler = self.get(target.ptr_unchecked(), key, target)?;
+        let handler = self.get(target.gc(), key, target)?;
         if !handler.is_nullish() {
             if handler != self.intrinsic(super::Intrinsic::FunctionPrototype) && !self.is_callable(handler) {
                 return Err(self.throw_type_error("Symbol.hasInstance is not callable"));
@@ -290,11 +290,11 @@ impl Runtime {
     }
 
     /// 7.3.22 OrdinaryHasInstance.
-    pub fn ordinary_has_instance(&mut self, c: Value, o: Value) -> JsResult<bool> {
+    pub(crate) fn ordinary_has_instance(&mut self, c: Value, o: Value) -> JsResult<bool> {
         if !self.is_callable(c) {
             return Ok(false);
         }
-        let cobj: crate::gc::Gc<JsObject> = c.ptr_unchecked();
+        let cobj: crate::gc::Gc<JsObject> = c.gc();
         if let Some(b) = self.heap.downcast::<BoundFunction>(cobj) {
             let t = self.heap.get(b).target;
             return self.op_instance_of(o, t);
@@ -307,23 +307,23 @@ impl Runtime {
         if !p.is_object() {
             return Err(self.throw_type_error("Function has non-object prototype in instanceof check"));
         }
-        let mut x = self.get_prototype_of(o.ptr_unchecked());
+        let mut x = self.get_prototype_of(o.gc());
         while x.is_object() {
             if x == p {
                 return Ok(true);
             }
-            x = self.get_prototype_of(x.ptr_unchecked());
+            x = self.get_prototype_of(x.gc());
         }
         Ok(false)
     }
 
     /// `key in obj`.
-    pub fn op_in(&mut self, key: Value, obj: Value) -> JsResult<bool> {
+    pub(crate) fn op_in(&mut self, key: Value, obj: Value) -> JsResult<bool> {
         if !obj.is_object() {
             return Err(self.throw_type_error("Cannot use 'in' operator to search for a key in a non-object"));
         }
         let k = self.to_property_key(key)?;
-        self.has_property(obj.ptr_unchecked(), k)
+        self.has_property(obj.gc(), k)
     }
 }
 

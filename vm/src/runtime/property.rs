@@ -24,8 +24,8 @@ impl Runtime {
 
     /// The key for an atom (an index if the atom is a canonical array index).
     #[inline]
-    pub fn key_from_atom(&self, atom: Value) -> Key {
-        let s: Gc<crate::string::JsString> = atom.ptr_unchecked();
+    pub(crate) fn key_from_atom(&self, atom: Value) -> Key {
+        let s: Gc<crate::string::JsString> = atom.gc();
         let cell = self.heap.get(s);
         if cell.header.flags & crate::string::INDEX != 0 {
             Key::Index(cell.index)
@@ -35,13 +35,13 @@ impl Runtime {
     }
 
     /// The key for a Rust string.
-    pub fn key(&mut self, s: &str) -> Key {
+    pub(crate) fn key(&mut self, s: &str) -> Key {
         let atom = self.atoms.intern_str(&mut self.heap, s);
         self.key_from_atom(Value::string(atom))
     }
 
     /// The key for a string value (flattened and interned).
-    pub fn key_from_string(&mut self, s: Value) -> Key {
+    pub(crate) fn key_from_string(&mut self, s: Value) -> Key {
         let flat = self.heap.flatten(s);
         if let Some(i) = crate::string::atoms::string_array_index(&mut self.heap, flat) {
             return Key::Index(i);
@@ -51,13 +51,13 @@ impl Runtime {
     }
 
     /// The atom naming array index `i` (for sparse index properties).
-    pub fn index_atom(&mut self, i: u32) -> PropKey {
+    pub(crate) fn index_atom(&mut self, i: u32) -> PropKey {
         let s = i.to_string();
         PropKey::atom(self.atoms.intern_str(&mut self.heap, &s))
     }
 
     /// The key as a JavaScript value (a string or a symbol).
-    pub fn key_to_value(&mut self, key: Key) -> Value {
+    pub(crate) fn key_to_value(&mut self, key: Key) -> Value {
         match key {
             Key::Name(k) => k.value(),
             Key::Index(i) => self.index_atom(i).value(),
@@ -75,12 +75,12 @@ impl Runtime {
     // ---- Object creation -------------------------------------------------------------------
 
     /// The root shape for objects of `kind` with prototype `proto` and `cap` inline slots.
-    pub fn root_shape(&mut self, proto: Value, kind: CellKind, cap: u8) -> Gc<Shape> {
+    pub(crate) fn root_shape(&mut self, proto: Value, kind: CellKind, cap: u8) -> Gc<Shape> {
         if let Some(&s) = self.caches.root_shapes.get(&(proto.bits(), kind, cap)) {
             return s;
         }
         if proto.is_object() {
-            let p: Gc<JsObject> = proto.ptr_unchecked();
+            let p: Gc<JsObject> = proto.gc();
             self.heap.get_mut(p).header.flags |= IS_PROTOTYPE;
         }
         let s = self.heap.alloc(Shape::root(proto, kind, cap));
@@ -89,7 +89,7 @@ impl Runtime {
     }
 
     /// A new ordinary object with prototype `proto` (an object or null).
-    pub fn new_object(&mut self, proto: Value) -> Gc<JsObject> {
+    pub(crate) fn new_object(&mut self, proto: Value) -> Gc<JsObject> {
         if proto == self.intrinsic(crate::runtime::Intrinsic::ObjectPrototype) {
             let shape = self.realm().shapes.object;
             return self.heap.alloc_object(JsObject::new(CellKind::Object, shape), 4);
@@ -98,13 +98,13 @@ impl Runtime {
     }
 
     /// A new object of a kind with the plain layout (Object, Error, Arguments).
-    pub fn new_object_of_kind(&mut self, proto: Value, kind: CellKind, cap: u8) -> Gc<JsObject> {
+    pub(crate) fn new_object_of_kind(&mut self, proto: Value, kind: CellKind, cap: u8) -> Gc<JsObject> {
         let shape = self.root_shape(proto, kind, cap);
         self.heap.alloc_object(JsObject::new(kind, shape), cap)
     }
 
     /// A new plain object using `shape` (which must be of kind Object).
-    pub fn new_object_with_shape(&mut self, shape: Gc<Shape>) -> Gc<JsObject> {
+    pub(crate) fn new_object_with_shape(&mut self, shape: Gc<Shape>) -> Gc<JsObject> {
         let cap = self.heap.get(shape).inline_cap;
         let kind = self.heap.get(shape).object_kind;
         self.heap.alloc_object(JsObject::new(kind, shape), cap)
@@ -113,7 +113,7 @@ impl Runtime {
     // ---- Own property lookup --------------------------------------------------------------
 
     /// Where own property `key` of `obj` lives.
-    pub fn own_lookup(&mut self, obj: Gc<JsObject>, key: Key) -> Own {
+    pub(crate) fn own_lookup(&mut self, obj: Gc<JsObject>, key: Key) -> Own {
         let kind = self.heap.get(obj).header.kind;
         match key {
             Key::Index(i) => {
@@ -218,7 +218,7 @@ impl Runtime {
     }
 
     /// `[[GetOwnProperty]]`.
-    pub fn get_own_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<Option<PropertyDescriptor>> {
+    pub(crate) fn get_own_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<Option<PropertyDescriptor>> {
         Ok(match self.own_lookup(obj, key) {
             Own::Absent => None,
             Own::Element(i) => {
@@ -229,7 +229,7 @@ impl Runtime {
             Own::Slot(slot, attrs) => {
                 let v = self.read_slot(obj, slot);
                 if attrs & ACCESSOR != 0 {
-                    let pair = self.heap.get(v.ptr_unchecked::<AccessorPair>());
+                    let pair = self.heap.get(v.gc::<AccessorPair>());
                     Some(PropertyDescriptor::accessor(pair.getter, pair.setter, attrs))
                 } else {
                     Some(PropertyDescriptor::data(v, attrs))
@@ -240,7 +240,7 @@ impl Runtime {
 
     /// The value of an own data property without running JavaScript (None for accessors
     /// and absent properties).
-    pub fn peek_data(&mut self, obj: Gc<JsObject>, key: Key) -> Option<Value> {
+    pub(crate) fn peek_data(&mut self, obj: Gc<JsObject>, key: Key) -> Option<Value> {
         match self.own_lookup(obj, key) {
             Own::Absent => None,
             Own::Element(i) => Some(self.heap.elements(obj)[i as usize]),
@@ -258,7 +258,7 @@ impl Runtime {
     // ---- [[Get]] ---------------------------------------------------------------------------
 
     /// `[[Get]](key, receiver)`.
-    pub fn get(&mut self, obj: Gc<JsObject>, key: Key, receiver: Value) -> JsResult<Value> {
+    pub(crate) fn get(&mut self, obj: Gc<JsObject>, key: Key, receiver: Value) -> JsResult<Value> {
         let mut o = obj;
         loop {
             match self.own_lookup(o, key) {
@@ -267,7 +267,7 @@ impl Runtime {
                 Own::Slot(slot, attrs) => {
                     let v = self.read_slot(o, slot);
                     if attrs & ACCESSOR != 0 {
-                        let getter = self.heap.get(v.ptr_unchecked::<AccessorPair>()).getter;
+                        let getter = self.heap.get(v.gc::<AccessorPair>()).getter;
                         if getter.is_undefined() {
                             return Ok(Value::UNDEFINED);
                         }
@@ -280,22 +280,22 @@ impl Runtime {
                     if !proto.is_object() {
                         return Ok(Value::UNDEFINED);
                     }
-                    o = proto.ptr_unchecked();
+                    o = proto.gc();
                 }
             }
         }
     }
 
     /// `Get(O, P)` with the object as receiver.
-    #[inline]
-    pub fn get_prop(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<Value> {
+    #[cfg(test)]
+    pub(crate) fn get_prop(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<Value> {
         self.get(obj, key, Value::object(obj))
     }
 
     /// `GetV(V, P)`: property access on any value (primitives use their prototype).
-    pub fn get_v(&mut self, v: Value, key: Key) -> JsResult<Value> {
+    pub(crate) fn get_v(&mut self, v: Value, key: Key) -> JsResult<Value> {
         if v.is_object() {
-            return self.get(v.ptr_unchecked(), key, v);
+            return self.get(v.gc(), key, v);
         }
         if v.is_string() {
             match key {
@@ -315,7 +315,7 @@ impl Runtime {
     }
 
     /// The prototype used for property lookups on a primitive; throws for null/undefined.
-    pub fn primitive_prototype(&mut self, v: Value) -> JsResult<Gc<JsObject>> {
+    pub(crate) fn primitive_prototype(&mut self, v: Value) -> JsResult<Gc<JsObject>> {
         use crate::runtime::Intrinsic as I;
         let i = match v.kind() {
             crate::value::Kind::Number => I::NumberPrototype,
@@ -323,7 +323,7 @@ impl Runtime {
             crate::value::Kind::Boolean => I::BooleanPrototype,
             crate::value::Kind::Symbol => I::SymbolPrototype,
             crate::value::Kind::BigInt => I::BigIntPrototype,
-            crate::value::Kind::Object => return Ok(v.ptr_unchecked()),
+            crate::value::Kind::Object => return Ok(v.gc()),
             _ => {
                 let what = if v.is_null() { "null" } else { "undefined" };
                 return Err(self.throw_type_error(&format!("Cannot read properties of {what}")));
@@ -335,7 +335,7 @@ impl Runtime {
     // ---- [[Set]] ---------------------------------------------------------------------------
 
     /// `[[Set]](key, value, receiver)` (ECMA-262 10.1.9.2 OrdinarySetWithOwnDescriptor).
-    pub fn set(&mut self, obj: Gc<JsObject>, key: Key, value: Value, receiver: Value) -> JsResult<bool> {
+    pub(crate) fn set(&mut self, obj: Gc<JsObject>, key: Key, value: Value, receiver: Value) -> JsResult<bool> {
         let mut o = obj;
         // 1-2. Find the property on the prototype chain.
         let found = loop {
@@ -345,12 +345,12 @@ impl Runtime {
                     if !proto.is_object() {
                         break None;
                     }
-                    o = proto.ptr_unchecked();
+                    o = proto.gc();
                 }
                 Own::Slot(slot, attrs) if attrs & ACCESSOR != 0 => {
                     // 3. Accessor: call the setter.
                     let pair = self.heap.slot(o, slot);
-                    let setter = self.heap.get(pair.ptr_unchecked::<AccessorPair>()).setter;
+                    let setter = self.heap.get(pair.gc::<AccessorPair>()).setter;
                     if setter.is_undefined() {
                         return Ok(false);
                     }
@@ -376,7 +376,7 @@ impl Runtime {
         if !receiver.is_object() {
             return Ok(false);
         }
-        let r: Gc<JsObject> = receiver.ptr_unchecked();
+        let r: Gc<JsObject> = receiver.gc();
         match self.own_lookup(r, key) {
             Own::Absent => self.create_data_property(r, key, value),
             Own::Slot(_, attrs) | Own::Virtual(_, attrs) => {
@@ -410,9 +410,9 @@ impl Runtime {
     }
 
     /// `PutValue` for property references: `[[Set]]`, throwing in strict code on failure.
-    pub fn put_v(&mut self, target: Value, key: Key, value: Value, strict: bool) -> JsResult<()> {
+    pub(crate) fn put_v(&mut self, target: Value, key: Key, value: Value, strict: bool) -> JsResult<()> {
         let ok = if target.is_object() {
-            self.set(target.ptr_unchecked(), key, value, target)?
+            self.set(target.gc(), key, value, target)?
         } else {
             if target.is_nullish() {
                 let what = if target.is_null() { "null" } else { "undefined" };
@@ -430,7 +430,7 @@ impl Runtime {
     }
 
     /// A key for error messages.
-    pub fn key_display(&mut self, key: Key) -> String {
+    pub(crate) fn key_display(&mut self, key: Key) -> String {
         match key {
             Key::Index(i) => i.to_string(),
             Key::Name(k) => {
@@ -447,7 +447,7 @@ impl Runtime {
     // ---- Adding properties ------------------------------------------------------------------
 
     /// `CreateDataProperty(O, P, V)`.
-    pub fn create_data_property(&mut self, obj: Gc<JsObject>, key: Key, value: Value) -> JsResult<bool> {
+    pub(crate) fn create_data_property(&mut self, obj: Gc<JsObject>, key: Key, value: Value) -> JsResult<bool> {
         if let Own::Absent = self.own_lookup(obj, key) {
             let kind = self.heap.get(obj).header.kind;
             if self.heap.get(obj).header.flags & EXTENSIBLE == 0
@@ -464,7 +464,7 @@ impl Runtime {
     }
 
     /// `CreateDataPropertyOrThrow`.
-    pub fn create_data_property_or_throw(&mut self, obj: Gc<JsObject>, key: Key, value: Value) -> JsResult<()> {
+    pub(crate) fn create_data_property_or_throw(&mut self, obj: Gc<JsObject>, key: Key, value: Value) -> JsResult<()> {
         if !self.create_data_property(obj, key, value)? {
             let name = self.key_display(key);
             return Err(self.throw_type_error(&format!("Cannot define property {name}")));
@@ -474,7 +474,7 @@ impl Runtime {
 
     /// Adds a new own property known to be absent, on an extensible object. Returns false
     /// only when an array's read-only `length` forbids the index.
-    pub fn add_property(&mut self, obj: Gc<JsObject>, key: Key, value: Value, attrs: u8) -> bool {
+    pub(crate) fn add_property(&mut self, obj: Gc<JsObject>, key: Key, value: Value, attrs: u8) -> bool {
         if let Key::Index(i) = key {
             let is_array = self.heap.get(obj).header.kind == CellKind::Array;
             if is_array {
@@ -506,7 +506,7 @@ impl Runtime {
 
     /// Defines a property on an object being set up (no checks): used by builtins setup,
     /// error construction and the like.
-    pub fn define_data_raw(&mut self, obj: Gc<JsObject>, key: Key, value: Value, attrs: u8) {
+    pub(crate) fn define_data_raw(&mut self, obj: Gc<JsObject>, key: Key, value: Value, attrs: u8) {
         match self.own_lookup(obj, key) {
             Own::Absent => {
                 self.add_property(obj, key, value, attrs);
@@ -522,8 +522,7 @@ impl Runtime {
         let shape = self.heap.get(obj).shape;
         let is_index = {
             let v = k.value();
-            v.is_string()
-                && self.heap.get(v.ptr_unchecked::<crate::string::JsString>()).header.flags & crate::string::INDEX != 0
+            v.is_string() && self.heap.get(v.gc::<crate::string::JsString>()).header.flags & crate::string::INDEX != 0
         };
         let mut extra_flags = 0;
         if is_index {
@@ -597,7 +596,12 @@ impl Runtime {
     // ---- [[DefineOwnProperty]] ---------------------------------------------------------------
 
     /// `[[DefineOwnProperty]](key, desc)`.
-    pub fn define_own_property(&mut self, obj: Gc<JsObject>, key: Key, desc: &PropertyDescriptor) -> JsResult<bool> {
+    pub(crate) fn define_own_property(
+        &mut self,
+        obj: Gc<JsObject>,
+        key: Key,
+        desc: &PropertyDescriptor,
+    ) -> JsResult<bool> {
         let kind = self.heap.get(obj).header.kind;
         if kind == CellKind::Array {
             // 10.4.2.1 [[DefineOwnProperty]] of Array exotic objects.
@@ -627,7 +631,7 @@ impl Runtime {
     }
 
     /// 10.1.6.1 OrdinaryDefineOwnProperty and 10.1.6.3 ValidateAndApplyPropertyDescriptor.
-    pub fn ordinary_define_own_property(
+    pub(crate) fn ordinary_define_own_property(
         &mut self,
         obj: Gc<JsObject>,
         key: Key,
@@ -742,7 +746,7 @@ impl Runtime {
                 if to_accessor {
                     new_attrs |= ACCESSOR;
                     let (g, s) = if attrs & ACCESSOR != 0 {
-                        let pair = self.heap.get(self.heap.slot(obj, slot).ptr_unchecked::<AccessorPair>());
+                        let pair = self.heap.get(self.heap.slot(obj, slot).gc::<AccessorPair>());
                         (desc.get.unwrap_or(pair.getter), desc.set.unwrap_or(pair.setter))
                     } else {
                         (desc.get.unwrap_or(Value::UNDEFINED), desc.set.unwrap_or(Value::UNDEFINED))
@@ -778,13 +782,18 @@ impl Runtime {
     }
 
     /// A new accessor pair cell value.
-    pub fn new_accessor_pair(&mut self, getter: Value, setter: Value) -> Value {
+    pub(crate) fn new_accessor_pair(&mut self, getter: Value, setter: Value) -> Value {
         let pair = self.heap.alloc(AccessorPair { header: CellHeader::new(CellKind::AccessorPair), getter, setter });
         Value::cell(pair)
     }
 
     /// `DefinePropertyOrThrow`.
-    pub fn define_property_or_throw(&mut self, obj: Gc<JsObject>, key: Key, desc: &PropertyDescriptor) -> JsResult<()> {
+    pub(crate) fn define_property_or_throw(
+        &mut self,
+        obj: Gc<JsObject>,
+        key: Key,
+        desc: &PropertyDescriptor,
+    ) -> JsResult<()> {
         if !self.define_own_property(obj, key, desc)? {
             let name = self.key_display(key);
             return Err(self.throw_type_error(&format!("Cannot redefine property: {name}")));
@@ -869,7 +878,7 @@ impl Runtime {
     // ---- [[Delete]] --------------------------------------------------------------------------
 
     /// `[[Delete]](key)`.
-    pub fn delete(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
+    pub(crate) fn delete(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
         // Mapped arguments objects (runtime/arguments.rs).
         if let Key::Index(i) = key {
             if self.heap.get(obj).header.kind == CellKind::Arguments {
@@ -933,7 +942,7 @@ impl Runtime {
     // ---- [[OwnPropertyKeys]] ----------------------------------------------------------------
 
     /// `[[OwnPropertyKeys]]`: indices ascending, then strings and symbols in creation order.
-    pub fn own_property_keys(&mut self, obj: Gc<JsObject>) -> JsResult<Vec<Key>> {
+    pub(crate) fn own_property_keys(&mut self, obj: Gc<JsObject>) -> JsResult<Vec<Key>> {
         Ok(self.own_keys_raw(obj))
     }
 
@@ -965,10 +974,7 @@ impl Runtime {
             let v = k.value();
             if v.is_symbol() {
                 // Private elements are not properties.
-                if self.heap.get(v.ptr_unchecked::<crate::object::Symbol>()).header.flags
-                    & crate::object::PRIVATE_SYMBOL
-                    == 0
-                {
+                if self.heap.get(v.gc::<crate::object::Symbol>()).header.flags & crate::object::PRIVATE_SYMBOL == 0 {
                     symbols.push(Key::Name(k));
                 }
             } else if has_index {
@@ -992,12 +998,12 @@ impl Runtime {
 
     /// `[[GetPrototypeOf]]`.
     #[inline]
-    pub fn get_prototype_of(&self, obj: Gc<JsObject>) -> Value {
+    pub(crate) fn get_prototype_of(&self, obj: Gc<JsObject>) -> Value {
         self.heap.get(self.heap.get(obj).shape).proto
     }
 
     /// `[[SetPrototypeOf]]` (10.1.2.1 OrdinarySetPrototypeOf).
-    pub fn set_prototype_of(&mut self, obj: Gc<JsObject>, proto: Value) -> JsResult<bool> {
+    pub(crate) fn set_prototype_of(&mut self, obj: Gc<JsObject>, proto: Value) -> JsResult<bool> {
         let current = self.get_prototype_of(obj);
         if current == proto {
             return Ok(true);
@@ -1012,7 +1018,7 @@ impl Runtime {
             if p == Value::object(obj) {
                 return Ok(false);
             }
-            p = self.get_prototype_of(p.ptr_unchecked());
+            p = self.get_prototype_of(p.gc());
         }
         self.change_prototype(obj, proto);
         Ok(true)
@@ -1022,7 +1028,7 @@ impl Runtime {
     pub(crate) fn change_prototype(&mut self, obj: Gc<JsObject>, proto: Value) {
         let shape = self.heap.get(obj).shape;
         if proto.is_object() {
-            let p: Gc<JsObject> = proto.ptr_unchecked();
+            let p: Gc<JsObject> = proto.gc();
             self.heap.get_mut(p).header.flags |= IS_PROTOTYPE;
         }
         if self.heap.get(shape).is_dictionary() {
@@ -1052,13 +1058,13 @@ impl Runtime {
     }
 
     /// `[[IsExtensible]]`.
-    pub fn is_extensible(&self, obj: Gc<JsObject>) -> bool {
+    pub(crate) fn is_extensible(&self, obj: Gc<JsObject>) -> bool {
         self.heap.get(obj).header.flags & EXTENSIBLE != 0
     }
 
     /// `[[PreventExtensions]]`. The object moves to dictionary mode so that no cached
     /// add-property transition applies to it any more.
-    pub fn prevent_extensions(&mut self, obj: Gc<JsObject>) -> bool {
+    pub(crate) fn prevent_extensions(&mut self, obj: Gc<JsObject>) -> bool {
         if self.heap.get(obj).header.flags & EXTENSIBLE != 0 {
             self.make_dictionary(obj);
             self.heap.get_mut(obj).header.flags &= !EXTENSIBLE;
@@ -1068,7 +1074,7 @@ impl Runtime {
     }
 
     /// `HasProperty(O, P)`.
-    pub fn has_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
+    pub(crate) fn has_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
         let mut o = obj;
         loop {
             if self.own_lookup(o, key) != Own::Absent {
@@ -1078,17 +1084,17 @@ impl Runtime {
             if !proto.is_object() {
                 return Ok(false);
             }
-            o = proto.ptr_unchecked();
+            o = proto.gc();
         }
     }
 
     /// `HasOwnProperty(O, P)`.
-    pub fn has_own_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
+    pub(crate) fn has_own_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
         Ok(self.own_lookup(obj, key) != Own::Absent)
     }
 
     /// `DeletePropertyOrThrow`.
-    pub fn delete_or_throw(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<()> {
+    pub(crate) fn delete_or_throw(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<()> {
         if !self.delete(obj, key)? {
             let name = self.key_display(key);
             return Err(self.throw_type_error(&format!("Cannot delete property '{name}'")));
@@ -1097,7 +1103,7 @@ impl Runtime {
     }
 
     /// `Set(O, P, V, true)`: throws on failure.
-    pub fn set_or_throw(&mut self, obj: Gc<JsObject>, key: Key, value: Value) -> JsResult<()> {
+    pub(crate) fn set_or_throw(&mut self, obj: Gc<JsObject>, key: Key, value: Value) -> JsResult<()> {
         if !self.set(obj, key, value, Value::object(obj))? {
             let name = self.key_display(key);
             return Err(self.throw_type_error(&format!("Cannot assign to read only property '{name}' of object")));

@@ -126,7 +126,7 @@ impl Realm {
 
     /// The intrinsic `i`.
     #[inline(always)]
-    pub fn intrinsic(&self, i: Intrinsic) -> Value {
+    pub(crate) fn intrinsic(&self, i: Intrinsic) -> Value {
         self.intrinsics[i as usize]
     }
 }

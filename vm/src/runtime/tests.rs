@@ -1,7 +1,5 @@
-//! The runtime's roots and weak tables: the handle stack, persistent handles, handle scopes,
-//! and the tables that forget what the collector did not reach (atoms, root shapes).
+//! The runtime's roots and weak tables: the handle stack and the tables that forget what the collector did not reach (atoms, root shapes).
 
-use super::handles::HandleScope;
 use super::{Intrinsic, Runtime, RuntimeOptions};
 use crate::gc::{CellKind, Gc};
 use crate::object::JsObject;
@@ -40,46 +38,6 @@ fn handles_root_until_released() {
 }
 
 #[test]
-fn persistent_handles_outlive_the_handle_stack() {
-    let mut rt = rt();
-    let o = garbage_candidate(&mut rt);
-    let p = rt.persist(Value::object(o));
-    let pinned = garbage_candidate(&mut rt);
-    let pin = rt.persist(Value::object(pinned));
-    let mark = rt.handle_mark();
-    rt.release_handles(mark);
-    rt.collect_garbage();
-    assert!(is_live(&rt, o));
-    assert_eq!(rt.persistent(p), Value::object(o));
-    rt.release_persistent(p);
-    rt.collect_garbage();
-    assert!(!is_live(&rt, o), "a released persistent handle roots nothing");
-    // Its slot is reused by the next one.
-    let q = rt.persist(Value::TRUE);
-    assert_eq!(q, p);
-    rt.release_persistent(pin);
-}
-
-#[test]
-fn a_handle_scope_releases_all_but_the_escaping_value() {
-    let mut rt = rt();
-    let outer = rt.handle_mark();
-    let scope = HandleScope::new(&rt);
-    let a = garbage_candidate(&mut rt);
-    rt.root(Value::object(a));
-    let b = garbage_candidate(&mut rt);
-    rt.root(Value::object(b));
-    let pinned = garbage_candidate(&mut rt);
-    let pin = rt.persist(Value::object(pinned));
-    let escaped = scope.escape(&mut rt, Value::object(b));
-    assert_eq!(rt.handle_mark(), outer + 1);
-    rt.collect_garbage();
-    assert!(is_live(&rt, b) && escaped == Value::object(b));
-    assert!(!is_live(&rt, a));
-    rt.release_persistent(pin);
-}
-
-#[test]
 fn weak_tables_forget_unreached_cells() {
     let mut rt = rt();
     let atoms = rt.atoms.len();
@@ -89,16 +47,29 @@ fn weak_tables_forget_unreached_cells() {
     rt.collect_garbage();
     assert_eq!(rt.atoms.len(), atoms, "an atom nothing refers to is dropped from the table");
     // A root shape lives as long as something uses it.
+    let mark = rt.handle_mark();
     let proto = garbage_candidate(&mut rt);
-    let ph = rt.persist(Value::object(proto));
+    rt.root(Value::object(proto));
     let shapes = rt.caches.root_shapes.len();
     let o = rt.new_object(Value::object(proto));
-    let oh = rt.persist(Value::object(o));
+    rt.root(Value::object(o));
     assert_eq!(rt.caches.root_shapes.len(), shapes + 1);
     rt.collect_garbage();
     assert_eq!(rt.caches.root_shapes.len(), shapes + 1);
-    rt.release_persistent(oh);
-    rt.release_persistent(ph);
+    rt.release_handles(mark);
     rt.collect_garbage();
     assert_eq!(rt.caches.root_shapes.len(), shapes);
+}
+
+#[test]
+fn run_script_reports_a_missing_compiler_and_compile_errors() {
+    let mut rt = rt();
+    let e = rt.run_script("1", "a.js").expect_err("no compiler is installed");
+    assert!(e.message.contains("no compiler"), "{}", e.message);
+    rt.set_compiler(Box::new(|_, file| Err(format!("{file}:1:5: SyntaxError: Unexpected token\n1 +\n    ^"))));
+    let e = rt.run_script("1 +", "b.js").expect_err("the source does not compile");
+    assert_eq!((e.name.as_str(), e.message.as_str()), ("SyntaxError", "Unexpected token"));
+    // What the hook returns is verified like any bundle.
+    rt.set_compiler(Box::new(|_, _| Ok(b"not a bundle".to_vec())));
+    assert!(rt.run_script("1", "c.js").is_err());
 }

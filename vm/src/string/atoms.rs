@@ -18,23 +18,19 @@ pub struct AtomTable {
 
 impl AtomTable {
     /// An empty table.
-    pub fn new() -> AtomTable {
+    pub(crate) fn new() -> AtomTable {
         AtomTable { table: HashTable::new() }
     }
 
     /// Number of atoms.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.table.len()
-    }
-
-    /// Whether there are no atoms.
-    pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
     }
 
     /// The atom with the contents of flat string `s` (`s` itself becomes the atom if there
     /// is none yet).
-    pub fn intern(&mut self, heap: &mut Heap, s: Gc<JsString>) -> Gc<JsString> {
+    pub(crate) fn intern(&mut self, heap: &mut Heap, s: Gc<JsString>) -> Gc<JsString> {
         if heap.get(s).header.flags & ATOM != 0 {
             return s;
         }
@@ -53,13 +49,13 @@ impl AtomTable {
     }
 
     /// The atom for a Rust string.
-    pub fn intern_str(&mut self, heap: &mut Heap, s: &str) -> Gc<JsString> {
+    pub(crate) fn intern_str(&mut self, heap: &mut Heap, s: &str) -> Gc<JsString> {
         let units: Vec<u16> = s.encode_utf16().collect();
         self.intern_units(heap, &units)
     }
 
     /// The atom for UTF-16 units.
-    pub fn intern_units(&mut self, heap: &mut Heap, units: &[u16]) -> Gc<JsString> {
+    pub(crate) fn intern_units(&mut self, heap: &mut Heap, units: &[u16]) -> Gc<JsString> {
         let view_hash = StrView::Utf16(units).hash();
         let latin1: Option<Vec<u8>> =
             if units.iter().all(|&u| u < 256) { Some(units.iter().map(|&u| u as u8).collect()) } else { None };
@@ -85,7 +81,7 @@ impl AtomTable {
     }
 
     /// Drops the atoms the current collection did not mark.
-    pub fn sweep(&mut self, heap: &Heap) {
+    pub(crate) fn sweep(&mut self, heap: &Heap) {
         self.table.retain(|a| heap.is_marked(*a));
     }
 }
@@ -101,7 +97,7 @@ fn mark_atom(heap: &mut Heap, s: Gc<JsString>) {
 }
 
 /// The array index a flat string denotes, cached in the cell.
-pub fn string_array_index(heap: &mut Heap, s: Gc<JsString>) -> Option<u32> {
+pub(crate) fn string_array_index(heap: &mut Heap, s: Gc<JsString>) -> Option<u32> {
     let cell = heap.get(s);
     let flags = cell.header.flags;
     if flags & INDEX_CHECKED != 0 {

@@ -74,63 +74,43 @@ pub enum StrView<'a> {
 impl<'a> StrView<'a> {
     /// Number of code units.
     #[inline]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self {
             StrView::Latin1(b) => b.len(),
             StrView::Utf16(u) => u.len(),
         }
     }
-    /// Whether there are no units.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
     /// The unit at `i` (panics out of range; callers check).
     #[inline]
-    pub fn at(&self, i: usize) -> u16 {
+    pub(crate) fn at(&self, i: usize) -> u16 {
         match self {
             StrView::Latin1(b) => b[i] as u16,
             StrView::Utf16(u) => u[i],
         }
     }
     /// Copies the units out.
-    pub fn to_units(&self) -> Vec<u16> {
+    pub(crate) fn to_units(self) -> Vec<u16> {
         match self {
             StrView::Latin1(b) => b.iter().map(|&c| c as u16).collect(),
             StrView::Utf16(u) => u.to_vec(),
         }
     }
     /// Appends the units to `out`.
-    pub fn push_units(&self, out: &mut Vec<u16>) {
+    pub(crate) fn push_units(&self, out: &mut Vec<u16>) {
         match self {
             StrView::Latin1(b) => out.extend(b.iter().map(|&c| c as u16)),
             StrView::Utf16(u) => out.extend_from_slice(u),
         }
     }
     /// A Rust string (lone surrogates become U+FFFD).
-    pub fn to_rust_string(&self) -> String {
+    pub(crate) fn to_rust_string(self) -> String {
         match self {
             StrView::Latin1(b) => b.iter().map(|&c| c as char).collect(),
             StrView::Utf16(u) => String::from_utf16_lossy(u),
         }
     }
-    /// Whether the contents equal `s` (ASCII/Latin-1 or UTF-16 after encoding).
-    pub fn eq_str(&self, s: &str) -> bool {
-        match self {
-            StrView::Latin1(b) => {
-                let mut it = s.chars();
-                for &c in b.iter() {
-                    if it.next() != Some(c as char) {
-                        return false;
-                    }
-                }
-                it.next().is_none()
-            }
-            StrView::Utf16(u) => u.iter().copied().eq(s.encode_utf16()),
-        }
-    }
     /// Content equality.
-    pub fn eq_view(&self, other: &StrView<'_>) -> bool {
+    pub(crate) fn eq_view(&self, other: &StrView<'_>) -> bool {
         match (self, other) {
             (StrView::Latin1(a), StrView::Latin1(b)) => a == b,
             (StrView::Utf16(a), StrView::Utf16(b)) => a == b,
@@ -138,7 +118,7 @@ impl<'a> StrView<'a> {
         }
     }
     /// Lexicographic comparison by code units (the `<` of strings).
-    pub fn cmp_view(&self, other: &StrView<'_>) -> std::cmp::Ordering {
+    pub(crate) fn cmp_view(&self, other: &StrView<'_>) -> std::cmp::Ordering {
         match (self, other) {
             (StrView::Latin1(a), StrView::Latin1(b)) => a.cmp(b),
             _ => {
@@ -154,7 +134,7 @@ impl<'a> StrView<'a> {
         }
     }
     /// The hash used by the atom table (FNV-1a over the units, so both widths agree).
-    pub fn hash(&self) -> u32 {
+    pub(crate) fn hash(&self) -> u32 {
         let mut h: u32 = 0x811c_9dc5;
         match self {
             StrView::Latin1(b) => {
@@ -171,7 +151,7 @@ impl<'a> StrView<'a> {
         h
     }
     /// The value if the string is a canonical array index ("0", "1", ... "4294967294").
-    pub fn as_array_index(&self) -> Option<u32> {
+    pub(crate) fn as_array_index(&self) -> Option<u32> {
         let n = self.len();
         if n == 0 || n > 10 {
             return None;
@@ -195,7 +175,7 @@ impl<'a> StrView<'a> {
         }
     }
     /// Index of the first occurrence of `needle` at or after `from`.
-    pub fn find(&self, needle: &StrView<'_>, from: usize) -> Option<usize> {
+    pub(crate) fn find(&self, needle: &StrView<'_>, from: usize) -> Option<usize> {
         let (n, m) = (self.len(), needle.len());
         if m == 0 {
             return if from <= n { Some(from) } else { None };
@@ -223,7 +203,7 @@ impl<'a> StrView<'a> {
         None
     }
     /// Index of the last occurrence of `needle` starting at or before `from`.
-    pub fn rfind(&self, needle: &StrView<'_>, from: usize) -> Option<usize> {
+    pub(crate) fn rfind(&self, needle: &StrView<'_>, from: usize) -> Option<usize> {
         let (n, m) = (self.len(), needle.len());
         if m > n {
             return None;
@@ -243,7 +223,7 @@ impl<'a> StrView<'a> {
 impl Heap {
     /// The units of a flat string.
     #[inline]
-    pub fn str_view(&self, s: Gc<JsString>) -> StrView<'_> {
+    pub(crate) fn str_view(&self, s: Gc<JsString>) -> StrView<'_> {
         let h = &self.get(s).header;
         let len = h.aux32 as usize;
         // SAFETY: a flat string is allocated with `aux32` units of the width its ONE_BYTE
@@ -259,13 +239,13 @@ impl Heap {
 
     /// The length in code units of a string value (flat or rope).
     #[inline]
-    pub fn string_len(&self, v: Value) -> usize {
-        let h: Gc<CellHeader> = v.ptr_unchecked();
+    pub(crate) fn string_len(&self, v: Value) -> usize {
+        let h: Gc<CellHeader> = v.gc();
         self.get(h).aux32 as usize
     }
 
     /// Allocates a flat string from Latin-1 units.
-    pub fn alloc_latin1(&mut self, units: &[u8]) -> Gc<JsString> {
+    pub(crate) fn alloc_latin1(&mut self, units: &[u8]) -> Gc<JsString> {
         let mut header = CellHeader::new(CellKind::String);
         header.flags = ONE_BYTE;
         header.aux32 = units.len() as u32;
@@ -273,7 +253,7 @@ impl Heap {
     }
 
     /// Allocates a flat string from UTF-16 units (stored one-byte if possible).
-    pub fn alloc_utf16(&mut self, units: &[u16]) -> Gc<JsString> {
+    pub(crate) fn alloc_utf16(&mut self, units: &[u16]) -> Gc<JsString> {
         if units.iter().all(|&u| u < 256) {
             let bytes: Vec<u8> = units.iter().map(|&u| u as u8).collect();
             return self.alloc_latin1(&bytes);
@@ -284,7 +264,7 @@ impl Heap {
     }
 
     /// Allocates a flat string from a Rust string.
-    pub fn alloc_str(&mut self, s: &str) -> Gc<JsString> {
+    pub(crate) fn alloc_str(&mut self, s: &str) -> Gc<JsString> {
         if s.is_ascii() {
             self.alloc_latin1(s.as_bytes())
         } else {
@@ -293,16 +273,8 @@ impl Heap {
         }
     }
 
-    /// Allocates a string from a view (copying; used by substring operations).
-    pub fn alloc_view_copy(&mut self, units: &[u16], latin1: Option<&[u8]>) -> Gc<JsString> {
-        match latin1 {
-            Some(b) => self.alloc_latin1(b),
-            None => self.alloc_utf16(units),
-        }
-    }
-
     /// The hash of a flat string (cached in the cell).
-    pub fn str_hash(&mut self, s: Gc<JsString>) -> u32 {
+    pub(crate) fn str_hash(&mut self, s: Gc<JsString>) -> u32 {
         let cell = self.get(s);
         if cell.header.flags & HASHED != 0 {
             return cell.hash;
@@ -316,16 +288,16 @@ impl Heap {
 
     /// Flattens a string value (a `JsString` or a `Rope`) and returns the flat cell.
     /// Allocates when a rope is read for the first time; never collects.
-    pub fn flatten(&mut self, v: Value) -> Gc<JsString> {
+    pub(crate) fn flatten(&mut self, v: Value) -> Gc<JsString> {
         debug_assert!(v.is_string());
-        let h: Gc<CellHeader> = v.ptr_unchecked();
+        let h: Gc<CellHeader> = v.gc();
         if self.kind_of(h) == CellKind::String {
             return h.cast();
         }
         let rope: Gc<Rope> = h.cast();
         let flat = self.get(rope).flat;
         if !flat.is_empty() {
-            return flat.ptr_unchecked();
+            return flat.gc();
         }
         let len = self.get(rope).header.aux32 as usize;
         let one_byte = self.get(rope).header.flags & ONE_BYTE != 0;
@@ -350,7 +322,7 @@ impl Heap {
     fn collect_rope_latin1(&self, v: Value, out: &mut Vec<u8>) {
         let mut stack = vec![v];
         while let Some(v) = stack.pop() {
-            let h: Gc<CellHeader> = v.ptr_unchecked();
+            let h: Gc<CellHeader> = v.gc();
             if self.kind_of(h) == CellKind::String {
                 match self.str_view(h.cast()) {
                     StrView::Latin1(b) => out.extend_from_slice(b),
@@ -371,7 +343,7 @@ impl Heap {
     fn collect_rope_utf16(&self, v: Value, out: &mut Vec<u16>) {
         let mut stack = vec![v];
         while let Some(v) = stack.pop() {
-            let h: Gc<CellHeader> = v.ptr_unchecked();
+            let h: Gc<CellHeader> = v.gc();
             if self.kind_of(h) == CellKind::String {
                 self.str_view(h.cast()).push_units(out);
             } else {
@@ -387,13 +359,13 @@ impl Heap {
     }
 
     /// Whether a string value's units are all one-byte.
-    pub fn string_is_one_byte(&self, v: Value) -> bool {
-        let h: Gc<CellHeader> = v.ptr_unchecked();
+    pub(crate) fn string_is_one_byte(&self, v: Value) -> bool {
+        let h: Gc<CellHeader> = v.gc();
         self.get(h).flags & ONE_BYTE != 0
     }
 
     /// A rope for `left + right` (both non-empty string values).
-    pub fn alloc_rope(&mut self, left: Value, right: Value) -> Gc<Rope> {
+    pub(crate) fn alloc_rope(&mut self, left: Value, right: Value) -> Gc<Rope> {
         let len = self.string_len(left) + self.string_len(right);
         let one = self.string_is_one_byte(left) && self.string_is_one_byte(right);
         let depth = self.rope_depth(left).max(self.rope_depth(right)) + 1;
@@ -404,7 +376,7 @@ impl Heap {
     }
 
     fn rope_depth(&self, v: Value) -> u32 {
-        let h: Gc<CellHeader> = v.ptr_unchecked();
+        let h: Gc<CellHeader> = v.gc();
         if self.kind_of(h) == CellKind::Rope {
             self.get(h.cast::<Rope>()).depth
         } else {

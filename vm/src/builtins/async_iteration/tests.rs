@@ -49,8 +49,8 @@ fn drain(rt: &mut Runtime) {
 
 /// The settled state of promise `p` after the jobs ran: `Ok(value)` or `Err(reason)`.
 fn settled(rt: &mut Runtime, p: Value) -> Result<Value, Value> {
-    assert!(rt.is_promise(p), "not a promise");
-    rt.promise_result(p.ptr_unchecked()).expect("the promise is still pending")
+    assert!(crate::builtins::promise::is_promise(rt, p), "not a promise");
+    rt.promise_result(p.gc()).expect("the promise is still pending")
 }
 
 /// `(value, done)` of a fulfilled iterator-result promise.
@@ -63,7 +63,7 @@ fn iter_result(rt: &mut Runtime, p: Value) -> (Value, bool) {
 
 fn is_type_error(rt: &mut Runtime, v: Value) -> bool {
     let tep = rt.intrinsic(Intrinsic::TypeErrorPrototype);
-    v.is_object() && rt.get_prototype_of(v.ptr_unchecked()) == tep
+    v.is_object() && rt.get_prototype_of(v.gc()) == tep
 }
 
 fn num(n: f64) -> Value {
@@ -80,16 +80,16 @@ fn intrinsics_are_wired_as_the_specification_says() {
         let afsip = rt.intrinsic(Intrinsic::AsyncFromSyncIteratorPrototype);
         let op = rt.intrinsic(Intrinsic::ObjectPrototype);
         let fp = rt.intrinsic(Intrinsic::FunctionPrototype);
-        assert_eq!(rt.get_prototype_of(aip.ptr_unchecked()), op);
-        assert_eq!(rt.get_prototype_of(agp.ptr_unchecked()), aip);
-        assert_eq!(rt.get_prototype_of(afsip.ptr_unchecked()), aip);
-        assert_eq!(rt.get_prototype_of(agfp.ptr_unchecked()), fp);
+        assert_eq!(rt.get_prototype_of(aip.gc()), op);
+        assert_eq!(rt.get_prototype_of(agp.gc()), aip);
+        assert_eq!(rt.get_prototype_of(afsip.gc()), aip);
+        assert_eq!(rt.get_prototype_of(agfp.gc()), fp);
         assert_eq!(get(rt, agfp, "prototype"), agp);
         assert_eq!(get(rt, agp, "constructor"), agfp);
         assert_eq!(get(rt, agfp, "constructor"), agf);
         assert_eq!(get(rt, agf, "prototype"), agfp);
         let function = rt.intrinsic(Intrinsic::Function);
-        assert_eq!(rt.get_prototype_of(agf.ptr_unchecked()), function);
+        assert_eq!(rt.get_prototype_of(agf.gc()), function);
         // %AsyncIteratorPrototype%[@@asyncIterator]() returns its receiver.
         let key = crate::object::Key::Name(rt.symbols.async_iterator);
         let f = rt.get_v(aip, key).expect("@@asyncIterator");
@@ -103,13 +103,13 @@ fn intrinsics_are_wired_as_the_specification_says() {
         let tag = rt.get_v(agfp, tag_key).expect("tag");
         assert_eq!(rt.string_to_rust(tag), "AsyncGeneratorFunction");
         let pk = rt.key("prototype");
-        let d = rt.get_own_property(agfp.ptr_unchecked(), pk).expect("desc").expect("own");
+        let d = rt.get_own_property(agfp.gc(), pk).expect("desc").expect("own");
         assert_eq!((d.writable, d.enumerable, d.configurable), (Some(false), Some(false), Some(true)));
         for name in ["next", "return", "throw"] {
             let k = rt.key(name);
-            let d = rt.get_own_property(agp.ptr_unchecked(), k).expect("desc").expect("own");
+            let d = rt.get_own_property(agp.gc(), k).expect("desc").expect("own");
             assert_eq!((d.writable, d.configurable), (Some(true), Some(true)), "{name}");
-            assert!(rt.get_own_property(afsip.ptr_unchecked(), k).expect("desc").is_some(), "{name}");
+            assert!(rt.get_own_property(afsip.gc(), k).expect("desc").is_some(), "{name}");
         }
     });
 }
@@ -124,7 +124,7 @@ fn async_from_sync_iterator_awaits_each_value_of_an_array() {
         let it = get_async_iterator(rt, array).unwrap_or_else(|_| panic!("getAsyncIterator threw"));
         root(rt, it);
         let afsip = rt.intrinsic(Intrinsic::AsyncFromSyncIteratorPrototype);
-        assert_eq!(rt.get_prototype_of(it.ptr_unchecked()), afsip);
+        assert_eq!(rt.get_prototype_of(it.gc()), afsip);
         let p1 = call_method(rt, it, "next", &[]);
         let p2 = call_method(rt, it, "next", &[]);
         let p3 = call_method(rt, it, "next", &[]);

@@ -4,7 +4,7 @@
 use bytecode::BuiltinId;
 
 use crate::code::FunctionInfo;
-use crate::gc::{CellKind, Gc};
+use crate::gc::Gc;
 use crate::object::property::PropertyDescriptor;
 use crate::object::shape::{CONFIGURABLE, ENUMERABLE, WRITABLE};
 use crate::object::{JsObject, Key};
@@ -32,7 +32,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
         BuiltinId::SetHomeObject => {
             let (f, home) = (arg(args, 0), arg(args, 1));
             if f.is_object() {
-                if let Some(c) = rt.heap.downcast::<Closure>(f.ptr_unchecked()) {
+                if let Some(c) = rt.heap.downcast::<Closure>(f.gc()) {
                     rt.heap.get_mut(c).home = home;
                 }
             }
@@ -82,7 +82,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
                 if v.is_empty() {
                     break;
                 }
-                rt.create_data_property_or_throw(arr.ptr_unchecked(), Key::Index(i), v)?;
+                rt.create_data_property_or_throw(arr.gc(), Key::Index(i), v)?;
                 i += 1;
             }
             rt.release_handles(mark);
@@ -115,7 +115,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             let (f, name) = (arg(args, 0), arg(args, 1));
             if f.is_object() {
                 let n = if name.is_symbol() {
-                    let d = rt.heap.get(name.ptr_unchecked::<crate::object::Symbol>()).description;
+                    let d = rt.heap.get(name.gc::<crate::object::Symbol>()).description;
                     if d.is_string() {
                         let s = rt.string_to_rust(d);
                         rt.new_string(&format!("[{s}]"))
@@ -134,7 +134,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
                     n
                 };
                 let key = Key::Name(rt.names.name);
-                rt.define_own_property(f.ptr_unchecked(), key, &PropertyDescriptor::data(n, CONFIGURABLE))?;
+                rt.define_own_property(f.gc(), key, &PropertyDescriptor::data(n, CONFIGURABLE))?;
             }
             Ok(f)
         }
@@ -211,7 +211,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
         BuiltinId::SetProtoFromLiteral => {
             let (o, v) = (arg(args, 0), arg(args, 1));
             if o.is_object() && (v.is_object() || v.is_null()) {
-                rt.set_prototype_of(o.ptr_unchecked(), v)?;
+                rt.set_prototype_of(o.gc(), v)?;
             }
             Ok(Value::UNDEFINED)
         }
@@ -258,13 +258,13 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             }
             // PrivateFieldAdd step 1 (and PrivateMethodOrAccessorAdd), as amended by the
             // nonextensible-applies-to-private proposal: a TypeError on non-extensible objects.
-            if !rt.is_extensible(o.ptr_unchecked()) {
+            if !rt.is_extensible(o.gc()) {
                 let n = private_description(rt, name);
                 return Err(
                     rt.throw_type_error(&format!("Cannot define private member {n} on a non-extensible object"))
                 );
             }
-            rt.add_named(o.ptr_unchecked(), crate::object::shape::PropKey::from_value(name), v, WRITABLE);
+            rt.add_named(o.gc(), crate::object::shape::PropKey::from_value(name), v, WRITABLE);
             Ok(Value::UNDEFINED)
         }
         BuiltinId::PrivateIn => {
@@ -295,7 +295,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             if !o.is_object() {
                 return Ok(Value::FALSE);
             }
-            let obj: Gc<JsObject> = o.ptr_unchecked();
+            let obj: Gc<JsObject> = o.gc();
             let key = rt.to_property_key(name)?;
             if !rt.has_property(obj, key)? {
                 return Ok(Value::FALSE);
@@ -308,7 +308,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             let result = (|| {
                 let unscopables = rt.get(obj, unscopables_key, o)?;
                 if unscopables.is_object() {
-                    let blocked = rt.get(unscopables.ptr_unchecked(), key, unscopables)?;
+                    let blocked = rt.get(unscopables.gc(), key, unscopables)?;
                     if rt.to_boolean(blocked) {
                         return Ok(Value::FALSE);
                     }
@@ -376,7 +376,7 @@ fn private_slot(rt: &mut Runtime, o: Value, name: Value) -> Option<(Gc<JsObject>
     if !o.is_object() || !name.is_symbol() {
         return None;
     }
-    let obj: Gc<JsObject> = o.ptr_unchecked();
+    let obj: Gc<JsObject> = o.gc();
     let shape = rt.heap.get(obj).shape;
     rt.heap.get(shape).lookup(crate::object::shape::PropKey::from_value(name)).map(|(slot, _)| (obj, slot))
 }
@@ -386,7 +386,7 @@ fn private_description(rt: &mut Runtime, name: Value) -> String {
     if !name.is_symbol() {
         return String::from("#<private>");
     }
-    let d = rt.heap.get(name.ptr_unchecked::<crate::object::Symbol>()).description;
+    let d = rt.heap.get(name.gc::<crate::object::Symbol>()).description;
     if d.is_string() {
         rt.string_to_rust(d)
     } else {
@@ -399,7 +399,7 @@ fn super_base_value(rt: &mut Runtime, base: Value) -> JsResult<Gc<JsObject>> {
     if !base.is_object() {
         return Err(rt.throw_type_error("Cannot read properties of null (super)"));
     }
-    Ok(base.ptr_unchecked())
+    Ok(base.gc())
 }
 
 /// The object `super` lookups start from: the prototype of the home object.
@@ -407,11 +407,11 @@ fn super_base(rt: &mut Runtime, home: Value) -> JsResult<Gc<JsObject>> {
     if !home.is_object() {
         return Err(rt.throw_syntax_error("'super' keyword unexpected here"));
     }
-    let p = rt.get_prototype_of(home.ptr_unchecked());
+    let p = rt.get_prototype_of(home.gc());
     if !p.is_object() {
         return Err(rt.throw_type_error("Cannot read properties of null (super)"));
     }
-    Ok(p.ptr_unchecked())
+    Ok(p.gc())
 }
 
 /// 7.3.25 CopyDataProperties.
@@ -442,7 +442,7 @@ pub(crate) fn copy_data_properties(rt: &mut Runtime, target: Value, source: Valu
         if let Some(d) = rt.get_own_property(from, k)? {
             if d.enumerable == Some(true) {
                 let v = rt.get(from, k, Value::object(from))?;
-                rt.create_data_property_or_throw(target.ptr_unchecked(), k, v)?;
+                rt.create_data_property_or_throw(target.gc(), k, v)?;
             }
         }
     }
@@ -461,7 +461,7 @@ fn define_class(rt: &mut Runtime, ctor: Value, superclass: Value) -> JsResult<Va
         (Value::NULL, rt.intrinsic(Intrinsic::FunctionPrototype))
     } else if rt.is_constructor(superclass) {
         let key = Key::Name(rt.names.prototype);
-        let pp = rt.get(superclass.ptr_unchecked(), key, superclass)?;
+        let pp = rt.get(superclass.gc(), key, superclass)?;
         if !pp.is_object() && !pp.is_null() {
             return Err(rt.throw_type_error("Class extends value does not have valid prototype property"));
         }
@@ -470,7 +470,7 @@ fn define_class(rt: &mut Runtime, ctor: Value, superclass: Value) -> JsResult<Va
         let what = rt.short_description(superclass);
         return Err(rt.throw_type_error(&format!("Class extends value {what} is not a constructor or null")));
     };
-    let c: Gc<JsObject> = ctor.ptr_unchecked();
+    let c: Gc<JsObject> = ctor.gc();
     let proto = rt.new_object(proto_parent);
     let ckey = Key::Name(rt.names.constructor);
     rt.define_data_raw(proto, ckey, ctor, WRITABLE | CONFIGURABLE);
@@ -508,13 +508,4 @@ fn get_template_object(rt: &mut Runtime, args: &[Value], info: &FunctionInfo) ->
     let realm = rt.realm as usize;
     rt.realms[realm].templates.insert(cache_key, Value::object(cooked));
     Ok(Value::object(cooked))
-}
-
-/// Whether a value is a closure (for callers that need the bytecode function).
-pub fn as_closure(rt: &Runtime, v: Value) -> Option<Gc<Closure>> {
-    if v.is_object() && rt.heap.object_kind(v.ptr_unchecked()) == CellKind::Closure {
-        Some(v.ptr_unchecked())
-    } else {
-        None
-    }
 }

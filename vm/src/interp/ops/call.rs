@@ -25,7 +25,7 @@ pub(crate) fn start_call(
     construct: bool,
 ) -> JsResult<CallStart> {
     if f.is_object() {
-        let obj: Gc<JsObject> = f.ptr_unchecked();
+        let obj: Gc<JsObject> = f.gc();
         match rt.heap.object_kind(obj) {
             CellKind::Closure => {
                 // SAFETY: a function of this runtime's bundles, used while the runtime lives.
@@ -102,7 +102,7 @@ pub(crate) fn start_call(
 /// instances get that many inline slots.
 #[inline]
 pub(crate) fn learn_ctor_slots(rt: &mut Runtime, info: &FunctionInfo, this: Value) {
-    let o: Gc<JsObject> = this.ptr_unchecked();
+    let o: Gc<JsObject> = this.gc();
     let shape = rt.heap.get(o).shape;
     let n = rt.heap.get(shape).slot_count().min(16) as u8;
     if n > info.ctor_slots.get() {
@@ -155,7 +155,7 @@ pub(crate) fn array_to_list(rt: &mut Runtime, arr: Value) -> JsResult<Vec<Value>
     if !arr.is_object() {
         return Err(rt.throw_type_error("spread argument is not an array"));
     }
-    let obj: Gc<JsObject> = arr.ptr_unchecked();
+    let obj: Gc<JsObject> = arr.gc();
     let len = if rt.heap.object_kind(obj) == CellKind::Array {
         rt.heap.array_length(obj) as usize
     } else {

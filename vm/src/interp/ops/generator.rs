@@ -37,14 +37,14 @@ pub(crate) fn create_generator(rt: &mut Runtime, fi: usize, target: FuncRef, env
     let frame = rt.calls.frames[fi];
     let outer = frame.closure;
     let key = Key::Name(rt.names.prototype);
-    let p = rt.get(outer.ptr_unchecked(), key, outer)?;
+    let p = rt.get(outer.gc(), key, outer)?;
     let proto = if p.is_object() { p } else { rt.intrinsic(Intrinsic::GeneratorPrototype) };
     let start = frame.args as usize;
     let args: Vec<Value> = rt.calls.stack[start..start + frame.argc as usize].to_vec();
     let args_vec = rt.heap.alloc_vec_from(&args);
     let inner = crate::runtime::function::make_closure(rt, target, env);
-    let home = rt.heap.get(outer.ptr_unchecked::<Closure>()).home;
-    rt.heap.get_mut(inner.ptr_unchecked::<Closure>()).home = home;
+    let home = rt.heap.get(outer.gc::<Closure>()).home;
+    rt.heap.get_mut(inner.gc::<Closure>()).home = home;
     let shape = rt.root_shape(proto, CellKind::Generator, 0);
     let g = GeneratorObject::new(JsObject::new(CellKind::Generator, shape), inner, outer, Value::cell(args_vec));
     let g = rt.heap.alloc_object(g, 0);
@@ -52,7 +52,7 @@ pub(crate) fn create_generator(rt: &mut Runtime, fi: usize, target: FuncRef, env
 }
 
 fn gen_of(v: Value) -> Gc<GeneratorObject> {
-    v.ptr_unchecked()
+    v.gc()
 }
 
 /// `save_generator`: the next resumption continues at instruction `target`.
@@ -74,7 +74,7 @@ pub(crate) fn mark_completed(rt: &mut Runtime, g: Value) {
 /// `markRawYield`: the following yield's value is the iterator result itself (`yield*`).
 #[inline(never)]
 pub(crate) fn mark_raw_yield(rt: &mut Runtime, g: Value) {
-    if g.is_object() && rt.heap.object_kind(g.ptr_unchecked()) == CellKind::Generator {
+    if g.is_object() && rt.heap.object_kind(g.gc()) == CellKind::Generator {
         rt.heap.get_mut(gen_of(g)).completing = RAW_YIELD;
     }
 }
@@ -107,11 +107,7 @@ pub(crate) fn on_return(rt: &mut Runtime, fi: usize, v: Value) -> JsResult<Value
         let n = info.header.frame_size as usize;
         let base = frame.base as usize;
         let regs = rt.heap.get(g).regs;
-        let vec = if regs.is_cell() && rt.heap.vec_capacity(regs.ptr_unchecked()) >= n {
-            regs.ptr_unchecked()
-        } else {
-            rt.heap.alloc_vec(n)
-        };
+        let vec = if regs.is_cell() && rt.heap.vec_capacity(regs.gc()) >= n { regs.gc() } else { rt.heap.alloc_vec(n) };
         for i in 0..n {
             let x = rt.calls.stack[base + i];
             rt.heap.vec_set(vec, i, x);
@@ -141,7 +137,7 @@ pub(crate) fn finish_abruptly(rt: &mut Runtime, g: Value) {
 /// 27.5.3.3 GeneratorResume / 27.5.3.4 GeneratorResumeAbrupt.
 #[inline(never)]
 pub(crate) fn resume(rt: &mut Runtime, this: Value, value: Value, kind: u8) -> JsResult<Value> {
-    let ok = this.is_object() && rt.heap.object_kind(this.ptr_unchecked()) == CellKind::Generator;
+    let ok = this.is_object() && rt.heap.object_kind(this.gc()) == CellKind::Generator;
     if !ok {
         return Err(rt.throw_type_error("next method called on incompatible receiver"));
     }
@@ -165,9 +161,9 @@ pub(crate) fn resume(rt: &mut Runtime, this: Value, value: Value, kind: u8) -> J
     let gen = rt.heap.get(g);
     let (closure, args, regs, resume_ip) = (gen.closure, gen.args, gen.regs, gen.resume_ip);
     // SAFETY: a function of this runtime's bundles, used while the runtime lives.
-    let info = unsafe { info_ref(rt.heap.get(closure.ptr_unchecked::<Closure>()).func) };
+    let info = unsafe { info_ref(rt.heap.get(closure.gc::<Closure>()).func) };
     rt.enter_native()?;
-    let argv: Vec<Value> = rt.heap.vec_values(args.ptr_unchecked()).to_vec();
+    let argv: Vec<Value> = rt.heap.vec_values(args.gc()).to_vec();
     if let Err(e) = rt.ensure_stack(argv.len()) {
         rt.leave_native();
         return Err(e);
@@ -184,7 +180,7 @@ pub(crate) fn resume(rt: &mut Runtime, this: Value, value: Value, kind: u8) -> J
         rt.calls.frames[fi].ip = resume_ip;
         if regs.is_cell() {
             let base = rt.calls.frames[fi].base as usize;
-            let saved: Vec<Value> = rt.heap.vec_values(regs.ptr_unchecked()).to_vec();
+            let saved: Vec<Value> = rt.heap.vec_values(regs.gc()).to_vec();
             let n = saved.len().min(info.header.frame_size as usize);
             rt.calls.stack[base..base + n].copy_from_slice(&saved[..n]);
         }
@@ -201,7 +197,7 @@ pub(crate) fn resume(rt: &mut Runtime, this: Value, value: Value, kind: u8) -> J
 
 impl Runtime {
     /// `CreateIterResultObject(value, done)`.
-    pub fn create_iter_result(&mut self, value: Value, done: bool) -> Value {
+    pub(crate) fn create_iter_result(&mut self, value: Value, done: bool) -> Value {
         let shape = self.realm().shapes.iter_result;
         let o = self.new_object_with_shape(shape);
         let s = self.heap.inline_slots_mut(o);
@@ -219,9 +215,4 @@ pub(crate) fn frame_callee(rt: &Runtime, fi: usize) -> Value {
         return rt.heap.get(gen_of(f.generator)).outer;
     }
     f.closure
-}
-
-/// Whether `obj` is a generator object.
-pub fn is_generator(rt: &Runtime, obj: Gc<JsObject>) -> bool {
-    rt.heap.object_kind(obj) == CellKind::Generator
 }

@@ -25,7 +25,7 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
         }
         return rt.get_v(o, key);
     }
-    let obj: Gc<JsObject> = o.ptr_unchecked();
+    let obj: Gc<JsObject> = o.gc();
     let Key::Name(name) = key else {
         return get_or_missing(rt, obj, key, is_try);
     };
@@ -76,7 +76,7 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
                     }
                 }
                 if attrs & ACCESSOR != 0 {
-                    let getter = rt.heap.get(v.ptr_unchecked::<AccessorPair>()).getter;
+                    let getter = rt.heap.get(v.gc::<AccessorPair>()).getter;
                     if getter.is_undefined() {
                         return Ok(Value::UNDEFINED);
                     }
@@ -90,7 +90,7 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
                 if !proto.is_object() {
                     break;
                 }
-                h = proto.ptr_unchecked();
+                h = proto.gc();
             }
         }
     }
@@ -134,7 +134,7 @@ pub(crate) fn put_by_id_slow(
     if !o.is_object() {
         return rt.put_v(o, key, v, strict);
     }
-    let obj: Gc<JsObject> = o.ptr_unchecked();
+    let obj: Gc<JsObject> = o.gc();
     if is_try && !rt.has_property(obj, key)? {
         let name = rt.key_display(key);
         return Err(rt.throw_reference_error(&format!("{name} is not defined")));
@@ -183,7 +183,7 @@ pub(crate) fn put_by_id_slow(
             let mut p = rt.get_prototype_of(obj);
             let mut plain = true;
             while p.is_object() {
-                let po: Gc<JsObject> = p.ptr_unchecked();
+                let po: Gc<JsObject> = p.gc();
                 match rt.own_lookup(po, key) {
                     Own::Absent => p = rt.get_prototype_of(po),
                     Own::Slot(_, attrs) if attrs & (ACCESSOR | WRITABLE) == WRITABLE => break,
@@ -247,7 +247,7 @@ pub(crate) fn put_by_val_slow(rt: &mut Runtime, o: Value, k: Value, v: Value, st
     let key = rt.to_property_key(k)?;
     if o.is_object() {
         // Appending to a simple array: extend the dense elements.
-        let obj: Gc<JsObject> = o.ptr_unchecked();
+        let obj: Gc<JsObject> = o.gc();
         if let Key::Index(i) = key {
             if rt.heap.object_kind(obj) == CellKind::Array
                 && i == rt.heap.array_length(obj)
@@ -299,7 +299,7 @@ pub(crate) fn put_own(rt: &mut Runtime, o: Value, key: Key, v: Value, attrs: u8)
     if !o.is_object() {
         return Err(rt.throw_type_error("internal error: defining a property on a non-object"));
     }
-    let obj: Gc<JsObject> = o.ptr_unchecked();
+    let obj: Gc<JsObject> = o.gc();
     if let Own::Absent = rt.own_lookup(obj, key) {
         if rt.is_extensible(obj) && rt.add_property(obj, key, v, attrs) {
             return Ok(());
@@ -330,5 +330,5 @@ pub(crate) fn put_own_accessor(
         configurable: Some(true),
         ..Default::default()
     };
-    rt.define_property_or_throw(o.ptr_unchecked(), key, &desc)
+    rt.define_property_or_throw(o.gc(), key, &desc)
 }
