@@ -25,35 +25,18 @@
 //!   expression statement starting with `let [`, contextual keywords (`get`, `set`,
 //!   `static`, `new.target`) and identifiers with invalid escapes, initializers of
 //!   destructuring `for-in` heads.
+//!
+//! The checks run inside the one walk of scope analysis (`scope::analyze`): at each node
+//! the analyzer calls the `Checker` with the node and with the declarations it hoisted
+//! there, and the `Checker` keeps what the checks depend on (strictness, where `super` is
+//! allowed, the labels in scope, whether `await` is a keyword) and collects the errors.
 
 use hashbrown::{HashMap, HashSet};
 use swc_common::Span;
 use swc_ecma_ast::*;
 
-use super::scope::{has_use_strict, MAX_DEPTH};
+use super::scope::{collect_var_names, fn_decl_of, has_use_strict, pat_names, LexicalDecl, Named};
 use super::LineTable;
-
-/// Checks `script`; returns every error found as (span, message). `deferred` are the
-/// errors swc recovered from that Annex B may allow (see `ParsedScript::deferred`).
-pub fn check(script: &Script, lines: &LineTable, strict: bool, deferred: &[(Span, String)]) -> Vec<(Span, String)> {
-    let strict = strict || has_use_strict(&script.body);
-    let mut c = Checker {
-        errors: Vec::new(),
-        ctx: Ctx { strict, super_call: false, super_prop: false, no_arguments: false, in_async: false },
-        depth: 0,
-        labels: Vec::new(),
-        deferred: deferred.to_vec(),
-        lines,
-        next_async: false,
-    };
-    c.directives(&script.body, strict);
-    c.check_scope_body(&script.body, &[], true);
-    c.stmts(&script.body);
-    c.errors.append(&mut c.deferred);
-    c.errors.sort_by_key(|(s, _)| s.lo);
-    c.errors.dedup();
-    c.errors
-}
 
 #[derive(Clone, Copy)]
 struct Ctx {
@@ -67,10 +50,33 @@ struct Ctx {
     in_async: bool,
 }
 
-struct Checker<'l> {
+/// The context a function, class or initializer replaced, for `Checker::leave`.
+pub(super) struct Outer {
+    ctx: Ctx,
+    labels: Option<Vec<(String, bool)>>,
+}
+
+/// What kind of function body is being checked, for `super`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum FnCtx {
+    Plain,
+    Method,
+    Constructor { derived: bool },
+}
+
+/// The function `Checker::enter_function` enters.
+pub(super) struct FunctionHead<'a> {
+    pub params: &'a [&'a Pat],
+    pub body: &'a [Stmt],
+    pub kind: FnCtx,
+    pub name: Option<&'a Ident>,
+    pub is_async: bool,
+    pub arrow: bool,
+}
+
+pub(super) struct Checker<'l> {
     errors: Vec<(Span, String)>,
     ctx: Ctx,
-    depth: u32,
     /// The labels enclosing the current statement in this function, and whether each
     /// labels an iteration statement.
     labels: Vec<(String, bool)>,
@@ -78,153 +84,63 @@ struct Checker<'l> {
     deferred: Vec<(Span, String)>,
     /// The source, for checks of the text swc does not keep (escapes, semicolons).
     lines: &'l LineTable,
-    /// Whether the function `function_like` checks next is async.
-    next_async: bool,
 }
 
-/// A bound name and where it is bound.
-type Named = (String, Span);
-
-fn pat_names(pat: &Pat, out: &mut Vec<Named>) {
-    match pat {
-        Pat::Ident(b) => out.push((b.id.sym.to_string(), b.id.span)),
-        Pat::Array(a) => {
-            for p in a.elems.iter().flatten() {
-                pat_names(p, out);
-            }
-        }
-        Pat::Rest(r) => pat_names(&r.arg, out),
-        Pat::Object(o) => {
-            for p in &o.props {
-                match p {
-                    ObjectPatProp::KeyValue(kv) => pat_names(&kv.value, out),
-                    ObjectPatProp::Assign(a) => out.push((a.key.id.sym.to_string(), a.key.id.span)),
-                    ObjectPatProp::Rest(r) => pat_names(&r.arg, out),
-                }
-            }
-        }
-        Pat::Assign(a) => pat_names(&a.left, out),
-        Pat::Expr(_) | Pat::Invalid(_) => {}
-    }
-}
-
-fn fn_decl_of(stmt: &Stmt) -> Option<&FnDecl> {
-    match stmt {
-        Stmt::Decl(Decl::Fn(f)) => Some(f),
-        Stmt::Labeled(l) => fn_decl_of(&l.body),
-        _ => None,
-    }
-}
-
-/// Lexical declarations directly in `stmts`: (name, span, is a plain function declaration).
-fn lexical(stmts: &[Stmt], top_level: bool) -> Vec<(String, Span, bool)> {
-    let mut out = Vec::new();
-    for s in stmts {
-        match s {
-            Stmt::Decl(Decl::Var(v)) if v.kind != VarDeclKind::Var => {
-                let mut names = Vec::new();
-                for d in &v.decls {
-                    pat_names(&d.name, &mut names);
-                }
-                out.extend(names.into_iter().map(|(n, s)| (n, s, false)));
-            }
-            Stmt::Decl(Decl::Class(c)) => out.push((c.ident.sym.to_string(), c.ident.span, false)),
-            _ => {
-                if let Some(f) = fn_decl_of(s) {
-                    if !top_level {
-                        let plain = !f.function.is_generator && !f.function.is_async;
-                        out.push((f.ident.sym.to_string(), f.ident.span, plain));
-                    }
-                }
-            }
+impl<'l> Checker<'l> {
+    /// A checker of a script (strict if `strict`); `deferred` are the errors swc recovered
+    /// from that Annex B may allow (see `ParsedScript::deferred`).
+    pub(super) fn new(lines: &'l LineTable, strict: bool, deferred: &[(Span, String)]) -> Checker<'l> {
+        Checker {
+            errors: Vec::new(),
+            ctx: Ctx { strict, super_call: false, super_prop: false, no_arguments: false, in_async: false },
+            labels: Vec::new(),
+            deferred: deferred.to_vec(),
+            lines,
         }
     }
-    out
-}
 
-/// `var` names of `stmts`, recursively (not into functions).
-fn var_names(stmts: &[Stmt], out: &mut Vec<Named>) {
-    super::scope::for_each_var_decl(stmts, &mut |v| {
-        for d in &v.decls {
-            pat_names(&d.name, out);
-        }
-    });
-}
+    /// Every error found, in source order.
+    pub(super) fn finish(mut self) -> Vec<(Span, String)> {
+        self.errors.append(&mut self.deferred);
+        self.errors.sort_by_key(|(s, _)| s.lo);
+        self.errors.dedup();
+        self.errors
+    }
 
-impl Checker<'_> {
     fn error(&mut self, span: Span, msg: impl Into<String>) {
         self.errors.push((span, msg.into()));
     }
 
-    /// Redeclaration checks for a block-like statement list. `outer` are names that no
-    /// lexical declaration may repeat (parameters, catch parameters, for-head names).
-    fn check_scope_body(&mut self, stmts: &[Stmt], outer: &[Named], top_level: bool) {
-        let lex = lexical(stmts, top_level);
+    fn redeclared(&mut self, span: Span, name: &str) {
+        self.error(span, format!("Identifier '{name}' has already been declared"));
+    }
+
+    /// Redeclarations in one scope: `lexical` are its lexical declarations, `vars` the
+    /// `var` names (and, at a function's top level, function declarations) that reach it,
+    /// `outer` names no lexical declaration may repeat (parameters, catch parameters).
+    pub(super) fn redeclarations(&mut self, lexical: &[LexicalDecl], vars: &[Named], outer: &[Named]) {
         let mut seen: HashMap<&str, bool> = HashMap::new();
-        for (name, span, plain_fn) in &lex {
-            if let Some(&prev_plain) = seen.get(name.as_str()) {
-                if !(prev_plain && *plain_fn && !self.ctx.strict) {
-                    self.error(*span, format!("Identifier '{name}' has already been declared"));
+        for l in lexical {
+            if let Some(&prev_plain) = seen.get(l.name.as_str()) {
+                if !(prev_plain && l.plain_function && !self.ctx.strict) {
+                    self.redeclared(l.span, &l.name);
                 }
             } else {
-                seen.insert(name, *plain_fn);
+                seen.insert(&l.name, l.plain_function);
             }
         }
-        for (name, span) in outer {
-            if let Some((_, lspan, _)) = lex.iter().find(|(n, _, _)| n == name) {
-                let at = if lspan.lo > span.lo { *lspan } else { *span };
-                self.error(at, format!("Identifier '{name}' has already been declared"));
-            }
-        }
-        let mut vars = Vec::new();
-        var_names(stmts, &mut vars);
-        if top_level {
-            for s in stmts {
-                if let Some(f) = fn_decl_of(s) {
-                    vars.push((f.ident.sym.to_string(), f.ident.span));
-                }
-            }
-        }
-        for (name, span) in &vars {
-            if let Some((_, lspan, _)) = lex.iter().find(|(n, _, _)| n == name) {
-                let at = if lspan.lo > span.lo { *lspan } else { *span };
-                self.error(at, format!("Identifier '{name}' has already been declared"));
+        for (name, span) in outer.iter().chain(vars) {
+            if let Some(l) = lexical.iter().find(|l| l.name == *name) {
+                let at = if l.span.lo > span.lo { l.span } else { *span };
+                self.redeclared(at, name);
             }
         }
     }
 
-    fn enter(&mut self) -> bool {
-        self.depth += 1;
-        self.depth <= MAX_DEPTH
-    }
-
-    fn stmts(&mut self, stmts: &[Stmt]) {
-        for s in stmts {
-            self.stmt(s);
-        }
-    }
-
-    fn block(&mut self, stmts: &[Stmt], outer: &[Named]) {
-        self.check_scope_body(stmts, outer, false);
-        self.stmts(stmts);
-    }
-
-    fn stmt(&mut self, s: &Stmt) {
-        if !self.enter() {
-            self.depth -= 1;
-            return;
-        }
+    /// The statement `s` itself (the analyzer walks its parts): labels, `for` heads,
+    /// `continue` targets, `let [` and the catch parameter.
+    pub(super) fn stmt(&mut self, s: &Stmt) {
         match s {
-            Stmt::Block(b) => self.block(&b.stmts, &[]),
-            Stmt::With(w) => {
-                self.expr(&w.obj);
-                self.body_stmt(&w.body);
-            }
-            Stmt::Return(r) => {
-                if let Some(a) = &r.arg {
-                    self.expr(a);
-                }
-            }
             Stmt::Labeled(l) => {
                 if let Stmt::Decl(Decl::Fn(f)) = &*l.body {
                     if f.function.is_async {
@@ -232,80 +148,31 @@ impl Checker<'_> {
                     }
                 }
                 self.ident(&l.label);
-                self.labels.push((l.label.sym.to_string(), labels_loop(&l.body)));
-                self.stmt(&l.body);
-                self.labels.pop();
             }
-            Stmt::If(i) => {
-                self.expr(&i.test);
-                self.if_branch(&i.cons);
-                if let Some(a) = &i.alt {
-                    self.if_branch(a);
-                }
-            }
-            Stmt::Switch(sw) => {
-                self.expr(&sw.discriminant);
-                let all: Vec<Stmt> = sw.cases.iter().flat_map(|c| c.cons.iter().cloned()).collect();
-                self.check_scope_body(&all, &[], false);
-                for c in &sw.cases {
-                    if let Some(t) = &c.test {
-                        self.expr(t);
-                    }
-                    self.stmts(&c.cons);
-                }
-            }
-            Stmt::Throw(t) => self.expr(&t.arg),
             Stmt::Try(t) => {
-                self.block(&t.block.stmts, &[]);
-                if let Some(h) = &t.handler {
-                    let mut params = Vec::new();
-                    if let Some(p) = &h.param {
-                        pat_names(p, &mut params);
-                        self.duplicates(&params);
-                        self.pat(p);
-                    }
-                    // Annex B: `var e` (also in a for-of head) may redeclare a simple catch
-                    // parameter, but not a destructured one.
+                let Some(h) = &t.handler else { return };
+                let mut params = Vec::new();
+                if let Some(p) = &h.param {
+                    pat_names(p, &mut params);
+                    self.duplicates(&params);
+                }
+                // Annex B: `var e` (also in a for-of head) may redeclare a simple catch
+                // parameter, but not a destructured one.
+                if !matches!(h.param, Some(Pat::Ident(_))) {
                     let mut vars = Vec::new();
-                    var_names(&h.body.stmts, &mut vars);
-                    let simple = matches!(h.param, Some(Pat::Ident(_)));
-                    let conflicting = if simple { Vec::new() } else { vars };
-                    for (name, span) in &conflicting {
+                    collect_var_names(&h.body.stmts, &mut vars);
+                    for (name, span) in &vars {
                         if params.iter().any(|(n, _)| n == name) {
-                            self.error(*span, format!("Identifier '{name}' has already been declared"));
+                            self.redeclared(*span, name);
                         }
                     }
-                    self.block(&h.body.stmts, &params);
                 }
-                if let Some(f) = &t.finalizer {
-                    self.block(&f.stmts, &[]);
-                }
-            }
-            Stmt::While(w) => {
-                self.expr(&w.test);
-                self.body_stmt(&w.body);
-            }
-            Stmt::DoWhile(w) => {
-                self.body_stmt(&w.body);
-                self.expr(&w.test);
             }
             Stmt::For(f) => {
                 self.for_semicolons(f);
                 if let Some(VarDeclOrExpr::VarDecl(v)) = &f.init {
                     self.for_head(v, &f.body);
                 }
-                match &f.init {
-                    Some(VarDeclOrExpr::VarDecl(v)) => self.var_decl(v),
-                    Some(VarDeclOrExpr::Expr(e)) => self.expr(e),
-                    None => {}
-                }
-                if let Some(t) = &f.test {
-                    self.expr(t);
-                }
-                if let Some(u) = &f.update {
-                    self.expr(u);
-                }
-                self.body_stmt(&f.body);
             }
             Stmt::ForIn(f) => {
                 // Annex B.3.5 allows an initializer only for a single identifier binding.
@@ -316,18 +183,10 @@ impl Checker<'_> {
                         }
                     }
                 }
-                self.for_in_of(&f.left, &f.right, &f.body)
+                self.for_in_of_head(&f.left, &f.body);
             }
-            Stmt::ForOf(f) => self.for_in_of(&f.left, &f.right, &f.body),
-            Stmt::Decl(d) => match d {
-                Decl::Class(c) => {
-                    self.ident(&c.ident);
-                    self.class(&c.class)
-                }
-                Decl::Fn(f) => self.function(&f.function, FnCtx::Plain, Some(&f.ident)),
-                Decl::Var(v) => self.var_decl(v),
-                _ => {}
-            },
+            Stmt::ForOf(f) => self.for_in_of_head(&f.left, &f.body),
+            Stmt::Decl(Decl::Class(c)) => self.ident(&c.ident),
             Stmt::Expr(e) => {
                 // ExpressionStatement: [lookahead ∉ { `let [` }].
                 let text = self.lines.slice(e.span);
@@ -339,7 +198,6 @@ impl Checker<'_> {
                         self.error(e.span, "Lexical declaration cannot appear in a single-statement context");
                     }
                 }
-                self.expr(&e.expr)
             }
             Stmt::Continue(c) => {
                 if let Some(l) = &c.label {
@@ -356,25 +214,34 @@ impl Checker<'_> {
                     }
                 }
             }
-            Stmt::Empty(_) | Stmt::Debugger(_) | Stmt::Break(_) => {}
+            _ => {}
         }
-        self.depth -= 1;
+    }
+
+    /// Enters the body of labelled statement `l`.
+    pub(super) fn push_label(&mut self, l: &LabeledStmt) {
+        self.labels.push((l.label.sym.to_string(), labels_loop(&l.body)));
+    }
+
+    /// Leaves the body of the innermost labelled statement.
+    pub(super) fn pop_label(&mut self) {
+        self.labels.pop();
     }
 
     /// A branch of an `if`: Annex B allows a plain function declaration there in sloppy
     /// code (as if it were in a block).
-    fn if_branch(&mut self, s: &Stmt) {
+    pub(super) fn if_branch(&mut self, s: &Stmt) {
         if let Stmt::Decl(Decl::Fn(f)) = s {
             if !self.ctx.strict && !f.function.is_generator && !f.function.is_async {
                 let lo = f.function.span.lo;
                 self.deferred.retain(|(span, _)| span.lo != lo);
             }
         }
-        self.body_stmt(s);
     }
 
-    /// The body of an `if` or a loop: a labelled function declaration is not allowed there.
-    fn body_stmt(&mut self, s: &Stmt) {
+    /// The body of an `if`, a loop or `with`: a labelled or async function declaration is
+    /// not allowed there.
+    pub(super) fn body_stmt(&mut self, s: &Stmt) {
         if let Stmt::Labeled(l) = s {
             if fn_decl_of(s).is_some() {
                 self.error(l.span, "Labelled function declarations are not allowed as the body of a statement");
@@ -385,7 +252,6 @@ impl Checker<'_> {
                 self.error(f.function.span, "Async function declarations are not allowed as the body of a statement");
             }
         }
-        self.stmt(s);
     }
 
     /// `async` and the name of an async method must be on one line (otherwise `async` is a
@@ -403,7 +269,7 @@ impl Checker<'_> {
     }
 
     /// An identifier: reserved words can only get here written with escapes.
-    fn ident(&mut self, i: &Ident) {
+    pub(super) fn ident(&mut self, i: &Ident) {
         let name: &str = &i.sym;
         if self.ctx.no_arguments && name == "arguments" {
             self.error(i.span, "'arguments' is not allowed in class field initializer or static initialization block");
@@ -449,8 +315,8 @@ impl Checker<'_> {
 
     /// Strict directive prologues must not contain legacy octal escapes before or after
     /// "use strict".
-    fn directives(&mut self, stmts: &[Stmt], strict: bool) {
-        if !strict {
+    pub(super) fn directives(&mut self, stmts: &[Stmt]) {
+        if !self.ctx.strict {
             return;
         }
         for s in stmts {
@@ -509,6 +375,8 @@ impl Checker<'_> {
         }
     }
 
+    /// A `for` head's `let`/`const` names: no duplicates, and no `var` of the body repeats
+    /// them.
     fn for_head(&mut self, v: &VarDecl, body: &Stmt) {
         if v.kind == VarDeclKind::Var {
             return;
@@ -519,102 +387,42 @@ impl Checker<'_> {
         }
         self.duplicates(&names);
         let mut vars = Vec::new();
-        var_names(std::slice::from_ref(body), &mut vars);
+        collect_var_names(std::slice::from_ref(body), &mut vars);
         for (name, span) in &vars {
             if names.iter().any(|(n, _)| n == name) {
-                self.error(*span, format!("Identifier '{name}' has already been declared"));
+                self.redeclared(*span, name);
             }
         }
     }
 
-    fn for_in_of(&mut self, left: &ForHead, right: &Expr, body: &Stmt) {
+    fn for_in_of_head(&mut self, left: &ForHead, body: &Stmt) {
         match left {
-            ForHead::VarDecl(v) => {
-                self.for_head(v, body);
-                self.var_decl(v);
-            }
-            ForHead::Pat(p) => {
-                self.assign_pat(p);
-            }
+            ForHead::VarDecl(v) => self.for_head(v, body),
+            ForHead::Pat(p) => self.assignment_pattern(p),
             ForHead::UsingDecl(_) => {}
         }
-        self.expr(right);
-        self.body_stmt(body);
     }
 
     fn duplicates(&mut self, names: &[Named]) {
         let mut seen = HashSet::new();
         for (n, span) in names {
             if !seen.insert(n.as_str()) {
-                self.error(*span, format!("Identifier '{n}' has already been declared"));
+                self.redeclared(*span, n);
             }
         }
     }
 
-    fn var_decl(&mut self, v: &VarDecl) {
-        for d in &v.decls {
-            self.pat(&d.name);
-            if let Some(init) = &d.init {
-                self.expr(init);
-            }
-        }
-    }
-
-    /// Defaults and computed keys in a binding pattern.
-    fn pat(&mut self, p: &Pat) {
-        if !self.enter() {
-            self.depth -= 1;
-            return;
-        }
-        match p {
-            Pat::Array(a) => {
-                for e in a.elems.iter().flatten() {
-                    self.pat(e);
-                }
-            }
-            Pat::Rest(r) => self.pat(&r.arg),
-            Pat::Object(o) => {
-                for prop in &o.props {
-                    match prop {
-                        ObjectPatProp::KeyValue(kv) => {
-                            self.prop_name(&kv.key);
-                            self.pat(&kv.value);
-                        }
-                        ObjectPatProp::Assign(a) => {
-                            self.ident(&a.key.id);
-                            if let Some(v) = &a.value {
-                                self.expr(v);
-                            }
-                        }
-                        ObjectPatProp::Rest(r) => self.pat(&r.arg),
-                    }
-                }
-            }
-            Pat::Assign(a) => {
-                self.pat(&a.left);
-                self.expr(&a.right);
-            }
-            Pat::Expr(e) => self.expr(e),
-            Pat::Ident(b) => self.ident(&b.id),
-            Pat::Invalid(_) => {}
-        }
-        self.depth -= 1;
-    }
-
-    /// A destructuring assignment pattern: also checks strict-mode `eval`/`arguments`
-    /// shorthand targets.
-    fn assign_pat(&mut self, p: &Pat) {
+    /// A destructuring assignment pattern: `eval`/`arguments` are not targets in strict
+    /// code.
+    fn assignment_pattern(&mut self, p: &Pat) {
         if self.ctx.strict {
             self.strict_targets(p);
         }
-        self.pat(p);
     }
 
     fn strict_targets(&mut self, p: &Pat) {
         match p {
-            Pat::Ident(b) if &*b.id.sym == "eval" || &*b.id.sym == "arguments" => {
-                self.error(b.id.span, format!("Unexpected eval or arguments in strict mode ('{}')", b.id.sym));
-            }
+            Pat::Ident(b) => self.strict_simple_target(&b.id),
             Pat::Array(a) => {
                 for e in a.elems.iter().flatten() {
                     self.strict_targets(e);
@@ -625,14 +433,7 @@ impl Checker<'_> {
                 for prop in &o.props {
                     match prop {
                         ObjectPatProp::KeyValue(kv) => self.strict_targets(&kv.value),
-                        ObjectPatProp::Assign(a) => {
-                            if &*a.key.id.sym == "eval" || &*a.key.id.sym == "arguments" {
-                                self.error(
-                                    a.key.id.span,
-                                    format!("Unexpected eval or arguments in strict mode ('{}')", a.key.id.sym),
-                                );
-                            }
-                        }
+                        ObjectPatProp::Assign(a) => self.strict_simple_target(&a.key.id),
                         ObjectPatProp::Rest(r) => self.strict_targets(&r.arg),
                     }
                 }
@@ -642,46 +443,45 @@ impl Checker<'_> {
         }
     }
 
-    fn prop_name(&mut self, key: &PropName) {
-        match key {
-            PropName::Computed(c) => self.expr(&c.expr),
-            PropName::Ident(i) => {
-                let raw = self.lines.slice(i.span);
-                if raw.contains('\\') {
-                    if let Err(m) = check_identifier_escapes(raw) {
-                        self.error(i.span, m);
-                    }
+    /// `eval = 1`, `arguments++` in strict code.
+    fn strict_simple_target(&mut self, i: &Ident) {
+        if self.ctx.strict && (&*i.sym == "eval" || &*i.sym == "arguments") {
+            self.error(i.span, format!("Unexpected eval or arguments in strict mode ('{}')", i.sym));
+        }
+    }
+
+    /// A property name: an identifier's escapes (a computed key is walked as an
+    /// expression).
+    pub(super) fn prop_name(&mut self, key: &PropName) {
+        if let PropName::Ident(i) = key {
+            let raw = self.lines.slice(i.span);
+            if raw.contains('\\') {
+                if let Err(m) = check_identifier_escapes(raw) {
+                    self.error(i.span, m);
                 }
             }
-            _ => {}
         }
     }
 
-    fn function(&mut self, f: &Function, kind: FnCtx, name: Option<&Ident>) {
-        let params: Vec<&Pat> = f.params.iter().map(|p| &p.pat).collect();
-        let body: &[Stmt] = f.body.as_ref().map_or(&[], |b| &b.stmts);
-        self.next_async = f.is_async;
-        self.function_like(&params, body, kind, name, false);
-    }
-
-    fn function_like(&mut self, params: &[&Pat], body: &[Stmt], kind: FnCtx, name: Option<&Ident>, arrow: bool) {
+    /// Enters function `f` before the analyzer walks its parameters and body; `leave`
+    /// returns to the enclosing context. The name is checked with the function's own
+    /// strictness but the enclosing `await`.
+    pub(super) fn enter_function(&mut self, f: FunctionHead<'_>) -> Outer {
+        let outer = Outer { ctx: self.ctx, labels: Some(std::mem::take(&mut self.labels)) };
         let saved = self.ctx;
-        let saved_labels = std::mem::take(&mut self.labels);
-        let own_strict = has_use_strict(body);
+        let own_strict = has_use_strict(f.body);
         self.ctx.strict = saved.strict || own_strict;
-        self.directives(body, self.ctx.strict);
-        if let Some(n) = name {
+        self.directives(f.body);
+        if let Some(n) = f.name {
             self.ident(n);
         }
-        // The name was checked in the enclosing context; the parameters and body are in
-        // the function's own.
-        self.ctx.in_async = std::mem::take(&mut self.next_async);
-        if !arrow {
+        self.ctx.in_async = f.is_async;
+        if !f.arrow {
             self.ctx.no_arguments = false;
         }
-        match kind {
+        match f.kind {
             FnCtx::Plain => {
-                if !arrow {
+                if !f.arrow {
                     self.ctx.super_call = false;
                     self.ctx.super_prop = false;
                 }
@@ -695,117 +495,76 @@ impl Checker<'_> {
                 self.ctx.super_prop = true;
             }
         }
-        if own_strict && !saved.strict {
-            if let Some(n) = name {
-                if &*n.sym == "eval" || &*n.sym == "arguments" {
-                    self.error(n.span, format!("Unexpected eval or arguments in strict mode ('{}')", n.sym));
-                }
+        let newly_strict = own_strict && !saved.strict;
+        if newly_strict {
+            if let Some(n) = f.name {
+                self.strict_simple_target(n);
             }
         }
         let mut names = Vec::new();
-        for p in params {
+        for p in f.params {
             pat_names(p, &mut names);
         }
-        let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
-        if self.ctx.strict || arrow || !simple || kind != FnCtx::Plain {
+        let simple = f.params.iter().all(|p| matches!(p, Pat::Ident(_)));
+        if self.ctx.strict || f.arrow || !simple || f.kind != FnCtx::Plain {
             self.duplicates(&names);
         }
-        if own_strict && !saved.strict {
+        if newly_strict {
             for (n, span) in &names {
                 if n == "eval" || n == "arguments" {
                     self.error(*span, format!("Unexpected eval or arguments in strict mode ('{n}')"));
                 }
             }
         }
-        for p in params {
-            self.pat(p);
-        }
-        self.check_scope_body(body, &names, true);
-        self.stmts(body);
-        self.ctx = saved;
-        self.labels = saved_labels;
+        outer
     }
 
-    fn class(&mut self, class: &Class) {
-        let saved = self.ctx;
+    /// Enters a class (all of it is strict code).
+    pub(super) fn enter_class(&mut self) -> Outer {
+        let outer = Outer { ctx: self.ctx, labels: None };
         self.ctx.strict = true;
-        if let Some(s) = &class.super_class {
-            self.expr(s);
-        }
-        let derived = class.super_class.is_some();
-        for m in &class.body {
-            match m {
-                ClassMember::Constructor(c) => {
-                    let params: Vec<&Pat> = c
-                        .params
-                        .iter()
-                        .filter_map(|p| match p {
-                            ParamOrTsParamProp::Param(p) => Some(&p.pat),
-                            ParamOrTsParamProp::TsParamProp(_) => None,
-                        })
-                        .collect();
-                    let body: &[Stmt] = c.body.as_ref().map_or(&[], |b| &b.stmts);
-                    self.function_like(&params, body, FnCtx::Constructor { derived }, None, false);
-                }
-                ClassMember::Method(m) => {
-                    self.no_escape_before(m.span, prop_name_span(&m.key).lo, "static");
-                    self.async_method_head(m.span.lo, &m.key, m.function.is_async);
-                    self.prop_name(&m.key);
-                    if m.is_static && static_name(&m.key) == Some("prototype") {
-                        self.error(m.span, "Classes may not have a static property named 'prototype'");
-                    }
-                    self.function(&m.function, FnCtx::Method, None);
-                }
-                ClassMember::PrivateMethod(m) => {
-                    self.private_name(&m.key);
-                    self.function(&m.function, FnCtx::Method, None)
-                }
-                ClassMember::ClassProp(p) => {
-                    self.prop_name(&p.key);
-                    let name = if matches!(p.key, PropName::Computed(_)) { None } else { static_name(&p.key) };
-                    if name == Some("constructor") || (p.is_static && name == Some("prototype")) {
-                        self.error(
-                            p.span,
-                            format!("Classes may not have a field named '{}'", name.unwrap_or_default()),
-                        );
-                    }
-                    if let Some(v) = &p.value {
-                        self.field_initializer(v);
-                    }
-                }
-                ClassMember::PrivateProp(p) => {
-                    self.private_name(&p.key);
-                    if let Some(v) = &p.value {
-                        self.field_initializer(v);
-                    }
-                }
-                ClassMember::StaticBlock(b) => {
-                    let inner = self.ctx;
-                    self.ctx.super_call = false;
-                    self.ctx.super_prop = true;
-                    self.ctx.no_arguments = true;
-                    let saved_labels = std::mem::take(&mut self.labels);
-                    self.check_scope_body(&b.body.stmts, &[], true);
-                    self.stmts(&b.body.stmts);
-                    self.labels = saved_labels;
-                    self.ctx = inner;
-                }
-                _ => {}
-            }
-        }
-        self.private_duplicates(class);
-        self.ctx = saved;
+        outer
     }
 
-    /// A field initializer: like a method body (`super.x` but not `super()`), without
-    /// `arguments`.
-    fn field_initializer(&mut self, v: &Expr) {
-        let inner = self.ctx;
+    /// Enters a field initializer or a static block: like a method body (`super.x` but
+    /// not `super()`), without `arguments`.
+    pub(super) fn enter_initializer(&mut self, static_block: bool) -> Outer {
+        let labels = static_block.then(|| std::mem::take(&mut self.labels));
+        let outer = Outer { ctx: self.ctx, labels };
         self.ctx.super_call = false;
         self.ctx.super_prop = true;
         self.ctx.no_arguments = true;
-        self.expr(v);
-        self.ctx = inner;
+        outer
+    }
+
+    /// Returns to the context `outer` was saved from.
+    pub(super) fn leave(&mut self, outer: Outer) {
+        self.ctx = outer.ctx;
+        if let Some(labels) = outer.labels {
+            self.labels = labels;
+        }
+    }
+
+    /// A class member itself (the analyzer walks its keys, functions and initializers).
+    pub(super) fn class_member(&mut self, m: &ClassMember) {
+        match m {
+            ClassMember::Method(m) => {
+                self.no_escape_before(m.span, prop_name_span(&m.key).lo, "static");
+                self.async_method_head(m.span.lo, &m.key, m.function.is_async);
+                if m.is_static && static_name(&m.key) == Some("prototype") {
+                    self.error(m.span, "Classes may not have a static property named 'prototype'");
+                }
+            }
+            ClassMember::PrivateMethod(m) => self.private_name(&m.key),
+            ClassMember::ClassProp(p) => {
+                let name = if matches!(p.key, PropName::Computed(_)) { None } else { static_name(&p.key) };
+                if name == Some("constructor") || (p.is_static && name == Some("prototype")) {
+                    self.error(p.span, format!("Classes may not have a field named '{}'", name.unwrap_or_default()));
+                }
+            }
+            ClassMember::PrivateProp(p) => self.private_name(&p.key),
+            _ => {}
+        }
     }
 
     /// The name of a private element: not `#constructor`, no ZWJ/ZWNJ escape first.
@@ -825,7 +584,7 @@ impl Checker<'_> {
 
     /// Each private name is declared once, except a getter and a setter of the same
     /// placement (static or not).
-    fn private_duplicates(&mut self, class: &Class) {
+    pub(super) fn private_duplicates(&mut self, class: &Class) {
         // name → (getter, setter, static, other)
         let mut seen: HashMap<String, (bool, bool, bool, bool)> = HashMap::new();
         for m in &class.body {
@@ -858,141 +617,75 @@ impl Checker<'_> {
         }
     }
 
-    fn expr(&mut self, e: &Expr) {
-        if !self.enter() {
-            self.depth -= 1;
-            return;
-        }
+    /// The expression `e` itself (the analyzer walks its parts).
+    pub(super) fn expr(&mut self, e: &Expr) {
         match e {
-            Expr::Array(a) => {
-                for el in a.elems.iter().flatten() {
-                    self.expr(&el.expr);
-                }
-            }
             Expr::Object(o) => {
                 let mut proto: Option<Span> = None;
                 for p in &o.props {
-                    match p {
-                        PropOrSpread::Spread(s) => self.expr(&s.expr),
-                        PropOrSpread::Prop(p) => match &**p {
-                            Prop::KeyValue(kv) => {
-                                if static_name(&kv.key) == Some("__proto__") && !matches!(kv.key, PropName::Computed(_))
-                                {
-                                    if proto.is_some() {
-                                        self.error(
-                                            prop_name_span(&kv.key),
-                                            "Duplicate __proto__ fields are not allowed in object literals",
-                                        );
-                                    }
-                                    proto = Some(prop_name_span(&kv.key));
+                    let PropOrSpread::Prop(p) = p else { continue };
+                    match &**p {
+                        Prop::KeyValue(kv) => {
+                            if static_name(&kv.key) == Some("__proto__") && !matches!(kv.key, PropName::Computed(_)) {
+                                if proto.is_some() {
+                                    self.error(
+                                        prop_name_span(&kv.key),
+                                        "Duplicate __proto__ fields are not allowed in object literals",
+                                    );
                                 }
-                                self.prop_name(&kv.key);
-                                self.expr(&kv.value);
+                                proto = Some(prop_name_span(&kv.key));
                             }
-                            Prop::Assign(a) => self.expr(&a.value),
-                            Prop::Getter(g) => {
-                                self.no_escape_before(g.span, prop_name_span(&g.key).lo, "get");
-                                self.prop_name(&g.key);
-                                self.function(&g.function, FnCtx::Method, None);
-                            }
-                            Prop::Setter(s) => {
-                                self.no_escape_before(s.span, prop_name_span(&s.key).lo, "set");
-                                self.prop_name(&s.key);
-                                self.function(&s.function, FnCtx::Method, None);
-                            }
-                            Prop::Method(m) => {
-                                self.async_method_head(m.function.span.lo, &m.key, m.function.is_async);
-                                self.prop_name(&m.key);
-                                self.function(&m.function, FnCtx::Method, None);
-                            }
-                            Prop::Shorthand(i) => self.ident(i),
-                        },
+                        }
+                        Prop::Getter(g) => self.no_escape_before(g.span, prop_name_span(&g.key).lo, "get"),
+                        Prop::Setter(s) => self.no_escape_before(s.span, prop_name_span(&s.key).lo, "set"),
+                        Prop::Method(m) => self.async_method_head(m.function.span.lo, &m.key, m.function.is_async),
+                        Prop::Shorthand(i) => self.ident(i),
+                        Prop::Assign(_) => {}
                     }
                 }
             }
-            Expr::Fn(f) => self.function(&f.function, FnCtx::Plain, f.ident.as_ref()),
+            Expr::Ident(i) => self.ident(i),
             Expr::Class(c) => {
                 if let Some(i) = &c.ident {
                     self.ident(i);
                 }
-                self.class(&c.class)
             }
-            Expr::Ident(i) => self.ident(i),
             Expr::Lit(Lit::Str(st)) => self.string(st),
             Expr::Lit(Lit::Regex(re)) => {
                 if let Err(msg) = check_regexp(&re.exp, &re.flags) {
                     self.error(re.span, msg);
                 }
             }
-            Expr::Unary(u) => {
-                if u.op == UnaryOp::Delete && self.ctx.strict {
-                    if let Expr::Ident(i) = u.arg.unwrap_parens() {
-                        self.error(i.span, "Delete of an unqualified identifier in strict mode.");
-                    }
+            Expr::Unary(u) if u.op == UnaryOp::Delete && self.ctx.strict => {
+                if let Expr::Ident(i) = u.arg.unwrap_parens() {
+                    self.error(i.span, "Delete of an unqualified identifier in strict mode.");
                 }
-                self.expr(&u.arg)
             }
             Expr::Update(u) => {
-                self.strict_simple_target(u.arg.unwrap_parens());
-                self.expr(&u.arg)
+                if let Expr::Ident(i) = u.arg.unwrap_parens() {
+                    self.strict_simple_target(i);
+                }
             }
-            Expr::Bin(b) => {
-                self.expr(&b.left);
-                self.expr(&b.right);
-            }
-            Expr::Assign(a) => {
-                match &a.left {
-                    AssignTarget::Simple(s) => {
-                        match s {
-                            SimpleAssignTarget::Ident(b) => self.strict_simple_target(&Expr::Ident(b.id.clone())),
-                            SimpleAssignTarget::Paren(p) => self.strict_simple_target(p.expr.unwrap_parens()),
-                            _ => {}
-                        }
-                        self.simple_target(s)
+            Expr::Assign(a) => match &a.left {
+                AssignTarget::Simple(SimpleAssignTarget::Ident(b)) => self.strict_simple_target(&b.id),
+                AssignTarget::Simple(SimpleAssignTarget::Paren(p)) => {
+                    if let Expr::Ident(i) = p.expr.unwrap_parens() {
+                        self.strict_simple_target(i);
                     }
-                    AssignTarget::Pat(AssignTargetPat::Array(p)) => self.assign_pat(&Pat::Array(p.clone())),
-                    AssignTarget::Pat(AssignTargetPat::Object(p)) => self.assign_pat(&Pat::Object(p.clone())),
-                    AssignTarget::Pat(AssignTargetPat::Invalid(_)) => {}
                 }
-                self.expr(&a.right);
-            }
-            Expr::Member(m) => self.member(m),
-            Expr::SuperProp(s) => {
-                if !self.ctx.super_prop {
-                    self.error(s.span, "'super' keyword unexpected here");
+                AssignTarget::Pat(AssignTargetPat::Array(p)) if self.ctx.strict => {
+                    self.strict_targets(&Pat::Array(p.clone()))
                 }
-                if let SuperProp::Computed(c) = &s.prop {
-                    self.expr(&c.expr);
+                AssignTarget::Pat(AssignTargetPat::Object(p)) if self.ctx.strict => {
+                    self.strict_targets(&Pat::Object(p.clone()))
                 }
-            }
-            Expr::Cond(c) => {
-                self.expr(&c.test);
-                self.expr(&c.cons);
-                self.expr(&c.alt);
-            }
+                _ => {}
+            },
             Expr::Call(c) => {
-                match &c.callee {
-                    Callee::Super(s) => {
-                        if !self.ctx.super_call {
-                            self.error(s.span, "'super' keyword unexpected here");
-                        }
+                if let Callee::Super(s) = &c.callee {
+                    if !self.ctx.super_call {
+                        self.error(s.span, "'super' keyword unexpected here");
                     }
-                    Callee::Expr(e) => self.expr(e),
-                    Callee::Import(_) => {}
-                }
-                for a in &c.args {
-                    self.expr(&a.expr);
-                }
-            }
-            Expr::New(n) => {
-                self.expr(&n.callee);
-                for a in n.args.iter().flatten() {
-                    self.expr(&a.expr);
-                }
-            }
-            Expr::Seq(s) => {
-                for e in &s.exprs {
-                    self.expr(e);
                 }
             }
             Expr::Tpl(t) => {
@@ -1001,78 +694,18 @@ impl Checker<'_> {
                         self.error(q.span, "Invalid escape sequence in template");
                     }
                 }
-                for e in &t.exprs {
-                    self.expr(e);
-                }
             }
-            Expr::TaggedTpl(t) => {
-                self.expr(&t.tag);
-                for e in &t.tpl.exprs {
-                    self.expr(e);
-                }
-            }
-            Expr::Arrow(a) => {
-                let params: Vec<&Pat> = a.params.iter().collect();
-                self.next_async = a.is_async;
-                match &*a.body {
-                    ArrowFunctionBody::FunctionBody(b) => {
-                        self.function_like(&params, &b.stmts, FnCtx::Plain, None, true)
-                    }
-                    ArrowFunctionBody::Expr(body) => {
-                        self.function_like(&params, &[], FnCtx::Plain, None, true);
-                        let outer = std::mem::replace(&mut self.ctx.in_async, a.is_async);
-                        self.expr(body);
-                        self.ctx.in_async = outer;
-                    }
-                }
-            }
-            Expr::Yield(y) => {
-                if let Some(a) = &y.arg {
-                    self.expr(a);
-                }
-            }
-            Expr::Await(a) => self.expr(&a.arg),
             Expr::MetaProp(m) if self.lines.slice(m.span).contains('\\') => {
                 self.error(m.span, "Keyword must not contain escaped characters ('new.target')");
             }
-            Expr::Paren(p) => self.expr(&p.expr),
-            Expr::OptChain(o) => match &*o.base {
-                OptChainBase::Member(m) => self.member(m),
-                OptChainBase::Call(c) => {
-                    self.expr(&c.callee);
-                    for a in &c.args {
-                        self.expr(&a.expr);
-                    }
-                }
-            },
             _ => {}
         }
-        self.depth -= 1;
     }
 
-    /// `eval = 1`, `arguments++` in strict code.
-    fn strict_simple_target(&mut self, e: &Expr) {
-        if let Expr::Ident(i) = e {
-            if self.ctx.strict && (&*i.sym == "eval" || &*i.sym == "arguments") {
-                self.error(i.span, format!("Unexpected eval or arguments in strict mode ('{}')", i.sym));
-            }
-        }
-    }
-
-    fn member(&mut self, m: &MemberExpr) {
-        self.expr(&m.obj);
-        if let MemberProp::Computed(c) = &m.prop {
-            self.expr(&c.expr);
-        }
-    }
-
-    fn simple_target(&mut self, s: &SimpleAssignTarget) {
-        match s {
-            SimpleAssignTarget::Member(m) => self.member(m),
-            SimpleAssignTarget::SuperProp(sp) => self.expr(&Expr::SuperProp(sp.clone())),
-            SimpleAssignTarget::Paren(p) => self.expr(&p.expr),
-            SimpleAssignTarget::OptChain(o) => self.expr(&Expr::OptChain(o.clone())),
-            _ => {}
+    /// `super.x` (as an expression or an assignment target).
+    pub(super) fn super_prop(&mut self, span: Span) {
+        if !self.ctx.super_prop {
+            self.error(span, "'super' keyword unexpected here");
         }
     }
 }
@@ -1237,14 +870,6 @@ fn labels_loop(s: &Stmt) -> bool {
     }
 }
 
-/// What kind of function body is being checked, for `super`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum FnCtx {
-    Plain,
-    Method,
-    Constructor { derived: bool },
-}
-
 /// The string value of a non-computed property name that is an identifier or a string.
 fn static_name(key: &PropName) -> Option<&str> {
     match key {
@@ -1262,11 +887,12 @@ fn prop_name_span(key: &PropName) -> Span {
 #[cfg(test)]
 mod tests {
     use crate::frontend::parse_script;
+    use crate::frontend::scope::analyze;
 
     /// Errors from swc or from the early error checks.
     fn errors(src: &str) -> Vec<String> {
         match parse_script(src, false) {
-            Ok(p) => super::check(&p.script, &p.lines, false, &p.deferred).into_iter().map(|(_, m)| m).collect(),
+            Ok(p) => analyze(&p.script, &p.lines, false, &p.deferred).1.into_iter().map(|(_, m)| m).collect(),
             Err(d) => d.into_iter().map(|d| d.message).collect(),
         }
     }

@@ -3,8 +3,9 @@
 //!
 //! ```text
 //!  source ─ parse.rs (swc, script goal) ─▶ swc AST + LineTable
-//!         ─ early_errors.rs ─▶ diagnostics swc leaves out (redeclarations, labels, ...)
-//!         ─ scope.rs ─▶ ScopeTree: every declaration, which are captured by closures
+//!         ─ scope.rs, one walk ─▶ ScopeTree: every declaration, which are captured by closures
+//!              └ early_errors.rs, called at each node ─▶ the diagnostics swc leaves out
+//!                (redeclarations, labels, escapes, `super`, ...)
 //!         ─▶ irgen lowers the AST to HIR using the ScopeTree
 //! ```
 //! The compiler never panics on input: every problem with the source becomes a `Diagnostic`

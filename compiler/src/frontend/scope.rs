@@ -4,6 +4,8 @@
 //! One walk over the AST builds a `ScopeTree`. Entering a function or block first hoists its
 //! declarations (parameters, `var`s, function declarations, `let`/`const`/`class`, Annex B
 //! block functions), then resolves every identifier reference against the chain of scopes.
+//! The same walk checks the early errors swc leaves out (`early_errors::Checker`, called
+//! at each node and with the declarations each scope hoisted, for redeclarations).
 //! A reference from a function other than the declaring one marks the declaration captured:
 //! IRGen puts captured declarations in heap environments (CreateScope/LoadFrame/StoreFrame)
 //! and the rest in stack slots.
@@ -21,6 +23,9 @@
 use hashbrown::{HashMap, HashSet};
 use swc_common::Span;
 use swc_ecma_ast::*;
+
+use super::early_errors::{Checker, FnCtx, FunctionHead};
+use super::LineTable;
 
 /// A declaration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -370,8 +375,15 @@ pub const MAX_DEPTH: u32 = 3000;
 
 /// Builds the scope tree of `script`. `strict` is whether the script is strict.
 /// Returns the spans and messages of problems found (only excessive nesting).
-pub fn analyze(script: &Script, strict: bool) -> (ScopeTree, Vec<(Span, String)>) {
+pub fn analyze(
+    script: &Script,
+    lines: &LineTable,
+    strict: bool,
+    deferred: &[(Span, String)],
+) -> (ScopeTree, Vec<(Span, String)>) {
+    let strict = strict || has_use_strict(&script.body);
     let mut a = Analyzer {
+        check: Checker::new(lines, strict, deferred),
         tree: ScopeTree::default(),
         cur_scope: ScopeIdx(0),
         cur_func: FuncIdx(0),
@@ -381,7 +393,7 @@ pub fn analyze(script: &Script, strict: bool) -> (ScopeTree, Vec<(Span, String)>
         split_body: None,
         binding_params: false,
     };
-    let strict = strict || has_use_strict(&script.body);
+    a.check.directives(&script.body);
     a.tree.funcs.push(FuncInfo {
         kind: FuncKind::Script,
         is_generator: false,
@@ -405,22 +417,26 @@ pub fn analyze(script: &Script, strict: bool) -> (ScopeTree, Vec<(Span, String)>
     let mut seen = HashSet::new();
     let mut vars = Vec::new();
     collect_var_names(&script.body, &mut vars);
-    for f in top_level_functions(&script.body) {
+    let functions = top_level_functions(&script.body);
+    for f in &functions {
         if seen.insert(f.ident.sym.to_string()) {
             a.tree.global_vars.push(f.ident.sym.to_string());
         }
     }
-    for v in vars {
+    for (v, _) in &vars {
         if seen.insert(v.clone()) {
-            a.tree.global_vars.push(v);
+            a.tree.global_vars.push(v.clone());
         }
     }
-    for (name, kind) in lexical_decls(&script.body, true) {
-        a.declare(scope, &name, kind);
+    let lexical = lexical_decls(&script.body, true);
+    for l in &lexical {
+        a.declare(scope, &l.name, l.kind);
     }
+    vars.extend(functions.iter().map(|f| (f.ident.sym.to_string(), f.ident.span)));
+    a.check.redeclarations(&lexical, &vars, &[]);
     if !strict {
         let mut found = Vec::new();
-        let top_lexical: HashSet<String> = lexical_decls(&script.body, true).into_iter().map(|(n, _)| n).collect();
+        let top_lexical: HashSet<String> = lexical.into_iter().map(|l| l.name).collect();
         scan_annexb(&script.body, &top_lexical, &mut Vec::new(), &mut found, true);
         for (name, lo) in found {
             a.annexb_ok.insert(lo);
@@ -430,7 +446,11 @@ pub fn analyze(script: &Script, strict: bool) -> (ScopeTree, Vec<(Span, String)>
         }
     }
     a.walk_stmts(&script.body);
-    (a.tree, a.errors)
+    // The early errors come first: the scope errors of a program with early errors may
+    // be their consequences.
+    let early = a.check.finish();
+    let errors = if early.is_empty() { a.errors } else { early };
+    (a.tree, errors)
 }
 
 /// What `begin_function` saves.
@@ -440,7 +460,9 @@ struct Saved {
     split_body: Option<ScopeIdx>,
 }
 
-struct Analyzer {
+struct Analyzer<'l> {
+    /// The early errors, checked in this same walk.
+    check: Checker<'l>,
     tree: ScopeTree,
     cur_scope: ScopeIdx,
     cur_func: FuncIdx,
@@ -455,7 +477,7 @@ struct Analyzer {
     binding_params: bool,
 }
 
-impl Analyzer {
+impl Analyzer<'_> {
     fn new_scope(&mut self, kind: ScopeKind, parent: Option<ScopeIdx>, key: ScopeKey) -> ScopeIdx {
         let idx = ScopeIdx(self.tree.scopes.len() as u32);
         self.tree.scopes.push(Scope { kind, parent, func: self.cur_func, decls: Vec::new(), names: HashMap::new() });
@@ -625,19 +647,25 @@ impl Analyzer {
         }
     }
 
-    /// Enters a block-like scope with the lexical declarations of `stmts`.
-    fn enter_block(&mut self, kind: ScopeKind, key_span: Span, stmts: &[&Stmt]) -> ScopeIdx {
+    /// Enters a block-like scope with the lexical declarations of `stmts`, which must not
+    /// redeclare the `var`s in `stmts` or the names in `outer` (catch parameters).
+    fn enter_block(&mut self, kind: ScopeKind, key_span: Span, stmts: &[&Stmt], outer: &[Named]) -> ScopeIdx {
         let saved = self.cur_scope;
         let s = self.new_scope(kind, Some(saved), ScopeKey::new(key_span, kind));
         self.cur_scope = s;
+        let mut lexical = Vec::new();
+        let mut vars = Vec::new();
         for stmt in stmts {
-            for (name, kind) in lexical_decls(std::slice::from_ref(*stmt), false) {
-                let d = self.declare(s, &name, kind);
-                if kind == DeclKind::BlockFunction {
+            for l in lexical_decls([*stmt], false) {
+                let d = self.declare(s, &l.name, l.kind);
+                if l.kind == DeclKind::BlockFunction {
                     self.link_annexb(d, stmt);
                 }
+                lexical.push(l);
             }
+            collect_var_names(std::slice::from_ref(*stmt), &mut vars);
         }
+        self.check.redeclarations(&lexical, &vars, outer);
         saved
     }
 
@@ -670,13 +698,9 @@ impl Analyzer {
             self.depth -= 1;
             return;
         }
+        self.check.stmt(stmt);
         match stmt {
-            Stmt::Block(b) => {
-                let stmts: Vec<&Stmt> = b.stmts.iter().collect();
-                let saved = self.enter_block(ScopeKind::Block, b.span, &stmts);
-                self.walk_stmts(&b.stmts);
-                self.cur_scope = saved;
-            }
+            Stmt::Block(b) => self.walk_block(b, &[]),
             Stmt::Empty(_) | Stmt::Debugger(_) | Stmt::Break(_) | Stmt::Continue(_) => {}
             Stmt::With(w) => {
                 self.walk_expr(&w.obj);
@@ -692,18 +716,24 @@ impl Analyzer {
                     self.walk_expr(e);
                 }
             }
-            Stmt::Labeled(l) => self.walk_stmt(&l.body),
+            Stmt::Labeled(l) => {
+                self.check.push_label(l);
+                self.walk_stmt(&l.body);
+                self.check.pop_label();
+            }
             Stmt::If(i) => {
                 self.walk_expr(&i.test);
+                self.check.if_branch(&i.cons);
                 self.walk_sub_stmt(&i.cons);
                 if let Some(alt) = &i.alt {
+                    self.check.if_branch(alt);
                     self.walk_sub_stmt(alt);
                 }
             }
             Stmt::Switch(s) => {
                 self.walk_expr(&s.discriminant);
                 let stmts: Vec<&Stmt> = s.cases.iter().flat_map(|c| c.cons.iter()).collect();
-                let saved = self.enter_block(ScopeKind::Switch, s.span, &stmts);
+                let saved = self.enter_block(ScopeKind::Switch, s.span, &stmts, &[]);
                 for case in &s.cases {
                     if let Some(t) = &case.test {
                         self.walk_expr(t);
@@ -714,28 +744,26 @@ impl Analyzer {
             }
             Stmt::Throw(t) => self.walk_expr(&t.arg),
             Stmt::Try(t) => {
-                self.walk_stmt_block(&t.block);
+                self.walk_block(&t.block, &[]);
                 if let Some(h) = &t.handler {
                     let saved = self.cur_scope;
                     let s = self.new_scope(ScopeKind::Catch, Some(saved), ScopeKey::new(h.span, ScopeKind::Catch));
                     self.cur_scope = s;
+                    let mut params = Vec::new();
                     if let Some(p) = &h.param {
-                        let mut names = Vec::new();
-                        pat_names(p, &mut names);
-                        for n in names {
-                            self.declare(s, &n, DeclKind::CatchParam);
+                        pat_names(p, &mut params);
+                        for (n, _) in &params {
+                            self.declare(s, n, DeclKind::CatchParam);
                         }
-                    }
-                    if let Some(p) = &h.param {
                         self.walk_pat(p);
                     }
                     // The block has its own scope: closures in the parameter's defaults do
                     // not see its declarations.
-                    self.walk_stmt_block(&h.body);
+                    self.walk_block(&h.body, &params);
                     self.cur_scope = saved;
                 }
                 if let Some(f) = &t.finalizer {
-                    self.walk_stmt_block(f);
+                    self.walk_block(f, &[]);
                 }
             }
             Stmt::While(w) => {
@@ -778,8 +806,9 @@ impl Analyzer {
     /// A statement in a position where a declaration gets its own implicit block
     /// (`if (x) function f() {}` in sloppy code).
     fn walk_sub_stmt(&mut self, stmt: &Stmt) {
+        self.check.body_stmt(stmt);
         if let Stmt::Decl(_) = stmt {
-            let saved = self.enter_block(ScopeKind::ImplicitBlock, stmt_span(stmt), &[stmt]);
+            let saved = self.enter_block(ScopeKind::ImplicitBlock, stmt_span(stmt), &[stmt], &[]);
             self.walk_stmt(stmt);
             self.cur_scope = saved;
         } else {
@@ -787,9 +816,10 @@ impl Analyzer {
         }
     }
 
-    fn walk_stmt_block(&mut self, b: &BlockStmt) {
+    /// A block whose lexical declarations must not repeat `outer` (catch parameters).
+    fn walk_block(&mut self, b: &BlockStmt, outer: &[Named]) {
         let stmts: Vec<&Stmt> = b.stmts.iter().collect();
-        let saved = self.enter_block(ScopeKind::Block, b.span, &stmts);
+        let saved = self.enter_block(ScopeKind::Block, b.span, &stmts, outer);
         self.walk_stmts(&b.stmts);
         self.cur_scope = saved;
     }
@@ -801,7 +831,7 @@ impl Analyzer {
         for d in &v.decls {
             let mut names = Vec::new();
             pat_names(&d.name, &mut names);
-            for n in names {
+            for (n, _) in names {
                 self.declare(s, &n, kind);
             }
         }
@@ -845,7 +875,7 @@ impl Analyzer {
             }
             Decl::Fn(f) => {
                 self.reference_write(&f.ident.sym);
-                self.walk_function(&f.function, FuncKind::Normal, None);
+                self.walk_function(&f.function, FuncKind::Normal, Some(&f.ident), false);
             }
             Decl::Var(v) => self.walk_var_decl(v),
             Decl::Using(u) => {
@@ -927,7 +957,7 @@ impl Analyzer {
         for p in params {
             pat_names(p, &mut param_names);
         }
-        for n in &param_names {
+        for (n, _) in &param_names {
             self.declare(s, n, DeclKind::Param);
         }
         let has_expressions = params.iter().any(|p| pat_has_expression(p));
@@ -939,9 +969,9 @@ impl Analyzer {
         let functions = top_level_functions(body);
         // FunctionDeclarationInstantiation steps 15-18: argumentsObjectNeeded.
         let shadowed_in_body = !has_expressions
-            && (lexical.iter().any(|(n, _)| n == "arguments")
+            && (lexical.iter().any(|l| l.name == "arguments")
                 || functions.iter().any(|f| &*f.ident.sym == "arguments"));
-        if kind != FuncKind::Arrow && !param_names.iter().any(|n| n == "arguments") && !shadowed_in_body {
+        if kind != FuncKind::Arrow && !param_names.iter().any(|(n, _)| n == "arguments") && !shadowed_in_body {
             self.declare(s, "arguments", DeclKind::Arguments);
         }
         if kind == FuncKind::DerivedConstructor {
@@ -964,19 +994,21 @@ impl Analyzer {
         }
         let mut vars = Vec::new();
         collect_var_names(body, &mut vars);
-        for v in vars {
-            self.declare(b, &v, DeclKind::Var);
+        for (v, _) in &vars {
+            self.declare(b, v, DeclKind::Var);
         }
-        for (name, kind) in &lexical {
-            self.declare(b, name, *kind);
+        for l in &lexical {
+            self.declare(b, &l.name, l.kind);
         }
+        vars.extend(functions.iter().map(|f| (f.ident.sym.to_string(), f.ident.span)));
+        self.check.redeclarations(&lexical, &vars, &param_names);
         if !self.strict() {
             let top_lexical: HashSet<String> =
-                lexical.iter().map(|(n, _)| n.clone()).chain(param_names.iter().cloned()).collect();
+                lexical.iter().map(|l| l.name.clone()).chain(param_names.iter().map(|(n, _)| n.clone())).collect();
             let mut found = Vec::new();
             scan_annexb(body, &top_lexical, &mut Vec::new(), &mut found, true);
             for (name, lo) in found {
-                if param_names.contains(&name) || name == "arguments" {
+                if param_names.iter().any(|(n, _)| *n == name) || name == "arguments" {
                     continue;
                 }
                 self.annexb_ok.insert(lo);
@@ -1032,16 +1064,22 @@ impl Analyzer {
         }
     }
 
-    /// A function node: declaration, expression, method, getter or setter.
-    fn walk_function(&mut self, func: &Function, kind: FuncKind, own_name: Option<&str>) {
+    /// A function node: declaration, expression (which binds its own `name` inside),
+    /// method, getter or setter.
+    fn walk_function(&mut self, func: &Function, kind: FuncKind, name: Option<&Ident>, expression: bool) {
         let body: &[Stmt] = func.body.as_ref().map_or(&[], |b| &b.stmts);
         let strict = self.strict() || has_use_strict(body);
         let params: Vec<&Pat> = func.params.iter().map(|p| &p.pat).collect();
         let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
+        let check =
+            FunctionHead { params: &params, body, kind: fn_ctx(kind), name, is_async: func.is_async, arrow: false };
+        let outer = self.check.enter_function(check);
         let saved = self.begin_function(func.span, kind, func.is_generator, strict, simple);
-        self.hoist_function(func.span, &params, body, own_name);
+        let own_name = if expression { name.map(|n| n.sym.to_string()) } else { None };
+        self.hoist_function(func.span, &params, body, own_name.as_deref());
         self.walk_params_and_body(&params, body);
         self.end_function(saved);
+        self.check.leave(outer);
     }
 
     fn walk_arrow(&mut self, arrow: &ArrowExpr) {
@@ -1052,6 +1090,15 @@ impl Analyzer {
         let strict = self.strict() || has_use_strict(body);
         let params: Vec<&Pat> = arrow.params.iter().collect();
         let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
+        let check = FunctionHead {
+            params: &params,
+            body,
+            kind: FnCtx::Plain,
+            name: None,
+            is_async: arrow.is_async,
+            arrow: true,
+        };
+        let outer = self.check.enter_function(check);
         let saved = self.begin_function(arrow.span, FuncKind::Arrow, arrow.is_generator, strict, simple);
         self.hoist_function(arrow.span, &params, body, None);
         self.walk_params(&params);
@@ -1061,9 +1108,11 @@ impl Analyzer {
             ArrowFunctionBody::Expr(e) => self.walk_expr(e),
         }
         self.end_function(saved);
+        self.check.leave(outer);
     }
 
     fn walk_class(&mut self, class: &Class, name: Option<&str>) {
+        let outer = self.check.enter_class();
         let saved_scope = self.cur_scope;
         let s = self.new_scope(ScopeKind::Class, Some(saved_scope), ScopeKey::new(class.span, ScopeKind::Class));
         self.cur_scope = s;
@@ -1082,6 +1131,7 @@ impl Analyzer {
         let fields = self.declare_class_body(b, class);
         let derived = class.super_class.is_some();
         for member in &class.body {
+            self.check.class_member(member);
             match member {
                 ClassMember::Constructor(c) => {
                     let body: &[Stmt] = c.body.as_ref().map_or(&[], |b| &b.stmts);
@@ -1095,6 +1145,15 @@ impl Analyzer {
                         .collect();
                     let simple = params.iter().all(|p| matches!(p, Pat::Ident(_)));
                     let kind = if derived { FuncKind::DerivedConstructor } else { FuncKind::ClassConstructor };
+                    let check = FunctionHead {
+                        params: &params,
+                        body,
+                        kind: fn_ctx(kind),
+                        name: None,
+                        is_async: false,
+                        arrow: false,
+                    };
+                    let outer = self.check.enter_function(check);
                     let saved = self.begin_function(c.span, kind, false, true, simple);
                     self.hoist_function(c.span, &params, body, None);
                     if fields.is_some() {
@@ -1104,6 +1163,7 @@ impl Analyzer {
                     }
                     self.walk_params_and_body(&params, body);
                     self.end_function(saved);
+                    self.check.leave(outer);
                 }
                 ClassMember::Method(m) => {
                     self.walk_prop_name(&m.key);
@@ -1112,7 +1172,7 @@ impl Analyzer {
                         MethodKind::Getter => FuncKind::Getter,
                         MethodKind::Setter => FuncKind::Setter,
                     };
-                    self.walk_function(&m.function, kind, None);
+                    self.walk_function(&m.function, kind, None, false);
                 }
                 ClassMember::PrivateMethod(m) => {
                     let kind = match m.kind {
@@ -1120,7 +1180,7 @@ impl Analyzer {
                         MethodKind::Getter => FuncKind::Getter,
                         MethodKind::Setter => FuncKind::Setter,
                     };
-                    self.walk_function(&m.function, kind, None);
+                    self.walk_function(&m.function, kind, None, false);
                 }
                 ClassMember::ClassProp(p) => self.walk_prop_name(&p.key),
                 ClassMember::PrivateProp(_)
@@ -1161,6 +1221,8 @@ impl Analyzer {
         }
         self.func(self.cur_func).strict = saved_strict;
         self.cur_scope = saved_scope;
+        self.check.private_duplicates(class);
+        self.check.leave(outer);
     }
 
     /// Declares the private names and internal bindings of class body scope `b`; returns
@@ -1238,28 +1300,37 @@ impl Analyzer {
                 ClassMember::ClassProp(p) if p.is_static == statics => {
                     self.reference_local(b, &format!("%key{i}"));
                     if let Some(v) = &p.value {
-                        self.walk_expr(v);
+                        self.walk_field_initializer(v);
                     }
                 }
                 ClassMember::PrivateProp(p) if p.is_static == statics => {
                     self.reference_local(b, &format!("#{}", p.key.name));
                     if let Some(v) = &p.value {
-                        self.walk_expr(v);
+                        self.walk_field_initializer(v);
                     }
                 }
                 ClassMember::StaticBlock(sb) if statics => {
                     let body = &sb.body.stmts;
+                    let outer = self.check.enter_initializer(true);
                     let saved = self.begin_function(sb.span, FuncKind::Method, false, true, true);
                     self.hoist_function(sb.span, &[], body, None);
                     self.walk_params_and_body(&[], body);
                     self.end_function(saved);
+                    self.check.leave(outer);
                 }
                 _ => {}
             }
         }
     }
 
+    fn walk_field_initializer(&mut self, v: &Expr) {
+        let outer = self.check.enter_initializer(false);
+        self.walk_expr(v);
+        self.check.leave(outer);
+    }
+
     fn walk_prop_name(&mut self, key: &PropName) {
+        self.check.prop_name(key);
         if let PropName::Computed(c) = key {
             self.walk_expr(&c.expr);
         }
@@ -1276,6 +1347,7 @@ impl Analyzer {
         }
         match pat {
             Pat::Ident(b) => {
+                self.check.ident(&b.id);
                 if self.binding_params {
                     self.reference(&b.id.sym)
                 } else {
@@ -1296,6 +1368,7 @@ impl Analyzer {
                             self.walk_pat(&kv.value);
                         }
                         ObjectPatProp::Assign(a) => {
+                            self.check.ident(&a.key.id);
                             self.reference_write(&a.key.id.sym);
                             if let Some(v) = &a.value {
                                 self.walk_expr(v);
@@ -1320,6 +1393,7 @@ impl Analyzer {
             self.depth -= 1;
             return;
         }
+        self.check.expr(expr);
         match expr {
             Expr::This(_) => self.lexical_special(DeclKind::This),
             Expr::Array(a) => {
@@ -1343,27 +1417,27 @@ impl Analyzer {
                             }
                             Prop::Getter(g) => {
                                 self.walk_prop_name(&g.key);
-                                self.walk_function(&g.function, FuncKind::Getter, None);
+                                self.walk_function(&g.function, FuncKind::Getter, None, false);
                             }
                             Prop::Setter(st) => {
                                 self.walk_prop_name(&st.key);
-                                self.walk_function(&st.function, FuncKind::Setter, None);
+                                self.walk_function(&st.function, FuncKind::Setter, None, false);
                             }
                             Prop::Method(m) => {
                                 self.walk_prop_name(&m.key);
-                                self.walk_function(&m.function, FuncKind::Method, None);
+                                self.walk_function(&m.function, FuncKind::Method, None, false);
                             }
                         },
                     }
                 }
             }
-            Expr::Fn(f) => {
-                let name = f.ident.as_ref().map(|i| i.sym.to_string());
-                self.walk_function(&f.function, FuncKind::Normal, name.as_deref());
-            }
+            Expr::Fn(f) => self.walk_function(&f.function, FuncKind::Normal, f.ident.as_ref(), true),
             Expr::Unary(u) => self.walk_expr(&u.arg),
             Expr::Update(u) => match u.arg.unwrap_parens() {
-                Expr::Ident(i) => self.reference_write(&i.sym),
+                Expr::Ident(i) => {
+                    self.check.ident(i);
+                    self.reference_write(&i.sym)
+                }
                 _ => self.walk_expr(&u.arg),
             },
             Expr::Bin(b) => {
@@ -1391,6 +1465,7 @@ impl Analyzer {
             Expr::Member(m) => match m.obj.unwrap_parens() {
                 // `arguments[i]` and `arguments.x` reads do not let it escape.
                 Expr::Ident(i) if &*i.sym == "arguments" => {
+                    self.check.ident(i);
                     self.reference(&i.sym);
                     if let MemberProp::Computed(c) = &m.prop {
                         self.walk_expr(&c.expr);
@@ -1399,6 +1474,7 @@ impl Analyzer {
                 _ => self.walk_member(m),
             },
             Expr::SuperProp(s) => {
+                self.check.super_prop(s.span);
                 self.super_property();
                 if let SuperProp::Computed(c) = &s.prop {
                     self.walk_expr(&c.expr);
@@ -1538,6 +1614,7 @@ impl Analyzer {
             SimpleAssignTarget::Ident(b) => self.reference_write(&b.id.sym),
             SimpleAssignTarget::Member(m) => self.walk_member(m),
             SimpleAssignTarget::SuperProp(sp) => {
+                self.check.super_prop(sp.span);
                 self.super_property();
                 if let SuperProp::Computed(c) = &sp.prop {
                     self.walk_expr(&c.expr);
@@ -1550,6 +1627,16 @@ impl Analyzer {
             }
             _ => {}
         }
+    }
+}
+
+/// The early errors' view of a function kind.
+fn fn_ctx(kind: FuncKind) -> FnCtx {
+    match kind {
+        FuncKind::Method | FuncKind::Getter | FuncKind::Setter => FnCtx::Method,
+        FuncKind::ClassConstructor => FnCtx::Constructor { derived: false },
+        FuncKind::DerivedConstructor => FnCtx::Constructor { derived: true },
+        FuncKind::Script | FuncKind::Normal | FuncKind::Arrow => FnCtx::Plain,
     }
 }
 
@@ -1611,10 +1698,13 @@ pub fn top_level_functions(stmts: &[Stmt]) -> Vec<&FnDecl> {
     stmts.iter().filter_map(fn_decl_of).collect()
 }
 
+/// A bound name and where it is bound.
+pub type Named = (String, Span);
+
 /// The bound names of a pattern.
-pub fn pat_names(pat: &Pat, out: &mut Vec<String>) {
+pub fn pat_names(pat: &Pat, out: &mut Vec<Named>) {
     match pat {
-        Pat::Ident(b) => out.push(b.id.sym.to_string()),
+        Pat::Ident(b) => out.push((b.id.sym.to_string(), b.id.span)),
         Pat::Array(a) => {
             for p in a.elems.iter().flatten() {
                 pat_names(p, out);
@@ -1625,7 +1715,7 @@ pub fn pat_names(pat: &Pat, out: &mut Vec<String>) {
             for p in &o.props {
                 match p {
                     ObjectPatProp::KeyValue(kv) => pat_names(&kv.value, out),
-                    ObjectPatProp::Assign(a) => out.push(a.key.id.sym.to_string()),
+                    ObjectPatProp::Assign(a) => out.push((a.key.id.sym.to_string(), a.key.id.span)),
                     ObjectPatProp::Rest(r) => pat_names(&r.arg, out),
                 }
             }
@@ -1635,25 +1725,42 @@ pub fn pat_names(pat: &Pat, out: &mut Vec<String>) {
     }
 }
 
+/// A lexically scoped declaration.
+pub struct LexicalDecl {
+    pub name: String,
+    pub kind: DeclKind,
+    /// The declared identifier.
+    pub span: Span,
+    /// A block function that is neither a generator nor async (sloppy code may declare
+    /// those twice in a block, Annex B.3.2.4).
+    pub plain_function: bool,
+}
+
 /// The lexically scoped declarations directly in `stmts`. At a function's or script's top
 /// level (`top_level`), function declarations are var-scoped and not included.
-pub fn lexical_decls(stmts: &[Stmt], top_level: bool) -> Vec<(String, DeclKind)> {
+pub fn lexical_decls<'a>(stmts: impl IntoIterator<Item = &'a Stmt>, top_level: bool) -> Vec<LexicalDecl> {
     let mut out = Vec::new();
     for s in stmts {
+        let plain = |name: String, kind, span| LexicalDecl { name, kind, span, plain_function: false };
         match s {
             Stmt::Decl(Decl::Var(v)) if v.kind != VarDeclKind::Var => {
                 let kind = if v.kind == VarDeclKind::Const { DeclKind::Const } else { DeclKind::Let };
                 for d in &v.decls {
                     let mut names = Vec::new();
                     pat_names(&d.name, &mut names);
-                    out.extend(names.into_iter().map(|n| (n, kind)));
+                    out.extend(names.into_iter().map(|(n, span)| plain(n, kind, span)));
                 }
             }
-            Stmt::Decl(Decl::Class(c)) => out.push((c.ident.sym.to_string(), DeclKind::Class)),
+            Stmt::Decl(Decl::Class(c)) => out.push(plain(c.ident.sym.to_string(), DeclKind::Class, c.ident.span)),
             _ => {
                 if let Some(f) = fn_decl_of(s) {
                     if !top_level {
-                        out.push((f.ident.sym.to_string(), DeclKind::BlockFunction));
+                        out.push(LexicalDecl {
+                            name: f.ident.sym.to_string(),
+                            kind: DeclKind::BlockFunction,
+                            span: f.ident.span,
+                            plain_function: !f.function.is_generator && !f.function.is_async,
+                        });
                     }
                 }
             }
@@ -1664,7 +1771,7 @@ pub fn lexical_decls(stmts: &[Stmt], top_level: bool) -> Vec<(String, DeclKind)>
 
 /// The names declared by `var` in `stmts`, recursively through nested statements (not
 /// functions), in source order.
-pub fn collect_var_names(stmts: &[Stmt], out: &mut Vec<String>) {
+pub fn collect_var_names(stmts: &[Stmt], out: &mut Vec<Named>) {
     for_each_var_decl(stmts, &mut |v| {
         for d in &v.decls {
             pat_names(&d.name, out);
@@ -1674,7 +1781,7 @@ pub fn collect_var_names(stmts: &[Stmt], out: &mut Vec<String>) {
 
 /// Calls `f` on every `var` declaration of `stmts`, recursively through nested statements
 /// (not functions), in source order.
-pub(crate) fn for_each_var_decl<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a VarDecl)) {
+fn for_each_var_decl<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a VarDecl)) {
     for s in stmts {
         for_each_var_decl_stmt(s, f);
     }
@@ -1751,7 +1858,7 @@ fn scan_annexb(
         // declarations are lexical too).
         let lexical = lexical_decls(stmts, false);
         let own: HashSet<String> =
-            lexical.iter().filter(|(_, k)| *k != DeclKind::BlockFunction).map(|(n, _)| n.clone()).collect();
+            lexical.iter().filter(|l| l.kind != DeclKind::BlockFunction).map(|l| l.name.clone()).collect();
         for s in stmts {
             if let Some(f) = fn_decl_of(s) {
                 if !f.function.is_generator && !f.function.is_async {
@@ -1762,7 +1869,7 @@ fn scan_annexb(
                 }
             }
         }
-        stack.push(lexical.into_iter().map(|(n, _)| n).collect());
+        stack.push(lexical.into_iter().map(|l| l.name).collect());
     }
     for s in stmts {
         scan_annexb_stmt(s, outer, stack, found);
@@ -1799,7 +1906,7 @@ fn scan_annexb_stmt(
                 if let Some(p) = h.param.as_ref().filter(|p| !matches!(p, Pat::Ident(_))) {
                     pat_names(p, &mut names);
                 }
-                stack.push(names.into_iter().collect());
+                stack.push(names.into_iter().map(|(n, _)| n).collect());
                 scan_annexb(&h.body.stmts, outer, stack, found, false);
                 stack.pop();
             }
@@ -1850,7 +1957,7 @@ fn for_head_lexical(v: Option<&VarDecl>) -> HashSet<String> {
             }
         }
     }
-    names.into_iter().collect()
+    names.into_iter().map(|(n, _)| n).collect()
 }
 
 /// A statement position that is not a block: a function declaration there (sloppy
@@ -1875,7 +1982,7 @@ mod tests {
 
     fn tree(src: &str) -> ScopeTree {
         let p = parse_script(src, false).expect("parses");
-        analyze(&p.script, false).0
+        analyze(&p.script, &p.lines, false, &p.deferred).0
     }
 
     fn decl_named<'t>(t: &'t ScopeTree, name: &str) -> Vec<&'t DeclInfo> {
@@ -1967,8 +2074,8 @@ mod tests {
         assert!(t.decls.iter().any(|d| d.name.starts_with("%key")));
         // Methods read the setter and brand of accessors they use.
         assert!(decl_named(&t, "%set#a")[0].captured && decl_named(&t, "%brand")[0].captured);
-        let (_, errors) =
-            analyze(&parse_script("class A { m() { return this.#nope; } }", false).expect("parses").script, false);
+        let p = parse_script("class A { m() { return this.#nope; } }", false).expect("parses");
+        let (_, errors) = analyze(&p.script, &p.lines, false, &p.deferred);
         assert!(errors[0].1.contains("#nope"));
     }
 

@@ -1,7 +1,7 @@
 //! IRGen: lowering of the swc AST to HIR with scopes, closures, exceptions and generators.
 //!
 //! ```text
-//!  source ─ frontend::parse ─▶ AST ─ early_errors ─ scope::analyze ─▶ ScopeTree
+//!  source ─ frontend::parse ─▶ AST ─ scope::analyze (+ early errors) ─▶ ScopeTree
 //!  AST + ScopeTree ─ irgen (this module) ─▶ ir::Module
 //!     func.rs       functions: prologue, parameters, hoisting, generators (outer + inner)
 //!     stmt.rs       statements, control flow, labels, try/finally, cleanups on jumps
@@ -59,7 +59,7 @@ use swc_common::Span;
 use swc_ecma_ast::BlockStmt;
 
 use crate::frontend::scope::{DeclId, FuncIdx, ScopeIdx, ScopeTree};
-use crate::frontend::{early_errors, parse_script, scope, Diagnostic, LineTable};
+use crate::frontend::{parse_script, scope, Diagnostic, LineTable};
 
 /// Options of IRGen.
 #[derive(Clone, Debug, Default)]
@@ -129,11 +129,7 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
     let to_diags = |errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
         errs.into_iter().map(|(span, m)| lines.diag(span, m)).collect()
     };
-    let errors = early_errors::check(&parsed.script, lines, opts.strict, &parsed.deferred);
-    if !errors.is_empty() {
-        return Err(to_diags(errors));
-    }
-    let (tree, errors) = scope::analyze(&parsed.script, opts.strict);
+    let (tree, errors) = scope::analyze(&parsed.script, lines, opts.strict, &parsed.deferred);
     if !errors.is_empty() {
         return Err(to_diags(errors));
     }
