@@ -291,6 +291,29 @@ pub struct ScopeTree {
     pub global_vars: Vec<String>,
 }
 
+impl FuncInfo {
+    /// A function whose scopes are not made yet and whose uses are not seen yet.
+    fn new(kind: FuncKind, is_generator: bool, parent: Option<FuncIdx>, strict: bool, simple_params: bool) -> FuncInfo {
+        FuncInfo {
+            kind,
+            is_generator,
+            parent,
+            scope: ScopeIdx(0),
+            body_scope: ScopeIdx(0),
+            params_in_outer: false,
+            strict,
+            simple_params,
+            this_decl: None,
+            new_target_decl: None,
+            callee_decl: None,
+            home_decl: None,
+            uses_super_property: false,
+            uses_this: false,
+            mapped_arguments: false,
+        }
+    }
+}
+
 impl ScopeTree {
     /// The declaration `d`.
     pub fn decl(&self, d: DeclId) -> &DeclInfo {
@@ -394,23 +417,7 @@ pub fn analyze(
         binding_params: false,
     };
     a.check.directives(&script.body);
-    a.tree.funcs.push(FuncInfo {
-        kind: FuncKind::Script,
-        is_generator: false,
-        parent: None,
-        scope: ScopeIdx(0),
-        body_scope: ScopeIdx(0),
-        params_in_outer: false,
-        strict,
-        simple_params: true,
-        this_decl: None,
-        new_target_decl: None,
-        callee_decl: None,
-        home_decl: None,
-        uses_super_property: false,
-        uses_this: false,
-        mapped_arguments: false,
-    });
+    a.tree.funcs.push(FuncInfo::new(FuncKind::Script, false, None, strict, true));
     let scope = a.new_scope(ScopeKind::Script, None, ScopeKey::new(script.span, ScopeKind::Script));
     a.cur_scope = scope;
     // Global declarations: functions and vars are global object properties.
@@ -914,23 +921,7 @@ impl Analyzer<'_> {
         let saved = Saved { scope: self.cur_scope, func: self.cur_func, split_body: self.split_body.take() };
         let f = FuncIdx(self.tree.funcs.len() as u32);
         let parent_scope = self.cur_scope;
-        self.tree.funcs.push(FuncInfo {
-            kind,
-            is_generator,
-            parent: Some(self.cur_func),
-            scope: ScopeIdx(0),
-            body_scope: ScopeIdx(0),
-            params_in_outer: false,
-            strict,
-            simple_params,
-            this_decl: None,
-            new_target_decl: None,
-            callee_decl: None,
-            home_decl: None,
-            uses_super_property: false,
-            uses_this: false,
-            mapped_arguments: false,
-        });
+        self.tree.funcs.push(FuncInfo::new(kind, is_generator, Some(self.cur_func), strict, simple_params));
         self.tree.func_keys.insert(key, f);
         self.cur_func = f;
         let s = self.new_scope(ScopeKind::Function, Some(parent_scope), key);
