@@ -96,6 +96,11 @@ enum Command {
         /// The file: JavaScript, HIR text (.ir), or a bundle (for --bytecode).
         file: PathBuf,
     },
+    /// Read a native-tier MIR function (.mir), verify it and print it back.
+    Mir {
+        /// The MIR text file.
+        file: PathBuf,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -234,6 +239,18 @@ fn dump(what: &DumpWhat, passes: &[String], path: &Path, g: &GlobalOpts) -> Resu
         .map_err(|e| Failure(format!("{name}: internal compiler error: the backend wrote a bad bundle: {e}"), 1))
 }
 
+/// `iris mir FILE`: parse (errors at file:line:column), verify (every error), print.
+fn mir_cmd(path: &Path) -> Result<String, Failure> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| Failure(format!("iris: cannot read {name}: {e}"), 1))?;
+    let f = native::mir::parse::parse_function(&text).map_err(|e| Failure(format!("{name}:{e}"), 1))?;
+    if let Err(errors) = native::mir::verify::verify(&f) {
+        let lines: Vec<String> = errors.iter().map(|e| format!("{name}: verifier: {e}")).collect();
+        return Err(Failure(lines.join("\n"), 1));
+    }
+    Ok(f.to_string())
+}
+
 fn real_main(cli: Cli) -> Result<(), Failure> {
     match (&cli.command, &cli.file) {
         (Some(Command::Run { file }), _) | (None, Some(file)) => run(file, &cli.opts),
@@ -245,6 +262,11 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             if !text.ends_with('\n') {
                 let _ = out.write_all(b"\n");
             }
+            Ok(())
+        }
+        (Some(Command::Mir { file }), _) => {
+            let text = mir_cmd(file)?;
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
             Ok(())
         }
         (None, None) => Err(Failure("iris: no file given; `iris --help` lists the commands".to_string(), 2)),
@@ -315,7 +337,7 @@ mod tests {
     #[test]
     fn help_mentions_every_subcommand_and_flag() {
         let help = Cli::command().render_long_help().to_string();
-        for word in ["run", "compile", "dump", "-O", "--gc-stress", "--strict", "--verify"] {
+        for word in ["run", "compile", "dump", "mir", "-O", "--gc-stress", "--strict", "--verify"] {
             assert!(help.contains(word), "help lacks {word}:\n{help}");
         }
         let mut cmd = Cli::command();

@@ -384,7 +384,7 @@ fn node_skip_reason(text: &str, path: &Path) -> Option<String> {
 
 fn comment_leader(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()) {
-        Some("ir") => ";",
+        Some("ir" | "mir") => ";",
         _ => "//",
     }
 }
@@ -686,7 +686,7 @@ pub fn discover(root: &Path, filters: &[String]) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 walk(&p, out);
-            } else if matches!(p.extension().and_then(|e| e.to_str()), Some("js" | "ir")) {
+            } else if matches!(p.extension().and_then(|e| e.to_str()), Some("js" | "ir" | "mir")) {
                 out.push(p);
             }
         }

@@ -1,0 +1,565 @@
+//! MIR: the native tier's machine-level SSA IR.
+//!
+//! ```text
+//!  Function ── params: [Type]        the entry block's parameters
+//!     │
+//!     ├─ blocks (in layout order) ── Block { params: [Val], insts: [Inst], loop header?, OSR offset? }
+//!     │                                 each Inst: optional result Val + Op (+ exit id for checks)
+//!     ├─ values ── Val ─▶ { type, defined by: block parameter | instruction }
+//!     └─ exits ── ExitId ─▶ ExitState { bytecode offset, [(interpreter register, ExitValue)] }
+//! ```
+//!
+//! Values are typed (`i32`, `i64`, `f64`, `ptr`, and `value`, a NaN-boxed JavaScript value;
+//! booleans are `i32`). Control flow passes values to blocks as arguments (Cranelift's block
+//! parameters, not phis). Every instruction's effects are read/write sets over abstract heaps
+//! (`effects`), so passes ask what an instruction touches and never keep lists of opcodes.
+//!
+//! An instruction that can fail speculation (`check`, an overflow-checked add, an unbox, a
+//! shape guard, a bounds-checked element access) names an *exit*: the bytecode offset where
+//! the interpreter resumes and, for each live interpreter register, the MIR value that holds
+//! it (boxed, i32 or f64, by the value's type) or a constant. This is B3's `Check`; leaving
+//! compiled code through an exit stores the state into the interpreter frame.
+//!
+//! The text form (`text`) prints and parses back to the same function; `verify` checks a
+//! function and reports every error it finds.
+
+pub mod effects;
+pub mod parse;
+pub mod text;
+pub mod verify;
+
+use std::fmt;
+
+/// A value type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    I32,
+    I64,
+    F64,
+    /// A machine pointer (64 bits on both targets).
+    Ptr,
+    /// A NaN-boxed JavaScript value (64 bits; see `vm::runtime_interface::layout`).
+    Value,
+}
+
+impl Type {
+    /// The name in the text form.
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::I32 => "i32",
+            Type::I64 => "i64",
+            Type::F64 => "f64",
+            Type::Ptr => "ptr",
+            Type::Value => "value",
+        }
+    }
+
+    /// The type named `name`.
+    pub fn from_name(name: &str) -> Option<Type> {
+        Some(match name {
+            "i32" => Type::I32,
+            "i64" => Type::I64,
+            "f64" => Type::F64,
+            "ptr" => Type::Ptr,
+            "value" => Type::Value,
+            _ => return None,
+        })
+    }
+
+    /// Whether integer arithmetic applies.
+    pub fn is_int(self) -> bool {
+        matches!(self, Type::I32 | Type::I64 | Type::Ptr)
+    }
+}
+
+/// An SSA value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Val(pub u32);
+
+/// A basic block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Block(pub u32);
+
+/// An exit (a described interpreter state to resume at).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExitId(pub u32);
+
+impl fmt::Display for Val {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{}", self.0)
+    }
+}
+impl fmt::Display for Block {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "block{}", self.0)
+    }
+}
+impl fmt::Display for ExitId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "e{}", self.0)
+    }
+}
+
+/// Integer comparison conditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntCC {
+    Eq,
+    Ne,
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+}
+
+/// Float comparison conditions (ordered; `ne` is true for NaN operands, like `!=` in JS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatCC {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// Binary integer operations (same-typed operands and result).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntOp {
+    Add,
+    Sub,
+    Mul,
+    And,
+    Or,
+    Xor,
+    /// Shift left by the low 5 (i32) or 6 (i64) bits of the right operand.
+    Shl,
+    /// Arithmetic shift right.
+    Sshr,
+    /// Logical shift right.
+    Ushr,
+}
+
+/// Binary f64 operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// i32 arithmetic that exits on signed overflow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CheckedOp {
+    Add,
+    Sub,
+    Mul,
+}
+
+/// The kinds a `value` can be tested for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tag {
+    Number,
+    Object,
+    String,
+    Symbol,
+    BigInt,
+    Undefined,
+    Null,
+    Boolean,
+}
+
+/// An f64 constant, compared and hashed by its bits (so NaN equals itself and -0 differs
+/// from 0, as the same text must give the same IR and value numbering must not merge them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ieee64(u64);
+
+impl Ieee64 {
+    pub fn new(x: f64) -> Ieee64 {
+        Ieee64(x.to_bits())
+    }
+    pub fn get(self) -> f64 {
+        f64::from_bits(self.0)
+    }
+}
+
+/// A constant JavaScript value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JsConst {
+    Undefined,
+    Null,
+    True,
+    False,
+    /// The interpreter's empty marker (a hole, an uninitialized binding).
+    Empty,
+    Number(Ieee64),
+}
+
+/// What an instruction does. Operands are `Val`s; an exit, where there is one, is in
+/// `Inst::exit`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// An integer constant of type i32, i64 or ptr.
+    Iconst(Type, i64),
+    /// An f64 constant.
+    Fconst(Ieee64),
+    /// A JavaScript constant as a `value`.
+    Vconst(JsConst),
+    /// Integer arithmetic: i32, i64 or ptr.
+    Int(IntOp, Val, Val),
+    /// i32 arithmetic with an overflow exit.
+    Checked(CheckedOp, Val, Val),
+    /// Integer comparison (i32 result, 0 or 1).
+    Icmp(IntCC, Val, Val),
+    /// f64 arithmetic.
+    Float(FloatOp, Val, Val),
+    /// f64 negation.
+    Fneg(Val),
+    /// f64 comparison (i32 result).
+    Fcmp(FloatCC, Val, Val),
+    /// i32 to f64.
+    I32ToF64(Val),
+    /// f64 to i32 when exact (not fractional, in range, not -0); exits otherwise.
+    F64ToI32(Val),
+    /// i32 sign-extended to i64.
+    Sext(Val),
+    /// i64 (or ptr) truncated to i32.
+    Trunc(Val),
+    /// An i32 as a number value.
+    BoxI32(Val),
+    /// An f64 as a number value (NaN canonicalized).
+    BoxF64(Val),
+    /// An object pointer as a value.
+    BoxObject(Val),
+    /// A number value that holds an int32; exits otherwise.
+    UnboxI32(Val),
+    /// A number value as f64; exits if it is not a number.
+    UnboxF64(Val),
+    /// An object value's pointer; exits if it is not an object.
+    UnboxObject(Val),
+    /// Whether a value is of a kind (i32).
+    TagIs(Tag, Val),
+    /// Exits when the i32 condition is non-zero.
+    Check(Val),
+    /// An object's shape pointer.
+    LoadShape(Val),
+    /// Exits unless the object's shape is the given pointer.
+    GuardShape(Val, Val),
+    /// In-object slot `n` of an object.
+    LoadSlot(Val, u32),
+    StoreSlot(Val, u32, Val),
+    /// Slot `n` of an object's out-of-line slot vector.
+    LoadOolSlot(Val, u32),
+    StoreOolSlot(Val, u32, Val),
+    /// An array's `length` (i32).
+    ArrayLength(Val),
+    /// Element `index` (i32) of an object's elements; exits when out of bounds or a hole.
+    LoadElem(Val, Val),
+    /// Writes element `index` in bounds; exits when out of bounds.
+    StoreElem(Val, Val, Val),
+    /// Register `n` of the interpreter frame's register window.
+    LoadReg(u32),
+    StoreReg(u32, Val),
+    /// Raw memory at `ptr + offset` (kernels over native buffers).
+    Load(Type, Val, i32),
+    Store(Val, i32, Val),
+    /// Calls runtime helper `name` (see `vm::runtime_interface`) with values; may run
+    /// JavaScript. Returns a value; exits when the helper throws.
+    CallHelper(String, Vec<Val>),
+    /// Calls compiled function `name` with values; exits when it throws.
+    Call(String, Vec<Val>),
+    /// Ends the block: to `target` with arguments.
+    Jump(Block, Vec<Val>),
+    /// Ends the block: to `then` if the i32 condition is non-zero, else `else_`.
+    Brif(Val, Block, Vec<Val>, Block, Vec<Val>),
+    /// Ends the block: returns a value.
+    Return(Val),
+    /// Ends the block: leaves through the instruction's exit unconditionally.
+    Deopt,
+}
+
+impl Op {
+    /// Whether the instruction ends its block.
+    pub fn is_terminator(&self) -> bool {
+        matches!(self, Op::Jump(..) | Op::Brif(..) | Op::Return(_) | Op::Deopt)
+    }
+
+    /// Whether the instruction needs an exit (it can leave compiled code).
+    pub fn needs_exit(&self) -> bool {
+        matches!(
+            self,
+            Op::Checked(..)
+                | Op::F64ToI32(_)
+                | Op::UnboxI32(_)
+                | Op::UnboxF64(_)
+                | Op::UnboxObject(_)
+                | Op::Check(_)
+                | Op::GuardShape(..)
+                | Op::LoadElem(..)
+                | Op::StoreElem(..)
+                | Op::CallHelper(..)
+                | Op::Call(..)
+                | Op::Deopt
+        )
+    }
+
+    /// The operands, in order.
+    pub fn args(&self) -> Vec<Val> {
+        match self {
+            Op::Iconst(..) | Op::Fconst(_) | Op::Vconst(_) | Op::LoadReg(_) | Op::Deopt => Vec::new(),
+            Op::Int(_, a, b)
+            | Op::Checked(_, a, b)
+            | Op::Icmp(_, a, b)
+            | Op::Float(_, a, b)
+            | Op::Fcmp(_, a, b)
+            | Op::GuardShape(a, b)
+            | Op::LoadElem(a, b)
+            | Op::StoreSlot(a, _, b)
+            | Op::StoreOolSlot(a, _, b)
+            | Op::Store(a, _, b) => vec![*a, *b],
+            Op::Fneg(a)
+            | Op::I32ToF64(a)
+            | Op::F64ToI32(a)
+            | Op::Sext(a)
+            | Op::Trunc(a)
+            | Op::BoxI32(a)
+            | Op::BoxF64(a)
+            | Op::BoxObject(a)
+            | Op::UnboxI32(a)
+            | Op::UnboxF64(a)
+            | Op::UnboxObject(a)
+            | Op::TagIs(_, a)
+            | Op::Check(a)
+            | Op::LoadShape(a)
+            | Op::LoadSlot(a, _)
+            | Op::LoadOolSlot(a, _)
+            | Op::ArrayLength(a)
+            | Op::StoreReg(_, a)
+            | Op::Load(_, a, _)
+            | Op::Return(a) => vec![*a],
+            Op::StoreElem(a, b, c) => vec![*a, *b, *c],
+            Op::CallHelper(_, args) | Op::Call(_, args) => args.clone(),
+            Op::Jump(_, args) => args.clone(),
+            Op::Brif(c, _, a, _, b) => std::iter::once(*c).chain(a.iter().copied()).chain(b.iter().copied()).collect(),
+        }
+    }
+
+    /// Replaces every operand with `f(operand)`.
+    pub fn map_args(&mut self, mut f: impl FnMut(Val) -> Val) {
+        match self {
+            Op::Iconst(..) | Op::Fconst(_) | Op::Vconst(_) | Op::LoadReg(_) | Op::Deopt => {}
+            Op::Int(_, a, b)
+            | Op::Checked(_, a, b)
+            | Op::Icmp(_, a, b)
+            | Op::Float(_, a, b)
+            | Op::Fcmp(_, a, b)
+            | Op::GuardShape(a, b)
+            | Op::LoadElem(a, b)
+            | Op::StoreSlot(a, _, b)
+            | Op::StoreOolSlot(a, _, b)
+            | Op::Store(a, _, b) => {
+                *a = f(*a);
+                *b = f(*b);
+            }
+            Op::Fneg(a)
+            | Op::I32ToF64(a)
+            | Op::F64ToI32(a)
+            | Op::Sext(a)
+            | Op::Trunc(a)
+            | Op::BoxI32(a)
+            | Op::BoxF64(a)
+            | Op::BoxObject(a)
+            | Op::UnboxI32(a)
+            | Op::UnboxF64(a)
+            | Op::UnboxObject(a)
+            | Op::TagIs(_, a)
+            | Op::Check(a)
+            | Op::LoadShape(a)
+            | Op::LoadSlot(a, _)
+            | Op::LoadOolSlot(a, _)
+            | Op::ArrayLength(a)
+            | Op::StoreReg(_, a)
+            | Op::Load(_, a, _)
+            | Op::Return(a) => *a = f(*a),
+            Op::StoreElem(a, b, c) => {
+                *a = f(*a);
+                *b = f(*b);
+                *c = f(*c);
+            }
+            Op::CallHelper(_, args) | Op::Call(_, args) | Op::Jump(_, args) => {
+                for a in args {
+                    *a = f(*a);
+                }
+            }
+            Op::Brif(c, _, a, _, b) => {
+                *c = f(*c);
+                for v in a.iter_mut().chain(b.iter_mut()) {
+                    *v = f(*v);
+                }
+            }
+        }
+    }
+
+    /// The blocks a terminator goes to, with the arguments it passes.
+    pub fn successors(&self) -> Vec<(Block, &[Val])> {
+        match self {
+            Op::Jump(b, args) => vec![(*b, args.as_slice())],
+            Op::Brif(_, t, ta, e, ea) => vec![(*t, ta.as_slice()), (*e, ea.as_slice())],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// An instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inst {
+    /// The value it defines, if any.
+    pub result: Option<Val>,
+    pub op: Op,
+    /// Where it leaves compiled code when it fails (for `Op::needs_exit` instructions).
+    pub exit: Option<ExitId>,
+}
+
+/// How an exit reconstructs one interpreter register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitValue {
+    /// A MIR value: boxed as it is (`value`), or boxed from `i32` or `f64`.
+    Val(Val),
+    /// A constant.
+    Const(JsConst),
+}
+
+/// The interpreter state an exit resumes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExitState {
+    /// The bytecode offset the interpreter resumes at.
+    pub offset: u32,
+    /// Live registers and how to rebuild each (registers not listed are dead).
+    pub regs: Vec<(u32, ExitValue)>,
+}
+
+/// A basic block.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BlockData {
+    pub params: Vec<Val>,
+    pub insts: Vec<Inst>,
+    /// A loop header (blocks of its loop jump back to it).
+    pub is_loop: bool,
+    /// For a loop header: the bytecode offset of the loop, where interpreted code can enter
+    /// this compiled code (OSR).
+    pub osr: Option<u32>,
+}
+
+/// Where a value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueDef {
+    /// Parameter `index` of `block`.
+    Param(Block, u32),
+    /// The result of instruction `index` of `block`.
+    Inst(Block, u32),
+    /// Nothing (any more): a number the text skipped, or a value a pass removed.
+    Dead,
+}
+
+/// A value's type and definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueData {
+    pub ty: Type,
+    pub def: ValueDef,
+}
+
+/// A MIR function. The first block in `layout` is the entry; its parameters are the
+/// function's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Function {
+    pub name: String,
+    /// The result type of `return`.
+    pub ret: Option<Type>,
+    /// Every block, by number (a block removed from `layout` stays here, unused).
+    pub blocks: Vec<BlockData>,
+    /// The blocks in layout order.
+    pub layout: Vec<Block>,
+    /// Every value, by number.
+    pub values: Vec<ValueData>,
+    /// Every exit, by number.
+    pub exits: Vec<ExitState>,
+}
+
+impl Function {
+    /// An empty function named `name` returning `ret`.
+    pub fn new(name: &str, ret: Type) -> Function {
+        Function { name: name.to_string(), ret: Some(ret), ..Function::default() }
+    }
+
+    /// The entry block.
+    pub fn entry(&self) -> Option<Block> {
+        self.layout.first().copied()
+    }
+
+    /// A new block at the end of the layout.
+    pub fn add_block(&mut self) -> Block {
+        let b = Block(self.blocks.len() as u32);
+        self.blocks.push(BlockData::default());
+        self.layout.push(b);
+        b
+    }
+
+    /// A new parameter of type `ty` for `block`.
+    pub fn add_param(&mut self, block: Block, ty: Type) -> Val {
+        let v = Val(self.values.len() as u32);
+        let index = self.blocks[block.0 as usize].params.len() as u32;
+        self.values.push(ValueData { ty, def: ValueDef::Param(block, index) });
+        self.blocks[block.0 as usize].params.push(v);
+        v
+    }
+
+    /// A new exit.
+    pub fn add_exit(&mut self, state: ExitState) -> ExitId {
+        self.exits.push(state);
+        ExitId(self.exits.len() as u32 - 1)
+    }
+
+    /// Appends an instruction to `block`; its result, if it has one, is a new value of
+    /// type `ty`.
+    pub fn push(&mut self, block: Block, op: Op, ty: Option<Type>, exit: Option<ExitId>) -> Option<Val> {
+        let index = self.blocks[block.0 as usize].insts.len() as u32;
+        let result = ty.map(|ty| {
+            self.values.push(ValueData { ty, def: ValueDef::Inst(block, index) });
+            Val(self.values.len() as u32 - 1)
+        });
+        self.blocks[block.0 as usize].insts.push(Inst { result, op, exit });
+        result
+    }
+
+    /// The block's data.
+    pub fn block(&self, b: Block) -> &BlockData {
+        &self.blocks[b.0 as usize]
+    }
+
+    /// A value's type.
+    pub fn ty(&self, v: Val) -> Type {
+        self.values[v.0 as usize].ty
+    }
+
+    /// Renumbers each value's definition from the blocks (after passes moved instructions).
+    pub fn recompute_defs(&mut self) {
+        for &b in &self.layout {
+            let data = &self.blocks[b.0 as usize];
+            for (i, &p) in data.params.iter().enumerate() {
+                self.values[p.0 as usize].def = ValueDef::Param(b, i as u32);
+            }
+            for (i, inst) in data.insts.iter().enumerate() {
+                if let Some(r) = inst.result {
+                    self.values[r.0 as usize].def = ValueDef::Inst(b, i as u32);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
