@@ -96,8 +96,11 @@ enum Command {
         /// The file: JavaScript, HIR text (.ir), or a bundle (for --bytecode).
         file: PathBuf,
     },
-    /// Read a native-tier MIR function (.mir), verify it and print it back.
+    /// Read a native-tier MIR function (.mir), verify it, run passes on it, print it.
     Mir {
+        /// Run these MIR passes in order, verifying after each (repeatable; fold, gvn, dce).
+        #[arg(long = "pass", value_name = "PASS")]
+        passes: Vec<String>,
         /// The MIR text file.
         file: PathBuf,
     },
@@ -239,14 +242,20 @@ fn dump(what: &DumpWhat, passes: &[String], path: &Path, g: &GlobalOpts) -> Resu
         .map_err(|e| Failure(format!("{name}: internal compiler error: the backend wrote a bad bundle: {e}"), 1))
 }
 
-/// `iris mir FILE`: parse (errors at file:line:column), verify (every error), print.
-fn mir_cmd(path: &Path) -> Result<String, Failure> {
+/// `iris mir [--pass P]... FILE`: parse (errors at file:line:column), verify (every error),
+/// run the passes, print.
+fn mir_cmd(path: &Path, passes: &[String]) -> Result<String, Failure> {
     let name = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| Failure(format!("iris: cannot read {name}: {e}"), 1))?;
     let f = native::mir::parse::parse_function(&text).map_err(|e| Failure(format!("{name}:{e}"), 1))?;
     if let Err(errors) = native::mir::verify::verify(&f) {
         let lines: Vec<String> = errors.iter().map(|e| format!("{name}: verifier: {e}")).collect();
         return Err(Failure(lines.join("\n"), 1));
+    }
+    let mut f = f;
+    if !passes.is_empty() {
+        let names: Vec<&str> = passes.iter().map(String::as_str).collect();
+        native::passes::run(&mut f, &names, true).map_err(|e| Failure(format!("{name}: {e}"), 1))?;
     }
     Ok(f.to_string())
 }
@@ -264,8 +273,8 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        (Some(Command::Mir { file }), _) => {
-            let text = mir_cmd(file)?;
+        (Some(Command::Mir { passes, file }), _) => {
+            let text = mir_cmd(file, passes)?;
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
             Ok(())
         }

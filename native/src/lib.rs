@@ -9,3 +9,4 @@
 //! and parsed back) and verifier. The passes, the lowering and the code memory follow.
 
 pub mod mir;
+pub mod passes;

@@ -1,0 +1,75 @@
+//! Passes over MIR and the pass manager that runs them by name.
+//!
+//! Every pass asks an instruction's effects (`mir::effects`) what it may do and never keeps
+//! its own list of opcodes. After each pass the manager runs the verifier in debug builds
+//! (and always when asked), so a pass that breaks SSA or types is caught where it did.
+
+mod dce;
+mod fold;
+mod gvn;
+
+use crate::mir::verify::{verify, VerifyError};
+use crate::mir::Function;
+
+/// A pass: its name (`iris mir --pass NAME`), what it does, and the function that runs it,
+/// which reports whether it changed anything.
+pub struct Pass {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub run: fn(&mut Function) -> bool,
+}
+
+/// Every pass, in the order the default pipeline runs them.
+pub const PASSES: &[Pass] = &[
+    Pass { name: "fold", about: "constant folding and algebraic simplification", run: fold::run },
+    Pass {
+        name: "gvn",
+        about: "global value numbering of pure operations and checks; loads within a block",
+        run: gvn::run,
+    },
+    Pass { name: "dce", about: "dead instructions and unreachable blocks", run: dce::run },
+];
+
+/// The pass named `name`.
+pub fn pass(name: &str) -> Option<&'static Pass> {
+    PASSES.iter().find(|p| p.name == name)
+}
+
+/// Runs `names` in order (every pass when `names` is empty), verifying after each when
+/// `verify_each` (or in debug builds).
+pub fn run(f: &mut Function, names: &[&str], verify_each: bool) -> Result<(), String> {
+    let selected: Vec<&Pass> = if names.is_empty() {
+        PASSES.iter().collect()
+    } else {
+        let mut v = Vec::new();
+        for n in names {
+            match pass(n) {
+                Some(p) => v.push(p),
+                None => {
+                    let known: Vec<&str> = PASSES.iter().map(|p| p.name).collect();
+                    return Err(format!("unknown pass '{n}' (passes: {})", known.join(", ")));
+                }
+            }
+        }
+        v
+    };
+    for p in selected {
+        (p.run)(f);
+        if verify_each || cfg!(debug_assertions) {
+            verify(f).map_err(|errors| after_pass(p.name, &errors))?;
+        }
+    }
+    Ok(())
+}
+
+fn after_pass(name: &str, errors: &[VerifyError]) -> String {
+    let mut out = format!("the MIR is invalid after pass '{name}':");
+    for e in errors {
+        out.push_str("\n  ");
+        out.push_str(&e.to_string());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

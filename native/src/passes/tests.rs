@@ -1,0 +1,160 @@
+//! Each pass on hand-written MIR.
+
+use super::run;
+use crate::mir::parse::parse_function;
+use crate::mir::verify::verify;
+
+/// The function after `passes`, printed.
+fn after(passes: &[&str], text: &str) -> String {
+    let mut f = parse_function(text).unwrap_or_else(|e| panic!("{e}"));
+    verify(&f).expect("the input verifies");
+    run(&mut f, passes, true).unwrap_or_else(|e| panic!("{e}"));
+    f.to_string()
+}
+
+#[test]
+fn fold_computes_constants_and_wraps_i32() {
+    let out = after(
+        &["fold", "dce"],
+        "\
+function %f() -> i32 {
+block0:
+    v0 = iconst.i32 2147483647
+    v1 = iconst.i32 1
+    v2 = iadd.i32 v0, v1
+    v3 = imul.i32 v2, v1
+    return v3
+}
+",
+    );
+    assert!(out.contains("block0:\n    v3 = iconst.i32 -2147483648\n    return v3\n"), "{out}");
+}
+
+#[test]
+fn fold_keeps_an_overflowing_checked_add_and_removes_a_safe_one() {
+    let text = "\
+function %f(i32) -> i32 {
+    e0 = exit @3 [r0: v0]
+block0(v0: i32):
+    v1 = iconst.i32 2147483647
+    v2 = iconst.i32 1
+    v3 = iadd_ovf v1, v2, e0
+    v4 = iconst.i32 0
+    v5 = iadd_ovf v0, v4, e0
+    v6 = iadd_ovf v3, v5, e0
+    return v6
+}
+";
+    let out = after(&["fold", "dce"], text);
+    assert!(out.contains("v3 = iadd_ovf v1, v2, e0"), "{out}");
+    assert!(!out.contains("v5 ="), "x + 0 cannot overflow: {out}");
+    assert!(out.contains("v6 = iadd_ovf v3, v0, e0"), "{out}");
+}
+
+#[test]
+fn fold_turns_a_constant_branch_into_a_jump_and_dce_drops_the_dead_arm() {
+    let out = after(
+        &["fold", "dce"],
+        "\
+function %f(value) -> value {
+    e0 = exit @1 [r0: v0]
+block0(v0: value):
+    v1 = iconst.i32 0
+    brif v1, block1, block2
+block1:
+    v2 = unbox_i32 v0, e0
+    v3 = box_i32 v2
+    return v3
+block2:
+    return v0
+}
+",
+    );
+    assert!(out.contains("jump block2"), "{out}");
+    assert!(!out.contains("block1"), "{out}");
+    // The exit only the dead arm named keeps no values.
+    assert!(out.contains("e0 = exit @1 []"), "{out}");
+}
+
+#[test]
+fn fold_removes_boxing_round_trips() {
+    let out = after(
+        &["fold", "dce"],
+        "\
+function %f(i32) -> f64 {
+    e0 = exit @1 []
+block0(v0: i32):
+    v1 = box_i32 v0
+    v2 = unbox_i32 v1, e0
+    v3 = unbox_f64 v1, e0
+    v4 = i32_to_f64 v2
+    v5 = fadd v3, v4
+    return v5
+}
+",
+    );
+    assert!(!out.contains("unbox"), "{out}");
+    assert!(out.contains("v3 = i32_to_f64 v0"), "{out}");
+}
+
+#[test]
+fn gvn_merges_pure_operations_and_dominated_checks() {
+    let out = after(
+        &["gvn", "dce"],
+        "\
+function %f(value, i32) -> i32 {
+    e0 = exit @1 [r0: v0]
+    e1 = exit @5 [r0: v0, r1: v1]
+block0(v0: value, v1: i32):
+    v2 = unbox_i32 v0, e0
+    v3 = iadd.i32 v2, v1
+    brif v1, block1, block2
+block1:
+    v4 = unbox_i32 v0, e1
+    v5 = iadd.i32 v4, v1
+    return v5
+block2:
+    return v3
+}
+",
+    );
+    assert!(!out.contains("v4 ="), "the dominated unbox goes: {out}");
+    assert!(!out.contains("v5 ="), "{out}");
+    assert!(out.contains("block1:\n    return v3"), "{out}");
+}
+
+#[test]
+fn gvn_does_not_merge_siblings_or_loads_across_a_store() {
+    let out = after(
+        &["gvn"],
+        "\
+function %f(ptr, value) -> value {
+block0(v0: ptr, v1: value):
+    v2 = load_slot v0, 1
+    v3 = load_slot v0, 2
+    store_slot v0, 2, v1
+    v4 = load_slot v0, 1
+    v5 = load_slot v0, 2
+    brif v0, block1, block2
+block1:
+    v6 = box_object v0
+    return v6
+block2:
+    v7 = box_object v0
+    return v7
+}
+"
+        .replace("brif v0,", "v8 = trunc v0\n    brif v8,")
+        .as_str(),
+    );
+    assert!(!out.contains("v4 ="), "slot 1 was not written: {out}");
+    assert!(out.contains("v5 = load_slot v0, 2"), "slot 2 was: {out}");
+    assert!(out.contains("v6 = box_object v0") && out.contains("v7 = box_object v0"), "siblings stay: {out}");
+}
+
+#[test]
+fn unknown_passes_are_named() {
+    let mut f = parse_function("function %f() -> i32 {\nblock0:\n    v0 = iconst.i32 1\n    return v0\n}\n").unwrap();
+    let e = run(&mut f, &["nope"], true).unwrap_err();
+    assert!(e.contains("unknown pass 'nope'") && e.contains("gvn"), "{e}");
+}
