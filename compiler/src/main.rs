@@ -18,6 +18,8 @@ use compiler::driver::{self, CompileError, CompileOptions, IrStage};
 use ir::passes::OptLevel;
 use vm::{Runtime, RuntimeOptions};
 
+mod mir_cmd;
+
 /// Iris, a JavaScript engine: compiles JavaScript ahead of time through an optimizing SSA IR
 /// into register bytecode, and runs it in an interpreter.
 ///
@@ -96,11 +98,26 @@ enum Command {
         /// The file: JavaScript, HIR text (.ir), or a bundle (for --bytecode).
         file: PathBuf,
     },
-    /// Read a native-tier MIR function (.mir), verify it, run passes on it, print it.
+    /// Read a native-tier MIR function (.mir), verify it, run passes on it, print it (or its
+    /// Cranelift IR, its machine code, or run it).
     Mir {
         /// Run these MIR passes in order, verifying after each (repeatable; fold, gvn, dce).
         #[arg(long = "pass", value_name = "PASS")]
         passes: Vec<String>,
+        /// Print the Cranelift IR the function lowers to.
+        #[arg(long)]
+        clif: bool,
+        /// Print the machine code, disassembled by binutils' objdump.
+        #[arg(long)]
+        disasm: bool,
+        /// The machine for --clif and --disasm: x86_64 or aarch64 (default: this one).
+        #[arg(long, value_name = "ARCH")]
+        target: Option<String>,
+        /// Compile for this machine and run with these arguments (comma separated; a ptr
+        /// parameter takes a buffer such as i32[1;2;3] or f64[0.5;2]); prints the result or
+        /// the exit taken with its registers.
+        #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
+        run: Option<String>,
         /// The MIR text file.
         file: PathBuf,
     },
@@ -242,24 +259,6 @@ fn dump(what: &DumpWhat, passes: &[String], path: &Path, g: &GlobalOpts) -> Resu
         .map_err(|e| Failure(format!("{name}: internal compiler error: the backend wrote a bad bundle: {e}"), 1))
 }
 
-/// `iris mir [--pass P]... FILE`: parse (errors at file:line:column), verify (every error),
-/// run the passes, print.
-fn mir_cmd(path: &Path, passes: &[String]) -> Result<String, Failure> {
-    let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| Failure(format!("iris: cannot read {name}: {e}"), 1))?;
-    let f = native::mir::parse::parse_function(&text).map_err(|e| Failure(format!("{name}:{e}"), 1))?;
-    if let Err(errors) = native::mir::verify::verify(&f) {
-        let lines: Vec<String> = errors.iter().map(|e| format!("{name}: verifier: {e}")).collect();
-        return Err(Failure(lines.join("\n"), 1));
-    }
-    let mut f = f;
-    if !passes.is_empty() {
-        let names: Vec<&str> = passes.iter().map(String::as_str).collect();
-        native::passes::run(&mut f, &names, true).map_err(|e| Failure(format!("{name}: {e}"), 1))?;
-    }
-    Ok(f.to_string())
-}
-
 fn real_main(cli: Cli) -> Result<(), Failure> {
     match (&cli.command, &cli.file) {
         (Some(Command::Run { file }), _) | (None, Some(file)) => run(file, &cli.opts),
@@ -273,8 +272,16 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        (Some(Command::Mir { passes, file }), _) => {
-            let text = mir_cmd(file, passes)?;
+        (Some(Command::Mir { passes, clif, disasm, target, run, file }), _) => {
+            let req = mir_cmd::MirRequest {
+                file,
+                passes,
+                clif: *clif,
+                disasm: *disasm,
+                target: target.as_deref(),
+                run: run.as_deref(),
+            };
+            let text = mir_cmd::mir(&req).map_err(|m| Failure(m, 1))?;
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
             Ok(())
         }

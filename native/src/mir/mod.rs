@@ -209,7 +209,7 @@ pub enum Op {
     Fconst(Ieee64),
     /// A JavaScript constant as a `value`.
     Vconst(JsConst),
-    /// Integer arithmetic: i32, i64 or ptr.
+    /// Integer arithmetic: i32, i64 or ptr (and `ptr ± i64`, address arithmetic).
     Int(IntOp, Val, Val),
     /// i32 arithmetic with an overflow exit.
     Checked(CheckedOp, Val, Val),

@@ -377,11 +377,16 @@ impl Verifier<'_> {
             Op::Vconst(_) => Some(Value),
             Op::Int(_, a, b) | Op::Icmp(_, a, b) => {
                 let t = ty(*a);
+                // Address arithmetic: a ptr plus or minus an i64 offset is a ptr.
+                let offset =
+                    matches!(inst.op, Op::Int(IntOp::Add | IntOp::Sub, ..)) && t == Some(Ptr) && ty(*b) == Some(I64);
                 if let Some(t) = t {
                     if !t.is_int() {
                         problems.push(format!("integer operation on {}", t.name()));
                     }
-                    want!(*b, t, "operand");
+                    if !offset {
+                        want!(*b, t, "operand");
+                    }
                 }
                 match inst.op {
                     Op::Icmp(..) => Some(I32),

@@ -1,0 +1,296 @@
+//! `iris mir`: a native-tier MIR function from a file through the verifier and the passes,
+//! printed as MIR, as Cranelift IR, as disassembled machine code, or compiled and run.
+//!
+//! ```text
+//!  FILE ─ parse ─ verify ─ passes ─┬─▶ MIR text (default)
+//!                                  ├─▶ --clif: Cranelift IR for --target
+//!                                  ├─▶ --disasm: machine code for --target, through objdump
+//!                                  └─▶ --run ARGS: machine code for this machine, run in a
+//!                                       child process (a crash is reported, not suffered)
+//! ```
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+
+use native::lower::{self, Target};
+use native::mir::{parse, verify, Function, Type};
+use native::ValueLayout;
+
+/// What `iris mir` was asked for.
+pub struct MirRequest<'a> {
+    pub file: &'a Path,
+    pub passes: &'a [String],
+    pub clif: bool,
+    pub disasm: bool,
+    pub target: Option<&'a str>,
+    pub run: Option<&'a str>,
+}
+
+/// The environment variable that makes `iris mir --run` run the code in this process (set
+/// for the child the command starts).
+const CHILD: &str = "IRIS_MIR_RUN_CHILD";
+
+/// The NaN-boxing the VM uses, handed to the native tier.
+pub fn value_layout() -> ValueLayout {
+    use vm::runtime_interface::layout as l;
+    ValueLayout {
+        tag_shift: l::TAG_SHIFT,
+        payload_mask: l::PAYLOAD_MASK,
+        first_tag: l::FIRST_TAG,
+        tag_object: l::TAG_OBJECT,
+        tag_string: l::TAG_STRING,
+        tag_symbol: l::TAG_SYMBOL,
+        tag_bigint: l::TAG_BIGINT,
+        canonical_nan: l::CANONICAL_NAN,
+        undefined: l::UNDEFINED,
+        null: l::NULL,
+        true_: l::TRUE,
+        false_: l::FALSE,
+        empty: l::EMPTY,
+    }
+}
+
+/// Runs the request; the text to print, or an error message.
+pub fn mir(req: &MirRequest) -> Result<String, String> {
+    let name = req.file.display();
+    let text = std::fs::read_to_string(req.file).map_err(|e| format!("iris: cannot read {name}: {e}"))?;
+    let mut f = parse::parse_function(&text).map_err(|e| format!("{name}:{e}"))?;
+    if let Err(errors) = verify::verify(&f) {
+        let lines: Vec<String> = errors.iter().map(|e| format!("{name}: verifier: {e}")).collect();
+        return Err(lines.join("\n"));
+    }
+    if !req.passes.is_empty() {
+        let names: Vec<&str> = req.passes.iter().map(String::as_str).collect();
+        native::passes::run(&mut f, &names, true).map_err(|e| format!("{name}: {e}"))?;
+    }
+    let target = match req.target {
+        Some(t) => Target::from_name(t).ok_or_else(|| format!("iris: unknown target '{t}' (x86_64, aarch64)"))?,
+        None => Target::host().ok_or("iris: the native tier does not support this machine")?,
+    };
+    if let Some(args) = req.run {
+        if Some(target) != Target::host() {
+            return Err(format!("iris: --run runs on this machine, not {}", target.name()));
+        }
+        return if std::env::var_os(CHILD).is_some() { run_here(&f, args) } else { run_in_child(req.file, args) };
+    }
+    if req.clif || req.disasm {
+        let compiled = lower::compile(&f, target, &value_layout()).map_err(|e| format!("{name}: {e}"))?;
+        if req.clif {
+            return Ok(compiled.clif);
+        }
+        return disassemble(&compiled.code, target);
+    }
+    Ok(f.to_string())
+}
+
+/// Runs `iris mir --run` again in a child process and relays its output, so that code that
+/// addresses memory it was not given takes down the child only.
+fn run_in_child(file: &Path, args: &str) -> Result<String, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("iris: cannot find its own executable: {e}"))?;
+    let mut cmd = Command::new(exe);
+    cmd.arg("mir").arg("--run").arg(args).arg(file).env(CHILD, "1");
+    // The passes were applied in this process; the child repeats them from the arguments.
+    let outer: Vec<String> = std::env::args().collect();
+    let mut it = outer.iter();
+    while let Some(a) = it.next() {
+        if a == "--pass" {
+            if let Some(p) = it.next() {
+                cmd.arg("--pass").arg(p);
+            }
+        } else if let Some(p) = a.strip_prefix("--pass=") {
+            cmd.arg("--pass").arg(p);
+        }
+    }
+    let out = cmd.output().map_err(|e| format!("iris: cannot start the run: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    if out.status.success() {
+        return Ok(stdout);
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    use std::os::unix::process::ExitStatusExt;
+    match out.status.signal() {
+        Some(sig) => Err(format!("{}: the compiled code crashed (signal {sig})", file.display())),
+        None => Err(stderr.trim_end().to_string()),
+    }
+}
+
+/// A buffer given to a `ptr` parameter.
+struct Buffer {
+    elem: Type,
+    data: Vec<u64>,
+    len: usize,
+}
+
+/// One `--run` argument for a parameter of type `ty`.
+fn parse_arg(text: &str, ty: Type, layout: &ValueLayout) -> Result<(u64, Option<Buffer>), String> {
+    let bad = || format!("iris: '{text}' is not a {} argument", ty.name());
+    Ok(match ty {
+        Type::I32 => (text.parse::<i32>().map_err(|_| bad())? as u32 as u64, None),
+        Type::I64 => (text.parse::<i64>().map_err(|_| bad())? as u64, None),
+        Type::F64 => (text.parse::<f64>().map_err(|_| bad())?.to_bits(), None),
+        Type::Value => {
+            let c = match text {
+                "undefined" => layout.undefined,
+                "null" => layout.null,
+                "true" => layout.true_,
+                "false" => layout.false_,
+                _ => {
+                    let n = text.parse::<f64>().map_err(|_| bad())?;
+                    if n.is_nan() {
+                        layout.canonical_nan
+                    } else {
+                        n.to_bits()
+                    }
+                }
+            };
+            (c, None)
+        }
+        Type::Ptr => {
+            // i32[1,2,3] or f64[0.5,2]: a buffer of those elements.
+            let (elem, rest) = if let Some(r) = text.strip_prefix("i32[") {
+                (Type::I32, r)
+            } else if let Some(r) = text.strip_prefix("f64[") {
+                (Type::F64, r)
+            } else {
+                return Err(format!("iris: a ptr argument is a buffer such as i32[1,2,3] or f64[0.5], not '{text}'"));
+            };
+            let body = rest.strip_suffix(']').ok_or_else(bad)?;
+            let items: Vec<&str> = body.split(';').map(str::trim).filter(|s| !s.is_empty()).collect();
+            let mut data = vec![0u64; items.len().max(1)];
+            // SAFETY: viewing the u64 storage as bytes (u64 has no padding, and u8 any
+            // alignment); the length is the storage's size in bytes.
+            let bytes = unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr() as *mut u8, data.len() * 8) };
+            for (i, item) in items.iter().enumerate() {
+                match elem {
+                    Type::I32 => {
+                        let n = item.parse::<i32>().map_err(|_| bad())?;
+                        bytes[4 * i..4 * i + 4].copy_from_slice(&n.to_ne_bytes());
+                    }
+                    _ => {
+                        let n = item.parse::<f64>().map_err(|_| bad())?;
+                        bytes[8 * i..8 * i + 8].copy_from_slice(&n.to_ne_bytes());
+                    }
+                }
+            }
+            (0, Some(Buffer { elem, data, len: items.len() }))
+        }
+    })
+}
+
+/// A boxed value as JavaScript would print it.
+fn show_value(bits: u64, layout: &ValueLayout) -> String {
+    let tag = bits >> layout.tag_shift;
+    if tag < layout.first_tag {
+        return ecma::conv::number_to_string::number_to_string(f64::from_bits(bits));
+    }
+    let names = [
+        (layout.undefined, "undefined"),
+        (layout.null, "null"),
+        (layout.true_, "true"),
+        (layout.false_, "false"),
+        (layout.empty, "empty"),
+    ];
+    for (b, n) in names {
+        if bits == b {
+            return n.to_string();
+        }
+    }
+    format!("<cell {:#x}>", bits & layout.payload_mask)
+}
+
+fn show_buffer(b: &Buffer) -> String {
+    // SAFETY: as in parse_arg: the u64 storage viewed as bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(b.data.as_ptr() as *const u8, b.data.len() * 8) };
+    let items: Vec<String> = (0..b.len)
+        .map(|i| match b.elem {
+            Type::I32 => i32::from_ne_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap_or_default()).to_string(),
+            _ => format!("{:?}", f64::from_ne_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap_or_default())),
+        })
+        .collect();
+    format!("{}[{}]", b.elem.name(), items.join("; "))
+}
+
+/// Compiles `f` for this machine and calls it with `args` (comma separated, one per entry
+/// parameter; buffers separate their elements with ';').
+fn run_here(f: &Function, args: &str) -> Result<String, String> {
+    let layout = value_layout();
+    let target = Target::host().ok_or("iris: the native tier does not support this machine")?;
+    let params: Vec<Type> = match f.entry() {
+        Some(b) => f.block(b).params.iter().map(|&p| f.ty(p)).collect(),
+        None => Vec::new(),
+    };
+    let texts: Vec<&str> = args.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    if texts.len() != params.len() {
+        return Err(format!("iris: %{} takes {} arguments, {} given", f.name, params.len(), texts.len()));
+    }
+    let mut words = Vec::new();
+    let mut buffers: Vec<(usize, Buffer)> = Vec::new();
+    for (i, (t, ty)) in texts.iter().zip(&params).enumerate() {
+        let (w, buf) = parse_arg(t, *ty, &layout)?;
+        words.push(w);
+        if let Some(b) = buf {
+            buffers.push((i, b));
+        }
+    }
+    for (i, b) in &mut buffers {
+        words[*i] = b.data.as_mut_ptr() as u64;
+    }
+    let compiled = lower::compile(f, target, &layout)?;
+    let code = native::code_memory::CodeMemory::new(&compiled.code)?;
+    let mut regs = vec![layout.undefined; 256];
+    let mut ctx = native::Context::default();
+    // SAFETY: the code was compiled for this machine from verified MIR; the context and a
+    // 256-register window are valid, each argument slot holds its parameter, and buffers
+    // stay alive across the call. MIR that addresses memory beyond its buffers (or registers
+    // beyond r255) is not defended against here, which is why `iris mir --run` runs this
+    // in a child process.
+    let status = unsafe { (code.entry())(&mut ctx, regs.as_mut_ptr(), words.as_ptr()) };
+    let mut out = String::new();
+    if status == 0 {
+        let shown = match f.ret {
+            Some(Type::I32) => (ctx.result as u32 as i32).to_string(),
+            Some(Type::F64) => format!("{:?}", f64::from_bits(ctx.result)),
+            Some(Type::Value) => show_value(ctx.result, &layout),
+            _ => ctx.result.to_string(),
+        };
+        let _ = writeln!(out, "returned {shown}");
+    } else {
+        let e = (status - 1) as usize;
+        let state = f.exits.get(e).ok_or_else(|| format!("iris: the code returned an unknown status {status}"))?;
+        let regs: Vec<String> =
+            state.regs.iter().map(|(r, _)| format!("r{r} = {}", show_value(regs[*r as usize], &layout))).collect();
+        let _ = writeln!(out, "exit e{e} @{}: {}", state.offset, regs.join(", "));
+    }
+    for (i, b) in &buffers {
+        let _ = writeln!(out, "arg{i} = {}", show_buffer(b));
+    }
+    Ok(out)
+}
+
+/// The machine code as objdump shows it (one instruction per line, offsets from 0).
+fn disassemble(code: &[u8], target: Target) -> Result<String, String> {
+    let (tool, arch) = match target {
+        Target::X86_64 => ("objdump", "i386:x86-64"),
+        Target::Aarch64 => ("aarch64-linux-gnu-objdump", "aarch64"),
+    };
+    let path = std::env::temp_dir().join(format!("iris-mir-{}-{}.bin", std::process::id(), target.name()));
+    std::fs::write(&path, code).map_err(|e| format!("iris: cannot write {}: {e}", path.display()))?;
+    let out = Command::new(tool).args(["-D", "-b", "binary", "-m", arch, "--no-show-raw-insn"]).arg(&path).output();
+    let _ = std::fs::remove_file(&path);
+    let out = out.map_err(|e| format!("iris: --disasm needs {tool} (binutils): {e}"))?;
+    if !out.status.success() {
+        return Err(format!("iris: {tool} failed: {}", String::from_utf8_lossy(&out.stderr).trim_end()));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = String::new();
+    for l in text.lines() {
+        // Instruction lines look like "   4:\tmov ..."; the rest is objdump's headers.
+        if let Some((off, insn)) = l.split_once(":\t") {
+            if off.trim().chars().all(|c| c.is_ascii_hexdigit()) && !off.trim().is_empty() {
+                let _ = writeln!(lines, "{:>5}: {}", off.trim(), insn.split_whitespace().collect::<Vec<_>>().join(" "));
+            }
+        }
+    }
+    Ok(lines)
+}

@@ -1,0 +1,557 @@
+//! MIR to machine code through Cranelift. This is the only module that names Cranelift, so
+//! that the code generator can be replaced.
+//!
+//! ```text
+//!  MIR function ─ one Cranelift block per MIR block (block parameters map one to one),
+//!               │  a prologue block that loads the arguments, and one cold block per
+//!               │  instruction that can exit (it boxes the exit state into the register
+//!               │  window and returns the exit's status)
+//!               ▼
+//!  Cranelift IR ─ cranelift-codegen (instruction selection, regalloc2, encoding) ─▶ bytes
+//! ```
+//!
+//! The calling convention of compiled code is in the crate docs (`crate`).
+
+use std::collections::HashMap;
+
+use cranelift_codegen::control::ControlPlane;
+use cranelift_codegen::ir::condcodes::{FloatCC as CFloatCC, IntCC as CIntCC};
+use cranelift_codegen::ir::{self, types, AbiParam, InstBuilder, MemFlagsData as MemFlags, Signature, UserFuncName};
+use cranelift_codegen::isa::{self, OwnedTargetIsa};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+
+use crate::mir::verify::Dominators;
+use crate::mir::*;
+use crate::ValueLayout;
+
+/// A machine the tier compiles for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    X86_64,
+    Aarch64,
+}
+
+impl Target {
+    /// The machine this process runs on, if the tier supports it.
+    pub fn host() -> Option<Target> {
+        if cfg!(target_arch = "x86_64") {
+            Some(Target::X86_64)
+        } else if cfg!(target_arch = "aarch64") {
+            Some(Target::Aarch64)
+        } else {
+            None
+        }
+    }
+
+    /// `x86_64` or `aarch64`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::X86_64 => "x86_64",
+            Target::Aarch64 => "aarch64",
+        }
+    }
+
+    /// The target named `name`.
+    pub fn from_name(name: &str) -> Option<Target> {
+        match name {
+            "x86_64" => Some(Target::X86_64),
+            "aarch64" => Some(Target::Aarch64),
+            _ => None,
+        }
+    }
+
+    fn isa(self) -> Result<OwnedTargetIsa, String> {
+        let mut flags = settings::builder();
+        let set = |f: &mut settings::Builder, k: &str, v: &str| {
+            f.set(k, v).map_err(|e| format!("cranelift setting {k}: {e}"))
+        };
+        set(&mut flags, "opt_level", "speed")?;
+        set(&mut flags, "is_pic", "false")?;
+        set(&mut flags, "enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" })?;
+        let builder =
+            isa::lookup_by_name(self.name()).map_err(|e| format!("no {} code generator: {e}", self.name()))?;
+        builder.finish(settings::Flags::new(flags)).map_err(|e| format!("cranelift {}: {e}", self.name()))
+    }
+}
+
+/// A compiled function.
+pub struct Compiled {
+    /// The machine code (position independent: no relocations).
+    pub code: Vec<u8>,
+    /// The Cranelift IR it was generated from, as text.
+    pub clif: String,
+}
+
+/// The Cranelift type of a MIR type.
+fn clif_type(t: Type) -> ir::Type {
+    match t {
+        Type::I32 => types::I32,
+        Type::F64 => types::F64,
+        Type::I64 | Type::Ptr | Type::Value => types::I64,
+    }
+}
+
+/// The bits of a JavaScript constant as a boxed value.
+pub fn const_bits(layout: &ValueLayout, c: JsConst) -> u64 {
+    match c {
+        JsConst::Undefined => layout.undefined,
+        JsConst::Null => layout.null,
+        JsConst::True => layout.true_,
+        JsConst::False => layout.false_,
+        JsConst::Empty => layout.empty,
+        JsConst::Number(n) if n.get().is_nan() => layout.canonical_nan,
+        JsConst::Number(n) => n.get().to_bits(),
+    }
+}
+
+/// Compiles `f` (which must verify) for `target`.
+pub fn compile(f: &Function, target: Target, layout: &ValueLayout) -> Result<Compiled, String> {
+    let isa = target.isa()?;
+    let mut sig = Signature::new(isa.default_call_conv());
+    sig.params.extend([AbiParam::new(types::I64); 3]);
+    sig.returns.push(AbiParam::new(types::I64));
+    let mut func = ir::Function::with_name_signature(UserFuncName::user(0, 0), sig);
+    let mut fctx = FunctionBuilderContext::new();
+    let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+    let mut l = Lowering { f, layout, vals: HashMap::new(), blocks: HashMap::new(), ctx: None, regs: None };
+    l.function(&mut b)?;
+    b.seal_all_blocks();
+    b.finalize(isa.frontend_config());
+    let clif = func.display().to_string();
+    let mut ctx = Context::for_function(func);
+    let compiled = ctx
+        .compile(&*isa, &mut ControlPlane::default())
+        .map_err(|e| format!("cranelift could not compile %{}: {:?}", f.name, e.inner))?;
+    if !compiled.buffer.relocs().is_empty() {
+        return Err(format!("%{}: the machine code needs relocations", f.name));
+    }
+    Ok(Compiled { code: compiled.code_buffer().to_vec(), clif })
+}
+
+struct Lowering<'a> {
+    f: &'a Function,
+    layout: &'a ValueLayout,
+    vals: HashMap<Val, ir::Value>,
+    blocks: HashMap<Block, ir::Block>,
+    /// The context and register-window pointers (the first two arguments).
+    ctx: Option<ir::Value>,
+    regs: Option<ir::Value>,
+}
+
+fn flags() -> MemFlags {
+    MemFlags::trusted()
+}
+
+impl Lowering<'_> {
+    fn val(&self, v: Val) -> Result<ir::Value, String> {
+        self.vals.get(&v).copied().ok_or_else(|| format!("{v} is used before the lowering defined it"))
+    }
+
+    fn function(&mut self, b: &mut FunctionBuilder) -> Result<(), String> {
+        let f = self.f;
+        let Some(entry) = f.entry() else { return Err(format!("%{} has no blocks", f.name)) };
+        let prologue = b.create_block();
+        b.append_block_params_for_function_params(prologue);
+        for &mb in &f.layout {
+            let cb = b.create_block();
+            for &p in &f.block(mb).params {
+                let v = b.append_block_param(cb, clif_type(f.ty(p)));
+                self.vals.insert(p, v);
+            }
+            self.blocks.insert(mb, cb);
+        }
+        b.switch_to_block(prologue);
+        let params = b.block_params(prologue).to_vec();
+        self.ctx = Some(params[0]);
+        self.regs = Some(params[1]);
+        let mut args = Vec::new();
+        for (i, &p) in f.block(entry).params.iter().enumerate() {
+            let v = b.ins().load(clif_type(f.ty(p)), flags(), params[2], (8 * i) as i32);
+            args.push(ir::BlockArg::from(v));
+        }
+        b.ins().jump(self.blocks[&entry], &args);
+        for mb in Dominators::new(f).rpo {
+            b.switch_to_block(self.blocks[&mb]);
+            for inst in &f.block(mb).insts {
+                self.inst(b, inst)?;
+            }
+        }
+        // Blocks the entry cannot reach still need a body.
+        for &mb in &f.layout {
+            let cb = self.blocks[&mb];
+            if b.func.layout.first_inst(cb).is_none() {
+                b.switch_to_block(cb);
+                b.ins().trap(ir::TrapCode::unwrap_user(1));
+            }
+        }
+        Ok(())
+    }
+
+    fn iconst(&self, b: &mut FunctionBuilder, ty: ir::Type, n: i64) -> ir::Value {
+        b.ins().iconst(ty, if ty == types::I32 { n as i32 as i64 } else { n })
+    }
+
+    /// The boxed bits of `v` (a `value`, `i32` or `f64`).
+    fn boxed(&self, b: &mut FunctionBuilder, v: ir::Value, ty: Type) -> ir::Value {
+        match ty {
+            Type::I32 => {
+                let d = b.ins().fcvt_from_sint(types::F64, v);
+                b.ins().bitcast(types::I64, MemFlags::new(), d)
+            }
+            Type::F64 => {
+                let is_nan = b.ins().fcmp(CFloatCC::Unordered, v, v);
+                let bits = b.ins().bitcast(types::I64, MemFlags::new(), v);
+                let nan = b.ins().iconst(types::I64, self.layout.canonical_nan as i64);
+                b.ins().select(is_nan, nan, bits)
+            }
+            _ => v,
+        }
+    }
+
+    /// The tag of a boxed value (its top bits).
+    fn tag(&self, b: &mut FunctionBuilder, v: ir::Value) -> ir::Value {
+        b.ins().ushr_imm_s(v, self.layout.tag_shift as i64)
+    }
+
+    /// Leaves through `exit` when `fail` (an integer) is non-zero; continues in a new block.
+    fn exit_if(&mut self, b: &mut FunctionBuilder, fail: ir::Value, exit: Option<ExitId>) -> Result<(), String> {
+        let Some(exit) = exit else { return Err("an exiting instruction without an exit".into()) };
+        let cont = b.create_block();
+        let out = b.create_block();
+        b.set_cold_block(out);
+        b.ins().brif(fail, out, &[], cont, &[]);
+        b.switch_to_block(out);
+        self.leave(b, exit)?;
+        b.switch_to_block(cont);
+        Ok(())
+    }
+
+    /// Stores exit `exit`'s state into the register window and returns its status.
+    fn leave(&mut self, b: &mut FunctionBuilder, exit: ExitId) -> Result<(), String> {
+        let state = self.f.exits.get(exit.0 as usize).ok_or_else(|| format!("{exit} is not declared"))?;
+        let regs = self.regs.ok_or("no register window")?;
+        for &(r, ev) in &state.regs {
+            let bits = match ev {
+                ExitValue::Val(v) => {
+                    let x = self.val(v)?;
+                    self.boxed(b, x, self.f.ty(v))
+                }
+                ExitValue::Const(c) => b.ins().iconst(types::I64, const_bits(self.layout, c) as i64),
+            };
+            let off = i32::try_from(8 * r as i64).map_err(|_| format!("r{r} is out of reach"))?;
+            b.ins().store(flags(), bits, regs, off);
+        }
+        let status = b.ins().iconst(types::I64, exit.0 as i64 + 1);
+        b.ins().return_(&[status]);
+        Ok(())
+    }
+
+    fn inst(&mut self, b: &mut FunctionBuilder, inst: &Inst) -> Result<(), String> {
+        let f = self.f;
+        let ty_of = |v: Val| f.ty(v);
+        let result: Option<ir::Value> = match &inst.op {
+            Op::Iconst(t, n) => Some(self.iconst(b, clif_type(*t), *n)),
+            Op::Fconst(n) => Some(b.ins().f64const(ir::immediates::Ieee64::with_bits(n.get().to_bits()))),
+            Op::Vconst(c) => Some(b.ins().iconst(types::I64, const_bits(self.layout, *c) as i64)),
+            Op::Int(op, x, y) => {
+                let (x, y) = (self.val(*x)?, self.val(*y)?);
+                let i = b.ins();
+                Some(match op {
+                    IntOp::Add => i.iadd(x, y),
+                    IntOp::Sub => i.isub(x, y),
+                    IntOp::Mul => i.imul(x, y),
+                    IntOp::And => i.band(x, y),
+                    IntOp::Or => i.bor(x, y),
+                    IntOp::Xor => i.bxor(x, y),
+                    IntOp::Shl => i.ishl(x, y),
+                    IntOp::Sshr => i.sshr(x, y),
+                    IntOp::Ushr => i.ushr(x, y),
+                })
+            }
+            Op::Checked(op, x, y) => {
+                let (x, y) = (self.val(*x)?, self.val(*y)?);
+                let (r, overflow) = match op {
+                    CheckedOp::Add => b.ins().sadd_overflow(x, y),
+                    CheckedOp::Sub => b.ins().ssub_overflow(x, y),
+                    CheckedOp::Mul => b.ins().smul_overflow(x, y),
+                };
+                self.exit_if(b, overflow, inst.exit)?;
+                Some(r)
+            }
+            Op::Icmp(cc, x, y) => {
+                let (x, y) = (self.val(*x)?, self.val(*y)?);
+                let c = b.ins().icmp(int_cc(*cc), x, y);
+                Some(b.ins().uextend(types::I32, c))
+            }
+            Op::Float(op, x, y) => {
+                let (x, y) = (self.val(*x)?, self.val(*y)?);
+                Some(match op {
+                    FloatOp::Add => b.ins().fadd(x, y),
+                    FloatOp::Sub => b.ins().fsub(x, y),
+                    FloatOp::Mul => b.ins().fmul(x, y),
+                    FloatOp::Div => b.ins().fdiv(x, y),
+                })
+            }
+            Op::Fneg(x) => Some(b.ins().fneg(self.val(*x)?)),
+            Op::Fcmp(cc, x, y) => {
+                let (x, y) = (self.val(*x)?, self.val(*y)?);
+                let c = b.ins().fcmp(float_cc(*cc), x, y);
+                Some(b.ins().uextend(types::I32, c))
+            }
+            Op::I32ToF64(x) => Some(b.ins().fcvt_from_sint(types::F64, self.val(*x)?)),
+            Op::F64ToI32(x) => {
+                let x = self.val(*x)?;
+                Some(self.f64_to_i32(b, x, inst.exit)?)
+            }
+            Op::Sext(x) => Some(b.ins().sextend(types::I64, self.val(*x)?)),
+            Op::Trunc(x) => Some(b.ins().ireduce(types::I32, self.val(*x)?)),
+            Op::BoxI32(x) | Op::BoxF64(x) => {
+                let v = self.val(*x)?;
+                Some(self.boxed(b, v, ty_of(*x)))
+            }
+            Op::BoxObject(p) => {
+                let p = self.val(*p)?;
+                let tag = (self.layout.tag_object << self.layout.tag_shift) as i64;
+                Some(b.ins().bor_imm_s(p, tag))
+            }
+            Op::UnboxF64(v) | Op::UnboxI32(v) => {
+                let v = self.val(*v)?;
+                let tag = self.tag(b, v);
+                let not_number =
+                    b.ins().icmp_imm_s(CIntCC::UnsignedGreaterThanOrEqual, tag, self.layout.first_tag as i64);
+                self.exit_if(b, not_number, inst.exit)?;
+                let d = b.ins().bitcast(types::F64, MemFlags::new(), v);
+                match inst.op {
+                    Op::UnboxI32(_) => Some(self.f64_to_i32(b, d, inst.exit)?),
+                    _ => Some(d),
+                }
+            }
+            Op::UnboxObject(v) => {
+                let v = self.val(*v)?;
+                let tag = self.tag(b, v);
+                let not_object = b.ins().icmp_imm_s(CIntCC::NotEqual, tag, self.layout.tag_object as i64);
+                self.exit_if(b, not_object, inst.exit)?;
+                Some(b.ins().band_imm_s(v, self.layout.payload_mask as i64))
+            }
+            Op::TagIs(t, v) => {
+                let v = self.val(*v)?;
+                let l = self.layout;
+                let c = match t {
+                    Tag::Number => {
+                        let tag = self.tag(b, v);
+                        b.ins().icmp_imm_s(CIntCC::UnsignedLessThan, tag, l.first_tag as i64)
+                    }
+                    Tag::Object | Tag::String | Tag::Symbol | Tag::BigInt => {
+                        let want = match t {
+                            Tag::Object => l.tag_object,
+                            Tag::String => l.tag_string,
+                            Tag::Symbol => l.tag_symbol,
+                            _ => l.tag_bigint,
+                        };
+                        let tag = self.tag(b, v);
+                        b.ins().icmp_imm_s(CIntCC::Equal, tag, want as i64)
+                    }
+                    Tag::Undefined => b.ins().icmp_imm_s(CIntCC::Equal, v, l.undefined as i64),
+                    Tag::Null => b.ins().icmp_imm_s(CIntCC::Equal, v, l.null as i64),
+                    Tag::Boolean => {
+                        let t = b.ins().icmp_imm_s(CIntCC::Equal, v, l.true_ as i64);
+                        let f = b.ins().icmp_imm_s(CIntCC::Equal, v, l.false_ as i64);
+                        b.ins().bor(t, f)
+                    }
+                };
+                Some(b.ins().uextend(types::I32, c))
+            }
+            Op::Check(c) => {
+                let c = self.val(*c)?;
+                self.exit_if(b, c, inst.exit)?;
+                None
+            }
+            Op::LoadReg(n) => {
+                let regs = self.regs.ok_or("no register window")?;
+                Some(b.ins().load(types::I64, flags(), regs, reg_offset(*n)?))
+            }
+            Op::StoreReg(n, v) => {
+                let regs = self.regs.ok_or("no register window")?;
+                let v = self.val(*v)?;
+                b.ins().store(flags(), v, regs, reg_offset(*n)?);
+                None
+            }
+            Op::Load(t, p, off) => Some(b.ins().load(clif_type(*t), flags(), self.val(*p)?, *off)),
+            Op::Store(p, off, v) => {
+                let (p, v) = (self.val(*p)?, self.val(*v)?);
+                b.ins().store(flags(), v, p, *off);
+                None
+            }
+            Op::Jump(target, args) => {
+                let args = self.block_args(args)?;
+                b.ins().jump(self.blocks[target], &args);
+                None
+            }
+            Op::Brif(c, t, ta, e, ea) => {
+                let c = self.val(*c)?;
+                let (ta, ea) = (self.block_args(ta)?, self.block_args(ea)?);
+                b.ins().brif(c, self.blocks[t], &ta, self.blocks[e], &ea);
+                None
+            }
+            Op::Return(v) => {
+                let ctx = self.ctx.ok_or("no context")?;
+                let x = self.val(*v)?;
+                let bits = match ty_of(*v) {
+                    Type::I32 => b.ins().uextend(types::I64, x),
+                    Type::F64 => b.ins().bitcast(types::I64, MemFlags::new(), x),
+                    _ => x,
+                };
+                b.ins().store(flags(), bits, ctx, crate::CONTEXT_RESULT as i32);
+                let ok = b.ins().iconst(types::I64, 0);
+                b.ins().return_(&[ok]);
+                None
+            }
+            Op::Deopt => {
+                let exit = inst.exit.ok_or("deopt without an exit")?;
+                self.leave(b, exit)?;
+                None
+            }
+            op @ (Op::LoadShape(_)
+            | Op::GuardShape(..)
+            | Op::LoadSlot(..)
+            | Op::StoreSlot(..)
+            | Op::LoadOolSlot(..)
+            | Op::StoreOolSlot(..)
+            | Op::ArrayLength(_)
+            | Op::LoadElem(..)
+            | Op::StoreElem(..)
+            | Op::CallHelper(..)
+            | Op::Call(..)) => {
+                return Err(format!(
+                    "MIR operation '{}' is not supported by the machine-code lowering yet",
+                    op.mnemonic(f)
+                ))
+            }
+        };
+        if let (Some(r), Some(v)) = (inst.result, result) {
+            self.vals.insert(r, v);
+        }
+        Ok(())
+    }
+
+    fn block_args(&self, args: &[Val]) -> Result<Vec<ir::BlockArg>, String> {
+        args.iter().map(|&a| self.val(a).map(ir::BlockArg::from)).collect()
+    }
+
+    /// An f64 that must be an int32 exactly (not fractional, in range, not -0); exits
+    /// otherwise.
+    fn f64_to_i32(&mut self, b: &mut FunctionBuilder, x: ir::Value, exit: Option<ExitId>) -> Result<ir::Value, String> {
+        let i = b.ins().fcvt_to_sint_sat(types::I32, x);
+        let back = b.ins().fcvt_from_sint(types::F64, i);
+        let inexact = b.ins().fcmp(CFloatCC::NotEqual, back, x);
+        let bits = b.ins().bitcast(types::I64, MemFlags::new(), x);
+        let minus_zero = b.ins().icmp_imm_s(CIntCC::Equal, bits, i64::MIN);
+        let fail = b.ins().bor(inexact, minus_zero);
+        self.exit_if(b, fail, exit)?;
+        Ok(i)
+    }
+}
+
+fn reg_offset(n: u32) -> Result<i32, String> {
+    i32::try_from(8 * n as i64).map_err(|_| format!("register r{n} is out of reach"))
+}
+
+fn int_cc(cc: IntCC) -> CIntCC {
+    match cc {
+        IntCC::Eq => CIntCC::Equal,
+        IntCC::Ne => CIntCC::NotEqual,
+        IntCC::Slt => CIntCC::SignedLessThan,
+        IntCC::Sle => CIntCC::SignedLessThanOrEqual,
+        IntCC::Sgt => CIntCC::SignedGreaterThan,
+        IntCC::Sge => CIntCC::SignedGreaterThanOrEqual,
+        IntCC::Ult => CIntCC::UnsignedLessThan,
+        IntCC::Ule => CIntCC::UnsignedLessThanOrEqual,
+        IntCC::Ugt => CIntCC::UnsignedGreaterThan,
+        IntCC::Uge => CIntCC::UnsignedGreaterThanOrEqual,
+    }
+}
+
+fn float_cc(cc: FloatCC) -> CFloatCC {
+    match cc {
+        FloatCC::Eq => CFloatCC::Equal,
+        FloatCC::Ne => CFloatCC::NotEqual,
+        FloatCC::Lt => CFloatCC::LessThan,
+        FloatCC::Le => CFloatCC::LessThanOrEqual,
+        FloatCC::Gt => CFloatCC::GreaterThan,
+        FloatCC::Ge => CFloatCC::GreaterThanOrEqual,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code_memory::CodeMemory;
+    use crate::mir::parse::parse_function;
+
+    /// The VM's boxing, for tests that need a layout (the real one comes from the VM).
+    const LAYOUT: ValueLayout = ValueLayout {
+        tag_shift: 48,
+        payload_mask: (1 << 48) - 1,
+        first_tag: 0xfff9,
+        tag_object: 0xfffa,
+        tag_string: 0xfffb,
+        tag_symbol: 0xfffc,
+        tag_bigint: 0xfffd,
+        canonical_nan: 0x7ff8_0000_0000_0000,
+        undefined: 0xfff9 << 48,
+        null: (0xfff9 << 48) | 1,
+        false_: (0xfff9 << 48) | 2,
+        true_: (0xfff9 << 48) | 3,
+        empty: (0xfff9 << 48) | 4,
+    };
+
+    const ADD_OVF: &str = "\
+function %f(i32, i32) -> i32 {
+    e0 = exit @5 [r0: v0, r1: v1]
+block0(v0: i32, v1: i32):
+    v2 = iadd_ovf v0, v1, e0
+    return v2
+}
+";
+
+    #[test]
+    fn both_targets_compile_without_relocations() {
+        let f = parse_function(ADD_OVF).unwrap();
+        for t in [Target::X86_64, Target::Aarch64] {
+            let c = compile(&f, t, &LAYOUT).unwrap_or_else(|e| panic!("{}: {e}", t.name()));
+            assert!(!c.code.is_empty());
+            assert!(c.clif.contains("sadd_overflow"), "{}", c.clif);
+        }
+    }
+
+    #[test]
+    fn compiled_code_returns_or_exits_with_its_state() {
+        let Some(host) = Target::host() else { return };
+        let f = parse_function(ADD_OVF).unwrap();
+        let code = CodeMemory::new(&compile(&f, host, &LAYOUT).unwrap().code).unwrap();
+        let call = |a: i32, b: i32| {
+            let mut ctx = crate::Context::default();
+            let mut regs = [LAYOUT.undefined; 4];
+            let args = [a as u32 as u64, b as u32 as u64];
+            // SAFETY: compiled for this machine from verified MIR that touches only the
+            // context, registers r0 and r1 and two argument slots, all valid here.
+            let status = unsafe { (code.entry())(&mut ctx, regs.as_mut_ptr(), args.as_ptr()) };
+            (status, ctx.result as u32 as i32, f64::from_bits(regs[0]), f64::from_bits(regs[1]))
+        };
+        let (status, result, ..) = call(2, 3);
+        assert_eq!((status, result), (0, 5));
+        let (status, _, r0, r1) = call(i32::MAX, 1);
+        assert_eq!((status, r0, r1), (1, i32::MAX as f64, 1.0));
+    }
+
+    #[test]
+    fn unsupported_operations_are_errors() {
+        let f =
+            parse_function("function %f(ptr) -> i32 {\nblock0(v0: ptr):\n    v1 = array_length v0\n    return v1\n}\n")
+                .unwrap();
+        let e = compile(&f, Target::X86_64, &LAYOUT).err().expect("not lowered yet");
+        assert!(e.contains("'array_length' is not supported"), "{e}");
+    }
+}
