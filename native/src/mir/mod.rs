@@ -307,45 +307,14 @@ impl Op {
         )
     }
 
-    /// The operands, in order.
+    /// The operands, in order (the order `map_args` visits them).
     pub fn args(&self) -> Vec<Val> {
-        match self {
-            Op::Iconst(..) | Op::Fconst(_) | Op::Vconst(_) | Op::LoadReg(_) | Op::Deopt => Vec::new(),
-            Op::Int(_, a, b)
-            | Op::Checked(_, a, b)
-            | Op::Icmp(_, a, b)
-            | Op::Float(_, a, b)
-            | Op::Fcmp(_, a, b)
-            | Op::GuardShape(a, b)
-            | Op::LoadElem(a, b)
-            | Op::StoreSlot(a, _, b)
-            | Op::StoreOolSlot(a, _, b)
-            | Op::Store(a, _, b) => vec![*a, *b],
-            Op::Fneg(a)
-            | Op::I32ToF64(a)
-            | Op::F64ToI32(a)
-            | Op::Sext(a)
-            | Op::Trunc(a)
-            | Op::BoxI32(a)
-            | Op::BoxF64(a)
-            | Op::BoxObject(a)
-            | Op::UnboxI32(a)
-            | Op::UnboxF64(a)
-            | Op::UnboxObject(a)
-            | Op::TagIs(_, a)
-            | Op::Check(a)
-            | Op::LoadShape(a)
-            | Op::LoadSlot(a, _)
-            | Op::LoadOolSlot(a, _)
-            | Op::ArrayLength(a)
-            | Op::StoreReg(_, a)
-            | Op::Load(_, a, _)
-            | Op::Return(a) => vec![*a],
-            Op::StoreElem(a, b, c) => vec![*a, *b, *c],
-            Op::CallHelper(_, args) | Op::Call(_, args) => args.clone(),
-            Op::Jump(_, args) => args.clone(),
-            Op::Brif(c, _, a, _, b) => std::iter::once(*c).chain(a.iter().copied()).chain(b.iter().copied()).collect(),
-        }
+        let mut out = Vec::new();
+        self.clone().map_args(|v| {
+            out.push(v);
+            v
+        });
+        out
     }
 
     /// Replaces every operand with `f(operand)`.

@@ -199,14 +199,7 @@ pub fn run(f: &mut Function) -> bool {
     for b in order {
         let mut i = 0;
         while i < f.blocks[b.0 as usize].insts.len() {
-            let resolve = |v: Val, replace: &HashMap<Val, Val>| {
-                let mut v = v;
-                while let Some(&r) = replace.get(&v) {
-                    v = r;
-                }
-                v
-            };
-            f.blocks[b.0 as usize].insts[i].op.map_args(|v| resolve(v, &replace));
+            f.blocks[b.0 as usize].insts[i].op.map_args(|v| super::resolve(&replace, v));
             let inst = f.blocks[b.0 as usize].insts[i].clone();
             match simplify(f, &known, &defs, &inst) {
                 Simpler::Same => {}
@@ -247,28 +240,8 @@ pub fn run(f: &mut Function) -> bool {
             i += 1;
         }
     }
-    if !replace.is_empty() {
-        let resolve = |mut v: Val| {
-            while let Some(&r) = replace.get(&v) {
-                v = r;
-            }
-            v
-        };
-        // Uses in blocks visited before their operands' replacement (loop back edges) and in
-        // exit states.
-        for &b in &f.layout {
-            for inst in &mut f.blocks[b.0 as usize].insts {
-                inst.op.map_args(resolve);
-            }
-        }
-        for state in &mut f.exits {
-            for (_, v) in &mut state.regs {
-                if let ExitValue::Val(x) = v {
-                    *x = resolve(*x);
-                }
-            }
-        }
-    }
-    f.recompute_defs();
+    // Uses in blocks visited before their operands' replacement (loop back edges) and in
+    // exit states.
+    super::replace_uses(f, &replace);
     changed
 }

@@ -52,25 +52,7 @@ pub fn run(f: &mut Function) -> bool {
         }
     }
     if changed {
-        let resolve = |mut v: Val| {
-            while let Some(&r) = replace.get(&v) {
-                v = r;
-            }
-            v
-        };
-        for &b in &f.layout {
-            for inst in &mut f.blocks[b.0 as usize].insts {
-                inst.op.map_args(resolve);
-            }
-        }
-        for state in &mut f.exits {
-            for (_, v) in &mut state.regs {
-                if let ExitValue::Val(x) = v {
-                    *x = resolve(*x);
-                }
-            }
-        }
-        f.recompute_defs();
+        super::replace_uses(f, &replace);
     }
     changed
 }
@@ -89,12 +71,7 @@ fn number_block(
     while i < f.blocks[b.0 as usize].insts.len() {
         let inst = &mut f.blocks[b.0 as usize].insts[i];
         // Operands already replaced in dominating blocks.
-        inst.op.map_args(|mut v| {
-            while let Some(&r) = replace.get(&v) {
-                v = r;
-            }
-            v
-        });
+        inst.op.map_args(|v| super::resolve(replace, v));
         let e = effects::of(inst);
         let key: Key = (inst.op.clone(), inst.result.map(|r| f.values[r.0 as usize].ty));
         let mut redundant_with: Option<Option<Val>> = None;

@@ -8,8 +8,10 @@ mod dce;
 mod fold;
 mod gvn;
 
+use std::collections::HashMap;
+
 use crate::mir::verify::{verify, VerifyError};
-use crate::mir::Function;
+use crate::mir::{ExitValue, Function, Val};
 
 /// A pass: its name (`iris mir --pass NAME`), what it does, and the function that runs it,
 /// which reports whether it changed anything.
@@ -69,6 +71,34 @@ fn after_pass(name: &str, errors: &[VerifyError]) -> String {
         out.push_str(&e.to_string());
     }
     out
+}
+
+/// The value `v` stands for after the replacements in `replace` (followed to the end).
+fn resolve(replace: &HashMap<Val, Val>, mut v: Val) -> Val {
+    while let Some(&r) = replace.get(&v) {
+        v = r;
+    }
+    v
+}
+
+/// Rewrites every use in `f` (operands and exit states) through `replace`, and renumbers
+/// the definitions.
+fn replace_uses(f: &mut Function, replace: &HashMap<Val, Val>) {
+    if !replace.is_empty() {
+        for &b in &f.layout {
+            for inst in &mut f.blocks[b.0 as usize].insts {
+                inst.op.map_args(|v| resolve(replace, v));
+            }
+        }
+        for state in &mut f.exits {
+            for (_, v) in &mut state.regs {
+                if let ExitValue::Val(x) = v {
+                    *x = resolve(replace, *x);
+                }
+            }
+        }
+    }
+    f.recompute_defs();
 }
 
 #[cfg(test)]
