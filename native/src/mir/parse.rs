@@ -459,9 +459,12 @@ fn build(
         }};
     }
     let ty_suffix = |s: Option<&str>| -> Result<Type> {
-        match s.and_then(Type::from_name) {
-            Some(t) => Ok(t),
+        match s {
             None => err(at.0, at.1, format!("'{mnemonic}' needs a type suffix such as .i32")),
+            Some(s) => match Type::from_name(s) {
+                Some(t) => Ok(t),
+                None => err(at.0, at.1, format!("unknown type '{s}' in '{mnemonic}'")),
+            },
         }
     };
     let no_suffix = |s: Option<&str>| -> Result<()> {
