@@ -7,7 +7,10 @@
 #      allocation),
 #   3. when node is installed, the lit-test programs' expected output against node,
 #   4. the test262 gate (`test262-runner --check` against test262-runner/expectations.txt) when
-#      test262 is at $TEST262_DIR or ../shared/test262.
+#      test262 is at $TEST262_DIR or ../shared/test262,
+#   5. the native tier's runnable MIR tests on AArch64: iris cross-built for
+#      aarch64-unknown-linux-gnu and run under qemu-aarch64, when the cross toolchain and qemu
+#      are installed (IRIS_REQUIRE_AARCH64=1, as CI sets it, makes their absence a failure).
 # Usage: ./test.sh [--quick]   (--quick: steps 0, 1 and 3 only)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -48,5 +51,25 @@ if [ "$quick" = 0 ]; then
     cargo run -q -p test262-runner -- --test262-dir "$t262" --check
   else
     step "no test262 at $t262: skipping the conformance gate (set TEST262_DIR to run it)"
+  fi
+fi
+
+if [ "$quick" = 0 ]; then
+  a64_tools=1
+  for tool in qemu-aarch64 aarch64-linux-gnu-gcc; do
+    command -v "$tool" >/dev/null 2>&1 || a64_tools=0
+  done
+  rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-gnu || a64_tools=0
+  if [ "$a64_tools" = 1 ]; then
+    step "native tier on AArch64: iris cross-built, MIR programs run under qemu-aarch64"
+    CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
+      cargo build -q --target aarch64-unknown-linux-gnu -p compiler --bin iris
+    IRIS_AARCH64="$PWD/target/aarch64-unknown-linux-gnu/debug/iris" \
+      cargo run -q -p lit-tests -- --no-build --iris "$PWD/lit-tests/qemu-aarch64-iris" lit-tests/tests/mir/run
+  elif [ "${IRIS_REQUIRE_AARCH64:-0}" = 1 ]; then
+    echo "test.sh: the AArch64 tests need qemu-aarch64, aarch64-linux-gnu-gcc and the rust target aarch64-unknown-linux-gnu" >&2
+    exit 1
+  else
+    step "no AArch64 cross toolchain or qemu: skipping the native tier's AArch64 run (CI requires it)"
   fi
 fi
