@@ -31,6 +31,9 @@ pub struct MirRequest<'a> {
 /// for the child the command starts).
 const CHILD: &str = "IRIS_MIR_RUN_CHILD";
 
+/// The registers of the window `--run` gives the function.
+const REGS: usize = 256;
+
 /// The NaN-boxing the VM uses, handed to the native tier.
 pub fn value_layout() -> ValueLayout {
     use vm::runtime_interface::layout as l;
@@ -236,15 +239,30 @@ fn run_here(f: &Function, args: &str) -> Result<String, String> {
     for (i, b) in &mut buffers {
         words[*i] = b.data.as_mut_ptr() as u64;
     }
+    // The register window is REGS wide: a register beyond it would be written outside.
+    let mut highest = None;
+    for &b in &f.layout {
+        for inst in &f.block(b).insts {
+            if let native::mir::Op::LoadReg(n) | native::mir::Op::StoreReg(n, _) = inst.op {
+                highest = highest.max(Some(n));
+            }
+        }
+    }
+    for state in &f.exits {
+        highest = highest.max(state.regs.iter().map(|(r, _)| *r).max());
+    }
+    if let Some(r) = highest.filter(|&r| r as usize >= REGS) {
+        return Err(format!("iris: --run gives the function {REGS} registers; r{r} is beyond them"));
+    }
     let compiled = lower::compile(f, target, &layout)?;
     let code = native::code_memory::CodeMemory::new(&compiled.code)?;
-    let mut regs = vec![layout.undefined; 256];
+    let mut regs = vec![layout.undefined; REGS];
     let mut ctx = native::Context::default();
-    // SAFETY: the code was compiled for this machine from verified MIR; the context and a
-    // 256-register window are valid, each argument slot holds its parameter, and buffers
-    // stay alive across the call. MIR that addresses memory beyond its buffers (or registers
-    // beyond r255) is not defended against here, which is why `iris mir --run` runs this
-    // in a child process.
+    // SAFETY: the code was compiled for this machine from verified MIR; the context, a
+    // window of REGS registers (every register the MIR names, checked above) and one slot
+    // per parameter are valid, and buffers stay alive across the call. MIR that addresses
+    // memory beyond its buffers is not defended against here, which is why `iris mir --run`
+    // runs this in a child process.
     let status = unsafe { (code.entry())(&mut ctx, regs.as_mut_ptr(), words.as_ptr()) };
     let mut out = String::new();
     if status == 0 {

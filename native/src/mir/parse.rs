@@ -149,14 +149,30 @@ impl Line {
     }
 }
 
-/// `prefix` followed by a decimal number (`v12`, `block3`, `e0`, `r4`).
+/// The largest value, block, exit or register number the text may use (the tables are
+/// indexed by number, so a huge one would be a huge allocation).
+pub const MAX_NUMBER: u32 = 1 << 20;
+
+/// `prefix` followed by a decimal number (`v12`, `block3`, `e0`, `r4`) up to `MAX_NUMBER`.
 fn numbered(word: &str, prefix: &str) -> Option<u32> {
     let digits = word.strip_prefix(prefix)?;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || (digits.len() > 1 && digits.starts_with('0'))
     {
         return None;
     }
-    digits.parse().ok()
+    digits.parse().ok().filter(|&n| n <= MAX_NUMBER)
+}
+
+/// An error for a name like `v4000000000` whose number is over `MAX_NUMBER`, if `word` is one.
+fn check_number(word: &str, l: u32, c: u32) -> Result<()> {
+    for prefix in ["block", "v", "e", "r"] {
+        if let Some(d) = word.strip_prefix(prefix) {
+            if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) && numbered(word, prefix).is_none() {
+                return err(l, c, format!("'{word}': numbers go up to {MAX_NUMBER}"));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn parse_int(word: &str) -> Option<i64> {
@@ -266,6 +282,7 @@ impl Parser {
             return Ok(Operand::Callee(sigil, name, args));
         }
         let (w, l, c) = line.word("an operand")?;
+        check_number(&w, l, c)?;
         if let Some(v) = numbered(&w, "v") {
             self.used_values.push((v, l, c));
             return Ok(Operand::Val(v));
@@ -377,6 +394,7 @@ impl Parser {
     fn inst(&mut self, line: &mut Line, block: Block) -> Result<()> {
         let mut result = None;
         let (first, l, c) = line.word("an instruction")?;
+        check_number(&first, l, c)?;
         let (mnemonic, ml, mc) = if let Some(v) = numbered(&first, "v") {
             line.expect('=')?;
             result = Some((v, (l, c)));
@@ -674,6 +692,7 @@ pub fn parse_function(text: &str) -> Result<Function> {
         let Some(Token { tok: Tok::Word(w), line: l, col: c }) = line.peek().cloned() else {
             return line.fail("expected a block, an exit or an instruction");
         };
+        check_number(&w, l, c)?;
         if let Some(b) = numbered(&w, "block") {
             line.pos += 1;
             current = Some(p.block_header(&mut line, b, (l, c))?);

@@ -132,6 +132,11 @@ fn parse_errors_point_at_the_token() {
     assert_eq!(m, "e0 is not declared");
     let (l, _, m) = parse_error("function %f() -> i32 {\nblock0:\n    v1 = iconst.i32 1\n");
     assert_eq!((l, m.as_str()), (3, "expected '}' at the end"));
+    // Numbers index tables: a huge one is an error, not a huge allocation.
+    let (l, c, m) = parse_error("function %f() -> i32 {\nblock0:\n    v4000000000 = iconst.i32 1\n}\n");
+    assert_eq!((l, c, m.as_str()), (3, 5, "'v4000000000': numbers go up to 1048576"));
+    let (l, _, _) = parse_error("function %f() -> i32 {\nblock99999999:\n    v0 = iconst.i32 1\n}\n");
+    assert_eq!(l, 2);
     let (_, _, m) = parse_error("function %f(i32) -> i32 {\nblock0:\n    deopt\n}\n");
     assert!(m.contains("expects an exit"), "{m}");
 }
