@@ -14,35 +14,24 @@ enum Known {
     Float(f64),
 }
 
-/// `a op b` in type `ty`, wrapped to its width.
+/// `a op b` in type `ty`, wrapped to its width (shift amounts taken modulo the width).
 fn int_op(op: IntOp, ty: Type, a: i64, b: i64) -> i64 {
-    if ty == Type::I32 {
-        let (a, b) = (a as i32, b as i32);
-        let r = match op {
-            IntOp::Add => a.wrapping_add(b),
-            IntOp::Sub => a.wrapping_sub(b),
-            IntOp::Mul => a.wrapping_mul(b),
-            IntOp::And => a & b,
-            IntOp::Or => a | b,
-            IntOp::Xor => a ^ b,
-            IntOp::Shl => a.wrapping_shl(b as u32 & 31),
-            IntOp::Sshr => a.wrapping_shr(b as u32 & 31),
-            IntOp::Ushr => ((a as u32) >> (b as u32 & 31)) as i32,
-        };
-        r as i64
-    } else {
-        match op {
-            IntOp::Add => a.wrapping_add(b),
-            IntOp::Sub => a.wrapping_sub(b),
-            IntOp::Mul => a.wrapping_mul(b),
-            IntOp::And => a & b,
-            IntOp::Or => a | b,
-            IntOp::Xor => a ^ b,
-            IntOp::Shl => a.wrapping_shl(b as u32 & 63),
-            IntOp::Sshr => a.wrapping_shr(b as u32 & 63),
-            IntOp::Ushr => ((a as u64) >> (b as u32 & 63)) as i64,
-        }
-    }
+    let bits: u32 = if ty == Type::I32 { 32 } else { 64 };
+    let wrap = |x: i64| if bits == 32 { x as i32 as i64 } else { x };
+    let (a, b) = (wrap(a), wrap(b));
+    let shift = b as u32 & (bits - 1);
+    let unsigned = if bits == 32 { a as u32 as u64 } else { a as u64 };
+    wrap(match op {
+        IntOp::Add => a.wrapping_add(b),
+        IntOp::Sub => a.wrapping_sub(b),
+        IntOp::Mul => a.wrapping_mul(b),
+        IntOp::And => a & b,
+        IntOp::Or => a | b,
+        IntOp::Xor => a ^ b,
+        IntOp::Shl => a.wrapping_shl(shift),
+        IntOp::Sshr => a >> shift,
+        IntOp::Ushr => (unsigned >> shift) as i64,
+    })
 }
 
 fn int_cmp(cc: IntCC, ty: Type, a: i64, b: i64) -> bool {

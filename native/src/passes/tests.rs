@@ -158,3 +158,23 @@ fn unknown_passes_are_named() {
     let e = run(&mut f, &["nope"], true).unwrap_err();
     assert!(e.contains("unknown pass 'nope'") && e.contains("gvn"), "{e}");
 }
+
+#[test]
+fn fold_wraps_shifts_to_the_width() {
+    let out = after(
+        &["fold", "dce"],
+        "\
+function %f() -> i32 {
+block0:
+    v0 = iconst.i32 -8
+    v1 = iconst.i32 33
+    v2 = ushr.i32 v0, v1
+    v3 = sshr.i32 v0, v1
+    v4 = iadd.i32 v2, v3
+    return v4
+}
+",
+    );
+    // -8 >>> 1 = 2147483644, -8 >> 1 = -4 (shift 33 is shift 1 in 32 bits); their sum wraps.
+    assert!(out.contains("v4 = iconst.i32 2147483640"), "{out}");
+}
