@@ -15,7 +15,9 @@ use std::process::Command;
 
 use native::lower::{self, Target};
 use native::mir::{parse, verify, Function, Type};
-use native::ValueLayout;
+use native::{HelperSig, Interface, ObjectLayout, ValueLayout};
+use vm::runtime_interface;
+use vm::{Runtime, RuntimeOptions};
 
 /// What `iris mir` was asked for.
 pub struct MirRequest<'a> {
@@ -34,10 +36,10 @@ const CHILD: &str = "IRIS_MIR_RUN_CHILD";
 /// The registers of the window `--run` gives the function.
 const REGS: usize = 256;
 
-/// The NaN-boxing the VM uses, handed to the native tier.
-pub fn value_layout() -> ValueLayout {
-    use vm::runtime_interface::layout as l;
-    ValueLayout {
+/// The VM as the native tier sees it: its NaN-boxing, object layout and helpers.
+pub fn interface() -> Interface {
+    use vm::runtime_interface::{layout as l, HELPERS};
+    let values = ValueLayout {
         tag_shift: l::TAG_SHIFT,
         payload_mask: l::PAYLOAD_MASK,
         first_tag: l::FIRST_TAG,
@@ -51,7 +53,18 @@ pub fn value_layout() -> ValueLayout {
         true_: l::TRUE,
         false_: l::FALSE,
         empty: l::EMPTY,
-    }
+    };
+    let offset = |o: usize| o as i32;
+    let objects = ObjectLayout {
+        shape: offset(l::OBJECT_SHAPE),
+        slots: offset(l::OBJECT_SLOTS),
+        elements: offset(l::OBJECT_ELEMENTS),
+        array_length: offset(l::ARRAY_LENGTH),
+        vec_len: offset(l::VALUE_VEC_LEN),
+        vec_data: offset(l::VALUE_VEC_DATA),
+    };
+    let helpers = HELPERS.iter().map(|h| HelperSig { name: h.name.to_string(), arity: h.f.arity() }).collect();
+    Interface { values, objects, helpers }
 }
 
 /// Runs the request; the text to print, or an error message.
@@ -78,7 +91,7 @@ pub fn mir(req: &MirRequest) -> Result<String, String> {
         return if std::env::var_os(CHILD).is_some() { run_here(&f, args) } else { run_in_child(req.file, args) };
     }
     if req.clif || req.disasm {
-        let compiled = lower::compile(&f, target, &value_layout()).map_err(|e| format!("{name}: {e}"))?;
+        let compiled = lower::compile(&f, target, &interface()).map_err(|e| format!("{name}: {e}"))?;
         if req.clif {
             return Ok(compiled.clif);
         }
@@ -125,29 +138,18 @@ struct Buffer {
     len: usize,
 }
 
-/// One `--run` argument for a parameter of type `ty`.
-fn parse_arg(text: &str, ty: Type, layout: &ValueLayout) -> Result<(u64, Option<Buffer>), String> {
+/// One `--run` argument for a parameter of type `ty`
+/// (a `value` is a JavaScript expression, evaluated in `rt`).
+fn parse_arg(text: &str, ty: Type, rt: &mut Runtime) -> Result<(u64, Option<Buffer>), String> {
     let bad = || format!("iris: '{text}' is not a {} argument", ty.name());
     Ok(match ty {
         Type::I32 => (text.parse::<i32>().map_err(|_| bad())? as u32 as u64, None),
         Type::I64 => (text.parse::<i64>().map_err(|_| bad())? as u64, None),
         Type::F64 => (text.parse::<f64>().map_err(|_| bad())?.to_bits(), None),
         Type::Value => {
-            let c = match text {
-                "undefined" => layout.undefined,
-                "null" => layout.null,
-                "true" => layout.true_,
-                "false" => layout.false_,
-                _ => {
-                    let n = text.parse::<f64>().map_err(|_| bad())?;
-                    if n.is_nan() {
-                        layout.canonical_nan
-                    } else {
-                        n.to_bits()
-                    }
-                }
-            };
-            (c, None)
+            let bits = runtime_interface::evaluate(rt, text)
+                .map_err(|e| format!("iris: the argument '{text}' did not evaluate: {e}"))?;
+            (bits, None)
         }
         Type::Ptr => {
             // i32[1,2,3] or f64[0.5,2]: a buffer of those elements.
@@ -181,25 +183,38 @@ fn parse_arg(text: &str, ty: Type, layout: &ValueLayout) -> Result<(u64, Option<
     })
 }
 
-/// A boxed value as JavaScript would print it.
-fn show_value(bits: u64, layout: &ValueLayout) -> String {
-    let tag = bits >> layout.tag_shift;
-    if tag < layout.first_tag {
-        return ecma::conv::number_to_string::number_to_string(f64::from_bits(bits));
-    }
-    let names = [
-        (layout.undefined, "undefined"),
-        (layout.null, "null"),
-        (layout.true_, "true"),
-        (layout.false_, "false"),
-        (layout.empty, "empty"),
-    ];
-    for (b, n) in names {
-        if bits == b {
-            return n.to_string();
+/// A value the code produced, as `console.log` shows it.
+fn show_value(bits: u64, rt: &mut Runtime) -> String {
+    // SAFETY: the code produced `bits` from the operands (rooted by `evaluate`), constants
+    // and helper results; nothing collected since the helpers returned (the code ended).
+    unsafe { runtime_interface::display(rt, bits) }
+}
+
+/// Splits `--run` arguments at the commas outside brackets and quotes.
+fn split_args(text: &str) -> Vec<&str> {
+    let (mut depth, mut quote, mut start) = (0i32, None, 0);
+    let mut out = Vec::new();
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                chars.next();
+            }
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
         }
     }
-    format!("<cell {:#x}>", bits & layout.payload_mask)
+    out.push(text[start..].trim());
+    out.retain(|s| !s.is_empty());
+    out
 }
 
 fn show_buffer(b: &Buffer) -> String {
@@ -215,22 +230,25 @@ fn show_buffer(b: &Buffer) -> String {
 }
 
 /// Compiles `f` for this machine and calls it with `args` (comma separated, one per entry
-/// parameter; buffers separate their elements with ';').
+/// parameter; buffers separate their elements with ';'), in a runtime whose helpers the
+/// code may call.
 fn run_here(f: &Function, args: &str) -> Result<String, String> {
-    let layout = value_layout();
+    let vm = interface();
+    let mut rt = Runtime::new(RuntimeOptions::default());
+    rt.set_compiler(crate::driver::compile_hook(crate::driver::CompileOptions::default()));
     let target = Target::host().ok_or("iris: the native tier does not support this machine")?;
     let params: Vec<Type> = match f.entry() {
         Some(b) => f.block(b).params.iter().map(|&p| f.ty(p)).collect(),
         None => Vec::new(),
     };
-    let texts: Vec<&str> = args.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    let texts = split_args(args);
     if texts.len() != params.len() {
         return Err(format!("iris: %{} takes {} arguments, {} given", f.name, params.len(), texts.len()));
     }
     let mut words = Vec::new();
     let mut buffers: Vec<(usize, Buffer)> = Vec::new();
     for (i, (t, ty)) in texts.iter().zip(&params).enumerate() {
-        let (w, buf) = parse_arg(t, *ty, &layout)?;
+        let (w, buf) = parse_arg(t, *ty, &mut rt)?;
         words.push(w);
         if let Some(b) = buf {
             buffers.push((i, b));
@@ -254,31 +272,35 @@ fn run_here(f: &Function, args: &str) -> Result<String, String> {
     if let Some(r) = highest.filter(|&r| r as usize >= REGS) {
         return Err(format!("iris: --run gives the function {REGS} registers; r{r} is beyond them"));
     }
-    let compiled = lower::compile(f, target, &layout)?;
+    let compiled = lower::compile(f, target, &vm)?;
     let code = native::code_memory::CodeMemory::new(&compiled.code)?;
-    let mut regs = vec![layout.undefined; REGS];
-    let mut ctx = native::Context::default();
-    // SAFETY: the code was compiled for this machine from verified MIR; the context, a
+    let mut regs = vec![vm.values.undefined; REGS];
+    let mut ctx = native::Context::new(&mut rt as *mut Runtime as *mut std::ffi::c_void, runtime_interface::entries());
+    // SAFETY: the code was compiled for this machine from verified MIR; the context (with
+    // this runtime, unused by anything else during the call, and its helper table), a
     // window of REGS registers (every register the MIR names, checked above) and one slot
-    // per parameter are valid, and buffers stay alive across the call. MIR that addresses
-    // memory beyond its buffers is not defended against here, which is why `iris mir --run`
-    // runs this in a child process.
+    // per parameter are valid, value operands are live (rooted by `evaluate`), and buffers
+    // stay alive across the call. MIR that addresses memory beyond what it was given is not
+    // defended against here, which is why `iris mir --run` runs this in a child process.
     let status = unsafe { (code.entry())(&mut ctx, regs.as_mut_ptr(), words.as_ptr()) };
     let mut out = String::new();
     if status == 0 {
         let shown = match f.ret {
             Some(Type::I32) => (ctx.result as u32 as i32).to_string(),
             Some(Type::F64) => format!("{:?}", f64::from_bits(ctx.result)),
-            Some(Type::Value) => show_value(ctx.result, &layout),
+            Some(Type::Value) => show_value(ctx.result, &mut rt),
             _ => ctx.result.to_string(),
         };
         let _ = writeln!(out, "returned {shown}");
     } else {
-        let e = (status - 1) as usize;
+        let e = ((status & !native::THREW) - 1) as usize;
         let state = f.exits.get(e).ok_or_else(|| format!("iris: the code returned an unknown status {status}"))?;
         let regs: Vec<String> =
-            state.regs.iter().map(|(r, _)| format!("r{r} = {}", show_value(regs[*r as usize], &layout))).collect();
+            state.regs.iter().map(|(r, _)| format!("r{r} = {}", show_value(regs[*r as usize], &mut rt))).collect();
         let _ = writeln!(out, "exit e{e} @{}: {}", state.offset, regs.join(", "));
+        if status & native::THREW != 0 {
+            let _ = writeln!(out, "a helper threw {}", runtime_interface::take_exception(&mut rt));
+        }
     }
     for (i, b) in &buffers {
         let _ = writeln!(out, "arg{i} = {}", show_buffer(b));

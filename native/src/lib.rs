@@ -11,8 +11,10 @@
 //! ```text
 //!  status = code(ctx: *mut Context, regs: *mut u64, args: *const u64)    (C ABI of the target)
 //!
-//!   ctx  ──▶ Context { result: u64 }       written by `return` (an i32 zero-extended,
-//!                                           an f64's bits, a value's bits)
+//!   ctx  ──▶ Context ┬ result   ◀── written by `return` (an i32 zero-extended, an f64's
+//!                    │              bits, a value's bits) and by each helper call
+//!                    ├ runtime  ──▶ the VM's runtime, opaque here, handed to helpers
+//!                    └ helpers  ──▶ [HelperEntry]: helper i of the interface's list
 //!   regs ──▶ the frame's register window    read/written by load_reg/store_reg; an exit
 //!                                           writes its live registers here, boxed
 //!   args ──▶ [u64; n]                       parameter i of the MIR entry block in args[i]
@@ -21,25 +23,96 @@
 //!   status 0      returned normally (result in ctx.result)
 //!   status k + 1  left through exit e<k>: the interpreter resumes at that exit's bytecode
 //!                 offset with the registers it lists already in `regs`
+//!   status k + 1 | THREW    the same, taken because a helper threw: its exception is
+//!                 pending in the runtime, and the interpreter throws it at that offset
+//!
+//!  helper call:  status = helpers[i](runtime, operands: *const u64, &ctx.result)
+//!                0 = returned (result in ctx.result), 1 = threw
 //! ```
 //!
-//! Code needs no relocations: everything it reaches comes through these pointers.
+//! Code needs no relocations: everything it reaches comes through these pointers, and
+//! everything it knows of the VM's objects (`Interface`) is handed to the compiler.
+
+use std::ffi::c_void;
 
 pub mod code_memory;
 pub mod lower;
 pub mod mir;
 pub mod passes;
 
+/// A helper's C-ABI entry: `status = entry(runtime, operands, result)` (see the crate
+/// docs).
+pub type HelperEntry = unsafe extern "C" fn(runtime: *mut c_void, operands: *const u64, result: *mut u64) -> u32;
+
 /// What compiled code receives as its first argument.
 #[repr(C)]
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Context {
-    /// The returned value's bits.
+    /// The returned value's bits (also where helpers write theirs).
     pub result: u64,
+    /// The runtime helpers act on.
+    pub runtime: *mut c_void,
+    /// The helper entries, in the order of `Interface::helpers`.
+    pub helpers: *const HelperEntry,
 }
 
-/// Offset of `Context::result`.
+impl Context {
+    /// A context for code that calls helpers of `runtime` through `helpers`.
+    pub fn new(runtime: *mut c_void, helpers: &'static [HelperEntry]) -> Context {
+        Context { result: 0, runtime, helpers: helpers.as_ptr() }
+    }
+}
+
+impl Default for Context {
+    /// A context for code that calls no helpers.
+    fn default() -> Context {
+        Context { result: 0, runtime: std::ptr::null_mut(), helpers: std::ptr::null() }
+    }
+}
+
+/// The bit of a status that says a helper threw (see the crate docs).
+pub const THREW: u64 = 1 << 32;
+
+/// Offsets of the context's fields.
 pub const CONTEXT_RESULT: usize = std::mem::offset_of!(Context, result);
+pub const CONTEXT_RUNTIME: usize = std::mem::offset_of!(Context, runtime);
+pub const CONTEXT_HELPERS: usize = std::mem::offset_of!(Context, helpers);
+
+/// Everything the native tier knows of the VM, handed in by it
+/// (`vm::runtime_interface`): how values are boxed, where objects keep their fields, and
+/// which helpers there are.
+#[derive(Clone, Debug)]
+pub struct Interface {
+    pub values: ValueLayout,
+    pub objects: ObjectLayout,
+    /// The helpers `call_helper` can name, in the order of the context's table.
+    pub helpers: Vec<HelperSig>,
+}
+
+/// A runtime helper as compiled code sees it.
+#[derive(Clone, Debug)]
+pub struct HelperSig {
+    pub name: String,
+    /// How many value operands it takes.
+    pub arity: usize,
+}
+
+/// Byte offsets in the VM's cells (see `vm::runtime_interface::layout`).
+#[derive(Clone, Copy, Debug)]
+pub struct ObjectLayout {
+    /// An object's shape pointer.
+    pub shape: i32,
+    /// An object's out-of-line slot vector (pointer, or null).
+    pub slots: i32,
+    /// An object's element vector (pointer, or null).
+    pub elements: i32,
+    /// An array's `length` (u32).
+    pub array_length: i32,
+    /// A value vector's length (u32).
+    pub vec_len: i32,
+    /// A value vector's first value.
+    pub vec_data: i32,
+}
 
 /// The NaN-boxing of values, as the VM defines it (`vm::runtime_interface::layout`); the
 /// native tier knows the VM only through what it is handed.

@@ -24,7 +24,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 
 use crate::mir::verify::Dominators;
 use crate::mir::*;
-use crate::ValueLayout;
+use crate::{Interface, ValueLayout};
 
 /// A machine the tier compiles for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,8 +106,8 @@ pub fn const_bits(layout: &ValueLayout, c: JsConst) -> u64 {
     }
 }
 
-/// Compiles `f` (which must verify) for `target`.
-pub fn compile(f: &Function, target: Target, layout: &ValueLayout) -> Result<Compiled, String> {
+/// Compiles `f` (which must verify) for `target`, against the VM described by `vm`.
+pub fn compile(f: &Function, target: Target, vm: &Interface) -> Result<Compiled, String> {
     let isa = target.isa()?;
     let mut sig = Signature::new(isa.default_call_conv());
     sig.params.extend([AbiParam::new(types::I64); 3]);
@@ -115,7 +115,18 @@ pub fn compile(f: &Function, target: Target, layout: &ValueLayout) -> Result<Com
     let mut func = ir::Function::with_name_signature(UserFuncName::user(0, 0), sig);
     let mut fctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-    let mut l = Lowering { f, layout, vals: HashMap::new(), blocks: HashMap::new(), ctx: None, regs: None };
+    let mut l = Lowering {
+        f,
+        vm,
+        layout: &vm.values,
+        vals: HashMap::new(),
+        blocks: HashMap::new(),
+        exits: HashMap::new(),
+        ctx: None,
+        regs: None,
+        helper_sig: None,
+        call_conv: isa.default_call_conv(),
+    };
     l.function(&mut b)?;
     b.seal_all_blocks();
     b.finalize(isa.frontend_config());
@@ -132,12 +143,20 @@ pub fn compile(f: &Function, target: Target, layout: &ValueLayout) -> Result<Com
 
 struct Lowering<'a> {
     f: &'a Function,
+    vm: &'a Interface,
     layout: &'a ValueLayout,
     vals: HashMap<Val, ir::Value>,
     blocks: HashMap<Block, ir::Block>,
+    /// The cold block that leaves through each exit (and one for a helper that threw), made
+    /// at its first use and filled at the end. One block serves every instruction that names the exit: the exit's values
+    /// dominate each of them, so they dominate the block too.
+    exits: HashMap<(ExitId, bool), ir::Block>,
     /// The context and register-window pointers (the first two arguments).
     ctx: Option<ir::Value>,
     regs: Option<ir::Value>,
+    /// The signature of a helper entry, imported at the first call.
+    helper_sig: Option<ir::SigRef>,
+    call_conv: isa::CallConv,
 }
 
 fn flags() -> MemFlags {
@@ -178,6 +197,13 @@ impl Lowering<'_> {
                 self.inst(b, inst)?;
             }
         }
+        // The exits' bodies, after every value they store is defined.
+        let mut exits: Vec<((ExitId, bool), ir::Block)> = self.exits.iter().map(|(&e, &cb)| (e, cb)).collect();
+        exits.sort();
+        for ((exit, threw), cb) in exits {
+            b.switch_to_block(cb);
+            self.leave(b, exit, threw)?;
+        }
         // Blocks the entry cannot reach still need a body.
         for &mb in &f.layout {
             let cb = self.blocks[&mb];
@@ -217,19 +243,121 @@ impl Lowering<'_> {
 
     /// Leaves through `exit` when `fail` (an integer) is non-zero; continues in a new block.
     fn exit_if(&mut self, b: &mut FunctionBuilder, fail: ir::Value, exit: Option<ExitId>) -> Result<(), String> {
+        self.exit_or_throw_if(b, fail, exit, false)
+    }
+
+    /// `exit_if`, with the status saying whether a helper threw.
+    fn exit_or_throw_if(
+        &mut self,
+        b: &mut FunctionBuilder,
+        fail: ir::Value,
+        exit: Option<ExitId>,
+        threw: bool,
+    ) -> Result<(), String> {
         let Some(exit) = exit else { return Err("an exiting instruction without an exit".into()) };
+        let out = *self.exits.entry((exit, threw)).or_insert_with(|| {
+            let out = b.create_block();
+            b.set_cold_block(out);
+            out
+        });
         let cont = b.create_block();
-        let out = b.create_block();
-        b.set_cold_block(out);
         b.ins().brif(fail, out, &[], cont, &[]);
-        b.switch_to_block(out);
-        self.leave(b, exit)?;
         b.switch_to_block(cont);
         Ok(())
     }
 
-    /// Stores exit `exit`'s state into the register window and returns its status.
-    fn leave(&mut self, b: &mut FunctionBuilder, exit: ExitId) -> Result<(), String> {
+    /// The address of `base + offset` bytes as a load/store offset, or an error when it
+    /// does not fit.
+    fn offset(base: i32, extra: u64) -> Result<i32, String> {
+        i64::from(base)
+            .checked_add(i64::try_from(extra).map_err(|_| "an offset out of reach")?)
+            .and_then(|o| i32::try_from(o).ok())
+            .ok_or_else(|| "an offset out of reach".to_string())
+    }
+
+    /// The element vector of object `o` and the address of element `i` in it, after the
+    /// checks that leave through `exit`: no vector, `i` out of its bounds.
+    fn element_address(
+        &mut self,
+        b: &mut FunctionBuilder,
+        o: Val,
+        i: Val,
+        exit: Option<ExitId>,
+    ) -> Result<ir::Value, String> {
+        let objects = self.vm.objects;
+        let (o, i) = (self.val(o)?, self.val(i)?);
+        let vec = b.ins().load(types::I64, flags(), o, objects.elements);
+        let none = b.ins().icmp_imm_s(CIntCC::Equal, vec, 0);
+        self.exit_if(b, none, exit)?;
+        let len = b.ins().load(types::I32, flags(), vec, objects.vec_len);
+        let out_of_bounds = b.ins().icmp(CIntCC::UnsignedGreaterThanOrEqual, i, len);
+        self.exit_if(b, out_of_bounds, exit)?;
+        let index = b.ins().uextend(types::I64, i);
+        let scaled = b.ins().ishl_imm_s(index, 3);
+        Ok(b.ins().iadd(vec, scaled))
+    }
+
+    /// Leaves through `exit` when the value at `addr + offset` is a hole; gives the value.
+    fn load_not_hole(
+        &mut self,
+        b: &mut FunctionBuilder,
+        addr: ir::Value,
+        exit: Option<ExitId>,
+    ) -> Result<ir::Value, String> {
+        let v = b.ins().load(types::I64, flags(), addr, self.vm.objects.vec_data);
+        let hole = b.ins().icmp_imm_s(CIntCC::Equal, v, self.layout.empty as i64);
+        self.exit_if(b, hole, exit)?;
+        Ok(v)
+    }
+
+    /// Calls helper `name` with `args`; leaves through `exit` when it throws.
+    fn call_helper(
+        &mut self,
+        b: &mut FunctionBuilder,
+        name: &str,
+        args: &[Val],
+        exit: Option<ExitId>,
+    ) -> Result<ir::Value, String> {
+        let index = self
+            .vm
+            .helpers
+            .iter()
+            .position(|h| h.name == name)
+            .ok_or_else(|| format!("there is no runtime helper @{name}"))?;
+        let arity = self.vm.helpers[index].arity;
+        if args.len() != arity {
+            return Err(format!("@{name} takes {arity} operands, {} given", args.len()));
+        }
+        let ctx = self.ctx.ok_or("no context")?;
+        let size = u32::try_from(8 * args.len().max(1)).map_err(|_| "too many operands")?;
+        let slot = b.create_sized_stack_slot(ir::StackSlotData::new(ir::StackSlotKind::ExplicitSlot, size, 3));
+        for (k, &a) in args.iter().enumerate() {
+            let v = self.val(a)?;
+            b.ins().stack_store(types::I64, v, slot, Self::offset(0, 8 * k as u64)?);
+        }
+        let operands = b.ins().stack_addr(types::I64, slot, 0);
+        let runtime = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RUNTIME as i32);
+        let table = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_HELPERS as i32);
+        let entry = b.ins().load(types::I64, flags(), table, Self::offset(0, 8 * index as u64)?);
+        let result = b.ins().iadd_imm_s(ctx, crate::CONTEXT_RESULT as i64);
+        let sig = match self.helper_sig {
+            Some(sig) => sig,
+            None => {
+                let mut sig = Signature::new(self.call_conv);
+                sig.params.extend([AbiParam::new(types::I64); 3]);
+                sig.returns.push(AbiParam::new(types::I32));
+                *self.helper_sig.insert(b.import_signature(sig))
+            }
+        };
+        let call = b.ins().call_indirect(sig, entry, &[runtime, operands, result]);
+        let status = b.inst_results(call)[0];
+        self.exit_or_throw_if(b, status, exit, true)?;
+        Ok(b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RESULT as i32))
+    }
+
+    /// Stores exit `exit`'s state into the register window and returns its status (with
+    /// `crate::THREW` when a helper threw).
+    fn leave(&mut self, b: &mut FunctionBuilder, exit: ExitId, threw: bool) -> Result<(), String> {
         let state = self.f.exits.get(exit.0 as usize).ok_or_else(|| format!("{exit} is not declared"))?;
         let regs = self.regs.ok_or("no register window")?;
         for &(r, ev) in &state.regs {
@@ -243,7 +371,8 @@ impl Lowering<'_> {
             let off = i32::try_from(8 * r as i64).map_err(|_| format!("r{r} is out of reach"))?;
             b.ins().store(flags(), bits, regs, off);
         }
-        let status = b.ins().iconst(types::I64, exit.0 as i64 + 1);
+        let status = (exit.0 as u64 + 1) | if threw { crate::THREW } else { 0 };
+        let status = b.ins().iconst(types::I64, status as i64);
         b.ins().return_(&[status]);
         Ok(())
     }
@@ -410,20 +539,56 @@ impl Lowering<'_> {
             }
             Op::Deopt => {
                 let exit = inst.exit.ok_or("deopt without an exit")?;
-                self.leave(b, exit)?;
+                self.leave(b, exit, false)?;
                 None
             }
-            op @ (Op::LoadShape(_)
-            | Op::GuardShape(..)
-            | Op::LoadSlot(..)
-            | Op::StoreSlot(..)
-            | Op::LoadOolSlot(..)
-            | Op::StoreOolSlot(..)
-            | Op::ArrayLength(_)
-            | Op::LoadElem(..)
-            | Op::StoreElem(..)
-            | Op::CallHelper(..)
-            | Op::Call(..)) => {
+            Op::LoadShape(o) => Some(b.ins().load(types::I64, flags(), self.val(*o)?, self.vm.objects.shape)),
+            Op::GuardShape(o, s) => {
+                let (o, s) = (self.val(*o)?, self.val(*s)?);
+                let shape = b.ins().load(types::I64, flags(), o, self.vm.objects.shape);
+                let other = b.ins().icmp(CIntCC::NotEqual, shape, s);
+                self.exit_if(b, other, inst.exit)?;
+                None
+            }
+            Op::LoadSlot(o, n) => Some(b.ins().load(types::I64, flags(), self.val(*o)?, Self::offset(0, *n as u64)?)),
+            Op::StoreSlot(o, n, v) => {
+                let (o, v) = (self.val(*o)?, self.val(*v)?);
+                b.ins().store(flags(), v, o, Self::offset(0, *n as u64)?);
+                None
+            }
+            Op::LoadOolSlot(o, n) | Op::StoreOolSlot(o, n, _) => {
+                let o = self.val(*o)?;
+                let slots = b.ins().load(types::I64, flags(), o, self.vm.objects.slots);
+                let at = Self::offset(self.vm.objects.vec_data, 8 * *n as u64)?;
+                match inst.op {
+                    Op::StoreOolSlot(_, _, v) => {
+                        let v = self.val(v)?;
+                        b.ins().store(flags(), v, slots, at);
+                        None
+                    }
+                    _ => Some(b.ins().load(types::I64, flags(), slots, at)),
+                }
+            }
+            Op::ArrayLength(o) => {
+                let o = self.val(*o)?;
+                let len = b.ins().load(types::I32, flags(), o, self.vm.objects.array_length);
+                let beyond = b.ins().icmp_imm_s(CIntCC::SignedLessThan, len, 0);
+                self.exit_if(b, beyond, inst.exit)?;
+                Some(len)
+            }
+            Op::LoadElem(o, i) => {
+                let addr = self.element_address(b, *o, *i, inst.exit)?;
+                Some(self.load_not_hole(b, addr, inst.exit)?)
+            }
+            Op::StoreElem(o, i, v) => {
+                let addr = self.element_address(b, *o, *i, inst.exit)?;
+                self.load_not_hole(b, addr, inst.exit)?;
+                let v = self.val(*v)?;
+                b.ins().store(flags(), v, addr, self.vm.objects.vec_data);
+                None
+            }
+            Op::CallHelper(name, args) => Some(self.call_helper(b, name, args, inst.exit)?),
+            op @ Op::Call(..) => {
                 return Err(format!(
                     "MIR operation '{}' is not supported by the machine-code lowering yet",
                     op.mnemonic(f)
@@ -489,6 +654,7 @@ mod tests {
     use super::*;
     use crate::code_memory::CodeMemory;
     use crate::mir::parse::parse_function;
+    use crate::{HelperSig, ObjectLayout};
 
     /// The VM's boxing, for tests that need a layout (the real one comes from the VM).
     const LAYOUT: ValueLayout = ValueLayout {
@@ -507,6 +673,14 @@ mod tests {
         empty: (0xfff9 << 48) | 4,
     };
 
+    /// Objects of the tests: [shape, slots, elements, length] in 8-byte words; value
+    /// vectors: [len, data...].
+    fn vm() -> Interface {
+        let objects = ObjectLayout { shape: 0, slots: 8, elements: 16, array_length: 24, vec_len: 0, vec_data: 8 };
+        let helpers = vec![HelperSig { name: "add".into(), arity: 2 }, HelperSig { name: "fail".into(), arity: 0 }];
+        Interface { values: LAYOUT, objects, helpers }
+    }
+
     const ADD_OVF: &str = "\
 function %f(i32, i32) -> i32 {
     e0 = exit @5 [r0: v0, r1: v1]
@@ -520,7 +694,7 @@ block0(v0: i32, v1: i32):
     fn both_targets_compile_without_relocations() {
         let f = parse_function(ADD_OVF).unwrap();
         for t in [Target::X86_64, Target::Aarch64] {
-            let c = compile(&f, t, &LAYOUT).unwrap_or_else(|e| panic!("{}: {e}", t.name()));
+            let c = compile(&f, t, &vm()).unwrap_or_else(|e| panic!("{}: {e}", t.name()));
             assert!(!c.code.is_empty());
             assert!(c.clif.contains("sadd_overflow"), "{}", c.clif);
         }
@@ -530,7 +704,7 @@ block0(v0: i32, v1: i32):
     fn compiled_code_returns_or_exits_with_its_state() {
         let Some(host) = Target::host() else { return };
         let f = parse_function(ADD_OVF).unwrap();
-        let code = CodeMemory::new(&compile(&f, host, &LAYOUT).unwrap().code).unwrap();
+        let code = CodeMemory::new(&compile(&f, host, &vm()).unwrap().code).unwrap();
         let call = |a: i32, b: i32| {
             let mut ctx = crate::Context::default();
             let mut regs = [LAYOUT.undefined; 4];
@@ -546,12 +720,83 @@ block0(v0: i32, v1: i32):
         assert_eq!((status, r0, r1), (1, i32::MAX as f64, 1.0));
     }
 
+    /// Runs `f` (compiled for this machine) with `args` and a context whose helpers are
+    /// `add` (numbers) and `fail` (always throws); the status and the result.
+    fn run(f: &Function, args: &[u64]) -> (u64, u64) {
+        unsafe extern "C" fn add(_: *mut std::ffi::c_void, ops: *const u64, out: *mut u64) -> u32 {
+            // SAFETY: the code passes two operands and the context's result word.
+            unsafe { *out = (f64::from_bits(*ops) + f64::from_bits(*ops.add(1))).to_bits() };
+            0
+        }
+        unsafe extern "C" fn fail(_: *mut std::ffi::c_void, _: *const u64, _: *mut u64) -> u32 {
+            1
+        }
+        static HELPERS: [crate::HelperEntry; 2] = [add, fail];
+        let code = CodeMemory::new(&compile(f, Target::host().unwrap(), &vm()).unwrap().code).unwrap();
+        let mut ctx = crate::Context::new(std::ptr::null_mut(), &HELPERS);
+        let mut regs = [LAYOUT.undefined; 4];
+        // SAFETY: compiled for this machine from verified MIR that reads only the objects the
+        // tests lay out in `args` and registers r0..r3.
+        let status = unsafe { (code.entry())(&mut ctx, regs.as_mut_ptr(), args.as_ptr()) };
+        (status, ctx.result)
+    }
+
+    #[test]
+    fn helpers_are_called_through_the_context() {
+        if Target::host().is_none() {
+            return;
+        }
+        let f = parse_function(
+            "function %f(value, value) -> value {\n    e0 = exit @1 [r0: v0]\n    e1 = exit @2 []\nblock0(v0: value, v1: value):\n    v2 = call_helper @add(v0, v1), e0\n    v3 = call_helper @add(v2, v2), e0\n    brif v3, block1, block2\nblock1:\n    return v3\nblock2:\n    v4 = call_helper @fail(), e1\n    return v4\n}\n",
+        )
+        .unwrap();
+        assert_eq!(run(&f, &[1.5f64.to_bits(), 2.0f64.to_bits()]), (0, 7.0f64.to_bits()));
+        assert_eq!(run(&f, &[0f64.to_bits(), 0f64.to_bits()]).0, 2 | crate::THREW, "@fail throws: exit e1");
+        let wrong = parse_function(
+            "function %f(value) -> value {\n    e0 = exit @1 []\nblock0(v0: value):\n    v1 = call_helper @add(v0), e0\n    return v1\n}\n",
+        )
+        .unwrap();
+        let e = compile(&wrong, Target::X86_64, &vm()).err().unwrap();
+        assert!(e.contains("@add takes 2 operands, 1 given"), "{e}");
+    }
+
+    #[test]
+    fn object_slots_and_elements_are_read_where_the_layout_says() {
+        if Target::host().is_none() {
+            return;
+        }
+        let f = parse_function(
+            "function %f(ptr, ptr, i32) -> value {\n    e0 = exit @4 [r0: v2]\nblock0(v0: ptr, v1: ptr, v2: i32):\n    guard_shape v0, v1, e0\n    v3 = load_elem v0, v2, e0\n    v4 = load_ool_slot v0, 1\n    store_elem v0, v2, v4, e0\n    v5 = array_length v0, e0\n    v6 = box_i32 v5\n    store_slot v0, 32, v6\n    return v3\n}\n",
+        )
+        .unwrap();
+        let shape = [0u64; 1];
+        let slots = [1u64, 10f64.to_bits(), 11f64.to_bits()];
+        let elements = [2u64, 20f64.to_bits(), LAYOUT.empty];
+        let object = |length: u64| {
+            [shape.as_ptr() as u64, slots.as_ptr() as u64, elements.as_ptr() as u64, length, LAYOUT.undefined]
+        };
+        let mut o = object(2);
+        let (status, result) = run(&f, &[o.as_mut_ptr() as u64, shape.as_ptr() as u64, 0]);
+        assert_eq!((status, f64::from_bits(result)), (0, 20.0));
+        assert_eq!(o[4], 2f64.to_bits(), "the slot at byte 32 holds the boxed length");
+        // SAFETY: `elements` was written by the code through a pointer derived from it.
+        assert_eq!(unsafe { std::ptr::read_volatile(&elements[1]) }, 11f64.to_bits(), "element 0 overwritten");
+        let other_shape = [0u64; 1];
+        assert_eq!(run(&f, &[o.as_mut_ptr() as u64, other_shape.as_ptr() as u64, 0]).0, 1, "shape guard");
+        assert_eq!(run(&f, &[o.as_mut_ptr() as u64, shape.as_ptr() as u64, 1]).0, 1, "a hole");
+        assert_eq!(run(&f, &[o.as_mut_ptr() as u64, shape.as_ptr() as u64, 2]).0, 1, "out of bounds");
+        assert_eq!(run(&f, &[o.as_mut_ptr() as u64, shape.as_ptr() as u64, -1i32 as u32 as u64]).0, 1, "negative");
+        let mut long = object(1 << 31);
+        assert_eq!(run(&f, &[long.as_mut_ptr() as u64, shape.as_ptr() as u64, 0]).0, 1, "length beyond int32");
+    }
+
     #[test]
     fn unsupported_operations_are_errors() {
-        let f =
-            parse_function("function %f(ptr) -> i32 {\nblock0(v0: ptr):\n    v1 = array_length v0\n    return v1\n}\n")
-                .unwrap();
-        let e = compile(&f, Target::X86_64, &LAYOUT).err().expect("not lowered yet");
-        assert!(e.contains("'array_length' is not supported"), "{e}");
+        let f = parse_function(
+            "function %f(value) -> value {\n    e0 = exit @0 []\nblock0(v0: value):\n    v1 = call %g(v0), e0\n    return v1\n}\n",
+        )
+        .unwrap();
+        let e = compile(&f, Target::X86_64, &vm()).err().expect("not lowered yet");
+        assert!(e.contains("'call' is not supported"), "{e}");
     }
 }

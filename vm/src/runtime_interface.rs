@@ -11,17 +11,22 @@
 //! ```
 //!
 //! Every helper takes the runtime first and reports a throw as `Err(Exception)` with the
-//! value pending in the runtime, as every runtime function does; the native tier wraps each
-//! signature in one calling-convention trampoline. A helper may reach a safepoint (and so a
-//! collection) unless its `allocates` is false: compiled code keeps its live values in the
-//! frame's registers across such calls, where the collector finds them.
+//! value pending in the runtime, as every runtime function does. Compiled code calls each
+//! through its `entry`, one C-ABI function per helper that unpacks the operands from an
+//! array of value bits (`NativeEntry`); the table of entries, indexed like `HELPERS`, is what
+//! the native tier's context points at. A helper may reach a safepoint (and so a collection):
+//! compiled code keeps its live values in the frame's registers across such calls, where the
+//! collector finds them.
+
+use std::ffi::c_void;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::gc::CellHeader;
 use crate::object::array::JsArray;
 use crate::object::{JsObject, Key, ValueVec};
 use crate::runtime::frame::Frame;
-use crate::runtime::{JsResult, Runtime};
-use crate::value::Value;
+use crate::runtime::{JsError, JsResult, Runtime};
+use crate::value::{self, Value};
 
 /// Byte offsets and bit patterns that compiled code may rely on.
 pub mod layout {
@@ -29,7 +34,6 @@ pub mod layout {
 
     use super::*;
     use crate::gc::Heap;
-    use crate::value;
 
     /// A `Value` is 8 bytes; a double is stored as itself.
     pub const VALUE_SIZE: usize = size_of::<Value>();
@@ -121,6 +125,30 @@ pub enum HelperFn {
     Poll(unsafe fn(&mut Runtime) -> JsResult<()>),
 }
 
+impl HelperFn {
+    /// The number of value operands compiled code passes.
+    pub fn arity(self) -> usize {
+        match self {
+            HelperFn::Poll(_) => 0,
+            HelperFn::Unary(_) => 1,
+            HelperFn::Binary(_) | HelperFn::Predicate(_) | HelperFn::GetByKey(_) => 2,
+            HelperFn::PutByVal(_) => 4,
+        }
+    }
+}
+
+/// How compiled code calls a helper (the C ABI of the target):
+/// `status = entry(runtime, operands, result)`, where `runtime` is the `*mut Runtime` the
+/// code was handed, `operands` points at `arity` value bits (a `PutByVal`'s fourth operand,
+/// `strict`, is a boolean value), and the result's bits are written to `*result` (a
+/// predicate's as `true`/`false`, no result as `undefined`). Status 0: returned; 1: threw,
+/// the exception pending in the runtime.
+///
+/// # Safety
+/// `runtime` is a live runtime that nothing else uses during the call, `operands` holds
+/// `arity` live values (see `HelperFn`), and `result` is writable.
+pub type NativeEntry = unsafe extern "C" fn(runtime: *mut c_void, operands: *const u64, result: *mut u64) -> u32;
+
 /// A runtime function JIT code may call.
 #[derive(Clone, Copy)]
 pub struct Helper {
@@ -131,6 +159,53 @@ pub struct Helper {
     /// Whether it may run JavaScript (getters, `valueOf`, proxies): compiled code must
     /// assume any heap state changed after the call.
     pub calls_js: bool,
+    /// The C-ABI entry compiled code calls.
+    pub entry: NativeEntry,
+}
+
+/// Calls `f` for a `NativeEntry`.
+///
+/// # Safety
+/// As `NativeEntry`.
+unsafe fn enter(rt: *mut c_void, operands: *const u64, result: *mut u64, f: HelperFn) -> u32 {
+    // SAFETY: the caller hands a live runtime used by nothing else during the call, and
+    // `arity` readable operands (`operands` may be anything when there are none).
+    let rt = unsafe { &mut *(rt as *mut Runtime) };
+    let ops = match f.arity() {
+        0 => &[][..],
+        // SAFETY: as above.
+        n => unsafe { std::slice::from_raw_parts(operands, n) },
+    };
+    let v = |i: usize| value::from_bits(ops[i]);
+    let outcome = catch_unwind(AssertUnwindSafe(|| -> JsResult<Value> {
+        // SAFETY: the operands are live values (the caller's promise, passed on).
+        unsafe {
+            match f {
+                HelperFn::Unary(h) => h(rt, v(0)),
+                HelperFn::Binary(h) => h(rt, v(0), v(1)),
+                HelperFn::Predicate(h) => h(rt, v(0), v(1)).map(Value::boolean),
+                HelperFn::GetByKey(h) => {
+                    let key = rt.to_property_key(v(1))?;
+                    h(rt, v(0), key)
+                }
+                HelperFn::PutByVal(h) => h(rt, v(0), v(1), v(2), v(3) == Value::TRUE).map(|()| Value::UNDEFINED),
+                HelperFn::Poll(h) => h(rt).map(|()| Value::UNDEFINED),
+            }
+        }
+    }));
+    let outcome = match outcome {
+        Ok(r) => r,
+        // A panic must not unwind into machine code; it becomes a pending error.
+        Err(_) => Err(rt.throw_error(crate::runtime::ErrorKind::Error, "internal error in a runtime helper")),
+    };
+    match outcome {
+        Ok(value) => {
+            // SAFETY: the caller hands a writable result.
+            unsafe { *result = value.bits() };
+            0
+        }
+        Err(_) => 1,
+    }
 }
 
 /// Invokes `$m!` with every helper: `name => function, Signature, calls_js;`.
@@ -171,7 +246,18 @@ macro_rules! define_helpers {
     ($($(#[$doc:meta])* $name:ident => $f:path, $sig:ident, $calls_js:literal;)*) => {
         /// Every helper, by name. The index is the helper's number in compiled code.
         pub static HELPERS: &[Helper] = &[
-            $( Helper { name: stringify!($name), f: HelperFn::$sig($f), calls_js: $calls_js }, )*
+            $( Helper {
+                name: stringify!($name),
+                f: HelperFn::$sig($f),
+                calls_js: $calls_js,
+                entry: {
+                    unsafe extern "C" fn entry(rt: *mut c_void, operands: *const u64, result: *mut u64) -> u32 {
+                        // SAFETY: `NativeEntry`'s contract is this function's.
+                        unsafe { enter(rt, operands, result, HelperFn::$sig($f)) }
+                    }
+                    entry
+                },
+            }, )*
         ];
     };
 }
@@ -181,6 +267,34 @@ for_each_helper!(define_helpers);
 /// The helper named `name`.
 pub fn helper(name: &str) -> Option<&'static Helper> {
     HELPERS.iter().find(|h| h.name == name)
+}
+
+/// Every helper's entry, indexed like `HELPERS`: the table compiled code calls through.
+pub fn entries() -> &'static [NativeEntry] {
+    static ENTRIES: std::sync::OnceLock<Vec<NativeEntry>> = std::sync::OnceLock::new();
+    ENTRIES.get_or_init(|| HELPERS.iter().map(|h| h.entry).collect())
+}
+
+/// Runs `source` as a script and gives its completion value's bits, kept alive (rooted) for
+/// as long as the runtime lives: operands for compiled code that tools such as
+/// `iris mir --run` call outside any JavaScript frame.
+pub fn evaluate(rt: &mut Runtime, source: &str) -> Result<u64, JsError> {
+    let v = rt.evaluate(source, "<operand>")?;
+    rt.root(v);
+    Ok(v.bits())
+}
+
+/// The exception a helper left pending when it reported a throw (status 1), described.
+pub fn take_exception(rt: &mut Runtime) -> JsError {
+    rt.take_js_error()
+}
+
+/// A value as `console.log` shows it.
+///
+/// # Safety
+/// `bits` is a live value of `rt` (made by it and rooted, or not a pointer).
+pub unsafe fn display(rt: &mut Runtime, bits: u64) -> String {
+    crate::builtins::console::inspect(rt, value::from_bits(bits))
 }
 
 #[cfg(test)]
@@ -277,5 +391,27 @@ mod tests {
         // SAFETY: no operands.
         unsafe { poll(&mut rt) }.unwrap();
         assert!(helper("no_such_helper").is_none());
+    }
+
+    #[test]
+    fn entries_unpack_operands_and_report_throws() {
+        let mut rt = Runtime::new(RuntimeOptions::default());
+        let rtp = &mut rt as *mut Runtime as *mut c_void;
+        let index = |name: &str| HELPERS.iter().position(|h| h.name == name).unwrap();
+        let mut out = 0u64;
+        let ops = [Value::number(1.5).bits(), Value::number(2.0).bits()];
+        // SAFETY: a live runtime, two number operands, a writable result.
+        assert_eq!(unsafe { entries()[index("add")](rtp, ops.as_ptr(), &mut out) }, 0);
+        assert_eq!(out, Value::number(3.5).bits());
+        // SAFETY: as above.
+        assert_eq!(unsafe { entries()[index("loose_equals")](rtp, ops.as_ptr(), &mut out) }, 0);
+        assert_eq!(out, layout::FALSE, "a predicate's result is a boolean value");
+        // `1 instanceof 2` throws a TypeError: status 1, the exception pending.
+        // SAFETY: as above.
+        assert_eq!(unsafe { entries()[index("instance_of")](rtp, ops.as_ptr(), &mut out) }, 1);
+        assert_eq!(take_exception(&mut rt).name, "TypeError");
+        // SAFETY: no operands.
+        assert_eq!(unsafe { entries()[index("safepoint")](rtp, std::ptr::null(), &mut out) }, 0);
+        assert_eq!(out, layout::UNDEFINED);
     }
 }

@@ -249,17 +249,20 @@ pub enum Op {
     LoadShape(Val),
     /// Exits unless the object's shape is the given pointer.
     GuardShape(Val, Val),
-    /// In-object slot `n` of an object.
+    /// The in-object slot at byte offset `n` of an object (the location an inline cache
+    /// records for the object's shape).
     LoadSlot(Val, u32),
     StoreSlot(Val, u32, Val),
-    /// Slot `n` of an object's out-of-line slot vector.
+    /// Slot `n` of an object's out-of-line slot vector (which its shape says is that long).
     LoadOolSlot(Val, u32),
     StoreOolSlot(Val, u32, Val),
-    /// An array's `length` (i32).
+    /// An array's `length` (i32); exits when it is beyond int32.
     ArrayLength(Val),
-    /// Element `index` (i32) of an object's elements; exits when out of bounds or a hole.
+    /// Element `index` (i32) of an object's dense elements; exits when out of bounds or a
+    /// hole.
     LoadElem(Val, Val),
-    /// Writes element `index` in bounds; exits when out of bounds.
+    /// Overwrites element `index` of an object's dense elements; exits when out of bounds
+    /// or a hole (filling a hole may need a setter of the prototype chain).
     StoreElem(Val, Val, Val),
     /// Register `n` of the interpreter frame's register window.
     LoadReg(u32),
@@ -299,6 +302,7 @@ impl Op {
                 | Op::UnboxObject(_)
                 | Op::Check(_)
                 | Op::GuardShape(..)
+                | Op::ArrayLength(_)
                 | Op::LoadElem(..)
                 | Op::StoreElem(..)
                 | Op::CallHelper(..)

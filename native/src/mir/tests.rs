@@ -41,7 +41,7 @@ block0(v0: value, v1: ptr):
     store_slot v6, 3, v8
     v9 = load_ool_slot v6, 0
     store_ool_slot v6, 1, v9
-    v10 = array_length v6
+    v10 = array_length v6, e1
     v11 = load_elem v6, v10, e1
     store_elem v6, v10, v11, e1
     v12 = load_reg 4

@@ -318,13 +318,26 @@ impl Runtime {
 
     /// Compiles `source` with the compile hook and runs it like `run_bundle`.
     pub fn run_script(&mut self, source: &str, file_name: &str) -> Result<(), JsError> {
+        let bytes = self.compile_script(source, file_name)?;
+        self.run_bundle(bytes)
+    }
+
+    /// A script compiled by the compile hook.
+    fn compile_script(&mut self, source: &str, file_name: &str) -> Result<Vec<u8>, JsError> {
         let Some(hook) = self.host.compiler.as_mut() else {
             return Err(JsError::plain("Error", "no compiler is installed (Runtime::set_compiler)"));
         };
-        match hook(source, file_name) {
-            Ok(bytes) => self.run_bundle(bytes),
-            Err(msg) => Err(JsError::from_compile_error(&msg)),
-        }
+        hook(source, file_name).map_err(|msg| JsError::from_compile_error(&msg))
+    }
+
+    /// Runs `source` as a script and gives its completion value (not rooted); jobs stay
+    /// queued.
+    pub(crate) fn evaluate(&mut self, source: &str, file_name: &str) -> Result<Value, JsError> {
+        let bytes = self.compile_script(source, file_name)?;
+        self.host.interrupt.store(false, Ordering::Relaxed);
+        self.calls.stack_guard = stack_guard();
+        let realm = self.realm;
+        self.eval_bundle(bytes, realm).map_err(|_| self.take_js_error())
     }
 
     /// The current realm.
