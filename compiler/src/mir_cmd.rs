@@ -183,7 +183,7 @@ fn parse_arg(text: &str, ty: Type, rt: &mut Runtime) -> Result<(u64, Option<Buff
     })
 }
 
-/// A value the code produced, as `console.log` shows it.
+/// A value the code produced, as node's `util.inspect` shows it.
 fn show_value(bits: u64, rt: &mut Runtime) -> String {
     // SAFETY: the code produced `bits` from the operands (rooted by `evaluate`), constants
     // and helper results; nothing collected since the helpers returned (the code ended).

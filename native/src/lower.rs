@@ -181,6 +181,17 @@ impl Lowering<'_> {
             }
             self.blocks.insert(mb, cb);
         }
+        // The machine code follows the MIR layout (the `layout` pass chooses it); blocks
+        // that only leave compiled code are cold and go last. Blocks are still filled in
+        // reverse postorder, where every value is defined before its uses.
+        b.func.layout.append_block(prologue);
+        for &mb in &f.layout {
+            let cb = self.blocks[&mb];
+            b.func.layout.append_block(cb);
+            if matches!(f.block(mb).insts.last(), Some(Inst { op: Op::Deopt, .. })) {
+                b.set_cold_block(cb);
+            }
+        }
         b.switch_to_block(prologue);
         let params = b.block_params(prologue).to_vec();
         self.ctx = Some(params[0]);
@@ -260,7 +271,9 @@ impl Lowering<'_> {
             b.set_cold_block(out);
             out
         });
+        let here = b.current_block().ok_or("no current block")?;
         let cont = b.create_block();
+        b.insert_block_after(cont, here);
         b.ins().brif(fail, out, &[], cont, &[]);
         b.switch_to_block(cont);
         Ok(())

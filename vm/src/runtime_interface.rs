@@ -289,12 +289,12 @@ pub fn take_exception(rt: &mut Runtime) -> JsError {
     rt.take_js_error()
 }
 
-/// A value as `console.log` shows it.
+/// A value as node's `util.inspect` shows it (strings quoted).
 ///
 /// # Safety
 /// `bits` is a live value of `rt` (made by it and rooted, or not a pointer).
 pub unsafe fn display(rt: &mut Runtime, bits: u64) -> String {
-    crate::builtins::console::inspect(rt, value::from_bits(bits))
+    crate::builtins::console::inspect_quoted(rt, value::from_bits(bits))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! - Exits: an instruction has an exit exactly when it can leave; the exit is declared; its
 //!   registers are distinct and its values are `value`, `i32` or `f64`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use super::text::inst_to_string;
@@ -120,6 +120,17 @@ impl Dominators {
     /// Reverse postorder position of a reachable block.
     pub fn rpo_index(&self, b: Block) -> u32 {
         self.rpo_index[b.0 as usize]
+    }
+
+    /// The blocks each block immediately dominates, in reverse postorder.
+    pub fn children(&self) -> HashMap<Block, Vec<Block>> {
+        let mut children: HashMap<Block, Vec<Block>> = HashMap::new();
+        for &b in &self.rpo {
+            if let Some(d) = self.idom(b).filter(|&d| d != b) {
+                children.entry(d).or_default().push(b);
+            }
+        }
+        children
     }
 }
 

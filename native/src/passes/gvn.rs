@@ -20,12 +20,7 @@ type Key = (Op, Option<Type>);
 
 pub fn run(f: &mut Function) -> bool {
     let dom = Dominators::new(f);
-    let mut children: HashMap<Block, Vec<Block>> = HashMap::new();
-    for &b in &dom.rpo {
-        if let Some(d) = dom.idom(b).filter(|&d| d != b) {
-            children.entry(d).or_default().push(b);
-        }
-    }
+    let children = dom.children();
     let Some(entry) = f.entry() else { return false };
     let mut table: HashMap<Key, Option<Val>> = HashMap::new();
     let mut undo: Vec<(Key, Option<Option<Val>>)> = Vec::new();

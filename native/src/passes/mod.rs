@@ -4,9 +4,13 @@
 //! its own list of opcodes. After each pass the manager runs the verifier in debug builds
 //! (and always when asked), so a pass that breaks SSA or types is caught where it did.
 
+mod checks;
 mod dce;
 mod fold;
 mod gvn;
+mod layout;
+mod licm;
+mod repr;
 
 use std::collections::HashMap;
 
@@ -25,11 +29,31 @@ pub struct Pass {
 pub const PASSES: &[Pass] = &[
     Pass { name: "fold", about: "constant folding and algebraic simplification", run: fold::run },
     Pass {
+        name: "repr",
+        about: "numbers passed between blocks unboxed (i32 or f64) instead of as values",
+        run: repr::run,
+    },
+    Pass {
         name: "gvn",
         about: "global value numbering of pure operations and checks; loads within a block",
         run: gvn::run,
     },
+    Pass {
+        name: "checks",
+        about: "checks and overflow checks that ranges and dominating conditions prove never fail",
+        run: checks::run,
+    },
+    Pass {
+        name: "licm",
+        about: "loop-invariant pure operations, and loads and guards of the loop header, to the preheader",
+        run: licm::run,
+    },
     Pass { name: "dce", about: "dead instructions and unreachable blocks", run: dce::run },
+    Pass {
+        name: "layout",
+        about: "blocks in reverse postorder, those that only leave compiled code last",
+        run: layout::run,
+    },
 ];
 
 /// The pass named `name`.

@@ -178,3 +178,104 @@ block0:
     // -8 >>> 1 = 2147483644, -8 >> 1 = -4 (shift 33 is shift 1 in 32 bits); their sum wraps.
     assert!(out.contains("v4 = iconst.i32 2147483640"), "{out}");
 }
+
+/// A loop over `i` from `start` while `i < n`, with a bounds check, stepping by `step`.
+fn bounds_loop(start: i32, step: &str) -> String {
+    format!(
+        "\
+function %f(i32, i32) -> i32 {{
+    e0 = exit @3 [r0: v2]
+block0(v0: i32, v1: i32):
+    v9 = iconst.i32 {start}
+    jump block1(v9)
+block1(v2: i32) loop:
+    v3 = icmp.slt v2, v1
+    brif v3, block2, block3
+block2:
+    v4 = icmp.uge v2, v1
+    check v4, e0
+    v5 = iconst.i32 1
+    v6 = {step} v2, v5
+    jump block1(v6)
+block3:
+    return v2
+}}
+"
+    )
+}
+
+#[test]
+fn checks_remove_a_bounds_check_only_when_the_counter_starts_at_zero_and_counts_up() {
+    assert!(!after(&["checks"], &bounds_loop(0, "iadd.i32")).contains("check v4"));
+    assert!(after(&["checks"], &bounds_loop(-1, "iadd.i32")).contains("check v4"), "i may be -1");
+    assert!(after(&["checks"], &bounds_loop(0, "isub.i32")).contains("check v4"), "i counts down");
+    assert!(after(&["checks"], &bounds_loop(0, "imul.i32")).contains("check v4"), "i is not a counter");
+}
+
+#[test]
+fn checks_do_not_trust_a_wrapping_increment_without_a_bound() {
+    // i + 1 wraps at the largest int32 unless a test `i < n` guards it: here the increment
+    // comes before the test, so `i` may wrap to a negative number.
+    let text = "\
+function %f(i32) -> i32 {
+    e0 = exit @3 [r0: v2]
+block0(v0: i32):
+    v9 = iconst.i32 0
+    jump block1(v9)
+block1(v2: i32) loop:
+    v5 = iconst.i32 1
+    v6 = iadd.i32 v2, v5
+    v3 = icmp.slt v2, v0
+    brif v3, block2, block3
+block2:
+    v4 = icmp.slt v2, v9
+    check v4, e0
+    jump block1(v6)
+block3:
+    return v2
+}
+";
+    assert!(after(&["checks"], text).contains("check v4, e0"));
+}
+
+#[test]
+fn repr_leaves_a_parameter_that_some_edge_passes_boxed_from_elsewhere() {
+    let text = "\
+function %f(value) -> value {
+    e0 = exit @1 [r0: v0]
+block0(v0: value):
+    v1 = vconst 1
+    v2 = iconst.i32 0
+    brif v2, block1(v0), block1(v1)
+block1(v3: value):
+    v4 = unbox_f64 v3, e0
+    v5 = box_f64 v4
+    return v5
+}
+";
+    let out = after(&["repr"], text);
+    assert!(out.contains("block1(v3: value):"), "v0 arrives boxed from the caller: {out}");
+    let unboxed = after(&["repr", "dce"], &text.replace("block1(v0), block1(v1)", "block1(v1), block1(v1)"));
+    assert!(unboxed.contains("block1(v3: i32):"), "{unboxed}");
+    assert!(unboxed.contains("v4 = i32_to_f64 v3"), "{unboxed}");
+}
+
+#[test]
+fn licm_needs_a_single_preheader_that_jumps() {
+    let text = "\
+function %f(i32, ptr) -> value {
+block0(v0: i32, v1: ptr):
+    brif v0, block1, block2
+block1 loop:
+    v2 = load_slot v1, 32
+    v3 = iconst.i32 5
+    v4 = iadd.i32 v0, v3
+    brif v4, block1, block2
+block2:
+    v5 = vconst undefined
+    return v5
+}
+";
+    let out = after(&["licm"], text);
+    assert!(out.contains("block1 loop:\n    v2 = load_slot v1, 32\n    v3 = iconst.i32 5\n"), "{out}");
+}

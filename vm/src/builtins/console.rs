@@ -43,11 +43,19 @@ pub(crate) fn console_log(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsR
     Ok(Value::UNDEFINED)
 }
 
-/// Node-like display of a value.
+/// Node-like display of a value, as `console.log` prints it (a string as itself).
 pub(crate) fn inspect(rt: &mut Runtime, v: Value) -> String {
     let mut out = String::new();
     let mut seen = Vec::new();
     inspect_into(rt, v, 0, &mut seen, &mut out, true);
+    out
+}
+
+/// Node-like display of a value as `util.inspect` gives it (a string quoted).
+pub(crate) fn inspect_quoted(rt: &mut Runtime, v: Value) -> String {
+    let mut out = String::new();
+    let mut seen = Vec::new();
+    inspect_into(rt, v, 0, &mut seen, &mut out, false);
     out
 }
 

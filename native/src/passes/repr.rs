@@ -1,0 +1,226 @@
+//! Representation selection: numbers stay unboxed across block parameters. A `value`
+//! parameter (of a block other than the entry) that every edge passes a boxed number — a
+//! `box_i32`, a `box_f64`, a number constant, or the parameter itself around a loop — and
+//! that some instruction unboxes, becomes an `i32` parameter (when every number is an
+//! int32) or an `f64` one:
+//!
+//! ```text
+//!  block1(v8: value):  v9 = unbox_f64 v8, e1   ──▶   block1(v8: f64):  (uses of v9 use v8)
+//!  jump block1(v20) where v20 = box_f64 v19     ──▶   jump block1(v19)
+//! ```
+//!
+//! Each edge passes the unboxed number (converted to f64 when the parameter became f64),
+//! unboxes of the parameter become the parameter (or a conversion, which keeps the check
+//! when an f64 must be an int32), exits box it as they do every number, and any other use
+//! gets it boxed, once per block that has such uses. The boxes left unused are DCE's.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::mir::*;
+
+pub fn run(f: &mut Function) -> bool {
+    let mut changed = false;
+    // Converting one parameter can make another's arguments boxes of numbers.
+    while let Some((p, ty)) = candidate(f) {
+        convert(f, p, ty);
+        f.recompute_defs();
+        changed = true;
+    }
+    changed
+}
+
+/// What an edge passes to a parameter, seen as a number.
+enum Incoming {
+    I32(Val),
+    F64(Val),
+    Const(f64),
+    Itself,
+}
+
+fn def_op(f: &Function, v: Val) -> Option<&Op> {
+    match f.values[v.0 as usize].def {
+        ValueDef::Inst(b, i) => f.block(b).insts.get(i as usize).map(|inst| &inst.op),
+        _ => None,
+    }
+}
+
+/// Every argument passed to parameter `k` of `b`, with the block that passes it.
+fn incoming(f: &Function, b: Block, k: usize) -> Vec<(Block, Val)> {
+    let mut out = Vec::new();
+    for &pred in &f.layout {
+        if let Some(last) = f.block(pred).insts.last() {
+            for (target, args) in last.op.successors() {
+                if target == b {
+                    if let Some(&a) = args.get(k) {
+                        out.push((pred, a));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn classify(f: &Function, p: Val, a: Val) -> Option<Incoming> {
+    if a == p {
+        return Some(Incoming::Itself);
+    }
+    match def_op(f, a)? {
+        Op::BoxI32(x) => Some(Incoming::I32(*x)),
+        Op::BoxF64(x) => Some(Incoming::F64(*x)),
+        Op::Vconst(JsConst::Number(n)) => Some(Incoming::Const(n.get())),
+        _ => None,
+    }
+}
+
+/// A parameter worth unboxing, and the type it becomes.
+fn candidate(f: &Function) -> Option<(Val, Type)> {
+    let entry = f.entry()?;
+    let mut unboxed: HashSet<Val> = HashSet::new();
+    for &b in &f.layout {
+        for inst in &f.block(b).insts {
+            if let Op::UnboxI32(v) | Op::UnboxF64(v) = inst.op {
+                unboxed.insert(v);
+            }
+        }
+    }
+    for &b in f.layout.iter().filter(|&&b| b != entry) {
+        'params: for (k, &p) in f.block(b).params.iter().enumerate() {
+            if f.ty(p) != Type::Value || !unboxed.contains(&p) {
+                continue;
+            }
+            let mut all_int = true;
+            for (_, a) in incoming(f, b, k) {
+                match classify(f, p, a) {
+                    None => continue 'params,
+                    Some(Incoming::F64(_)) => all_int = false,
+                    Some(Incoming::Const(n)) => {
+                        all_int &= n.fract() == 0.0 && n.abs() <= i32::MAX as f64 && !(n == 0.0 && n.is_sign_negative())
+                    }
+                    Some(Incoming::I32(_) | Incoming::Itself) => {}
+                }
+            }
+            return Some((p, if all_int { Type::I32 } else { Type::F64 }));
+        }
+    }
+    None
+}
+
+/// Inserts `op` (a pure operation giving `ty`) before instruction `at` of `b`.
+fn insert(f: &mut Function, b: Block, at: usize, op: Op, ty: Type) -> Val {
+    let v = Val(f.values.len() as u32);
+    f.values.push(ValueData { ty, def: ValueDef::Dead });
+    f.blocks[b.0 as usize].insts.insert(at, Inst { result: Some(v), op, exit: None });
+    v
+}
+
+fn convert(f: &mut Function, p: Val, ty: Type) {
+    let ValueDef::Param(b, k) = f.values[p.0 as usize].def else { return };
+    let k = k as usize;
+    // Each edge passes the number unboxed.
+    for (pred, a) in incoming(f, b, k) {
+        let before = f.block(pred).insts.len() - 1;
+        let unboxed = match classify(f, p, a) {
+            Some(Incoming::I32(x)) if ty == Type::F64 => insert(f, pred, before, Op::I32ToF64(x), Type::F64),
+            Some(Incoming::I32(x) | Incoming::F64(x)) => x,
+            Some(Incoming::Const(n)) if ty == Type::I32 => insert(f, pred, before, Op::Iconst(Type::I32, n as i64), ty),
+            Some(Incoming::Const(n)) => insert(f, pred, before, Op::Fconst(Ieee64::new(n)), ty),
+            _ => continue,
+        };
+        let last = f.blocks[pred.0 as usize].insts.last_mut().expect("a terminator");
+        rewrite_edge_arg(&mut last.op, b, k, a, unboxed);
+    }
+    f.values[p.0 as usize].ty = ty;
+    // Uses: unboxes become the parameter or a conversion; other uses get one box.
+    // One box per block that needs the value, before its first use there.
+    let mut boxed: HashMap<Block, Val> = HashMap::new();
+    let mut replace: HashMap<Val, Val> = HashMap::new();
+    let blocks: Vec<Block> = f.layout.clone();
+    for ub in blocks {
+        let mut i = 0;
+        while i < f.block(ub).insts.len() {
+            let inst = &mut f.blocks[ub.0 as usize].insts[i];
+            match (&inst.op, ty) {
+                (Op::UnboxF64(v), Type::F64) | (Op::UnboxI32(v), Type::I32) if *v == p => {
+                    if let Some(r) = inst.result {
+                        replace.insert(r, p);
+                    }
+                    f.blocks[ub.0 as usize].insts.remove(i);
+                    continue;
+                }
+                (Op::UnboxF64(v), Type::I32) if *v == p => {
+                    inst.op = Op::I32ToF64(p);
+                    inst.exit = None;
+                }
+                (Op::UnboxI32(v), Type::F64) if *v == p => inst.op = Op::F64ToI32(p),
+                _ if inst.op.args().contains(&p) => {
+                    let bx = match boxed.get(&ub) {
+                        Some(&bx) => bx,
+                        None => {
+                            let op = if ty == Type::I32 { Op::BoxI32(p) } else { Op::BoxF64(p) };
+                            let bx = insert(f, ub, i, op, Type::Value);
+                            boxed.insert(ub, bx);
+                            i += 1;
+                            bx
+                        }
+                    };
+                    let inst = &mut f.blocks[ub.0 as usize].insts[i];
+                    let keep = inst.op.clone();
+                    inst.op.map_args(|v| if v == p { bx } else { v });
+                    // The parameter passed back to itself stays unboxed.
+                    restore_self_edges(&mut inst.op, &keep, b, k, p);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    if !replace.is_empty() {
+        super::replace_uses(f, &replace);
+    }
+}
+
+/// Replaces argument `k` to `b` (`old`) with `new` on every edge of `op` to `b`.
+fn rewrite_edge_arg(op: &mut Op, b: Block, k: usize, old: Val, new: Val) {
+    let fix = |args: &mut Vec<Val>| {
+        if let Some(a) = args.get_mut(k) {
+            if *a == old {
+                *a = new;
+            }
+        }
+    };
+    match op {
+        Op::Jump(t, args) if *t == b => fix(args),
+        Op::Brif(_, t, ta, e, ea) => {
+            if *t == b {
+                fix(ta);
+            }
+            if *e == b {
+                fix(ea);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Puts `p` back where `before` (the terminator before its arguments were boxed) passed it
+/// as argument `k` to `b`.
+fn restore_self_edges(op: &mut Op, before: &Op, b: Block, k: usize, p: Val) {
+    let fix = |args: &mut Vec<Val>, old: &[Val]| {
+        if old.get(k) == Some(&p) {
+            args[k] = p;
+        }
+    };
+    match (op, before) {
+        (Op::Jump(t, args), Op::Jump(_, old)) if *t == b => fix(args, old),
+        (Op::Brif(_, t, ta, e, ea), Op::Brif(_, _, ota, _, oea)) => {
+            if *t == b {
+                fix(ta, ota);
+            }
+            if *e == b {
+                fix(ea, oea);
+            }
+        }
+        _ => {}
+    }
+}
