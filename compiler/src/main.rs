@@ -18,6 +18,7 @@ use compiler::driver::{self, CompileError, CompileOptions, IrStage};
 use ir::passes::OptLevel;
 use vm::{Runtime, RuntimeOptions};
 
+#[cfg(feature = "jit")]
 mod mir_cmd;
 
 /// Iris, a JavaScript engine: compiles JavaScript ahead of time through an optimizing SSA IR
@@ -273,17 +274,25 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         (Some(Command::Mir { passes, clif, disasm, target, run, file }), _) => {
-            let req = mir_cmd::MirRequest {
-                file,
-                passes,
-                clif: *clif,
-                disasm: *disasm,
-                target: target.as_deref(),
-                run: run.as_deref(),
-            };
-            let text = mir_cmd::mir(&req).map_err(|m| Failure(m, 1))?;
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
-            Ok(())
+            #[cfg(feature = "jit")]
+            {
+                let req = mir_cmd::MirRequest {
+                    file,
+                    passes,
+                    clif: *clif,
+                    disasm: *disasm,
+                    target: target.as_deref(),
+                    run: run.as_deref(),
+                };
+                let text = mir_cmd::mir(&req).map_err(|m| Failure(m, 1))?;
+                let _ = std::io::stdout().lock().write_all(text.as_bytes());
+                Ok(())
+            }
+            #[cfg(not(feature = "jit"))]
+            {
+                let _ = (passes, clif, disasm, target, run, file);
+                Err(Failure("iris: this build has no native tier (it was built without the `jit` feature)".into(), 1))
+            }
         }
         (None, None) => Err(Failure("iris: no file given; `iris --help` lists the commands".to_string(), 2)),
     }

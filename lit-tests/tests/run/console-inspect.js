@@ -21,3 +21,10 @@ console.log([new Set([1])], { m: new Map([[1, 2]]) });
 // CHECK-NEXT: [ Promise { 1 } ]
 // CHECK-NEXT: Map(2) { 'a' => 1, { x: 1 } => [ 2 ] } Set(2) { 1, 'b' } Map(0) {} WeakMap { <items unknown> }
 // CHECK-NEXT: [ Set(1) { 1 } ] { m: Map(1) { 1 => 2 } }
+// Index keys of objects are quoted, as every key that is not an identifier.
+console.log({ 0: "a", 1: "b", x: 1 });
+const arr = [1, 2];
+arr.foo = 3;
+console.log(arr, Object.assign(Object.create(null), { 7: 1 }));
+// CHECK-NEXT: { '0': 'a', '1': 'b', x: 1 }
+// CHECK-NEXT: [ 1, 2, foo: 3 ] [Object: null prototype] { '7': 1 }

@@ -258,7 +258,8 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
             continue;
         }
         let name = match k {
-            Key::Index(i) => i.to_string(),
+            // Node quotes index keys of objects as it does every non-identifier key.
+            Key::Index(i) => quote(&i.to_string()),
             Key::Name(n) => {
                 let kv = n.value();
                 if kv.is_symbol() {
