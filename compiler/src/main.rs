@@ -119,6 +119,10 @@ enum Command {
         /// the exit taken with its registers.
         #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
         run: Option<String>,
+        /// Also report how long the compile takes (passes, then lowering and Cranelift) per
+        /// MIR instruction and, with --run, the call: the fastest of N repetitions.
+        #[arg(long, value_name = "N")]
+        time: Option<u32>,
         /// The MIR text file.
         file: PathBuf,
     },
@@ -273,7 +277,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        (Some(Command::Mir { passes, clif, disasm, target, run, file }), _) => {
+        (Some(Command::Mir { passes, clif, disasm, target, run, time, file }), _) => {
             #[cfg(feature = "jit")]
             {
                 let req = mir_cmd::MirRequest {
@@ -283,6 +287,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     disasm: *disasm,
                     target: target.as_deref(),
                     run: run.as_deref(),
+                    time: *time,
                 };
                 let text = mir_cmd::mir(&req).map_err(|m| Failure(m, 1))?;
                 let _ = std::io::stdout().lock().write_all(text.as_bytes());
@@ -290,7 +295,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             }
             #[cfg(not(feature = "jit"))]
             {
-                let _ = (passes, clif, disasm, target, run, file);
+                let _ = (passes, clif, disasm, target, run, time, file);
                 Err(Failure("iris: this build has no native tier (it was built without the `jit` feature)".into(), 1))
             }
         }

@@ -12,6 +12,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
+use std::time::Instant;
 
 use native::lower::{self, Target};
 use native::mir::{parse, verify, Function, Type};
@@ -27,6 +28,8 @@ pub struct MirRequest<'a> {
     pub disasm: bool,
     pub target: Option<&'a str>,
     pub run: Option<&'a str>,
+    /// Time the compile (and the call, with `run`): the fastest of this many repetitions.
+    pub time: Option<u32>,
 }
 
 /// The environment variable that makes `iris mir --run` run the code in this process (set
@@ -76,8 +79,9 @@ pub fn mir(req: &MirRequest) -> Result<String, String> {
         let lines: Vec<String> = errors.iter().map(|e| format!("{name}: verifier: {e}")).collect();
         return Err(lines.join("\n"));
     }
-    if !req.passes.is_empty() {
-        let names: Vec<&str> = req.passes.iter().map(String::as_str).collect();
+    let names: Vec<&str> = req.passes.iter().map(String::as_str).collect();
+    let original = f.clone();
+    if !names.is_empty() {
         native::passes::run(&mut f, &names, true).map_err(|e| format!("{name}: {e}"))?;
     }
     let target = match req.target {
@@ -88,7 +92,17 @@ pub fn mir(req: &MirRequest) -> Result<String, String> {
         if Some(target) != Target::host() {
             return Err(format!("iris: --run runs on this machine, not {}", target.name()));
         }
-        return if std::env::var_os(CHILD).is_some() { run_here(&f, args) } else { run_in_child(req.file, args) };
+        if std::env::var_os(CHILD).is_none() {
+            return run_in_child(req.file, args, req.time);
+        }
+        let mut out = run_here(&f, args, req.time)?;
+        if let Some(n) = req.time {
+            out.push_str(&time_compile(&original, &names, target, n)?);
+        }
+        return Ok(out);
+    }
+    if let Some(n) = req.time {
+        return time_compile(&original, &names, target, n);
     }
     if req.clif || req.disasm {
         let compiled = lower::compile(&f, target, &interface()).map_err(|e| format!("{name}: {e}"))?;
@@ -102,10 +116,13 @@ pub fn mir(req: &MirRequest) -> Result<String, String> {
 
 /// Runs `iris mir --run` again in a child process and relays its output, so that code that
 /// addresses memory it was not given takes down the child only.
-fn run_in_child(file: &Path, args: &str) -> Result<String, String> {
+fn run_in_child(file: &Path, args: &str, time: Option<u32>) -> Result<String, String> {
     let exe = std::env::current_exe().map_err(|e| format!("iris: cannot find its own executable: {e}"))?;
     let mut cmd = Command::new(exe);
     cmd.arg("mir").arg("--run").arg(args).arg(file).env(CHILD, "1");
+    if let Some(n) = time {
+        cmd.arg("--time").arg(n.to_string());
+    }
     // The passes were applied in this process; the child repeats them from the arguments.
     let outer: Vec<String> = std::env::args().collect();
     let mut it = outer.iter();
@@ -232,7 +249,7 @@ fn show_buffer(b: &Buffer) -> String {
 /// Compiles `f` for this machine and calls it with `args` (comma separated, one per entry
 /// parameter; buffers separate their elements with ';'), in a runtime whose helpers the
 /// code may call.
-fn run_here(f: &Function, args: &str) -> Result<String, String> {
+fn run_here(f: &Function, args: &str, time: Option<u32>) -> Result<String, String> {
     let vm = interface();
     let mut rt = Runtime::new(RuntimeOptions::default());
     rt.set_compiler(crate::driver::compile_hook(crate::driver::CompileOptions::default()));
@@ -305,7 +322,48 @@ fn run_here(f: &Function, args: &str) -> Result<String, String> {
     for (i, b) in &buffers {
         let _ = writeln!(out, "arg{i} = {}", show_buffer(b));
     }
+    if let Some(n) = time {
+        // The call again, timed; a kernel that changes its buffers or objects sees them as
+        // the first call left them.
+        let mut best = f64::INFINITY;
+        for _ in 0..n.max(1) {
+            let start = Instant::now();
+            // SAFETY: as for the first call: the same code, context, registers and operands
+            // (still rooted, buffers alive).
+            unsafe { (code.entry())(&mut ctx, regs.as_mut_ptr(), words.as_ptr()) };
+            best = best.min(start.elapsed().as_secs_f64());
+        }
+        let _ = writeln!(out, "run: {:.3} µs (fastest of {n})", best * 1e6);
+    }
     Ok(out)
+}
+
+/// How long the passes and the machine-code generation take for `f`, per instruction of
+/// the input: the fastest of `n` compiles.
+fn time_compile(f: &Function, names: &[&str], target: Target, n: u32) -> Result<String, String> {
+    let vm = interface();
+    let insts: usize = f.layout.iter().map(|&b| f.block(b).insts.len()).sum();
+    let (mut passes, mut codegen) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..n.max(1) {
+        let mut g = f.clone();
+        let start = Instant::now();
+        if !names.is_empty() {
+            native::passes::run(&mut g, names, false)?;
+        }
+        let mid = Instant::now();
+        lower::compile(&g, target, &vm)?;
+        let end = Instant::now();
+        passes = passes.min((mid - start).as_secs_f64());
+        codegen = codegen.min((end - mid).as_secs_f64());
+    }
+    let total = passes + codegen;
+    Ok(format!(
+        "compile: {insts} MIR instructions in {:.0} µs (passes {:.0} µs, machine code {:.0} µs): {:.2} µs per instruction (fastest of {n})\n",
+        total * 1e6,
+        passes * 1e6,
+        codegen * 1e6,
+        total * 1e6 / insts.max(1) as f64
+    ))
 }
 
 /// The machine code as objdump shows it (one instruction per line, offsets from 0).

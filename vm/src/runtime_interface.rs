@@ -294,7 +294,7 @@ pub fn take_exception(rt: &mut Runtime) -> JsError {
 /// # Safety
 /// `bits` is a live value of `rt` (made by it and rooted, or not a pointer).
 pub unsafe fn display(rt: &mut Runtime, bits: u64) -> String {
-    crate::builtins::console::inspect_quoted(rt, value::from_bits(bits))
+    (rt.host.hooks.inspect)(rt, value::from_bits(bits))
 }
 
 #[cfg(test)]

@@ -55,6 +55,7 @@ static HOOKS: Hooks = Hooks {
     async_generator_start: async_generator::async_generator_start,
     mark_async_yield: async_generator::mark_async_yield,
     get_async_iterator: async_iteration::get_async_iterator,
+    inspect: console::inspect_quoted,
 };
 
 impl Runtime {

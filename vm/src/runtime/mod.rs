@@ -223,6 +223,8 @@ pub(crate) struct Hooks {
     pub mark_async_yield: fn(&mut Runtime),
     /// GetIterator(obj, async).
     pub get_async_iterator: fn(&mut Runtime, Value) -> JsResult<Value>,
+    /// A value as node's `util.inspect` shows it.
+    pub inspect: fn(&mut Runtime, Value) -> String,
 }
 
 /// A regular expression's source and flags, as UTF-16.
