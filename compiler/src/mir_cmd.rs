@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use native::lower::{self, Target};
 use native::mir::{parse, verify, Function, Type};
-use native::{HelperSig, Interface, ObjectLayout, ValueLayout};
+use native::{Callee, HelperSig, Interface, ObjectLayout, ValueLayout};
 use vm::runtime_interface;
 use vm::{Runtime, RuntimeOptions};
 
@@ -36,8 +36,13 @@ pub struct MirRequest<'a> {
 /// for the child the command starts).
 const CHILD: &str = "IRIS_MIR_RUN_CHILD";
 
-/// The registers of the window `--run` gives the function.
-const REGS: usize = 256;
+/// The registers a function may name under `--run`.
+const WINDOW: usize = 256;
+
+/// The registers `--run` allocates: windows for a chain of calls (each callee's starts
+/// above its caller's). A chain deeper than they allow writes beyond them, which the child
+/// process running the code does not survive.
+const REGS: usize = 1 << 16;
 
 /// The VM as the native tier sees it: its NaN-boxing, object layout and helpers.
 pub fn interface() -> Interface {
@@ -70,20 +75,35 @@ pub fn interface() -> Interface {
     Interface { values, objects, helpers }
 }
 
-/// Runs the request; the text to print, or an error message.
+/// Runs the request; the text to print, or an error message. A file may hold several
+/// functions (a module): each goes through the verifier and the passes, they are printed
+/// or compiled in order, and `--run` calls the first, which may `call` the others.
 pub fn mir(req: &MirRequest) -> Result<String, String> {
     let name = req.file.display();
     let text = std::fs::read_to_string(req.file).map_err(|e| format!("iris: cannot read {name}: {e}"))?;
-    let mut f = parse::parse_function(&text).map_err(|e| format!("{name}:{e}"))?;
-    if let Err(errors) = verify::verify(&f) {
-        let lines: Vec<String> = errors.iter().map(|e| format!("{name}: verifier: {e}")).collect();
-        return Err(lines.join("\n"));
+    let mut module = parse::parse_module(&text).map_err(|e| format!("{name}:{e}"))?;
+    let mut errors = Vec::new();
+    for f in &module {
+        let within = if module.len() > 1 { format!("%{}: ", f.name) } else { String::new() };
+        if let Err(es) = verify::verify(f) {
+            errors.extend(es.iter().map(|e| format!("{name}: verifier: {within}{e}")));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors.join("\n"));
     }
     let names: Vec<&str> = req.passes.iter().map(String::as_str).collect();
-    let original = f.clone();
+    let original = module[0].clone();
     if !names.is_empty() {
-        native::passes::run(&mut f, &names, true).map_err(|e| format!("{name}: {e}"))?;
+        for f in &mut module {
+            native::passes::run(f, &names, true).map_err(|e| format!("{name}: {e}"))?;
+        }
     }
+    if req.run.is_none() && req.time.is_none() && !req.clif && !req.disasm {
+        let texts: Vec<String> = module.iter().map(|f| f.to_string()).collect();
+        return Ok(texts.join("\n"));
+    }
+    let callees = callees(&module).map_err(|e| format!("{name}: {e}"))?;
     let target = match req.target {
         Some(t) => Target::from_name(t).ok_or_else(|| format!("iris: unknown target '{t}' (x86_64, aarch64)"))?,
         None => Target::host().ok_or("iris: the native tier does not support this machine")?,
@@ -95,23 +115,51 @@ pub fn mir(req: &MirRequest) -> Result<String, String> {
         if std::env::var_os(CHILD).is_none() {
             return run_in_child(req.file, args, req.time);
         }
-        let mut out = run_here(&f, args, req.time)?;
+        let mut out = run_here(&module, &callees, args, req.time)?;
         if let Some(n) = req.time {
-            out.push_str(&time_compile(&original, &names, target, n)?);
+            out.push_str(&time_compile(&original, &names, target, &callees, n)?);
         }
         return Ok(out);
     }
     if let Some(n) = req.time {
-        return time_compile(&original, &names, target, n);
+        return time_compile(&original, &names, target, &callees, n);
     }
-    if req.clif || req.disasm {
-        let compiled = lower::compile(&f, target, &interface()).map_err(|e| format!("{name}: {e}"))?;
-        if req.clif {
-            return Ok(compiled.clif);
+    {
+        let mut out = String::new();
+        for f in &module {
+            let compiled = lower::compile(f, target, &interface(), &callees).map_err(|e| format!("{name}: {e}"))?;
+            if module.len() > 1 && req.disasm {
+                let _ = writeln!(out, "%{}:", f.name);
+            }
+            out.push_str(&if req.clif { compiled.clif } else { disassemble(&compiled.code, target)? });
         }
-        return disassemble(&compiled.code, target);
+        Ok(out)
     }
-    Ok(f.to_string())
+}
+
+/// The functions of a module that a `call` may reach, in the order of the context's table;
+/// an error when a call names a function that is not there or cannot be called (a callee
+/// takes and returns values).
+fn callees(module: &[Function]) -> Result<Vec<Callee>, String> {
+    let list: Vec<Callee> = module
+        .iter()
+        .map(|f| Callee { name: f.name.clone(), arity: f.entry().map_or(0, |b| f.block(b).params.len()) })
+        .collect();
+    for f in module {
+        for &b in &f.layout {
+            for inst in &f.block(b).insts {
+                let native::mir::Op::Call(callee, _) = &inst.op else { continue };
+                let Some(g) = module.iter().find(|g| &g.name == callee) else {
+                    return Err(format!("%{} calls %{callee}, which the file does not define", f.name));
+                };
+                let params = g.entry().map_or(Vec::new(), |e| g.block(e).params.clone());
+                if g.ret != Some(Type::Value) || params.iter().any(|&p| g.ty(p) != Type::Value) {
+                    return Err(format!("%{callee} is called, so it must take and return values"));
+                }
+            }
+        }
+    }
+    Ok(list)
 }
 
 /// Runs `iris mir --run` again in a child process and relays its output, so that code that
@@ -249,7 +297,8 @@ fn show_buffer(b: &Buffer) -> String {
 /// Compiles `f` for this machine and calls it with `args` (comma separated, one per entry
 /// parameter; buffers separate their elements with ';'), in a runtime whose helpers the
 /// code may call.
-fn run_here(f: &Function, args: &str, time: Option<u32>) -> Result<String, String> {
+fn run_here(module: &[Function], callees: &[Callee], args: &str, time: Option<u32>) -> Result<String, String> {
+    let f = &module[0];
     let vm = interface();
     let mut rt = Runtime::new(RuntimeOptions::default());
     rt.set_compiler(crate::driver::compile_hook(crate::driver::CompileOptions::default()));
@@ -274,25 +323,24 @@ fn run_here(f: &Function, args: &str, time: Option<u32>) -> Result<String, Strin
     for (i, b) in &mut buffers {
         words[*i] = b.data.as_mut_ptr() as u64;
     }
-    // The register window is REGS wide: a register beyond it would be written outside.
-    let mut highest = None;
-    for &b in &f.layout {
-        for inst in &f.block(b).insts {
-            if let native::mir::Op::LoadReg(n) | native::mir::Op::StoreReg(n, _) = inst.op {
-                highest = highest.max(Some(n));
-            }
-        }
+    // The registers are REGS wide: a window beyond them would be written outside.
+    if let Some(g) = module.iter().find(|g| g.window() as usize > WINDOW) {
+        let r = g.window() - 1;
+        return Err(format!("iris: --run gives each function {WINDOW} registers; %{} names r{r}", g.name));
     }
-    for state in &f.exits {
-        highest = highest.max(state.regs.iter().map(|(r, _)| *r).max());
+    let mut codes = Vec::new();
+    for g in module {
+        let compiled = lower::compile(g, target, &vm, callees)?;
+        codes.push(native::code_memory::CodeMemory::new(&compiled.code)?);
     }
-    if let Some(r) = highest.filter(|&r| r as usize >= REGS) {
-        return Err(format!("iris: --run gives the function {REGS} registers; r{r} is beyond them"));
-    }
-    let compiled = lower::compile(f, target, &vm)?;
-    let code = native::code_memory::CodeMemory::new(&compiled.code)?;
+    // SAFETY: each mapping holds a function compiled for this machine from verified MIR;
+    // the table is only called through by that code, under the convention it was compiled
+    // for.
+    let table: Vec<native::CodeEntry> = codes.iter().map(|c| unsafe { c.entry() }).collect();
+    let code = &codes[0];
     let mut regs = vec![vm.values.undefined; REGS];
     let mut ctx = native::Context::new(&mut rt as *mut Runtime as *mut std::ffi::c_void, runtime_interface::entries());
+    ctx.functions = table.as_ptr();
     // SAFETY: the code was compiled for this machine from verified MIR; the context (with
     // this runtime, unused by anything else during the call, and its helper table), a
     // window of REGS registers (every register the MIR names, checked above) and one slot
@@ -310,11 +358,19 @@ fn run_here(f: &Function, args: &str, time: Option<u32>) -> Result<String, Strin
         };
         let _ = writeln!(out, "returned {shown}");
     } else {
-        let e = ((status & !native::THREW) - 1) as usize;
+        let e = ((status & 0xffff_ffff) - 1) as usize;
         let state = f.exits.get(e).ok_or_else(|| format!("iris: the code returned an unknown status {status}"))?;
-        let regs: Vec<String> =
+        let shown: Vec<String> =
             state.regs.iter().map(|(r, _)| format!("r{r} = {}", show_value(regs[*r as usize], &mut rt))).collect();
-        let _ = writeln!(out, "exit e{e} @{}: {}", state.offset, regs.join(", "));
+        let _ = writeln!(out, "exit e{e} @{}: {}", state.offset, shown.join(", "));
+        // A callee that left first: its status is below its window, just above ours (its
+        // own callee's, if it has INNER too, is above its window, whose size only its
+        // code knows).
+        if status & native::INNER != 0 {
+            let w = f.window() as usize;
+            let k = (regs[w] & 0xffff_ffff).wrapping_sub(1);
+            let _ = writeln!(out, "a called function had left first, through its e{k} (its registers from r{})", w + 1);
+        }
         if status & native::THREW != 0 {
             let _ = writeln!(out, "a helper threw {}", runtime_interface::take_exception(&mut rt));
         }
@@ -340,7 +396,7 @@ fn run_here(f: &Function, args: &str, time: Option<u32>) -> Result<String, Strin
 
 /// How long the passes and the machine-code generation take for `f`, per instruction of
 /// the input: the fastest of `n` compiles.
-fn time_compile(f: &Function, names: &[&str], target: Target, n: u32) -> Result<String, String> {
+fn time_compile(f: &Function, names: &[&str], target: Target, callees: &[Callee], n: u32) -> Result<String, String> {
     let vm = interface();
     let insts: usize = f.layout.iter().map(|&b| f.block(b).insts.len()).sum();
     let (mut passes, mut codegen) = (f64::INFINITY, f64::INFINITY);
@@ -351,7 +407,7 @@ fn time_compile(f: &Function, names: &[&str], target: Target, n: u32) -> Result<
             native::passes::run(&mut g, names, false)?;
         }
         let mid = Instant::now();
-        lower::compile(&g, target, &vm)?;
+        lower::compile(&g, target, &vm, callees)?;
         let end = Instant::now();
         passes = passes.min((mid - start).as_secs_f64());
         codegen = codegen.min((end - mid).as_secs_f64());

@@ -16,7 +16,7 @@ pub struct CodeMemory {
 
 /// The signature of compiled code (see the crate docs): context, register window, arguments;
 /// returns 0 or an exit's number plus one.
-pub type Entry = unsafe extern "C" fn(ctx: *mut crate::Context, regs: *mut u64, args: *const u64) -> u64;
+pub use crate::CodeEntry as Entry;
 
 fn page_size() -> usize {
     // SAFETY: sysconf has no preconditions.

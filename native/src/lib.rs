@@ -11,10 +11,11 @@
 //! ```text
 //!  status = code(ctx: *mut Context, regs: *mut u64, args: *const u64)    (C ABI of the target)
 //!
-//!   ctx  ──▶ Context ┬ result   ◀── written by `return` (an i32 zero-extended, an f64's
-//!                    │              bits, a value's bits) and by each helper call
-//!                    ├ runtime  ──▶ the VM's runtime, opaque here, handed to helpers
-//!                    └ helpers  ──▶ [HelperEntry]: helper i of the interface's list
+//!   ctx  ──▶ Context ┬ result    ◀── written by `return` (an i32 zero-extended, an f64's
+//!                    │               bits, a value's bits) and by each helper call
+//!                    ├ runtime   ──▶ the VM's runtime, opaque here, handed to helpers
+//!                    ├ helpers   ──▶ [HelperEntry]: helper i of the interface's list
+//!                    └ functions ──▶ [code entry]: compiled function i of the callee list
 //!   regs ──▶ the frame's register window    read/written by load_reg/store_reg; an exit
 //!                                           writes its live registers here, boxed
 //!   args ──▶ [u64; n]                       parameter i of the MIR entry block in args[i]
@@ -28,6 +29,17 @@
 //!
 //!  helper call:  status = helpers[i](runtime, operands: *const u64, &ctx.result)
 //!                0 = returned (result in ctx.result), 1 = threw
+//!
+//!  call of compiled function i (same convention, one window up):
+//!
+//!   regs ──▶ [ caller's window: W registers │ status │ callee's window ... ]
+//!            W = Function::window() of the caller
+//!
+//!   status = functions[i](ctx, regs + W + 1, operands)
+//!   0: returned (result in ctx.result). Otherwise the callee left compiled code through
+//!   one of its exits: the caller stores that status in the slot below the callee's window
+//!   and leaves through the call's exit with status (k + 1) | INNER (| THREW if the callee's
+//!   has it). Following INNER statuses up the windows rebuilds every frame of the chain.
 //! ```
 //!
 //! Code needs no relocations: everything it reaches comes through these pointers, and
@@ -44,6 +56,9 @@ pub mod passes;
 /// docs).
 pub type HelperEntry = unsafe extern "C" fn(runtime: *mut c_void, operands: *const u64, result: *mut u64) -> u32;
 
+/// The entry of compiled code (see the crate docs).
+pub type CodeEntry = unsafe extern "C" fn(ctx: *mut Context, regs: *mut u64, args: *const u64) -> u64;
+
 /// What compiled code receives as its first argument.
 #[repr(C)]
 #[derive(Debug)]
@@ -54,29 +69,35 @@ pub struct Context {
     pub runtime: *mut c_void,
     /// The helper entries, in the order of `Interface::helpers`.
     pub helpers: *const HelperEntry,
+    /// The compiled functions `call` reaches, in the order of the callee list the code was
+    /// compiled with.
+    pub functions: *const CodeEntry,
 }
 
 impl Context {
     /// A context for code that calls helpers of `runtime` through `helpers`.
     pub fn new(runtime: *mut c_void, helpers: &'static [HelperEntry]) -> Context {
-        Context { result: 0, runtime, helpers: helpers.as_ptr() }
+        Context { result: 0, runtime, helpers: helpers.as_ptr(), functions: std::ptr::null() }
     }
 }
 
 impl Default for Context {
-    /// A context for code that calls no helpers.
+    /// A context for code that calls no helpers and no functions.
     fn default() -> Context {
-        Context { result: 0, runtime: std::ptr::null_mut(), helpers: std::ptr::null() }
+        Context { result: 0, runtime: std::ptr::null_mut(), helpers: std::ptr::null(), functions: std::ptr::null() }
     }
 }
 
 /// The bit of a status that says a helper threw (see the crate docs).
 pub const THREW: u64 = 1 << 32;
+/// The bit of a status that says a called compiled function left through its exit first.
+pub const INNER: u64 = 1 << 33;
 
 /// Offsets of the context's fields.
 pub const CONTEXT_RESULT: usize = std::mem::offset_of!(Context, result);
 pub const CONTEXT_RUNTIME: usize = std::mem::offset_of!(Context, runtime);
 pub const CONTEXT_HELPERS: usize = std::mem::offset_of!(Context, helpers);
+pub const CONTEXT_FUNCTIONS: usize = std::mem::offset_of!(Context, functions);
 
 /// Everything the native tier knows of the VM, handed in by it
 /// (`vm::runtime_interface`): how values are boxed, where objects keep their fields, and
@@ -87,6 +108,14 @@ pub struct Interface {
     pub objects: ObjectLayout,
     /// The helpers `call_helper` can name, in the order of the context's table.
     pub helpers: Vec<HelperSig>,
+}
+
+/// A compiled function a `call` may reach: its name and how many values it takes (every
+/// parameter and the result of a callee are `value`s).
+#[derive(Clone, Debug)]
+pub struct Callee {
+    pub name: String,
+    pub arity: usize,
 }
 
 /// A runtime helper as compiled code sees it.

@@ -24,7 +24,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 
 use crate::mir::verify::Dominators;
 use crate::mir::*;
-use crate::{Interface, ValueLayout};
+use crate::{Callee, Interface, ValueLayout};
 
 /// A machine the tier compiles for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,8 +106,9 @@ pub fn const_bits(layout: &ValueLayout, c: JsConst) -> u64 {
     }
 }
 
-/// Compiles `f` (which must verify) for `target`, against the VM described by `vm`.
-pub fn compile(f: &Function, target: Target, vm: &Interface) -> Result<Compiled, String> {
+/// Compiles `f` (which must verify) for `target`, against the VM described by `vm`; its
+/// `call`s reach `callees` through the context's function table, in this order.
+pub fn compile(f: &Function, target: Target, vm: &Interface, callees: &[Callee]) -> Result<Compiled, String> {
     let isa = target.isa()?;
     let mut sig = Signature::new(isa.default_call_conv());
     sig.params.extend([AbiParam::new(types::I64); 3]);
@@ -125,7 +126,10 @@ pub fn compile(f: &Function, target: Target, vm: &Interface) -> Result<Compiled,
         ctx: None,
         regs: None,
         helper_sig: None,
+        code_sig: None,
         call_conv: isa.default_call_conv(),
+        callees,
+        window: f.window(),
     };
     l.function(&mut b)?;
     b.seal_all_blocks();
@@ -141,6 +145,17 @@ pub fn compile(f: &Function, target: Target, vm: &Interface) -> Result<Compiled,
     Ok(Compiled { code: compiled.code_buffer().to_vec(), clif })
 }
 
+/// Why code leaves through an exit (it goes into the status).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Leave {
+    /// A check failed.
+    Check,
+    /// A helper threw.
+    Threw,
+    /// A called compiled function left first.
+    Inner,
+}
+
 struct Lowering<'a> {
     f: &'a Function,
     vm: &'a Interface,
@@ -150,13 +165,17 @@ struct Lowering<'a> {
     /// The cold block that leaves through each exit (and one for a helper that threw), made
     /// at its first use and filled at the end. One block serves every instruction that names the exit: the exit's values
     /// dominate each of them, so they dominate the block too.
-    exits: HashMap<(ExitId, bool), ir::Block>,
+    exits: HashMap<(ExitId, Leave), ir::Block>,
     /// The context and register-window pointers (the first two arguments).
     ctx: Option<ir::Value>,
     regs: Option<ir::Value>,
-    /// The signature of a helper entry, imported at the first call.
+    /// The signatures of a helper entry and of compiled code, imported at the first call.
     helper_sig: Option<ir::SigRef>,
+    code_sig: Option<ir::SigRef>,
     call_conv: isa::CallConv,
+    callees: &'a [Callee],
+    /// The registers of this function's window (a callee's window starts one above).
+    window: u32,
 }
 
 fn flags() -> MemFlags {
@@ -209,11 +228,12 @@ impl Lowering<'_> {
             }
         }
         // The exits' bodies, after every value they store is defined.
-        let mut exits: Vec<((ExitId, bool), ir::Block)> = self.exits.iter().map(|(&e, &cb)| (e, cb)).collect();
+        let mut exits: Vec<((ExitId, Leave), ir::Block)> = self.exits.iter().map(|(&e, &cb)| (e, cb)).collect();
         exits.sort();
-        for ((exit, threw), cb) in exits {
+        for ((exit, why), cb) in exits {
             b.switch_to_block(cb);
-            self.leave(b, exit, threw)?;
+            let callee_status = b.block_params(cb).first().copied();
+            self.leave(b, exit, why, callee_status)?;
         }
         // Blocks the entry cannot reach still need a body.
         for &mb in &f.layout {
@@ -254,27 +274,32 @@ impl Lowering<'_> {
 
     /// Leaves through `exit` when `fail` (an integer) is non-zero; continues in a new block.
     fn exit_if(&mut self, b: &mut FunctionBuilder, fail: ir::Value, exit: Option<ExitId>) -> Result<(), String> {
-        self.exit_or_throw_if(b, fail, exit, false)
+        self.exit_or_throw_if(b, fail, exit, Leave::Check)
     }
 
-    /// `exit_if`, with the status saying whether a helper threw.
+    /// `exit_if`, saying why in the status (`Leave`); a callee's status is the argument
+    /// of an `Inner` leave.
     fn exit_or_throw_if(
         &mut self,
         b: &mut FunctionBuilder,
         fail: ir::Value,
         exit: Option<ExitId>,
-        threw: bool,
+        why: Leave,
     ) -> Result<(), String> {
         let Some(exit) = exit else { return Err("an exiting instruction without an exit".into()) };
-        let out = *self.exits.entry((exit, threw)).or_insert_with(|| {
+        let out = *self.exits.entry((exit, why)).or_insert_with(|| {
             let out = b.create_block();
+            if why == Leave::Inner {
+                b.append_block_param(out, types::I64);
+            }
             b.set_cold_block(out);
             out
         });
         let here = b.current_block().ok_or("no current block")?;
         let cont = b.create_block();
         b.insert_block_after(cont, here);
-        b.ins().brif(fail, out, &[], cont, &[]);
+        let args: &[ir::BlockArg] = if why == Leave::Inner { &[ir::BlockArg::Value(fail)] } else { &[] };
+        b.ins().brif(fail, out, args, cont, &[]);
         b.switch_to_block(cont);
         Ok(())
     }
@@ -364,13 +389,63 @@ impl Lowering<'_> {
         };
         let call = b.ins().call_indirect(sig, entry, &[runtime, operands, result]);
         let status = b.inst_results(call)[0];
-        self.exit_or_throw_if(b, status, exit, true)?;
+        self.exit_or_throw_if(b, status, exit, Leave::Threw)?;
         Ok(b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RESULT as i32))
     }
 
-    /// Stores exit `exit`'s state into the register window and returns its status (with
-    /// `crate::THREW` when a helper threw).
-    fn leave(&mut self, b: &mut FunctionBuilder, exit: ExitId, threw: bool) -> Result<(), String> {
+    /// Calls compiled function `name` with `args` one window up; leaves through `exit`
+    /// when the callee left compiled code.
+    fn call(
+        &mut self,
+        b: &mut FunctionBuilder,
+        name: &str,
+        args: &[Val],
+        exit: Option<ExitId>,
+    ) -> Result<ir::Value, String> {
+        let index = self
+            .callees
+            .iter()
+            .position(|c| c.name == name)
+            .ok_or_else(|| format!("there is no compiled function %{name} to call"))?;
+        let arity = self.callees[index].arity;
+        if args.len() != arity {
+            return Err(format!("%{name} takes {arity} values, {} given", args.len()));
+        }
+        let (ctx, regs) = (self.ctx.ok_or("no context")?, self.regs.ok_or("no register window")?);
+        let size = u32::try_from(8 * args.len().max(1)).map_err(|_| "too many operands")?;
+        let slot = b.create_sized_stack_slot(ir::StackSlotData::new(ir::StackSlotKind::ExplicitSlot, size, 3));
+        for (k, &a) in args.iter().enumerate() {
+            let v = self.val(a)?;
+            b.ins().stack_store(types::I64, v, slot, Self::offset(0, 8 * k as u64)?);
+        }
+        let operands = b.ins().stack_addr(types::I64, slot, 0);
+        let table = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_FUNCTIONS as i32);
+        let entry = b.ins().load(types::I64, flags(), table, Self::offset(0, 8 * index as u64)?);
+        let window = b.ins().iadd_imm_s(regs, i64::from(reg_offset(self.window)?) + 8);
+        let sig = match self.code_sig {
+            Some(sig) => sig,
+            None => {
+                let mut sig = Signature::new(self.call_conv);
+                sig.params.extend([AbiParam::new(types::I64); 3]);
+                sig.returns.push(AbiParam::new(types::I64));
+                *self.code_sig.insert(b.import_signature(sig))
+            }
+        };
+        let call = b.ins().call_indirect(sig, entry, &[ctx, window, operands]);
+        let status = b.inst_results(call)[0];
+        self.exit_or_throw_if(b, status, exit, Leave::Inner)?;
+        Ok(b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RESULT as i32))
+    }
+
+    /// Stores exit `exit`'s state into the register window and returns its status, marked
+    /// with why it leaves (`crate::THREW`, `crate::INNER` and the callee's status).
+    fn leave(
+        &mut self,
+        b: &mut FunctionBuilder,
+        exit: ExitId,
+        why: Leave,
+        callee_status: Option<ir::Value>,
+    ) -> Result<(), String> {
         let state = self.f.exits.get(exit.0 as usize).ok_or_else(|| format!("{exit} is not declared"))?;
         let regs = self.regs.ok_or("no register window")?;
         for &(r, ev) in &state.regs {
@@ -384,8 +459,18 @@ impl Lowering<'_> {
             let off = i32::try_from(8 * r as i64).map_err(|_| format!("r{r} is out of reach"))?;
             b.ins().store(flags(), bits, regs, off);
         }
-        let status = (exit.0 as u64 + 1) | if threw { crate::THREW } else { 0 };
-        let status = b.ins().iconst(types::I64, status as i64);
+        let bits = match why {
+            Leave::Check => 0,
+            Leave::Threw => crate::THREW,
+            Leave::Inner => crate::INNER,
+        };
+        let mut status = b.ins().iconst(types::I64, ((exit.0 as u64 + 1) | bits) as i64);
+        if let Some(inner) = callee_status {
+            // The callee's status goes below its window; its THREW bit is the caller's too.
+            b.ins().store(flags(), inner, regs, reg_offset(self.window)?);
+            let threw = b.ins().band_imm_s(inner, crate::THREW as i64);
+            status = b.ins().bor(status, threw);
+        }
         b.ins().return_(&[status]);
         Ok(())
     }
@@ -552,7 +637,7 @@ impl Lowering<'_> {
             }
             Op::Deopt => {
                 let exit = inst.exit.ok_or("deopt without an exit")?;
-                self.leave(b, exit, false)?;
+                self.leave(b, exit, Leave::Check, None)?;
                 None
             }
             Op::LoadShape(o) => Some(b.ins().load(types::I64, flags(), self.val(*o)?, self.vm.objects.shape)),
@@ -601,12 +686,7 @@ impl Lowering<'_> {
                 None
             }
             Op::CallHelper(name, args) => Some(self.call_helper(b, name, args, inst.exit)?),
-            op @ Op::Call(..) => {
-                return Err(format!(
-                    "MIR operation '{}' is not supported by the machine-code lowering yet",
-                    op.mnemonic(f)
-                ))
-            }
+            Op::Call(name, args) => Some(self.call(b, name, args, inst.exit)?),
         };
         if let (Some(r), Some(v)) = (inst.result, result) {
             self.vals.insert(r, v);
@@ -707,7 +787,7 @@ block0(v0: i32, v1: i32):
     fn both_targets_compile_without_relocations() {
         let f = parse_function(ADD_OVF).unwrap();
         for t in [Target::X86_64, Target::Aarch64] {
-            let c = compile(&f, t, &vm()).unwrap_or_else(|e| panic!("{}: {e}", t.name()));
+            let c = compile(&f, t, &vm(), &[]).unwrap_or_else(|e| panic!("{}: {e}", t.name()));
             assert!(!c.code.is_empty());
             assert!(c.clif.contains("sadd_overflow"), "{}", c.clif);
         }
@@ -717,7 +797,7 @@ block0(v0: i32, v1: i32):
     fn compiled_code_returns_or_exits_with_its_state() {
         let Some(host) = Target::host() else { return };
         let f = parse_function(ADD_OVF).unwrap();
-        let code = CodeMemory::new(&compile(&f, host, &vm()).unwrap().code).unwrap();
+        let code = CodeMemory::new(&compile(&f, host, &vm(), &[]).unwrap().code).unwrap();
         let call = |a: i32, b: i32| {
             let mut ctx = crate::Context::default();
             let mut regs = [LAYOUT.undefined; 4];
@@ -745,7 +825,7 @@ block0(v0: i32, v1: i32):
             1
         }
         static HELPERS: [crate::HelperEntry; 2] = [add, fail];
-        let code = CodeMemory::new(&compile(f, Target::host().unwrap(), &vm()).unwrap().code).unwrap();
+        let code = CodeMemory::new(&compile(f, Target::host().unwrap(), &vm(), &[]).unwrap().code).unwrap();
         let mut ctx = crate::Context::new(std::ptr::null_mut(), &HELPERS);
         let mut regs = [LAYOUT.undefined; 4];
         // SAFETY: compiled for this machine from verified MIR that reads only the objects the
@@ -769,7 +849,7 @@ block0(v0: i32, v1: i32):
             "function %f(value) -> value {\n    e0 = exit @1 []\nblock0(v0: value):\n    v1 = call_helper @add(v0), e0\n    return v1\n}\n",
         )
         .unwrap();
-        let e = compile(&wrong, Target::X86_64, &vm()).err().unwrap();
+        let e = compile(&wrong, Target::X86_64, &vm(), &[]).err().unwrap();
         assert!(e.contains("@add takes 2 operands, 1 given"), "{e}");
     }
 
@@ -804,12 +884,12 @@ block0(v0: i32, v1: i32):
     }
 
     #[test]
-    fn unsupported_operations_are_errors() {
+    fn calls_of_unknown_functions_are_errors() {
         let f = parse_function(
             "function %f(value) -> value {\n    e0 = exit @0 []\nblock0(v0: value):\n    v1 = call %g(v0), e0\n    return v1\n}\n",
         )
         .unwrap();
-        let e = compile(&f, Target::X86_64, &vm()).err().expect("not lowered yet");
-        assert!(e.contains("'call' is not supported"), "{e}");
+        let e = compile(&f, Target::X86_64, &vm(), &[]).err().expect("no callee");
+        assert!(e.contains("there is no compiled function %g to call"), "{e}");
     }
 }

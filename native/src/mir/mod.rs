@@ -518,6 +518,25 @@ impl Function {
         self.values[v.0 as usize].ty
     }
 
+    /// The registers of the frame's window the function uses: one more than the highest
+    /// register that `load_reg`, `store_reg` or an exit names (0 if none).
+    pub fn window(&self) -> u32 {
+        let mut n = 0;
+        for &b in &self.layout {
+            for inst in &self.block(b).insts {
+                if let Op::LoadReg(r) | Op::StoreReg(r, _) = inst.op {
+                    n = n.max(r.saturating_add(1));
+                }
+            }
+        }
+        for state in &self.exits {
+            for &(r, _) in &state.regs {
+                n = n.max(r.saturating_add(1));
+            }
+        }
+        n
+    }
+
     /// Renumbers each value's definition from the blocks (after passes moved instructions).
     pub fn recompute_defs(&mut self) {
         for &b in &self.layout {

@@ -627,6 +627,26 @@ fn build(
 
 /// Parses one function.
 pub fn parse_function(text: &str) -> Result<Function> {
+    let mut functions = parse(text, false)?;
+    match functions.pop() {
+        Some(f) => Ok(f),
+        None => err(1, 1, "expected 'function'"),
+    }
+}
+
+/// Parses a module: functions one after another, with different names (a `call` names
+/// another function of its module).
+pub fn parse_module(text: &str) -> Result<Vec<Function>> {
+    let functions = parse(text, true)?;
+    for (i, f) in functions.iter().enumerate() {
+        if functions[..i].iter().any(|g| g.name == f.name) {
+            return err(1, 1, format!("%{} is defined twice", f.name));
+        }
+    }
+    Ok(functions)
+}
+
+fn parse(text: &str, many: bool) -> Result<Vec<Function>> {
     let mut lines = Vec::new();
     for (i, l) in text.lines().enumerate() {
         let mut toks = Vec::new();
@@ -635,6 +655,26 @@ pub fn parse_function(text: &str) -> Result<Function> {
             lines.push(Line { toks, pos: 0, end: (i as u32 + 1, l.chars().count() as u32 + 1) });
         }
     }
+    let last = u32::try_from(text.lines().count()).unwrap_or(u32::MAX).max(1);
+    let mut it = lines.into_iter();
+    let mut functions = Vec::new();
+    loop {
+        let Some(head) = it.next() else {
+            if functions.is_empty() {
+                return err(1, 1, "expected 'function'");
+            }
+            return Ok(functions);
+        };
+        if !functions.is_empty() && !many {
+            return head.fail("text after the end of the function");
+        }
+        functions.push(function(head, &mut it, last)?);
+    }
+}
+
+/// One function: its header line, then lines up to its closing brace.
+fn function(mut head: Line, it: &mut impl Iterator<Item = Line>, last: u32) -> Result<Function> {
+    let head_at = head.toks.first().map_or((1, 1), |t| (t.line, t.col));
     let mut p = Parser {
         f: Function::default(),
         defined: HashMap::new(),
@@ -644,8 +684,6 @@ pub fn parse_function(text: &str) -> Result<Function> {
         defined_blocks: HashMap::new(),
         defined_exits: HashMap::new(),
     };
-    let mut it = lines.into_iter();
-    let Some(mut head) = it.next() else { return err(1, 1, "expected 'function'") };
     // function %name(types) -> type {
     let (kw, l, c) = head.word("'function'")?;
     if kw != "function" {
@@ -680,14 +718,11 @@ pub fn parse_function(text: &str) -> Result<Function> {
     head.done()?;
     let mut current: Option<Block> = None;
     let mut closed = false;
-    for mut line in it {
-        if closed {
-            return line.fail("text after the end of the function");
-        }
+    for mut line in it.by_ref() {
         if line.eat('}') {
             line.done()?;
             closed = true;
-            continue;
+            break;
         }
         let Some(Token { tok: Tok::Word(w), line: l, col: c }) = line.peek().cloned() else {
             return line.fail("expected a block, an exit or an instruction");
@@ -708,7 +743,7 @@ pub fn parse_function(text: &str) -> Result<Function> {
         }
     }
     if !closed {
-        return err(u32::try_from(text.lines().count()).unwrap_or(u32::MAX).max(1), 1, "expected '}' at the end");
+        return err(last, 1, "expected '}' at the end");
     }
     for &(v, l, c) in &p.used_values {
         if !p.defined.contains_key(&v) {
@@ -731,7 +766,7 @@ pub fn parse_function(text: &str) -> Result<Function> {
         None => Vec::new(),
     };
     if entry != sig.iter().map(|(t, _)| *t).collect::<Vec<_>>() {
-        return err(1, 1, "the signature's parameters are not the entry block's");
+        return err(head_at.0, head_at.1, "the signature's parameters are not the entry block's");
     }
     Ok(p.f)
 }

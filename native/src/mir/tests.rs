@@ -320,3 +320,17 @@ fn builder_makes_what_the_parser_makes() {
     assert_eq!(f.to_string(), SUM);
     assert_eq!(f, parse_function(SUM).unwrap());
 }
+
+#[test]
+fn a_module_holds_functions_with_different_names() {
+    use super::parse::{parse_function, parse_module};
+    let one = "function %f() -> i32 {\nblock0:\n    v0 = iconst.i32 1\n    return v0\n}\n";
+    let two = format!("{one}\n{}", one.replace("%f", "%g"));
+    let module = parse_module(&two).unwrap();
+    assert_eq!(module.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["f", "g"]);
+    let e = parse_function(&two).unwrap_err();
+    assert_eq!((e.line, e.message.as_str()), (7, "text after the end of the function"));
+    let e = parse_module(&format!("{one}{one}")).unwrap_err();
+    assert!(e.message.contains("%f is defined twice"), "{e}");
+    assert!(parse_module("").is_err());
+}
