@@ -99,10 +99,11 @@ enum Command {
         /// The file: JavaScript, HIR text (.ir), or a bundle (for --bytecode).
         file: PathBuf,
     },
-    /// Read a native-tier MIR function (.mir), verify it, run passes on it, print it (or its
-    /// Cranelift IR, its machine code, or run it).
+    /// Read native-tier MIR functions (.mir), verify them, run passes on them, print them (or
+    /// their Cranelift IR or machine code), or run the first (the others are its callees).
     Mir {
-        /// Run these MIR passes in order, verifying after each (repeatable; fold, gvn, dce).
+        /// Run these MIR passes in order, verifying after each (repeatable; fold, repr, gvn,
+        /// checks, licm, dce, layout).
         #[arg(long = "pass", value_name = "PASS")]
         passes: Vec<String>,
         /// Print the Cranelift IR the function lowers to.

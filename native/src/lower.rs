@@ -125,8 +125,7 @@ pub fn compile(f: &Function, target: Target, vm: &Interface, callees: &[Callee])
         exits: HashMap::new(),
         ctx: None,
         regs: None,
-        helper_sig: None,
-        code_sig: None,
+        sigs: HashMap::new(),
         call_conv: isa.default_call_conv(),
         callees,
         window: f.window(),
@@ -169,9 +168,8 @@ struct Lowering<'a> {
     /// The context and register-window pointers (the first two arguments).
     ctx: Option<ir::Value>,
     regs: Option<ir::Value>,
-    /// The signatures of a helper entry and of compiled code, imported at the first call.
-    helper_sig: Option<ir::SigRef>,
-    code_sig: Option<ir::SigRef>,
+    /// The signatures of helper entries and compiled code, by return type (`signature`).
+    sigs: HashMap<ir::Type, ir::SigRef>,
     call_conv: isa::CallConv,
     callees: &'a [Callee],
     /// The registers of this function's window (a callee's window starts one above).
@@ -348,6 +346,30 @@ impl Lowering<'_> {
         Ok(v)
     }
 
+    /// `args` stored in a new stack slot; its address (the operands a helper or a callee
+    /// reads).
+    fn operands(&mut self, b: &mut FunctionBuilder, args: &[Val]) -> Result<ir::Value, String> {
+        let size = u32::try_from(8 * args.len().max(1)).map_err(|_| "too many operands")?;
+        let slot = b.create_sized_stack_slot(ir::StackSlotData::new(ir::StackSlotKind::ExplicitSlot, size, 3));
+        for (k, &a) in args.iter().enumerate() {
+            let v = self.val(a)?;
+            b.ins().stack_store(types::I64, v, slot, Self::offset(0, 8 * k as u64)?);
+        }
+        Ok(b.ins().stack_addr(types::I64, slot, 0))
+    }
+
+    /// The signature `(i64, i64, i64) -> ret` of helper entries (`ret` i32) and compiled
+    /// code (i64), imported once.
+    fn signature(&mut self, b: &mut FunctionBuilder, ret: ir::Type) -> ir::SigRef {
+        let call_conv = self.call_conv;
+        *self.sigs.entry(ret).or_insert_with(|| {
+            let mut sig = Signature::new(call_conv);
+            sig.params.extend([AbiParam::new(types::I64); 3]);
+            sig.returns.push(AbiParam::new(ret));
+            b.import_signature(sig)
+        })
+    }
+
     /// Calls helper `name` with `args`; leaves through `exit` when it throws.
     fn call_helper(
         &mut self,
@@ -367,26 +389,12 @@ impl Lowering<'_> {
             return Err(format!("@{name} takes {arity} operands, {} given", args.len()));
         }
         let ctx = self.ctx.ok_or("no context")?;
-        let size = u32::try_from(8 * args.len().max(1)).map_err(|_| "too many operands")?;
-        let slot = b.create_sized_stack_slot(ir::StackSlotData::new(ir::StackSlotKind::ExplicitSlot, size, 3));
-        for (k, &a) in args.iter().enumerate() {
-            let v = self.val(a)?;
-            b.ins().stack_store(types::I64, v, slot, Self::offset(0, 8 * k as u64)?);
-        }
-        let operands = b.ins().stack_addr(types::I64, slot, 0);
+        let operands = self.operands(b, args)?;
         let runtime = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RUNTIME as i32);
         let table = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_HELPERS as i32);
         let entry = b.ins().load(types::I64, flags(), table, Self::offset(0, 8 * index as u64)?);
         let result = b.ins().iadd_imm_s(ctx, crate::CONTEXT_RESULT as i64);
-        let sig = match self.helper_sig {
-            Some(sig) => sig,
-            None => {
-                let mut sig = Signature::new(self.call_conv);
-                sig.params.extend([AbiParam::new(types::I64); 3]);
-                sig.returns.push(AbiParam::new(types::I32));
-                *self.helper_sig.insert(b.import_signature(sig))
-            }
-        };
+        let sig = self.signature(b, types::I32);
         let call = b.ins().call_indirect(sig, entry, &[runtime, operands, result]);
         let status = b.inst_results(call)[0];
         self.exit_or_throw_if(b, status, exit, Leave::Threw)?;
@@ -412,25 +420,11 @@ impl Lowering<'_> {
             return Err(format!("%{name} takes {arity} values, {} given", args.len()));
         }
         let (ctx, regs) = (self.ctx.ok_or("no context")?, self.regs.ok_or("no register window")?);
-        let size = u32::try_from(8 * args.len().max(1)).map_err(|_| "too many operands")?;
-        let slot = b.create_sized_stack_slot(ir::StackSlotData::new(ir::StackSlotKind::ExplicitSlot, size, 3));
-        for (k, &a) in args.iter().enumerate() {
-            let v = self.val(a)?;
-            b.ins().stack_store(types::I64, v, slot, Self::offset(0, 8 * k as u64)?);
-        }
-        let operands = b.ins().stack_addr(types::I64, slot, 0);
+        let operands = self.operands(b, args)?;
         let table = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_FUNCTIONS as i32);
         let entry = b.ins().load(types::I64, flags(), table, Self::offset(0, 8 * index as u64)?);
         let window = b.ins().iadd_imm_s(regs, i64::from(reg_offset(self.window)?) + 8);
-        let sig = match self.code_sig {
-            Some(sig) => sig,
-            None => {
-                let mut sig = Signature::new(self.call_conv);
-                sig.params.extend([AbiParam::new(types::I64); 3]);
-                sig.returns.push(AbiParam::new(types::I64));
-                *self.code_sig.insert(b.import_signature(sig))
-            }
-        };
+        let sig = self.signature(b, types::I64);
         let call = b.ins().call_indirect(sig, entry, &[ctx, window, operands]);
         let status = b.inst_results(call)[0];
         self.exit_or_throw_if(b, status, exit, Leave::Inner)?;
