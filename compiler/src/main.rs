@@ -144,6 +144,11 @@ struct DumpWhat {
     /// Register allocation figures per function (SSA values, registers, coalesced moves, code size).
     #[arg(long)]
     stats: bool,
+    /// Run the program, then print what the interpreter recorded for the JIT: per function,
+    /// calls and loop back-edges; per instruction, the operand kinds at arithmetic and
+    /// comparison sites, element accesses' kinds and paths, and call targets.
+    #[arg(long)]
+    feedback: bool,
 }
 
 /// A failure with its message for stderr (already rendered) and exit status.
@@ -206,16 +211,28 @@ fn bundle_for(path: &Path, opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
 }
 
 fn run(path: &Path, g: &GlobalOpts) -> Result<(), Failure> {
+    run_then(path, g, None, |_| ()).and_then(|(_, result)| result)
+}
+
+/// Runs the program at `path` (functions recording feedback after `profile_after` calls),
+/// then `after` on the runtime (whatever the program's outcome, which comes second).
+fn run_then<T>(
+    path: &Path,
+    g: &GlobalOpts,
+    profile_after: Option<u32>,
+    after: impl FnOnce(&Runtime) -> T,
+) -> Result<(T, Result<(), Failure>), Failure> {
     let opts = g.compile_options();
     let bundle = bundle_for(path, &opts)?;
-    let mut rt = Runtime::new(RuntimeOptions { gc_stress: g.gc_stress, ..RuntimeOptions::default() });
+    let mut rt = Runtime::new(RuntimeOptions { gc_stress: g.gc_stress, profile_after, ..RuntimeOptions::default() });
     rt.set_compiler(driver::compile_hook(opts));
     rt.set_output(Box::new(std::io::BufWriter::new(std::io::stdout())));
     let result = rt.run_bundle(bundle);
+    let t = after(&rt);
     // Dropping the runtime flushes what the program printed before the error is reported.
     drop(rt);
     let _ = std::io::stdout().flush();
-    result.map_err(|e| Failure(e.to_string(), 1))
+    Ok((t, result.map_err(|e| Failure(e.to_string(), 1))))
 }
 
 fn compile_cmd(path: &Path, output: Option<&Path>, g: &GlobalOpts) -> Result<(), Failure> {
@@ -232,6 +249,11 @@ fn dump(what: &DumpWhat, passes: &[String], path: &Path, g: &GlobalOpts) -> Resu
     let opts = g.compile_options();
     if !passes.is_empty() && !what.ir_opt {
         return Err(Failure("iris: --pass goes with --ir-opt".to_string(), 2));
+    }
+    if what.feedback {
+        let (report, result) = run_then(path, g, Some(0), vm::runtime_interface::feedback_report)?;
+        result?;
+        return Ok(report);
     }
     let bytes = read(path)?;
     let name = display_name(path);

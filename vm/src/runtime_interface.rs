@@ -284,6 +284,52 @@ pub fn evaluate(rt: &mut Runtime, source: &str) -> Result<u64, JsError> {
     Ok(v.bits())
 }
 
+/// What the interpreter recorded for the JIT in every function that has run (see
+/// `code::feedback`), one function after another: its entries and loop back-edges, then each
+/// instruction with feedback, at its byte pc, with the kinds seen or the call's target.
+pub fn feedback_report(rt: &Runtime) -> String {
+    use crate::code::feedback::{self, MANY, NONE};
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let mut name_of: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
+    for b in &rt.code.bundles {
+        for f in &b.functions {
+            let name = if f.id == 0 { "<global>".to_string() } else { f.display_name() };
+            name_of.insert(crate::code::FuncRef::new(f).addr(), format!("{name}#{}", f.id));
+        }
+    }
+    for b in &rt.code.bundles {
+        for f in &b.functions {
+            let Some(code) = f.code_if_decoded() else { continue };
+            let fb = &code.feedback;
+            let _ = writeln!(
+                out,
+                "function {}: entries {}, back-edges {}",
+                name_of[&crate::code::FuncRef::new(f).addr()],
+                f.warm.entries.get(),
+                f.warm.back_edges.get()
+            );
+            for (ip, inst) in code.insts.iter().enumerate() {
+                let bits = fb.sites[ip].get();
+                if bits == 0 {
+                    continue;
+                }
+                let seen = if crate::code::feedback::is_call(inst) {
+                    match fb.calls[bits as usize - 1].get() {
+                        NONE => "not called".to_string(),
+                        MANY => "many targets".to_string(),
+                        t => format!("calls {}", name_of.get(&t).map_or("?", String::as_str)),
+                    }
+                } else {
+                    feedback::describe(bits)
+                };
+                let _ = writeln!(out, "  @{:<5} {:<40} {seen}", code.pcs[ip], inst.to_string());
+            }
+        }
+    }
+    out
+}
+
 /// The exception a helper left pending when it reported a throw (status 1), described.
 pub fn take_exception(rt: &mut Runtime) -> JsError {
     rt.take_js_error()

@@ -9,6 +9,7 @@
 //!  bytes ──decode once──▶ [Inst; n]   jump offsets rewritten to *instruction* deltas
 //!                         pcs[n]      byte pc of each instruction (locations, handlers)
 //!                         handlers    [start, end) → target, as instruction indices
+//!                         feedback    what the interpreter observed (`feedback`)
 //! ```
 //!
 //! `LoadedBundle`s are boxed and never freed or moved while the runtime lives, so closures
@@ -20,6 +21,7 @@ use bytecode::{Bundle, FunctionFlags, FunctionHeader, Inst};
 
 use crate::value::Value;
 
+pub mod feedback;
 pub mod ic;
 
 /// A bundle in use by the runtime.
@@ -52,6 +54,8 @@ pub struct FunctionInfo {
     /// Inline slots to give objects this function constructs (learned from the
     /// properties earlier instances received).
     pub(crate) ctor_slots: Cell<u8>,
+    /// How warm it is (whether the interpreter records feedback for it).
+    pub(crate) warm: feedback::Warmup,
 }
 
 /// Decoded instructions of a function.
@@ -73,13 +77,24 @@ pub struct Code {
     /// For each `new_object`, the number of inline slots to give the object: the number of
     /// properties the object literal defines right after it (0 for other instructions).
     pub literal_caps: Box<[u8]>,
+    /// What the interpreter observed running it (a byte for every instruction).
+    pub feedback: feedback::Feedback,
 }
 
 impl FunctionInfo {
     /// The info of function `id` of `bundle` (whose address must not change while the
     /// runtime lives), with its inline caches from `ic_base`; decoded on first use.
     pub(crate) fn new(bundle: *const LoadedBundle, id: u32, realm: u32, header: FunctionHeader, ic_base: u32) -> Self {
-        FunctionInfo { bundle, id, realm, header, ic_base, code: OnceCell::new(), ctor_slots: Cell::new(4) }
+        FunctionInfo {
+            bundle,
+            id,
+            realm,
+            header,
+            ic_base,
+            code: OnceCell::new(),
+            ctor_slots: Cell::new(4),
+            warm: feedback::Warmup::default(),
+        }
     }
 
     /// The bundle this function belongs to.
@@ -106,6 +121,11 @@ impl FunctionInfo {
     #[inline]
     pub(crate) fn code(&self) -> &Code {
         self.code.get_or_init(|| decode(&self.bundle().bundle, self.id))
+    }
+
+    /// The decoded code, if the function has run.
+    pub(crate) fn code_if_decoded(&self) -> Option<&Code> {
+        self.code.get()
     }
 
     /// The byte pc of instruction `ip`.
@@ -146,6 +166,11 @@ impl FuncRef {
     /// A reference to `info`, which must belong to a loaded bundle.
     pub(crate) fn new(info: &FunctionInfo) -> FuncRef {
         FuncRef(std::ptr::NonNull::from(info))
+    }
+
+    /// The info's address (an identity for feedback; never 0 or 1).
+    pub(crate) fn addr(self) -> usize {
+        self.0.as_ptr() as usize
     }
 
     /// The function info.
@@ -240,7 +265,8 @@ fn decode(bundle: &Bundle, id: u32) -> Code {
     out.push(Inst::Trap {});
     pcs.push(bytes.len() as u32);
     let literal_caps = literal_caps(&out);
-    Code { insts: out.into_boxed_slice(), pcs: pcs.into_boxed_slice(), handlers, literal_caps }
+    let feedback = feedback::Feedback::new(&out);
+    Code { insts: out.into_boxed_slice(), pcs: pcs.into_boxed_slice(), handlers, literal_caps, feedback }
 }
 
 /// Sizes object literals: counts the own-property definitions into the `new_object`'s

@@ -1,4 +1,6 @@
-//! The interpreter: one loop over decoded instructions.
+//! The interpreter: one loop over decoded instructions, in two versions (`run_loop`): one
+//! for functions that record feedback for the JIT (warm ones, see `code::feedback`) and one
+//! that records nothing; calls, returns and back-edges switch between them.
 //!
 //! ```text
 //!  run(rt) ──▶ dispatch loop over frames[fi]'s Inst array
@@ -18,6 +20,7 @@ use std::sync::atomic::Ordering;
 
 use bytecode::{FunctionFlags, Inst};
 
+use crate::code::feedback::{self, Feedback};
 use crate::code::ic;
 use crate::code::{info_ref, FunctionInfo};
 use crate::gc::{CellKind, Gc};
@@ -33,6 +36,18 @@ pub(crate) enum CallStart {
     Pushed,
     /// The call completed (native or bound-to-native) with this value.
     Done(Value),
+}
+
+/// What call feedback records for a call of `f`: the address of a closure's function
+/// info, or `feedback::MANY` for anything else (its call goes through the runtime).
+fn call_target(rt: &Runtime, f: Value) -> usize {
+    if f.is_object() {
+        let fo: Gc<JsObject> = f.gc();
+        if rt.heap.kind_of(fo) == CellKind::Closure {
+            return rt.heap.get(fo.cast::<Closure>()).func.addr();
+        }
+    }
+    feedback::MANY
 }
 
 /// Pushes a frame for `info` whose arguments (`this` first) are the `argc` values at the
@@ -56,6 +71,7 @@ pub(crate) fn push_frame(
         return Err(rt.throw_range_error("Maximum call stack size exceeded"));
     }
     rt.calls.stack.resize(top, Value::UNDEFINED);
+    info.warm.count_entry(rt.host.options.profile_after);
     let realm = info.realm();
     rt.calls.frames.push(Frame {
         info: crate::code::FuncRef::new(info),
@@ -254,6 +270,37 @@ fn special_return(rt: &mut Runtime, fi: usize, mut v: Value) -> JsResult<Value> 
 
 /// Runs the interpreter until the ENTRY frame on top of the frame stack returns.
 pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
+    let mut profile = running_profiled(rt);
+    loop {
+        let step = if profile { run_loop::<true>(rt) } else { run_loop::<false>(rt) };
+        match step {
+            Step::Done(r) => return r,
+            Step::Switch => profile = !profile,
+        }
+    }
+}
+
+/// How a run of the interpreter loop ended.
+enum Step {
+    /// The entry frame returned or threw.
+    Done(JsResult<Value>),
+    /// The running frame's function records feedback and the loop does not, or the other
+    /// way round: go on in the other loop.
+    Switch,
+}
+
+/// Whether the running frame's function records feedback.
+fn running_profiled(rt: &Runtime) -> bool {
+    let f = rt.calls.frames[rt.calls.frames.len() - 1];
+    // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+    unsafe { info_ref(f.info) }.warm.profiling.get()
+}
+
+/// The interpreter loop, in two versions: one that records feedback for the JIT
+/// (`PROFILE`) for functions that have become warm, and one that only counts calls and
+/// loop back-edges (which is how a function becomes warm). A call, return or back-edge into
+/// a function of the other kind switches loops (`Step::Switch`).
+fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
     let mut fi = rt.calls.frames.len() - 1;
     'reload: loop {
         // The state the loop keeps in locals is kept small (the instruction pointer, the
@@ -264,7 +311,11 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
         // SAFETY: a function of this runtime's bundles, used while the runtime lives.
         let mut info: &FunctionInfo = unsafe { info_ref(frame.info) };
         let mut insts: &[Inst] = &info.code().insts;
+        let mut fb: &Feedback = &info.code().feedback;
         let mut ip = frame.ip as usize;
+        if info.warm.profiling.get() != PROFILE {
+            return Step::Switch;
+        }
         let mut regs =
             crate::runtime::frame::Regs::new(&mut rt.calls.stack, frame.base as usize, info.header.frame_size as usize);
 
@@ -275,6 +326,9 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 // SAFETY: a function of this runtime's bundles, used while the runtime lives.
                 info = unsafe { info_ref(f.info) };
                 insts = &info.code().insts;
+                if PROFILE {
+                    fb = &info.code().feedback;
+                }
                 ip = f.ip as usize;
                 regs = crate::runtime::frame::Regs::new(
                     &mut rt.calls.stack,
@@ -346,6 +400,28 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 }
             };
         }
+        // Records kinds in the feedback byte of the running instruction.
+        macro_rules! note {
+            ($kinds:expr) => {{
+                if PROFILE {
+                    let k = $kinds;
+                    // SAFETY: `ip < insts.len()` (see the fetch below), and the feedback has
+                    // a byte for every instruction.
+                    let site = unsafe { fb.sites.get_unchecked(ip) };
+                    site.set(site.get() | k);
+                }
+            }};
+        }
+        // Leaves for the other loop when the running function's kind differs (its frame's
+        // `ip` must be saved).
+        macro_rules! switch_if_other {
+            () => {
+                if info.warm.profiling.get() != PROFILE {
+                    rt.calls.frames[fi].ip = ip as u32;
+                    return Step::Switch;
+                }
+            };
+        }
         macro_rules! name_key {
             ($id:expr) => {
                 rt.key_from_atom(strings!()[$id as usize])
@@ -356,11 +432,17 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 let (a, b) = (reg!($lhs), reg!($rhs));
                 let v = match (a.as_number(), b.as_number()) {
                     // Mod and Exp go through libm (fmod, pow): canonicalize their NaNs.
-                    (Some(x), Some(y)) => match stringify!($inst) {
-                        "Mod" | "Exp" => Value::number($num(x, y)),
-                        _ => Value::number_arith($num(x, y)),
-                    },
-                    _ => slow!(rt.op_numeric($op, a, b)),
+                    (Some(x), Some(y)) => {
+                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        match stringify!($inst) {
+                            "Mod" | "Exp" => Value::number($num(x, y)),
+                            _ => Value::number_arith($num(x, y)),
+                        }
+                    }
+                    _ => {
+                        note!(feedback::kind(a) | feedback::kind(b));
+                        slow!(rt.op_numeric($op, a, b))
+                    }
                 };
                 set!($dst, v);
             }};
@@ -371,8 +453,12 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
             (@relational $lhs:expr, $rhs:expr, $fast:expr, $slow:expr) => {{
                 let (a, b) = (reg!($lhs), reg!($rhs));
                 match (a.as_number(), b.as_number()) {
-                    (Some(x), Some(y)) => $fast(x, y),
+                    (Some(x), Some(y)) => {
+                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        $fast(x, y)
+                    }
                     _ => {
+                        note!(feedback::kind(a) | feedback::kind(b));
                         sync!();
                         tri!($slow(rt, a, b))
                     }
@@ -415,6 +501,13 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 let off = $off as isize;
                 if off <= 0 {
                     safepoint!();
+                    if PROFILE {
+                        info.warm.count_back_edge();
+                    } else if info.warm.count_cold_back_edge(rt.host.options.profile_after) {
+                        // Warm now: go on at the target in the loop that records.
+                        rt.calls.frames[fi].ip = (ip as isize + off) as u32;
+                        return Step::Switch;
+                    }
                 }
                 ip = (ip as isize + off) as usize;
                 continue;
@@ -434,7 +527,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 rt.calls.stack.truncate(f.args as usize);
                 rt.realm = f.saved_realm;
                 if f.flags & ENTRY != 0 {
-                    return Ok(v);
+                    return Step::Done(Ok(v));
                 }
                 fi -= 1;
                 rt.calls.frames[fi].ip += 1;
@@ -442,6 +535,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 // SAFETY: the caller's call instruction named `ret_reg`, a register of its
                 // verified function, whose window `switch_frame!` just made current.
                 unsafe { regs.set(f.ret_reg, v) };
+                switch_if_other!();
                 continue;
             }};
         }
@@ -508,8 +602,12 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     Inst::Add { dst, lhs, rhs } => {
                         let (a, b) = (reg!(lhs), reg!(rhs));
                         let v = match (a.as_number(), b.as_number()) {
-                            (Some(x), Some(y)) => Value::number_arith(x + y),
+                            (Some(x), Some(y)) => {
+                                note!(feedback::number_kind(x) | feedback::number_kind(y));
+                                Value::number_arith(x + y)
+                            }
                             _ => {
+                                note!(feedback::kind(a) | feedback::kind(b));
                                 safepoint!();
                                 let (a, b) = (reg!(lhs), reg!(rhs));
                                 slow!(rt.op_add(a, b))
@@ -588,52 +686,72 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
 
                     // ---- Typed operators ----
                     Inst::AddN { dst, lhs, rhs } => {
-                        let v = Value::number_arith(reg!(lhs).number_unchecked() + reg!(rhs).number_unchecked());
-                        set!(dst, v);
+                        let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
+                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        set!(dst, Value::number_arith(x + y));
                     }
                     Inst::SubN { dst, lhs, rhs } => {
-                        let v = Value::number_arith(reg!(lhs).number_unchecked() - reg!(rhs).number_unchecked());
-                        set!(dst, v);
+                        let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
+                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        set!(dst, Value::number_arith(x - y));
                     }
                     Inst::MulN { dst, lhs, rhs } => {
-                        let v = Value::number_arith(reg!(lhs).number_unchecked() * reg!(rhs).number_unchecked());
-                        set!(dst, v);
+                        let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
+                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        set!(dst, Value::number_arith(x * y));
                     }
                     Inst::DivN { dst, lhs, rhs } => {
-                        let v = Value::number_arith(reg!(lhs).number_unchecked() / reg!(rhs).number_unchecked());
-                        set!(dst, v);
+                        let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
+                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        set!(dst, Value::number_arith(x / y));
                     }
                     Inst::LessN { dst, lhs, rhs } => {
-                        let r = reg!(lhs).number_unchecked() < reg!(rhs).number_unchecked();
-                        set!(dst, Value::boolean(r));
+                        let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
+                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        set!(dst, Value::boolean(x < y));
                     }
                     Inst::LessEqN { dst, lhs, rhs } => {
-                        let r = reg!(lhs).number_unchecked() <= reg!(rhs).number_unchecked();
-                        set!(dst, Value::boolean(r));
+                        let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
+                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        set!(dst, Value::boolean(x <= y));
                     }
                     Inst::GreaterN { dst, lhs, rhs } => {
-                        let r = reg!(lhs).number_unchecked() > reg!(rhs).number_unchecked();
-                        set!(dst, Value::boolean(r));
+                        let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
+                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        set!(dst, Value::boolean(x > y));
                     }
                     Inst::GreaterEqN { dst, lhs, rhs } => {
-                        let r = reg!(lhs).number_unchecked() >= reg!(rhs).number_unchecked();
-                        set!(dst, Value::boolean(r));
+                        let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
+                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        set!(dst, Value::boolean(x >= y));
                     }
 
                     // ---- Unary operators ----
                     Inst::Negate { dst, src } => {
                         let a = reg!(src);
                         let v = match a.as_number() {
-                            Some(x) => Value::number(-x),
-                            None => slow!(rt.op_negate(a)),
+                            Some(x) => {
+                                note!(feedback::number_kind(x));
+                                Value::number(-x)
+                            }
+                            None => {
+                                note!(feedback::kind(a));
+                                slow!(rt.op_negate(a))
+                            }
                         };
                         set!(dst, v);
                     }
                     Inst::BitNot { dst, src } => {
                         let a = reg!(src);
                         let v = match a.as_number() {
-                            Some(x) => Value::number(!to_i32(x) as f64),
-                            None => slow!(rt.op_bit_not(a)),
+                            Some(x) => {
+                                note!(feedback::number_kind(x));
+                                Value::number(!to_i32(x) as f64)
+                            }
+                            None => {
+                                note!(feedback::kind(a));
+                                slow!(rt.op_bit_not(a))
+                            }
                         };
                         set!(dst, v);
                     }
@@ -658,16 +776,28 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     Inst::Inc { dst, src } => {
                         let a = reg!(src);
                         let v = match a.as_number() {
-                            Some(x) => Value::number(x + 1.0),
-                            None => slow!(rt.op_inc_dec(a, 1.0)),
+                            Some(x) => {
+                                note!(feedback::number_kind(x));
+                                Value::number(x + 1.0)
+                            }
+                            None => {
+                                note!(feedback::kind(a));
+                                slow!(rt.op_inc_dec(a, 1.0))
+                            }
                         };
                         set!(dst, v);
                     }
                     Inst::Dec { dst, src } => {
                         let a = reg!(src);
                         let v = match a.as_number() {
-                            Some(x) => Value::number(x - 1.0),
-                            None => slow!(rt.op_inc_dec(a, -1.0)),
+                            Some(x) => {
+                                note!(feedback::number_kind(x));
+                                Value::number(x - 1.0)
+                            }
+                            None => {
+                                note!(feedback::kind(a));
+                                slow!(rt.op_inc_dec(a, -1.0))
+                            }
                         };
                         set!(dst, v);
                     }
@@ -960,6 +1090,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                 let ob: Gc<JsObject> = o.gc();
                                 if let Some(v) = rt.heap.elements(ob).get(i as usize) {
                                     if !v.is_empty() {
+                                        note!(feedback::DENSE | feedback::kind(*v));
                                         set!(dst, *v);
                                         ip += 1;
                                         continue;
@@ -967,6 +1098,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                 }
                             }
                         }
+                        note!(feedback::SLOW);
                         sync!();
                         let v = tri!(ops::property::get_by_val_slow(rt, o, k));
                         set!(dst, v);
@@ -980,6 +1112,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                     let slot = rt.heap.vec_values_mut(el).get_mut(i as usize);
                                     if let Some(s) = slot {
                                         if !s.is_empty() {
+                                            note!(feedback::DENSE);
                                             *s = v;
                                             ip += 1;
                                             continue;
@@ -988,6 +1121,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                 }
                             }
                         }
+                        note!(feedback::SLOW);
                         safepoint!();
                         let (o, k, v) = (reg!(obj), reg!(key), reg!(value));
                         sync!();
@@ -1074,6 +1208,9 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                     && rt.calls.frames.len() < rt.host.options.max_stack_depth
                                 {
                                     rt.calls.frames[fi].ip = ip as u32;
+                                    if PROFILE {
+                                        fb.note_call(ip, crate::code::FuncRef::new(cinfo).addr());
+                                    }
                                     crate::runtime::frame::push_call_window(
                                         &mut rt.calls.stack,
                                         base!() + first as usize,
@@ -1097,6 +1234,8 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                     rt.realm = realm;
                                     fi += 1;
                                     switch_frame!();
+                                    info.warm.count_entry(rt.host.options.profile_after);
+                                    switch_if_other!();
                                     // Entering a function is a safepoint (for interrupts and
                                     // gc_stress; allocation sites collect on their own).
                                     if rt.host.gc_stress || rt.host.interrupt.load(Ordering::Relaxed) {
@@ -1105,6 +1244,9 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                                     continue;
                                 }
                             }
+                        }
+                        if PROFILE {
+                            fb.note_call(ip, call_target(rt, f));
                         }
                         sync!();
                         match tri!(ops::call::start_call(
@@ -1126,6 +1268,9 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                     Inst::Construct { dst, callee, new_target, first, argc: n } => {
                         let f = reg!(callee);
                         let nt = reg!(new_target);
+                        if PROFILE {
+                            fb.note_call(ip, call_target(rt, f));
+                        }
                         sync!();
                         match tri!(ops::call::start_call(rt, f, base!() + first as usize, n as usize, dst, nt, true)) {
                             CallStart::Pushed => {
@@ -1254,7 +1399,7 @@ pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
                 fi = f;
                 continue 'reload;
             }
-            None => return Err(Exception),
+            None => return Step::Done(Err(Exception)),
         }
     }
 }

@@ -73,6 +73,10 @@ pub struct RuntimeOptions {
     /// as an error whose `unhandled_rejection` is set ("Uncaught (in promise) ...", as
     /// node does). Off, rejections are not tracked at all (test262 tests ignore them).
     pub report_unhandled_rejections: bool,
+    /// After how many calls (or 64 times as many loop back-edges) a function starts
+    /// recording feedback for the JIT (operand kinds, element kinds, call targets); `None`:
+    /// never (nothing uses it). `Some(0)`: from its first call.
+    pub profile_after: Option<u32>,
 }
 
 impl Default for RuntimeOptions {
@@ -82,6 +86,7 @@ impl Default for RuntimeOptions {
             heap_limit: 3 << 30,
             max_stack_depth: 40_000,
             report_unhandled_rejections: true,
+            profile_after: None,
         }
     }
 }
