@@ -4,13 +4,16 @@
 #   1. unit tests of every crate and the lit-tests (`cargo test --workspace`; the lit-tests build
 #      the `iris` binary themselves),
 #   2. the lit-test programs again under `--gc-stress` (same output with a collection at every
-#      allocation),
+#      allocation), and every lit-test with the JIT compiling each function at its first call
+#      (`--jit-threshold 0`), with and without `--gc-stress`,
 #   3. when node is installed, the lit-test programs' expected output against node,
 #   4. the test262 gate (`test262-runner --check` against test262-runner/expectations.txt) when
-#      test262 is at $TEST262_DIR or ../shared/test262,
-#   5. the native tier's runnable MIR tests on AArch64: iris cross-built for
-#      aarch64-unknown-linux-gnu and run under qemu-aarch64, when the cross toolchain and qemu
-#      are installed (IRIS_REQUIRE_AARCH64=1, as CI sets it, makes their absence a failure).
+#      test262 is at $TEST262_DIR or ../shared/test262, in the interpreter and again with the
+#      JIT compiling every function at its first call,
+#   5. the native tier on AArch64: iris cross-built for aarch64-unknown-linux-gnu, its runnable
+#      MIR tests and the lit-test programs with `--jit-threshold 0` run under qemu-aarch64,
+#      when the cross toolchain and qemu are installed (IRIS_REQUIRE_AARCH64=1, as CI sets it,
+#      makes their absence a failure).
 # Usage: ./test.sh [--quick]   (--quick: steps 0, 1 and 3 only)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -35,6 +38,11 @@ cargo test --workspace --no-fail-fast
 if [ "$quick" = 0 ]; then
   step "lit-test programs under --gc-stress"
   cargo run -q -p lit-tests -- --no-build --iris target/debug/iris --iris-arg=--gc-stress lit-tests/tests/run
+  step "lit-tests with the JIT compiling every function at its first call (--jit-threshold 0)"
+  cargo run -q -p lit-tests -- --no-build --iris target/debug/iris --iris-arg=--jit-threshold=0
+  step "lit-test programs with --jit-threshold 0 under --gc-stress"
+  cargo run -q -p lit-tests -- --no-build --iris target/debug/iris --iris-arg=--jit-threshold=0 \
+    --iris-arg=--gc-stress lit-tests/tests/run lit-tests/tests/jit
 fi
 
 if command -v node >/dev/null 2>&1; then
@@ -49,6 +57,9 @@ if [ "$quick" = 0 ]; then
   if [ -d "$t262/test" ]; then
     step "test262 gate ($t262)"
     cargo run -q -p test262-runner -- --test262-dir "$t262" --check
+    step "test262 gate with --jit-threshold 0 ($t262)"
+    cargo run -q -p test262-runner -- --test262-dir "$t262" --check --jit-threshold 0 \
+      --json target/test262-results-jit.json
   else
     step "no test262 at $t262: skipping the conformance gate (set TEST262_DIR to run it)"
   fi
@@ -61,11 +72,14 @@ if [ "$quick" = 0 ]; then
   done
   rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-gnu || a64_tools=0
   if [ "$a64_tools" = 1 ]; then
-    step "native tier on AArch64: iris cross-built, MIR programs run under qemu-aarch64"
+    step "native tier on AArch64: iris cross-built, MIR programs and lit-test programs with --jit-threshold 0 under qemu-aarch64"
     CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
       cargo build -q --target aarch64-unknown-linux-gnu -p compiler --bin iris
     IRIS_AARCH64="$PWD/target/aarch64-unknown-linux-gnu/debug/iris" \
       cargo run -q -p lit-tests -- --no-build --iris "$PWD/lit-tests/qemu-aarch64-iris" lit-tests/tests/mir/run
+    IRIS_AARCH64="$PWD/target/aarch64-unknown-linux-gnu/debug/iris" \
+      cargo run -q -p lit-tests -- --no-build --iris "$PWD/lit-tests/qemu-aarch64-iris" \
+      --iris-arg=--jit-threshold=0 lit-tests/tests/run lit-tests/tests/jit
   elif [ "${IRIS_REQUIRE_AARCH64:-0}" = 1 ]; then
     echo "test.sh: the AArch64 tests need qemu-aarch64, aarch64-linux-gnu-gcc and the rust target aarch64-unknown-linux-gnu" >&2
     exit 1

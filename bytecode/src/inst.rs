@@ -283,6 +283,31 @@ macro_rules! define_instructions {
                 }
             }
 
+            /// Calls `f(register, writes)` for every register the instruction reads
+            /// (`writes` false) or writes (true), from the table's roles: an argument range
+            /// (`first`, `argc`) is every register of it, read.
+            #[allow(unused_variables, unused_mut)]
+            pub fn for_each_register(&self, mut f: impl FnMut(u32, bool)) {
+                let operands: &[(OperandRole, u32)] = match *self {
+                    $( Inst::$name { $($field),* } => &[$((OperandRole::$role, $field as u32)),*], )*
+                };
+                let mut start = None;
+                for &(role, n) in operands {
+                    match role {
+                        OperandRole::Def => f(n, true),
+                        OperandRole::Use => f(n, false),
+                        OperandRole::ArgStart => start = Some(n),
+                        OperandRole::ArgCount => {
+                            let first = start.take().unwrap_or(0);
+                            for r in first..first.saturating_add(n) {
+                                f(r, false);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+
             /// The jump offset of a branch (any instruction with an `Off` operand).
             pub fn branch_offset(&self) -> Option<i32> {
                 match *self {

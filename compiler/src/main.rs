@@ -64,6 +64,20 @@ struct GlobalOpts {
     #[arg(long, global = true)]
     gc_stress: bool,
 
+    /// Run everything in the interpreter (no machine code).
+    #[arg(long, global = true)]
+    no_jit: bool,
+
+    /// Compile a function to machine code after this many calls (a loop after 64 times as
+    /// many iterations); 0 compiles every function at its first call.
+    #[arg(long, global = true, value_name = "N")]
+    jit_threshold: Option<u32>,
+
+    /// Report on stderr each function the JIT compiles, each entry into a loop, each exit
+    /// back to the interpreter (why, and at which bytecode offset) and each recompile.
+    #[arg(long, global = true)]
+    jit_log: bool,
+
     /// Compile the script as strict mode code, as if it began with "use strict".
     #[arg(long, global = true)]
     strict: bool,
@@ -149,6 +163,13 @@ struct DumpWhat {
     /// comparison sites, element accesses' kinds and paths, and call targets.
     #[arg(long)]
     feedback: bool,
+    /// Run the program, then print the MIR (after the passes) of everything the JIT
+    /// compiled: the functions and loops that got hot (all of them with --jit-threshold 0).
+    #[arg(long)]
+    mir: bool,
+    /// With --mir: also the machine code, disassembled by binutils' objdump.
+    #[arg(long)]
+    disasm: bool,
 }
 
 /// A failure with its message for stderr (already rendered) and exit status.
@@ -165,7 +186,18 @@ impl GlobalOpts {
         }
         o
     }
+
+    /// The JIT's threshold: none with `--no-jit` or in a build without the JIT.
+    fn jit_threshold(&self) -> Option<u32> {
+        if self.no_jit || !cfg!(feature = "jit") {
+            return None;
+        }
+        Some(self.jit_threshold.unwrap_or(JIT_THRESHOLD))
+    }
 }
+
+/// Calls after which the JIT compiles a function, by default.
+const JIT_THRESHOLD: u32 = 100;
 
 fn read(path: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|e| Failure(format!("iris: cannot read {}: {e}", path.display()), 1))
@@ -211,7 +243,7 @@ fn bundle_for(path: &Path, opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
 }
 
 fn run(path: &Path, g: &GlobalOpts) -> Result<(), Failure> {
-    run_then(path, g, None, |_| ()).and_then(|(_, result)| result)
+    run_then(path, g, None, false, |_| ()).and_then(|(_, result)| result)
 }
 
 /// Runs the program at `path` (functions recording feedback after `profile_after` calls),
@@ -220,11 +252,19 @@ fn run_then<T>(
     path: &Path,
     g: &GlobalOpts,
     profile_after: Option<u32>,
+    jit_dump: bool,
     after: impl FnOnce(&Runtime) -> T,
 ) -> Result<(T, Result<(), Failure>), Failure> {
     let opts = g.compile_options();
     let bundle = bundle_for(path, &opts)?;
-    let mut rt = Runtime::new(RuntimeOptions { gc_stress: g.gc_stress, profile_after, ..RuntimeOptions::default() });
+    let mut rt = Runtime::new(RuntimeOptions {
+        gc_stress: g.gc_stress,
+        profile_after,
+        jit_threshold: g.jit_threshold(),
+        jit_log: g.jit_log,
+        jit_dump,
+        ..RuntimeOptions::default()
+    });
     rt.set_compiler(driver::compile_hook(opts));
     rt.set_output(Box::new(std::io::BufWriter::new(std::io::stdout())));
     let result = rt.run_bundle(bundle);
@@ -233,6 +273,25 @@ fn run_then<T>(
     drop(rt);
     let _ = std::io::stdout().flush();
     Ok((t, result.map_err(|e| Failure(e.to_string(), 1))))
+}
+
+/// `iris dump --mir`: runs the program with the JIT keeping what it compiles, then prints
+/// it (and its machine code with `disasm`).
+fn dump_mir(path: &Path, g: &GlobalOpts, disasm: bool) -> Result<String, Failure> {
+    #[cfg(feature = "jit")]
+    {
+        if g.jit_threshold().is_none() {
+            return Err(Failure("iris: dump --mir needs the JIT (not --no-jit)".into(), 2));
+        }
+        let (text, result) = run_then(path, g, None, true, |rt| mir_cmd::jit_report(rt, disasm))?;
+        result?;
+        text.map_err(|m| Failure(m, 1))
+    }
+    #[cfg(not(feature = "jit"))]
+    {
+        let _ = (path, g, disasm);
+        Err(Failure("iris: this build has no native tier (it was built without the `jit` feature)".into(), 1))
+    }
 }
 
 fn compile_cmd(path: &Path, output: Option<&Path>, g: &GlobalOpts) -> Result<(), Failure> {
@@ -251,9 +310,14 @@ fn dump(what: &DumpWhat, passes: &[String], path: &Path, g: &GlobalOpts) -> Resu
         return Err(Failure("iris: --pass goes with --ir-opt".to_string(), 2));
     }
     if what.feedback {
-        let (report, result) = run_then(path, g, Some(0), vm::runtime_interface::feedback_report)?;
+        // Compiled code records nothing: the feedback is the interpreter's.
+        let g = GlobalOpts { no_jit: true, ..g.clone() };
+        let (report, result) = run_then(path, &g, Some(0), false, vm::runtime_interface::feedback_report)?;
         result?;
         return Ok(report);
+    }
+    if what.mir {
+        return dump_mir(path, g, what.disasm);
     }
     let bytes = read(path)?;
     let name = display_name(path);

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use native::lower::{self, Target};
 use native::mir::{parse, verify, Function, Type};
-use native::{Callee, HelperSig, Interface, ObjectLayout, ValueLayout};
+use native::Callee;
 use vm::runtime_interface;
 use vm::{Runtime, RuntimeOptions};
 
@@ -43,37 +43,6 @@ const WINDOW: usize = 256;
 /// above its caller's). A chain deeper than they allow writes beyond them, which the child
 /// process running the code does not survive.
 const REGS: usize = 1 << 16;
-
-/// The VM as the native tier sees it: its NaN-boxing, object layout and helpers.
-pub fn interface() -> Interface {
-    use vm::runtime_interface::{layout as l, HELPERS};
-    let values = ValueLayout {
-        tag_shift: l::TAG_SHIFT,
-        payload_mask: l::PAYLOAD_MASK,
-        first_tag: l::FIRST_TAG,
-        tag_object: l::TAG_OBJECT,
-        tag_string: l::TAG_STRING,
-        tag_symbol: l::TAG_SYMBOL,
-        tag_bigint: l::TAG_BIGINT,
-        canonical_nan: l::CANONICAL_NAN,
-        undefined: l::UNDEFINED,
-        null: l::NULL,
-        true_: l::TRUE,
-        false_: l::FALSE,
-        empty: l::EMPTY,
-    };
-    let offset = |o: usize| o as i32;
-    let objects = ObjectLayout {
-        shape: offset(l::OBJECT_SHAPE),
-        slots: offset(l::OBJECT_SLOTS),
-        elements: offset(l::OBJECT_ELEMENTS),
-        array_length: offset(l::ARRAY_LENGTH),
-        vec_len: offset(l::VALUE_VEC_LEN),
-        vec_data: offset(l::VALUE_VEC_DATA),
-    };
-    let helpers = HELPERS.iter().map(|h| HelperSig { name: h.name.to_string(), arity: h.f.arity() }).collect();
-    Interface { values, objects, helpers }
-}
 
 /// Runs the request; the text to print, or an error message. A file may hold several
 /// functions (a module): each goes through the verifier and the passes, they are printed
@@ -127,7 +96,8 @@ pub fn mir(req: &MirRequest) -> Result<String, String> {
     {
         let mut out = String::new();
         for f in &module {
-            let compiled = lower::compile(f, target, &interface(), &callees).map_err(|e| format!("{name}: {e}"))?;
+            let compiled = lower::compile(f, target, runtime_interface::interface(), &callees)
+                .map_err(|e| format!("{name}: {e}"))?;
             if module.len() > 1 && req.disasm {
                 let _ = writeln!(out, "%{}:", f.name);
             }
@@ -299,7 +269,7 @@ fn show_buffer(b: &Buffer) -> String {
 /// code may call.
 fn run_here(module: &[Function], callees: &[Callee], args: &str, time: Option<u32>) -> Result<String, String> {
     let f = &module[0];
-    let vm = interface();
+    let vm = runtime_interface::interface();
     let mut rt = Runtime::new(RuntimeOptions::default());
     rt.set_compiler(crate::driver::compile_hook(crate::driver::CompileOptions::default()));
     let target = Target::host().ok_or("iris: the native tier does not support this machine")?;
@@ -330,7 +300,7 @@ fn run_here(module: &[Function], callees: &[Callee], args: &str, time: Option<u3
     }
     let mut codes = Vec::new();
     for g in module {
-        let compiled = lower::compile(g, target, &vm, callees)?;
+        let compiled = lower::compile(g, target, vm, callees)?;
         codes.push(native::code_memory::CodeMemory::new(&compiled.code)?);
     }
     // SAFETY: each mapping holds a function compiled for this machine from verified MIR;
@@ -397,7 +367,7 @@ fn run_here(module: &[Function], callees: &[Callee], args: &str, time: Option<u3
 /// How long the passes and the machine-code generation take for `f`, per instruction of
 /// the input: the fastest of `n` compiles.
 fn time_compile(f: &Function, names: &[&str], target: Target, callees: &[Callee], n: u32) -> Result<String, String> {
-    let vm = interface();
+    let vm = runtime_interface::interface();
     let insts: usize = f.layout.iter().map(|&b| f.block(b).insts.len()).sum();
     let (mut passes, mut codegen) = (f64::INFINITY, f64::INFINITY);
     for _ in 0..n.max(1) {
@@ -407,7 +377,7 @@ fn time_compile(f: &Function, names: &[&str], target: Target, callees: &[Callee]
             native::passes::run(&mut g, names, false)?;
         }
         let mid = Instant::now();
-        lower::compile(&g, target, &vm, callees)?;
+        lower::compile(&g, target, vm, callees)?;
         let end = Instant::now();
         passes = passes.min((mid - start).as_secs_f64());
         codegen = codegen.min((end - mid).as_secs_f64());
@@ -420,6 +390,20 @@ fn time_compile(f: &Function, names: &[&str], target: Target, callees: &[Callee]
         codegen * 1e6,
         total * 1e6 / insts.max(1) as f64
     ))
+}
+
+/// What the JIT compiled in `rt` (which kept it: `RuntimeOptions::jit_dump`): each
+/// function's MIR after the passes, and with `disasm` its machine code.
+pub fn jit_report(rt: &Runtime, disasm: bool) -> Result<String, String> {
+    let mut out = String::new();
+    for (heading, mir, code) in runtime_interface::jit_dumps(rt) {
+        let _ = writeln!(out, "; {heading}\n{mir}");
+        if disasm {
+            let target = Target::host().ok_or("iris: no machine code for this machine")?;
+            let _ = writeln!(out, "; machine code ({} bytes)\n{}", code.len(), disassemble(code, target)?);
+        }
+    }
+    Ok(out)
 }
 
 /// The machine code as objdump shows it (one instruction per line, offsets from 0).

@@ -51,6 +51,7 @@ pub mod code_memory;
 pub mod lower;
 pub mod mir;
 pub mod passes;
+pub mod translate;
 
 /// A helper's C-ABI entry: `status = entry(runtime, operands, result)` (see the crate
 /// docs).
@@ -141,6 +142,13 @@ pub struct ObjectLayout {
     pub vec_len: i32,
     /// A value vector's first value.
     pub vec_data: i32,
+    /// Every cell's kind byte, and the kind byte of an environment (a scope of captured
+    /// variables).
+    pub cell_kind: i32,
+    pub env_kind: u8,
+    /// An environment's number of slots (u32) and its first slot.
+    pub env_size: i32,
+    pub env_slots: i32,
 }
 
 /// The NaN-boxing of values, as the VM defines it (`vm::runtime_interface::layout`); the
@@ -155,6 +163,8 @@ pub struct ValueLayout {
     pub tag_string: u64,
     pub tag_symbol: u64,
     pub tag_bigint: u64,
+    /// Tag of an internal cell (an environment, ...).
+    pub tag_cell: u64,
     pub canonical_nan: u64,
     pub undefined: u64,
     pub null: u64,

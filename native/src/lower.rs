@@ -370,6 +370,24 @@ impl Lowering<'_> {
         })
     }
 
+    /// The address of slot `n` of the environment value `e`; leaves through `exit` unless
+    /// `e` is an environment cell with more than `n` slots.
+    fn env_slot(&mut self, b: &mut FunctionBuilder, e: Val, n: u32, exit: Option<ExitId>) -> Result<ir::Value, String> {
+        let (objects, values) = (&self.vm.objects, self.layout);
+        let e = self.val(e)?;
+        let tag = b.ins().ushr_imm_s(e, i64::from(values.tag_shift));
+        let not_cell = b.ins().icmp_imm_s(CIntCC::NotEqual, tag, values.tag_cell as i64);
+        self.exit_if(b, not_cell, exit)?;
+        let cell = b.ins().band_imm_s(e, values.payload_mask as i64);
+        let kind = b.ins().uload8(types::I32, flags(), cell, objects.cell_kind);
+        let not_env = b.ins().icmp_imm_s(CIntCC::NotEqual, kind, i64::from(objects.env_kind));
+        self.exit_if(b, not_env, exit)?;
+        let size = b.ins().load(types::I32, flags(), cell, objects.env_size);
+        let beyond = b.ins().icmp_imm_s(CIntCC::UnsignedLessThanOrEqual, size, i64::from(n));
+        self.exit_if(b, beyond, exit)?;
+        Ok(b.ins().iadd_imm_s(cell, i64::from(objects.env_slots) + 8 * i64::from(n)))
+    }
+
     /// Calls helper `name` with `args`; leaves through `exit` when it throws.
     fn call_helper(
         &mut self,
@@ -527,6 +545,8 @@ impl Lowering<'_> {
                 Some(self.f64_to_i32(b, x, inst.exit)?)
             }
             Op::Sext(x) => Some(b.ins().sextend(types::I64, self.val(*x)?)),
+            // A value is an i64 in Cranelift: nothing to do.
+            Op::Bits(x) | Op::FromBits(x) => Some(self.val(*x)?),
             Op::Trunc(x) => Some(b.ins().ireduce(types::I32, self.val(*x)?)),
             Op::BoxI32(x) | Op::BoxF64(x) => {
                 let v = self.val(*x)?;
@@ -661,6 +681,17 @@ impl Lowering<'_> {
                     _ => Some(b.ins().load(types::I64, flags(), slots, at)),
                 }
             }
+            Op::LoadEnv(e, n) | Op::StoreEnv(e, n, _) => {
+                let at = self.env_slot(b, *e, *n, inst.exit)?;
+                match inst.op {
+                    Op::StoreEnv(_, _, v) => {
+                        let v = self.val(v)?;
+                        b.ins().store(flags(), v, at, 0);
+                        None
+                    }
+                    _ => Some(b.ins().load(types::I64, flags(), at, 0)),
+                }
+            }
             Op::ArrayLength(o) => {
                 let o = self.val(*o)?;
                 let len = b.ins().load(types::I32, flags(), o, self.vm.objects.array_length);
@@ -752,6 +783,7 @@ mod tests {
         tag_string: 0xfffb,
         tag_symbol: 0xfffc,
         tag_bigint: 0xfffd,
+        tag_cell: 0xfffe,
         canonical_nan: 0x7ff8_0000_0000_0000,
         undefined: 0xfff9 << 48,
         null: (0xfff9 << 48) | 1,
@@ -763,7 +795,18 @@ mod tests {
     /// Objects of the tests: [shape, slots, elements, length] in 8-byte words; value
     /// vectors: [len, data...].
     fn vm() -> Interface {
-        let objects = ObjectLayout { shape: 0, slots: 8, elements: 16, array_length: 24, vec_len: 0, vec_data: 8 };
+        let objects = ObjectLayout {
+            shape: 0,
+            slots: 8,
+            elements: 16,
+            array_length: 24,
+            vec_len: 0,
+            vec_data: 8,
+            cell_kind: 0,
+            env_kind: 1,
+            env_size: 4,
+            env_slots: 16,
+        };
         let helpers = vec![HelperSig { name: "add".into(), arity: 2 }, HelperSig { name: "fail".into(), arity: 0 }];
         Interface { values: LAYOUT, objects, helpers }
     }

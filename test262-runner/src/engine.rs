@@ -31,6 +31,8 @@ pub struct EngineConfig {
     pub compile: CompileOptions,
     /// Heap limit per runtime, bytes.
     pub heap_limit: usize,
+    /// The JIT's threshold (`RuntimeOptions::jit_threshold`); None: the interpreter only.
+    pub jit_threshold: Option<u32>,
 }
 
 /// A harness file's bundle, or why it has none.
@@ -148,8 +150,12 @@ pub fn run_test(
 
     // Unhandled rejections are not failures in test262 (a test fails by throwing, or through
     // $DONE for async tests), so they are not tracked.
-    let options =
-        RuntimeOptions { heap_limit: cfg.heap_limit, report_unhandled_rejections: false, ..RuntimeOptions::default() };
+    let options = RuntimeOptions {
+        heap_limit: cfg.heap_limit,
+        report_unhandled_rejections: false,
+        jit_threshold: cfg.jit_threshold,
+        ..RuntimeOptions::default()
+    };
     let mut rt = Runtime::new(options);
     rt.set_compiler(driver::compile_hook(cfg.compile.clone()));
     let output = Output::default();

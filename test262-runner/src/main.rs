@@ -77,6 +77,11 @@ struct Cli {
     #[arg(long)]
     o0: bool,
 
+    /// Run with the JIT, compiling a function after this many calls (0: every function at
+    /// its first call). Without it, tests run in the interpreter.
+    #[arg(long, value_name = "N")]
+    jit_threshold: Option<u32>,
+
     /// Print every failure with its reason.
     #[arg(short, long)]
     verbose: bool,
@@ -99,7 +104,7 @@ fn engine_config(cli: &Cli) -> engine::EngineConfig {
     if cli.o0 {
         compile.opt_level = ir::passes::OptLevel::O0;
     }
-    engine::EngineConfig { compile, heap_limit: cli.heap_limit_mb << 20 }
+    engine::EngineConfig { compile, heap_limit: cli.heap_limit_mb << 20, jit_threshold: cli.jit_threshold }
 }
 
 fn threads(cli: &Cli) -> usize {
@@ -197,6 +202,9 @@ fn supervisor_config(cli: &Cli, root: &Path, timeout: u64, threads: usize) -> su
     ];
     if cli.o0 {
         worker_args.push("--o0".to_string());
+    }
+    if let Some(t) = cli.jit_threshold {
+        worker_args.extend(["--jit-threshold".to_string(), t.to_string()]);
     }
     supervisor::SupervisorConfig {
         // Without a path to this executable the supervisor cannot start workers; it reports

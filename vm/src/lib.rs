@@ -14,7 +14,8 @@
 //! ```text
 //!  layer 4  builtins                     the global objects and their functions; `Runtime::new`
 //!                                        fills `runtime::Hooks` with what the layers below call
-//!  layer 3  interp, runtime_interface    the interpreter; what native code may know of the VM
+//!  layer 3  interp, runtime_interface, jit   the interpreter; what native code may know of the
+//!                                        VM; running hot code as machine code
 //!  layer 2  runtime                      realms and intrinsics, errors, conversions, operators,
 //!                                        property operations, iteration, the job queue, call
 //!                                        frames, function objects, tracing; reaches the
@@ -33,6 +34,8 @@ pub(crate) mod builtins;
 pub(crate) mod code;
 pub(crate) mod gc;
 pub(crate) mod interp;
+#[cfg(feature = "jit")]
+pub(crate) mod jit;
 pub(crate) mod object;
 pub(crate) mod runtime;
 pub mod runtime_interface;

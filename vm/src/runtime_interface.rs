@@ -70,6 +70,12 @@ pub mod layout {
 
     /// The cell kind byte (`CellKind as u8`) of every cell, at its start.
     pub const CELL_KIND: usize = offset_of!(CellHeader, kind);
+    /// The environment cell kind byte.
+    pub const ENVIRONMENT_KIND: u8 = crate::gc::CellKind::Environment as u8;
+    /// An environment's slot count (u32).
+    pub const ENVIRONMENT_SIZE: usize = offset_of!(CellHeader, aux32);
+    /// An environment's first slot (its slots follow the cell).
+    pub const ENVIRONMENT_SLOTS: usize = Heap::trailing_offset::<crate::object::Environment, Value>();
     /// An object's inline slot capacity (a byte in its header).
     pub const OBJECT_INLINE_CAPACITY: usize = offset_of!(CellHeader, aux8);
     /// An object's shape pointer (a shape guard compares it).
@@ -238,6 +244,10 @@ macro_rules! for_each_helper {
             put_by_val => crate::interp::ops::property::put_by_val_slow, PutByVal, true;
             /// A safepoint: collects when the heap budget is spent and checks for interrupts.
             safepoint => Runtime::safepoint, Poll, false;
+            /// Runs instruction `ip` (a number) of the running frame as the interpreter does,
+            /// its operands and results in the frame's registers; gives a comparison's or a
+            /// conditional jump's outcome as a boolean (see `interp::step`).
+            exec => exec, Unary, true;
         }
     };
 }
@@ -263,6 +273,53 @@ macro_rules! define_helpers {
 }
 
 for_each_helper!(define_helpers);
+
+/// The `exec` helper: instruction `ip` of the running frame.
+fn exec(rt: &mut Runtime, ip: Value) -> JsResult<Value> {
+    let ip = ip.as_number().map_or(u32::MAX, |n| n as u32);
+    crate::interp::step::step(rt, ip)
+}
+
+/// The VM as the native tier sees it: its NaN-boxing, object layout and helpers.
+#[cfg(feature = "jit")]
+pub fn interface() -> &'static native::Interface {
+    use native::{HelperSig, Interface, ObjectLayout, ValueLayout};
+    static INTERFACE: std::sync::OnceLock<Interface> = std::sync::OnceLock::new();
+    INTERFACE.get_or_init(|| {
+        use layout as l;
+        let values = ValueLayout {
+            tag_shift: l::TAG_SHIFT,
+            payload_mask: l::PAYLOAD_MASK,
+            first_tag: l::FIRST_TAG,
+            tag_object: l::TAG_OBJECT,
+            tag_string: l::TAG_STRING,
+            tag_symbol: l::TAG_SYMBOL,
+            tag_bigint: l::TAG_BIGINT,
+            tag_cell: l::TAG_CELL,
+            canonical_nan: l::CANONICAL_NAN,
+            undefined: l::UNDEFINED,
+            null: l::NULL,
+            true_: l::TRUE,
+            false_: l::FALSE,
+            empty: l::EMPTY,
+        };
+        let offset = |o: usize| o as i32;
+        let objects = ObjectLayout {
+            shape: offset(l::OBJECT_SHAPE),
+            slots: offset(l::OBJECT_SLOTS),
+            elements: offset(l::OBJECT_ELEMENTS),
+            array_length: offset(l::ARRAY_LENGTH),
+            vec_len: offset(l::VALUE_VEC_LEN),
+            vec_data: offset(l::VALUE_VEC_DATA),
+            cell_kind: offset(l::CELL_KIND),
+            env_kind: l::ENVIRONMENT_KIND,
+            env_size: offset(l::ENVIRONMENT_SIZE),
+            env_slots: offset(l::ENVIRONMENT_SLOTS),
+        };
+        let helpers = HELPERS.iter().map(|h| HelperSig { name: h.name.to_string(), arity: h.f.arity() }).collect();
+        Interface { values, objects, helpers }
+    })
+}
 
 /// The helper named `name`.
 pub fn helper(name: &str) -> Option<&'static Helper> {
@@ -328,6 +385,12 @@ pub fn feedback_report(rt: &Runtime) -> String {
         }
     }
     out
+}
+
+/// What the JIT compiled while `RuntimeOptions::jit_dump` was set, in order: a heading
+/// (function and entry), the MIR after the passes, the machine code.
+pub fn jit_dumps(rt: &Runtime) -> &[(String, String, Vec<u8>)] {
+    &rt.code.jit_dumps
 }
 
 /// The exception a helper left pending when it reported a throw (status 1), described.

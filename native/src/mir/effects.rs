@@ -8,6 +8,7 @@
 //!        ⊇ ArrayLength             arrays' `length`
 //!        ⊇ Shape                   objects' shape pointers
 //!        ⊇ Memory                  raw native memory (`load`/`store`)
+//!        ⊇ Env ⊇ Env(n)            slot n of any environment
 //! ```
 //!
 //! Two accesses may alias only if their heaps overlap: `Slot(2)` and `Slot(3)` never do,
@@ -26,6 +27,8 @@ pub enum HeapKind {
     ArrayLength,
     Shape,
     Memory,
+    /// Environment slots.
+    Env,
 }
 
 /// An abstract heap: all of a kind, one index of it, or everything.
@@ -102,6 +105,8 @@ pub fn of(inst: &Inst) -> Effects {
         | Op::I32ToF64(_)
         | Op::Sext(_)
         | Op::Trunc(_)
+        | Op::Bits(_)
+        | Op::FromBits(_)
         | Op::BoxI32(_)
         | Op::BoxF64(_)
         | Op::BoxObject(_)
@@ -114,6 +119,8 @@ pub fn of(inst: &Inst) -> Effects {
         | Op::Check(_) => e(None, None),
         Op::LoadShape(_) | Op::GuardShape(..) => e(Some(Heap::Kind(Shape)), None),
         Op::LoadSlot(_, n) => e(Some(Heap::At(Slot, *n)), None),
+        Op::LoadEnv(_, n) => e(Some(Heap::At(Env, *n)), None),
+        Op::StoreEnv(_, n, _) => e(None, Some(Heap::At(Env, *n))),
         Op::StoreSlot(_, n, _) => e(None, Some(Heap::At(Slot, *n))),
         Op::LoadOolSlot(_, n) => e(Some(Heap::At(OolSlot, *n)), None),
         Op::StoreOolSlot(_, n, _) => e(None, Some(Heap::At(OolSlot, *n))),

@@ -229,6 +229,11 @@ pub enum Op {
     Sext(Val),
     /// i64 (or ptr) truncated to i32.
     Trunc(Val),
+    /// A value's bits as an i64 (to compare with the bits of a constant).
+    Bits(Val),
+    /// An i64 as a value's bits (which must be a valid value: a boolean made from a
+    /// comparison, a constant's bits).
+    FromBits(Val),
     /// An i32 as a number value.
     BoxI32(Val),
     /// An f64 as a number value (NaN canonicalized).
@@ -256,6 +261,10 @@ pub enum Op {
     /// Slot `n` of an object's out-of-line slot vector (which its shape says is that long).
     LoadOolSlot(Val, u32),
     StoreOolSlot(Val, u32, Val),
+    /// Slot `n` of an environment (a scope of captured variables); exits unless the value
+    /// is an environment with that slot.
+    LoadEnv(Val, u32),
+    StoreEnv(Val, u32, Val),
     /// An array's `length` (i32); exits when it is beyond int32.
     ArrayLength(Val),
     /// Element `index` (i32) of an object's dense elements; exits when out of bounds or a
@@ -303,6 +312,8 @@ impl Op {
                 | Op::Check(_)
                 | Op::GuardShape(..)
                 | Op::ArrayLength(_)
+                | Op::LoadEnv(..)
+                | Op::StoreEnv(..)
                 | Op::LoadElem(..)
                 | Op::StoreElem(..)
                 | Op::CallHelper(..)
@@ -334,6 +345,7 @@ impl Op {
             | Op::LoadElem(a, b)
             | Op::StoreSlot(a, _, b)
             | Op::StoreOolSlot(a, _, b)
+            | Op::StoreEnv(a, _, b)
             | Op::Store(a, _, b) => {
                 *a = f(*a);
                 *b = f(*b);
@@ -343,6 +355,8 @@ impl Op {
             | Op::F64ToI32(a)
             | Op::Sext(a)
             | Op::Trunc(a)
+            | Op::Bits(a)
+            | Op::FromBits(a)
             | Op::BoxI32(a)
             | Op::BoxF64(a)
             | Op::BoxObject(a)
@@ -354,6 +368,7 @@ impl Op {
             | Op::LoadShape(a)
             | Op::LoadSlot(a, _)
             | Op::LoadOolSlot(a, _)
+            | Op::LoadEnv(a, _)
             | Op::ArrayLength(a)
             | Op::StoreReg(_, a)
             | Op::Load(_, a, _)

@@ -170,6 +170,8 @@ impl Op {
             Op::F64ToI32(_) => "f64_to_i32".into(),
             Op::Sext(_) => "sext".into(),
             Op::Trunc(_) => "trunc".into(),
+            Op::Bits(_) => "bits".into(),
+            Op::FromBits(_) => "from_bits".into(),
             Op::BoxI32(_) => "box_i32".into(),
             Op::BoxF64(_) => "box_f64".into(),
             Op::BoxObject(_) => "box_object".into(),
@@ -182,6 +184,8 @@ impl Op {
             Op::GuardShape(..) => "guard_shape".into(),
             Op::LoadSlot(..) => "load_slot".into(),
             Op::StoreSlot(..) => "store_slot".into(),
+            Op::LoadEnv(..) => "load_env".into(),
+            Op::StoreEnv(..) => "store_env".into(),
             Op::LoadOolSlot(..) => "load_ool_slot".into(),
             Op::StoreOolSlot(..) => "store_ool_slot".into(),
             Op::ArrayLength(_) => "array_length".into(),
@@ -232,8 +236,10 @@ pub fn inst_to_string(f: &Function, inst: &Inst) -> String {
         Op::Iconst(_, n) => operands.push(n.to_string()),
         Op::Fconst(n) => operands.push(F64(n.get()).to_string()),
         Op::Vconst(c) => operands.push(c.to_string()),
-        Op::LoadSlot(o, n) | Op::LoadOolSlot(o, n) => operands.extend([o.to_string(), n.to_string()]),
-        Op::StoreSlot(o, n, v) | Op::StoreOolSlot(o, n, v) => {
+        Op::LoadSlot(o, n) | Op::LoadOolSlot(o, n) | Op::LoadEnv(o, n) => {
+            operands.extend([o.to_string(), n.to_string()])
+        }
+        Op::StoreSlot(o, n, v) | Op::StoreOolSlot(o, n, v) | Op::StoreEnv(o, n, v) => {
             operands.extend([o.to_string(), n.to_string(), v.to_string()])
         }
         Op::LoadReg(n) => operands.push(n.to_string()),

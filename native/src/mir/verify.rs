@@ -430,6 +430,14 @@ impl Verifier<'_> {
                 want!(*a, I32, "operand");
                 Some(I64)
             }
+            Op::Bits(a) => {
+                want!(*a, Value, "operand");
+                Some(I64)
+            }
+            Op::FromBits(a) => {
+                want!(*a, I64, "operand");
+                Some(Value)
+            }
             Op::Trunc(a) => {
                 if let Some(t) = ty(*a) {
                     if !matches!(t, I64 | Ptr) {
@@ -473,6 +481,15 @@ impl Verifier<'_> {
             Op::GuardShape(o, s) => {
                 want!(*o, Ptr, "object");
                 want!(*s, Ptr, "shape");
+                None
+            }
+            Op::LoadEnv(e, _) => {
+                want!(*e, Value, "environment");
+                Some(Value)
+            }
+            Op::StoreEnv(e, _, v) => {
+                want!(*e, Value, "environment");
+                want!(*v, Value, "stored");
                 None
             }
             Op::LoadSlot(o, _) | Op::LoadOolSlot(o, _) => {

@@ -157,11 +157,28 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
         }
         Op::UnboxI32(a) => match defs.get(a) {
             Some(Op::BoxI32(x)) => Simpler::Value(*x),
+            Some(Op::Vconst(JsConst::Number(n))) => {
+                let x = n.get();
+                if x == (x as i32) as f64 && !(x == 0.0 && x.is_sign_negative()) {
+                    Simpler::Op(Op::Iconst(Type::I32, x as i32 as i64))
+                } else {
+                    Simpler::Same
+                }
+            }
             _ => Simpler::Same,
         },
         Op::UnboxF64(a) => match defs.get(a) {
             Some(Op::BoxF64(x)) => Simpler::Value(*x),
             Some(Op::BoxI32(x)) => Simpler::Op(Op::I32ToF64(*x)),
+            Some(Op::Vconst(JsConst::Number(n))) => Simpler::Op(Op::Fconst(*n)),
+            _ => Simpler::Same,
+        },
+        Op::Bits(a) => match defs.get(a) {
+            Some(Op::FromBits(x)) => Simpler::Value(*x),
+            _ => Simpler::Same,
+        },
+        Op::FromBits(a) => match defs.get(a) {
+            Some(Op::Bits(x)) => Simpler::Value(*x),
             _ => Simpler::Same,
         },
         Op::UnboxObject(a) => match defs.get(a) {

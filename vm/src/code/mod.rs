@@ -21,6 +21,8 @@ use bytecode::{Bundle, FunctionFlags, FunctionHeader, Inst};
 
 use crate::value::Value;
 
+#[cfg(feature = "jit")]
+pub mod compiled;
 pub mod feedback;
 pub mod ic;
 
@@ -56,6 +58,9 @@ pub struct FunctionInfo {
     pub(crate) ctor_slots: Cell<u8>,
     /// How warm it is (whether the interpreter records feedback for it).
     pub(crate) warm: feedback::Warmup,
+    /// Its machine code, if the JIT made some.
+    #[cfg(feature = "jit")]
+    pub(crate) jit: compiled::JitState,
 }
 
 /// Decoded instructions of a function.
@@ -94,6 +99,8 @@ impl FunctionInfo {
             code: OnceCell::new(),
             ctor_slots: Cell::new(4),
             warm: feedback::Warmup::default(),
+            #[cfg(feature = "jit")]
+            jit: compiled::JitState::default(),
         }
     }
 

@@ -15,6 +15,7 @@
 //! instruction that allocates. All live values are in registers there.
 
 pub mod ops;
+pub(crate) mod step;
 
 use std::sync::atomic::Ordering;
 
@@ -268,6 +269,17 @@ fn special_return(rt: &mut Runtime, fi: usize, mut v: Value) -> JsResult<Value> 
     Ok(v)
 }
 
+/// Returns `v` from frame `fi` (the top one): the value its caller receives (for a
+/// constructor or generator frame, what `return v` makes of it), with the frame popped.
+pub(crate) fn pop_frame(rt: &mut Runtime, fi: usize, v: Value) -> JsResult<Value> {
+    let f = rt.calls.frames[fi];
+    let v = if f.flags & (CONSTRUCT | GENERATOR) != 0 { special_return(rt, fi, v)? } else { v };
+    rt.calls.frames.pop();
+    rt.calls.stack.truncate(f.args as usize);
+    rt.realm = f.saved_realm;
+    Ok(v)
+}
+
 /// Runs the interpreter until the ENTRY frame on top of the frame stack returns.
 pub(crate) fn run(rt: &mut Runtime) -> JsResult<Value> {
     let mut profile = running_profiled(rt);
@@ -503,6 +515,14 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                     safepoint!();
                     if PROFILE {
                         info.warm.count_back_edge();
+                        #[cfg(feature = "jit")]
+                        if rt.host.options.jit_threshold.is_some() {
+                            let target = (ip as isize + off) as usize;
+                            ip = target;
+                            sync!();
+                            run_compiled!(target as u32, break Exception);
+                            continue;
+                        }
                     } else if info.warm.count_cold_back_edge(rt.host.options.profile_after) {
                         // Warm now: go on at the target in the loop that records.
                         rt.calls.frames[fi].ip = (ip as isize + off) as u32;
@@ -540,13 +560,77 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
             }};
         }
 
+        // Runs the running frame in compiled code from instruction `$at` if there is code
+        // for it (see `jit`): then returns from the frame, or resumes where the code left,
+        // or (`$threw`) hands over the exception a helper threw.
+        macro_rules! run_compiled {
+            ($at:expr, $threw:expr) => {{
+                #[cfg(feature = "jit")]
+                if info.warm.profiling.get() && rt.host.options.jit_threshold.is_some() {
+                    match crate::jit::run_compiled(rt, fi, $at) {
+                        None => {}
+                        Some(crate::jit::Outcome::Returned(v)) => do_return!(v),
+                        Some(crate::jit::Outcome::Resume(at)) => {
+                            ip = at as usize;
+                            sync!();
+                        }
+                        Some(crate::jit::Outcome::Threw(at)) => {
+                            ip = at as usize;
+                            sync!();
+                            $threw;
+                        }
+                    }
+                }
+            }};
+        }
+
         // Entering a function is a safepoint: its arguments and registers are on the stack.
         let entry_error = if ip == 0 && (rt.host.gc_stress || rt.host.interrupt.load(Ordering::Relaxed)) {
             rt.safepoint_slow().err()
         } else {
             None
         };
-        let err: Exception = if let Some(e) = entry_error {
+        // A frame starting here (called from Rust, or by a call the fast path does not
+        // take) runs in compiled code if there is some; a return from it goes on in the
+        // caller as `ret` would (from the top of this loop).
+        #[cfg(feature = "jit")]
+        let compiled_error = match (ip, entry_error) {
+            (0, None) if info.warm.profiling.get() && rt.host.options.jit_threshold.is_some() => {
+                match crate::jit::run_compiled(rt, fi, 0) {
+                    None => None,
+                    Some(crate::jit::Outcome::Resume(at)) => {
+                        ip = at as usize;
+                        sync!();
+                        None
+                    }
+                    Some(crate::jit::Outcome::Threw(at)) => {
+                        ip = at as usize;
+                        sync!();
+                        Some(Exception)
+                    }
+                    Some(crate::jit::Outcome::Returned(v)) => {
+                        let f = rt.calls.frames[fi];
+                        match pop_frame(rt, fi, v) {
+                            Err(e) => Some(e),
+                            Ok(v) => {
+                                if f.flags & ENTRY != 0 {
+                                    return Step::Done(Ok(v));
+                                }
+                                fi -= 1;
+                                rt.calls.frames[fi].ip += 1;
+                                let caller = rt.calls.frames[fi];
+                                rt.calls.stack[caller.base as usize + f.ret_reg as usize] = v;
+                                continue 'reload;
+                            }
+                        }
+                    }
+                }
+            }
+            _ => None,
+        };
+        #[cfg(not(feature = "jit"))]
+        let compiled_error = None;
+        let err: Exception = if let Some(e) = entry_error.or(compiled_error) {
             e
         } else {
             loop {
@@ -1235,12 +1319,13 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                                     fi += 1;
                                     switch_frame!();
                                     info.warm.count_entry(rt.host.options.profile_after);
-                                    switch_if_other!();
                                     // Entering a function is a safepoint (for interrupts and
                                     // gc_stress; allocation sites collect on their own).
                                     if rt.host.gc_stress || rt.host.interrupt.load(Ordering::Relaxed) {
                                         tri!(rt.safepoint_slow());
                                     }
+                                    run_compiled!(0, break Exception);
+                                    switch_if_other!();
                                     continue;
                                 }
                             }
@@ -1452,7 +1537,7 @@ fn ic_read(rt: &Runtime, site: usize, ob: Gc<JsObject>, shape: Gc<crate::object:
         if e.shape == Some(shape) {
             let holder = match e.kind {
                 ic::OWN => ob,
-                ic::PROTO if e.epoch == rt.caches.proto_epoch => e.holder?,
+                ic::PROTO if e.epoch == *rt.caches.proto_epoch => e.holder?,
                 _ => return None,
             };
             let v = rt.heap.slot_at(holder, e.loc);
@@ -1477,7 +1562,7 @@ fn ic_write(rt: &mut Runtime, site: usize, ob: Gc<JsObject>, v: Value) -> bool {
                     return true;
                 }
                 ic::ADD
-                    if e.epoch == rt.caches.proto_epoch
+                    if e.epoch == *rt.caches.proto_epoch
                         && rt.heap.get(ob).header.flags & (IS_PROTOTYPE | EXTENSIBLE) == EXTENSIBLE =>
                 {
                     let Some(ns) = e.new_shape else { return false };

@@ -17,6 +17,14 @@ pub(crate) struct LoadedCode {
     pub(crate) bundles: Vec<Box<LoadedBundle>>,
     /// `WAYS` entries per inline-cache slot of every loaded function.
     pub(crate) ics: Vec<Ic>,
+    /// Shapes compiled code compares with (kept alive: a freed shape's address could be
+    /// reused by another).
+    pub(crate) jit_shapes: Vec<crate::gc::Gc<crate::object::Shape>>,
+    /// Prototypes compiled code reads properties of.
+    pub(crate) jit_holders: Vec<crate::gc::Gc<crate::object::JsObject>>,
+    /// What the JIT compiled, with `RuntimeOptions::jit_dump`: (heading, MIR text after
+    /// the passes, machine code).
+    pub(crate) jit_dumps: Vec<(String, String, Vec<u8>)>,
 }
 
 impl LoadedCode {
@@ -29,6 +37,12 @@ impl LoadedCode {
         }
         for ic in &self.ics {
             ic.trace(heap);
+        }
+        for &s in &self.jit_shapes {
+            heap.mark(s);
+        }
+        for &h in &self.jit_holders {
+            heap.mark(h);
         }
     }
 }

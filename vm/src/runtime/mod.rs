@@ -77,6 +77,16 @@ pub struct RuntimeOptions {
     /// recording feedback for the JIT (operand kinds, element kinds, call targets); `None`:
     /// never (nothing uses it). `Some(0)`: from its first call.
     pub profile_after: Option<u32>,
+    /// The JIT (a build with the `jit` feature; ignored without): a function is compiled to
+    /// machine code after this many calls, a loop after 64 times as many back-edges;
+    /// `Some(0)` compiles every function at its first call. `None`: the interpreter only.
+    /// Functions record feedback (see `profile_after`) from half the threshold on.
+    pub jit_threshold: Option<u32>,
+    /// Report each compile, OSR entry and exit of the JIT on stderr.
+    pub jit_log: bool,
+    /// Keep the MIR and machine code of everything the JIT compiles
+    /// (`runtime_interface::jit_dumps`).
+    pub jit_dump: bool,
 }
 
 impl Default for RuntimeOptions {
@@ -87,6 +97,9 @@ impl Default for RuntimeOptions {
             max_stack_depth: 40_000,
             report_unhandled_rejections: true,
             profile_after: None,
+            jit_threshold: None,
+            jit_log: false,
+            jit_dump: false,
         }
     }
 }
@@ -161,8 +174,10 @@ pub struct Runtime {
 pub(crate) struct Caches {
     /// The root shape of each (prototype, kind, inline capacity), weak.
     pub(crate) root_shapes: HashMap<(u64, CellKind, u8), Gc<Shape>>,
-    /// Bumped by every layout change of a prototype (inline caches of prototype hits check it).
-    pub(crate) proto_epoch: u32,
+    /// Bumped by every layout change of a prototype (inline caches of prototype hits check
+    /// it). Boxed: compiled code reads it at its address, which must not move with the
+    /// runtime.
+    pub(crate) proto_epoch: Box<u32>,
     /// Strings of the numbers 0..256, made on demand.
     pub(crate) small_int_strings: Vec<Value>,
     /// One-unit strings of the Latin-1 units, made on demand.
@@ -180,7 +195,7 @@ impl Caches {
     fn new() -> Caches {
         Caches {
             root_shapes: HashMap::new(),
-            proto_epoch: 0,
+            proto_epoch: Box::new(0),
             small_int_strings: vec![Value::UNDEFINED; 256],
             char_strings: vec![Value::UNDEFINED; 256],
             utf16_cache: None,
@@ -250,7 +265,14 @@ pub struct Handle(usize);
 impl Runtime {
     /// A runtime with no realm yet, whose core reaches the layers above it through `hooks`
     /// (`Runtime::new`, in `builtins`, makes the first realm).
-    pub(crate) fn with_hooks(options: RuntimeOptions, hooks: &'static Hooks) -> Runtime {
+    pub(crate) fn with_hooks(mut options: RuntimeOptions, hooks: &'static Hooks) -> Runtime {
+        if !cfg!(feature = "jit") {
+            options.jit_threshold = None;
+        }
+        if let Some(t) = options.jit_threshold {
+            // The JIT speculates on feedback: record it from half the threshold on.
+            options.profile_after = Some(options.profile_after.map_or(t / 2, |p| p.min(t / 2)));
+        }
         let mut heap = Heap::new(options.heap_limit, trace::CELL_OPS);
         let mut atoms = AtomTable::new();
         let names = Names::new(&mut heap, &mut atoms);

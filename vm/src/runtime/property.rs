@@ -556,7 +556,7 @@ impl Runtime {
         }
         self.heap.init_slot(obj, slot, value);
         if self.heap.get(obj).header.flags & IS_PROTOTYPE != 0 {
-            self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
+            *self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
         }
         slot
     }
@@ -575,7 +575,7 @@ impl Runtime {
 
     fn bump_if_prototype(&mut self, obj: Gc<JsObject>) {
         if self.heap.get(obj).header.flags & IS_PROTOTYPE != 0 {
-            self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
+            *self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
         }
     }
 
@@ -1054,7 +1054,7 @@ impl Runtime {
         }
         self.bump_if_prototype(obj);
         // Caches keyed on shapes of objects inheriting from `obj` depend on its chain.
-        self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
+        *self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
     }
 
     /// `[[IsExtensible]]`.

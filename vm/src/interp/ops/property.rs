@@ -62,7 +62,7 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
                             new_shape: None,
                             slot,
                             loc,
-                            epoch: rt.caches.proto_epoch,
+                            epoch: *rt.caches.proto_epoch,
                             kind: ic::PROTO,
                         }),
                         (false, true) => {
@@ -194,7 +194,7 @@ pub(crate) fn put_by_id_slow(
                 }
             }
             if plain {
-                let epoch = rt.caches.proto_epoch;
+                let epoch = *rt.caches.proto_epoch;
                 let slot = rt.add_named(obj, name, v, crate::object::shape::DEFAULT_ATTRS);
                 let new_shape = rt.heap.get(obj).shape;
                 if !rt.heap.get(new_shape).is_dictionary() && rt.heap.get(obj).header.flags & IS_PROTOTYPE == 0 {

@@ -1,0 +1,1489 @@
+//! The JIT's front end: a function's decoded bytecode and what the interpreter observed
+//! running it become MIR.
+//!
+//! ```text
+//!  Source (instructions, handlers, frame size, entry)   Profile (operand kinds, element
+//!        │                                                kinds, property cases seen)
+//!        └────────────▶ translate ◀───────────────────────┘
+//!                          │  1. blocks: the instructions reachable from the entry, split at
+//!                          │     jump targets (handlers are reached only by unwinding, which
+//!                          │     the interpreter does: they are not translated)
+//!                          │  2. liveness of every register at every instruction (handler
+//!                          │     edges included: what a handler reads is live where it may
+//!                          │     be entered)
+//!                          │  3. each block: its live registers as block parameters, each
+//!                          │     instruction as MIR over SSA values, boxed (`repr` unboxes)
+//!                          ▼
+//!                   MIR function: params = the frame's arguments (`this` first, padded
+//!                   with undefined), returns the function's result
+//! ```
+//!
+//! What it speculates on, from the profile: int32 or f64 arithmetic and comparisons, own
+//! data properties of a few shapes (a shape compare and a slot access each), dense
+//! elements. Everything else, and every speculation without feedback, runs through the
+//! `exec` helper, which runs that one instruction the way the interpreter does; conditional
+//! jumps that compiled code cannot decide ask it whether they are taken. So the slow paths
+//! exist once, in the VM.
+//!
+//! Exits and the collector: every check names an exit at the instruction's offset whose
+//! state is the registers live there, so the interpreter re-runs the whole instruction.
+//! Before each helper call (which may collect), the registers live there whose frame slot
+//! is stale are stored: the collector scans frames, and the heap does not move, so values
+//! held in machine registers stay valid across the call.
+
+use std::collections::HashMap;
+
+use bytecode::Inst;
+
+use crate::lower::const_bits;
+use crate::mir::verify::Dominators;
+use crate::mir::{
+    Block, CheckedOp, ExitId, ExitState, ExitValue, FloatCC, FloatOp, Function, Ieee64, IntCC, IntOp, JsConst, Op,
+    Type, Val,
+};
+use crate::Interface;
+
+/// Operand kinds in a profile's answers (the same bits as the VM's feedback).
+pub mod kind {
+    /// A number with an int32 value (not -0).
+    pub const INT32: u8 = 1;
+    /// Another number.
+    pub const DOUBLE: u8 = 2;
+    pub const STRING: u8 = 4;
+    pub const OTHER: u8 = 8;
+    /// An element access the dense fast path served.
+    pub const DENSE: u8 = 16;
+    /// An element access that took the slow path.
+    pub const SLOW: u8 = 32;
+}
+
+/// Where objects of one shape keep a property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotAt {
+    /// At this byte offset in the object.
+    Inline(u32),
+    /// At this index of the out-of-line slot vector.
+    OutOfLine(u32),
+}
+
+/// A shape an instruction's inline cache saw, with where its objects hold the property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PropertyCase {
+    /// The receiver's shape's address.
+    pub shape: u64,
+    pub slot: SlotAt,
+    /// The property is not the receiver's own but this prototype's (a read).
+    pub holder: Option<Holder>,
+}
+
+/// The prototype that holds a property, which receivers of the case's shape inherit while
+/// no prototype changed its layout: while the runtime's prototype epoch is `epoch`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Holder {
+    /// The prototype's address.
+    pub object: u64,
+    pub epoch: u32,
+}
+
+/// What the interpreter observed, by instruction index.
+pub trait Profile {
+    /// Operand (or element) kinds seen at an instruction (`kind` bits; 0: never ran).
+    fn kinds(&self, ip: u32) -> u8;
+    /// Data properties a property access found, own or (for a read) of a prototype; for a
+    /// write, own ones it overwrote.
+    fn property(&self, ip: u32) -> Vec<PropertyCase>;
+    /// The global object's address (the receiver of `get_global`).
+    fn global_object(&self) -> u64;
+}
+
+/// The function to translate.
+pub struct Source<'a> {
+    pub name: &'a str,
+    /// Decoded instructions; jump offsets are instruction-index deltas.
+    pub insts: &'a [Inst],
+    /// Exception handlers as `(start, end, target)` instruction indices.
+    pub handlers: &'a [(u32, u32, u32)],
+    /// The registers of the frame.
+    pub frame_size: u32,
+    /// Where compiled code starts: 0, or a loop header (entry from the interpreter, OSR).
+    pub entry: u32,
+    /// The address of a byte that is non-zero when the runtime is asked to stop (polled at
+    /// back-edges).
+    pub interrupt: u64,
+    /// Call the safepoint helper at every back-edge (to collect there under stress).
+    pub stress: bool,
+    /// The address of the runtime's prototype epoch (a u32; see `Holder`).
+    pub proto_epoch: u64,
+}
+
+/// Most `instructions × registers` a function may have (the liveness sets' size).
+const MAX_LIVENESS_BITS: usize = 1 << 26;
+
+/// A set of registers.
+#[derive(Clone, PartialEq)]
+struct Regs(Vec<u64>);
+
+impl Regs {
+    fn new(n: u32) -> Regs {
+        Regs(vec![0; (n as usize).div_ceil(64)])
+    }
+    fn insert(&mut self, r: u32) {
+        if let Some(w) = self.0.get_mut(r as usize / 64) {
+            *w |= 1 << (r % 64);
+        }
+    }
+    fn remove(&mut self, r: u32) {
+        if let Some(w) = self.0.get_mut(r as usize / 64) {
+            *w &= !(1 << (r % 64));
+        }
+    }
+    fn union(&mut self, other: &Regs) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &w)| (0..64).filter(move |b| w & (1 << b) != 0).map(move |b| (i * 64 + b) as u32))
+    }
+}
+
+/// The instruction's successors in normal control flow (in compiled code when
+/// `compiled`: none after an instruction it leaves at).
+fn successors(insts: &[Inst], ip: u32, compiled: bool) -> Vec<u32> {
+    let inst = &insts[ip as usize];
+    let mut out = Vec::new();
+    if let Some(off) = inst.branch_offset() {
+        out.push((ip as i64 + off as i64) as u32);
+    }
+    let leaves = inst.opcode().is_terminator() || (compiled && unsupported(inst));
+    let falls_through = !leaves;
+    if falls_through && (ip as usize + 1) < insts.len() {
+        out.push(ip + 1);
+    }
+    out
+}
+
+/// Instructions compiled code never runs: it leaves for the interpreter there.
+fn unsupported(inst: &Inst) -> bool {
+    matches!(
+        inst,
+        Inst::Catch { .. }
+            | Inst::CreateGenerator { .. }
+            | Inst::StartGenerator {}
+            | Inst::SaveGenerator { .. }
+            | Inst::ResumeGenerator { .. }
+            | Inst::CompleteGenerator {}
+    )
+}
+
+/// The registers live on entry to every instruction.
+fn liveness(src: &Source) -> Vec<Regs> {
+    let n = src.insts.len();
+    let empty = Regs::new(src.frame_size);
+    let mut live = vec![empty.clone(); n];
+    let mut succs: Vec<Vec<u32>> = (0..n as u32).map(|i| successors(src.insts, i, false)).collect();
+    for &(s, e, t) in src.handlers {
+        for i in s..e.min(n as u32) {
+            succs[i as usize].push(t);
+        }
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in (0..n).rev() {
+            let mut set = empty.clone();
+            for &s in &succs[i] {
+                if let Some(l) = live.get(s as usize) {
+                    set.union(l);
+                }
+            }
+            let inst = &src.insts[i];
+            inst.for_each_register(|r, writes| {
+                if writes {
+                    set.remove(r);
+                }
+            });
+            inst.for_each_register(|r, writes| {
+                if !writes {
+                    set.insert(r);
+                }
+            });
+            if set != live[i] {
+                live[i] = set;
+                changed = true;
+            }
+        }
+    }
+    live
+}
+
+struct Tx<'a> {
+    src: &'a Source<'a>,
+    profile: &'a dyn Profile,
+    vm: &'a Interface,
+    f: Function,
+    live: Vec<Regs>,
+    /// The MIR block of each block-starting instruction.
+    blocks: HashMap<u32, Block>,
+    /// The frame's arguments (entry parameters).
+    params: Vec<Val>,
+    /// The block being filled.
+    cur: Block,
+    /// Each register's value, and whether its frame slot is stale.
+    regs: Vec<Option<Val>>,
+    dirty: Vec<bool>,
+    /// The exit made last and its instruction, while the registers stay the same.
+    last_exit: Option<(u32, ExitId)>,
+}
+
+/// Translates `src` into MIR.
+pub fn translate(src: &Source, profile: &dyn Profile, vm: &Interface) -> Result<Function, String> {
+    let n = src.insts.len();
+    if n == 0 || src.entry as usize >= n {
+        return Err(format!("{}: no instruction at {}", src.name, src.entry));
+    }
+    if n.saturating_mul(src.frame_size.max(1) as usize) > MAX_LIVENESS_BITS {
+        return Err(format!("{}: too large to compile ({n} instructions, {} registers)", src.name, src.frame_size));
+    }
+    // Reachable instructions and block starts.
+    let mut reached = vec![false; n];
+    let mut starts = vec![false; n];
+    starts[src.entry as usize] = true;
+    let mut work = vec![src.entry];
+    while let Some(ip) = work.pop() {
+        if std::mem::replace(&mut reached[ip as usize], true) {
+            continue;
+        }
+        let inst = &src.insts[ip as usize];
+        let ends = inst.branch_offset().is_some() || inst.opcode().is_terminator() || unsupported(inst);
+        for s in successors(src.insts, ip, true) {
+            if s as usize >= n {
+                return Err(format!("{}: a jump leaves the function", src.name));
+            }
+            if ends {
+                starts[s as usize] = true;
+            }
+            work.push(s);
+        }
+    }
+    let params = src
+        .insts
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| reached[i])
+        .filter_map(|(_, inst)| match inst {
+            Inst::LoadParam { index, .. } => Some(index + 1),
+            Inst::LoadThisNS { .. } => Some(1),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let mut f = Function::new(src.name, Type::Value);
+    let entry = f.add_block();
+    let params: Vec<Val> = (0..params).map(|_| f.add_param(entry, Type::Value)).collect();
+    let mut tx = Tx {
+        src,
+        profile,
+        vm,
+        f,
+        live: liveness(src),
+        blocks: HashMap::new(),
+        params,
+        cur: entry,
+        regs: vec![None; src.frame_size as usize],
+        dirty: vec![false; src.frame_size as usize],
+        last_exit: None,
+    };
+    for ip in (0..n).filter(|&i| starts[i] && reached[i]) {
+        let b = tx.f.add_block();
+        for _ in tx.live[ip].iter() {
+            tx.f.add_param(b, Type::Value);
+        }
+        tx.blocks.insert(ip as u32, b);
+    }
+    // The prologue: the live registers from the frame.
+    for r in tx.live[src.entry as usize].clone().iter() {
+        let v = tx.push(Op::LoadReg(r), Type::Value);
+        tx.regs[r as usize] = Some(v);
+    }
+    tx.jump(src.entry);
+    for ip in (0..n as u32).filter(|&i| starts[i as usize] && reached[i as usize]) {
+        tx.block(ip, &starts)?;
+    }
+    let mut f = tx.f;
+    // Loop headers: the targets of back edges.
+    let dom = Dominators::new(&f);
+    for &b in &f.layout.clone() {
+        let succs: Vec<Block> = f
+            .block(b)
+            .insts
+            .last()
+            .map(|i| i.op.successors().into_iter().map(|(s, _)| s).collect())
+            .unwrap_or_default();
+        for s in succs {
+            if dom.reachable(b) && dom.dominates(s, b) {
+                f.blocks[s.0 as usize].is_loop = true;
+            }
+        }
+    }
+    Ok(f)
+}
+
+impl Tx<'_> {
+    fn push(&mut self, op: Op, ty: Type) -> Val {
+        self.f.push(self.cur, op, Some(ty), None).expect("an instruction with a type has a result")
+    }
+
+    fn push_exit(&mut self, op: Op, ty: Option<Type>, exit: ExitId) -> Option<Val> {
+        self.f.push(self.cur, op, ty, Some(exit))
+    }
+
+    fn effect(&mut self, op: Op) {
+        self.f.push(self.cur, op, None, None);
+    }
+
+    fn iconst(&mut self, ty: Type, n: i64) -> Val {
+        self.push(Op::Iconst(ty, n), ty)
+    }
+
+    fn vconst(&mut self, c: JsConst) -> Val {
+        self.push(Op::Vconst(c), Type::Value)
+    }
+
+    fn number(&mut self, x: f64) -> Val {
+        self.vconst(JsConst::Number(Ieee64::new(x)))
+    }
+
+    /// The bits of a constant, as an i64.
+    fn const_bits(&mut self, c: JsConst) -> Val {
+        let bits = const_bits(&self.vm.values, c);
+        self.iconst(Type::I64, bits as i64)
+    }
+
+    /// Register `r`'s value.
+    fn get(&mut self, r: u32) -> Val {
+        match self.regs[r as usize] {
+            Some(v) => v,
+            // Not live here by the liveness (read before any write on every path): what
+            // the frame holds.
+            None => {
+                let v = self.push(Op::LoadReg(r), Type::Value);
+                self.regs[r as usize] = Some(v);
+                self.last_exit = None;
+                v
+            }
+        }
+    }
+
+    fn set(&mut self, r: u32, v: Val) {
+        self.last_exit = None;
+        self.regs[r as usize] = Some(v);
+        self.dirty[r as usize] = true;
+    }
+
+    /// An exit resuming the interpreter at `ip` with the registers live there (one per
+    /// instruction while the registers keep their values).
+    fn exit(&mut self, ip: u32) -> ExitId {
+        if let Some((at, e)) = self.last_exit {
+            if at == ip {
+                return e;
+            }
+        }
+        let e = self.new_exit(ip);
+        self.last_exit = Some((ip, e));
+        e
+    }
+
+    fn new_exit(&mut self, ip: u32) -> ExitId {
+        let regs = self.live[ip as usize].clone().iter().map(|r| (r, ExitValue::Val(self.get(r)))).collect();
+        self.f.add_exit(ExitState { offset: ip, regs })
+    }
+
+    /// Makes `b` the block being filled; its registers' frame slots are stale until stored.
+    fn switch_to(&mut self, b: Block) {
+        self.cur = b;
+        self.last_exit = None;
+        self.dirty.iter_mut().for_each(|d| *d = true);
+    }
+
+    /// The arguments a jump to the block at `ip` passes.
+    fn args(&mut self, ip: u32) -> Vec<Val> {
+        self.live[ip as usize].clone().iter().map(|r| self.get(r)).collect()
+    }
+
+    fn jump(&mut self, ip: u32) {
+        let args = self.args(ip);
+        let b = self.blocks[&ip];
+        self.effect(Op::Jump(b, args));
+    }
+
+    /// Ends the block: to the block at `yes` when `cond` (i32) is non-zero, else at `no`.
+    fn branch(&mut self, cond: Val, yes: u32, no: u32) {
+        let (ya, na) = (self.args(yes), self.args(no));
+        let (yb, nb) = (self.blocks[&yes], self.blocks[&no]);
+        self.effect(Op::Brif(cond, yb, ya, nb, na));
+    }
+
+    /// Stores the registers live at `ip` whose frame slots are stale.
+    fn flush(&mut self, ip: u32) {
+        for r in self.live[ip as usize].clone().iter() {
+            if self.dirty[r as usize] {
+                let v = self.get(r);
+                self.effect(Op::StoreReg(r, v));
+                self.dirty[r as usize] = false;
+            }
+        }
+    }
+
+    /// Calls helper `name` for the instruction at `ip` (which resumes in the interpreter,
+    /// throwing, if the helper throws).
+    fn helper(&mut self, ip: u32, name: &str, args: Vec<Val>) -> Val {
+        self.flush(ip);
+        // Every register live here is in the frame now: the exit has nothing to store.
+        let exit = self.f.add_exit(ExitState { offset: ip, regs: Vec::new() });
+        self.push_exit(Op::CallHelper(name.to_string(), args), Some(Type::Value), exit).expect("a helper's result")
+    }
+
+    /// Runs the instruction at `ip` through the VM (`exec`); its results come back in the
+    /// frame. Returns the helper's result (a comparison's or a jump's outcome).
+    fn exec(&mut self, ip: u32) -> Val {
+        let at = self.number(ip as f64);
+        let r = self.helper(ip, "exec", vec![at]);
+        let mut defs = Vec::new();
+        self.src.insts[ip as usize].for_each_register(|r, writes| {
+            if writes {
+                defs.push(r)
+            }
+        });
+        for d in defs {
+            let v = self.push(Op::LoadReg(d), Type::Value);
+            self.regs[d as usize] = Some(v);
+            self.dirty[d as usize] = false;
+            self.last_exit = None;
+        }
+        r
+    }
+
+    /// Whether a value is `true` (i32).
+    fn is_true(&mut self, v: Val) -> Val {
+        let bits = self.push(Op::Bits(v), Type::I64);
+        let t = self.const_bits(JsConst::True);
+        self.push(Op::Icmp(IntCC::Eq, bits, t), Type::I32)
+    }
+
+    /// Whether a value's bits are a constant's (i32).
+    fn is_const(&mut self, v: Val, c: JsConst) -> Val {
+        let bits = self.push(Op::Bits(v), Type::I64);
+        let k = self.const_bits(c);
+        self.push(Op::Icmp(IntCC::Eq, bits, k), Type::I32)
+    }
+
+    /// A boolean value from an i32 condition.
+    fn boolean(&mut self, c: Val) -> Val {
+        let wide = self.push(Op::Sext(c), Type::I64);
+        let f = self.const_bits(JsConst::False);
+        let bits = self.push(Op::Int(IntOp::Add, wide, f), Type::I64);
+        self.push(Op::FromBits(bits), Type::Value)
+    }
+
+    /// A new block with one parameter of type `ty` where paths join.
+    fn join(&mut self, ty: Type) -> (Block, Val) {
+        let b = self.f.add_block();
+        let v = self.f.add_param(b, ty);
+        (b, v)
+    }
+
+    /// Polls for interrupts (and collects, under stress) at a back-edge from `ip`.
+    fn poll(&mut self, ip: u32) {
+        if self.src.stress {
+            self.helper(ip, "safepoint", vec![]);
+            return;
+        }
+        let addr = self.iconst(Type::Ptr, self.src.interrupt as i64);
+        let word = self.push(Op::Load(Type::I32, addr, 0), Type::I32);
+        let mask = self.iconst(Type::I32, 0xff);
+        let flag = self.push(Op::Int(IntOp::And, word, mask), Type::I32);
+        let slow = self.f.add_block();
+        let cont = self.f.add_block();
+        self.effect(Op::Brif(flag, slow, vec![], cont, vec![]));
+        let saved = self.dirty.clone();
+        self.cur = slow;
+        self.helper(ip, "safepoint", vec![]);
+        self.effect(Op::Jump(cont, vec![]));
+        // A register whose slot was current before is current on both paths.
+        self.cur = cont;
+        self.dirty = saved;
+    }
+
+    /// Translates the block starting at `ip`.
+    fn block(&mut self, start: u32, starts: &[bool]) -> Result<(), String> {
+        let b = self.blocks[&start];
+        self.regs.iter_mut().for_each(|r| *r = None);
+        let params = self.f.block(b).params.clone();
+        for (r, v) in self.live[start as usize].clone().iter().zip(params) {
+            self.regs[r as usize] = Some(v);
+        }
+        self.switch_to(b);
+        let mut ip = start;
+        loop {
+            if ip != start && starts[ip as usize] {
+                self.jump(ip);
+                return Ok(());
+            }
+            if self.inst(ip)? {
+                return Ok(());
+            }
+            ip += 1;
+        }
+    }
+
+    /// The int32 operands of an instruction whose feedback saw only int32s.
+    fn int_operands(&mut self, ip: u32, lhs: u32, rhs: u32) -> (Val, Val) {
+        let exit = self.exit(ip);
+        let (a, b) = (self.get(lhs), self.get(rhs));
+        let x = self.push_exit(Op::UnboxI32(a), Some(Type::I32), exit).expect("a result");
+        let y = self.push_exit(Op::UnboxI32(b), Some(Type::I32), exit).expect("a result");
+        (x, y)
+    }
+
+    fn float_operands(&mut self, ip: u32, lhs: u32, rhs: u32) -> (Val, Val) {
+        let exit = self.exit(ip);
+        let (a, b) = (self.get(lhs), self.get(rhs));
+        let x = self.push_exit(Op::UnboxF64(a), Some(Type::F64), exit).expect("a result");
+        let y = self.push_exit(Op::UnboxF64(b), Some(Type::F64), exit).expect("a result");
+        (x, y)
+    }
+
+    /// The operand kinds at `ip` if they are all numbers: Some(true) if all int32.
+    fn numbers(&self, ip: u32) -> Option<bool> {
+        let k = self.profile.kinds(ip) & (kind::INT32 | kind::DOUBLE | kind::STRING | kind::OTHER);
+        match k {
+            0 => None,
+            kind::INT32 => Some(true),
+            _ if k & (kind::STRING | kind::OTHER) == 0 => Some(false),
+            _ => None,
+        }
+    }
+
+    /// For an instruction that never ran in the interpreter (so nothing to speculate on):
+    /// `fast` on two numbers as f64 inline, anything else by the VM (`slow`); the result
+    /// is of type `ty`.
+    fn numbers_or_vm(
+        &mut self,
+        ip: u32,
+        lhs: u32,
+        rhs: u32,
+        ty: Type,
+        fast: impl FnOnce(&mut Self, Val, Val) -> Val,
+        slow: impl FnOnce(&mut Self) -> Val,
+    ) -> Val {
+        use crate::mir::Tag;
+        let (a, b) = (self.get(lhs), self.get(rhs));
+        let (join, result) = self.join(ty);
+        let saved = self.dirty.clone();
+        let na = self.push(Op::TagIs(Tag::Number, a), Type::I32);
+        let nb = self.push(Op::TagIs(Tag::Number, b), Type::I32);
+        let both = self.push(Op::Int(IntOp::And, na, nb), Type::I32);
+        let yes = self.f.add_block();
+        let no = self.f.add_block();
+        self.effect(Op::Brif(both, yes, vec![], no, vec![]));
+        self.cur = yes;
+        let exit = self.exit(ip);
+        let x = self.push_exit(Op::UnboxF64(a), Some(Type::F64), exit).expect("a result");
+        let y = self.push_exit(Op::UnboxF64(b), Some(Type::F64), exit).expect("a result");
+        let r = fast(self, x, y);
+        self.effect(Op::Jump(join, vec![r]));
+        self.cur = no;
+        let r = slow(self);
+        self.effect(Op::Jump(join, vec![r]));
+        self.cur = join;
+        self.dirty = saved;
+        result
+    }
+
+    /// Whether the instruction at `ip` never ran in the interpreter.
+    fn unprofiled(&self, ip: u32) -> bool {
+        self.profile.kinds(ip) == 0
+    }
+
+    /// Arithmetic at an instruction that never ran (see `numbers_or_vm`).
+    fn unprofiled_arith(&mut self, ip: u32, op: FloatOp, dst: u32, lhs: u32, rhs: u32, k: Option<f64>) -> Val {
+        self.numbers_or_vm(
+            ip,
+            lhs,
+            rhs,
+            Type::Value,
+            |tx, x, y| {
+                let y = match k {
+                    Some(k) => tx.push(Op::Fconst(Ieee64::new(k)), Type::F64),
+                    None => y,
+                };
+                let r = tx.push(Op::Float(op, x, y), Type::F64);
+                tx.push(Op::BoxF64(r), Type::Value)
+            },
+            |tx| {
+                tx.exec(ip);
+                tx.get(dst)
+            },
+        )
+    }
+
+    /// Whether a comparison that never ran holds (see `numbers_or_vm`).
+    fn unprofiled_compare(&mut self, ip: u32, cc: FloatCC, lhs: u32, rhs: u32) -> Val {
+        self.numbers_or_vm(
+            ip,
+            lhs,
+            rhs,
+            Type::I32,
+            |tx, x, y| tx.push(Op::Fcmp(cc, x, y), Type::I32),
+            |tx| {
+                // The VM gives a jump's outcome: for the `not` forms, that it does not hold.
+                let r = tx.exec_outcome(ip);
+                let inst = tx.src.insts[ip as usize];
+                let negated = matches!(
+                    inst,
+                    Inst::JmpNotLess { .. }
+                        | Inst::JmpNotLessEq { .. }
+                        | Inst::JmpNotGreater { .. }
+                        | Inst::JmpNotGreaterEq { .. }
+                );
+                if negated {
+                    tx.not(r)
+                } else {
+                    r
+                }
+            },
+        )
+    }
+
+    /// `lhs op rhs` for arithmetic; None when the feedback does not allow it inline.
+    fn arith(&mut self, ip: u32, op: FloatOp, lhs: u32, rhs: u32) -> Option<Val> {
+        let ints = self.numbers(ip)?;
+        if ints && op != FloatOp::Div {
+            let (x, y) = self.int_operands(ip, lhs, rhs);
+            let exit = self.exit(ip);
+            let checked = match op {
+                FloatOp::Add => CheckedOp::Add,
+                FloatOp::Sub => CheckedOp::Sub,
+                _ => CheckedOp::Mul,
+            };
+            let r = self.push_exit(Op::Checked(checked, x, y), Some(Type::I32), exit).expect("a result");
+            if checked == CheckedOp::Mul {
+                // 0 times a negative number is -0, which is not an int32.
+                let zero = self.iconst(Type::I32, 0);
+                let is_zero = self.push(Op::Icmp(IntCC::Eq, r, zero), Type::I32);
+                let either = self.push(Op::Int(IntOp::Or, x, y), Type::I32);
+                let negative = self.push(Op::Icmp(IntCC::Slt, either, zero), Type::I32);
+                let minus_zero = self.push(Op::Int(IntOp::And, is_zero, negative), Type::I32);
+                self.push_exit(Op::Check(minus_zero), None, exit);
+            }
+            return Some(self.push(Op::BoxI32(r), Type::Value));
+        }
+        let (x, y) = self.float_operands(ip, lhs, rhs);
+        let r = self.push(Op::Float(op, x, y), Type::F64);
+        Some(self.push(Op::BoxF64(r), Type::Value))
+    }
+
+    /// `lhs op rhs` for the int32 bitwise operators; None when not all int32.
+    fn bitwise(&mut self, ip: u32, op: IntOp, lhs: u32, rhs: u32) -> Option<Val> {
+        if self.numbers(ip) != Some(true) {
+            return None;
+        }
+        let (x, y) = self.int_operands(ip, lhs, rhs);
+        let r = self.push(Op::Int(op, x, y), Type::I32);
+        if op != IntOp::Ushr {
+            return Some(self.push(Op::BoxI32(r), Type::Value));
+        }
+        // An unsigned result: the i32 as f64, plus 2^32 when its sign bit is set.
+        let f = self.push(Op::I32ToF64(r), Type::F64);
+        let thirty_one = self.iconst(Type::I32, 31);
+        let sign = self.push(Op::Int(IntOp::Sshr, r, thirty_one), Type::I32);
+        let sign = self.push(Op::I32ToF64(sign), Type::F64);
+        let k = self.push(Op::Fconst(Ieee64::new(-4294967296.0)), Type::F64);
+        let fix = self.push(Op::Float(FloatOp::Mul, sign, k), Type::F64);
+        let u = self.push(Op::Float(FloatOp::Add, f, fix), Type::F64);
+        Some(self.push(Op::BoxF64(u), Type::Value))
+    }
+
+    /// `v ± 1`; None when the feedback does not allow it inline.
+    fn step_by_one(&mut self, ip: u32, src: u32, delta: i32) -> Option<Val> {
+        let ints = self.numbers(ip)?;
+        let exit = self.exit(ip);
+        let a = self.get(src);
+        if ints {
+            let x = self.push_exit(Op::UnboxI32(a), Some(Type::I32), exit).expect("a result");
+            let one = self.iconst(Type::I32, delta as i64);
+            let r = self.push_exit(Op::Checked(CheckedOp::Add, x, one), Some(Type::I32), exit).expect("a result");
+            return Some(self.push(Op::BoxI32(r), Type::Value));
+        }
+        let x = self.push_exit(Op::UnboxF64(a), Some(Type::F64), exit).expect("a result");
+        let one = self.push(Op::Fconst(Ieee64::new(delta as f64)), Type::F64);
+        let r = self.push(Op::Float(FloatOp::Add, x, one), Type::F64);
+        Some(self.push(Op::BoxF64(r), Type::Value))
+    }
+
+    /// A numeric comparison as an i32; None when the feedback does not allow it inline.
+    fn compare(&mut self, ip: u32, cc: FloatCC, lhs: u32, rhs: u32) -> Option<Val> {
+        let ints = self.numbers(ip)?;
+        if ints {
+            let (x, y) = self.int_operands(ip, lhs, rhs);
+            let icc = match cc {
+                FloatCC::Eq => IntCC::Eq,
+                FloatCC::Ne => IntCC::Ne,
+                FloatCC::Lt => IntCC::Slt,
+                FloatCC::Le => IntCC::Sle,
+                FloatCC::Gt => IntCC::Sgt,
+                FloatCC::Ge => IntCC::Sge,
+            };
+            return Some(self.push(Op::Icmp(icc, x, y), Type::I32));
+        }
+        let (x, y) = self.float_operands(ip, lhs, rhs);
+        Some(self.push(Op::Fcmp(cc, x, y), Type::I32))
+    }
+
+    /// `lhs === rhs` as an i32: decided inline when either side is an object, a symbol,
+    /// undefined, null or a boolean (then only the same bits are equal) or both are
+    /// numbers; otherwise by the VM.
+    fn strict_equal(&mut self, ip: u32, lhs: u32, rhs: u32) -> Val {
+        let (a, b) = (self.get(lhs), self.get(rhs));
+        let (join, result) = self.join(Type::I32);
+        let ab = self.push(Op::Bits(a), Type::I64);
+        let bb = self.push(Op::Bits(b), Type::I64);
+        let same = self.push(Op::Icmp(IntCC::Eq, ab, bb), Type::I32);
+        let mut identity = None;
+        for v in [a, b] {
+            for tag in [
+                crate::mir::Tag::Object,
+                crate::mir::Tag::Undefined,
+                crate::mir::Tag::Null,
+                crate::mir::Tag::Boolean,
+                crate::mir::Tag::Symbol,
+            ] {
+                let t = self.push(Op::TagIs(tag, v), Type::I32);
+                identity = Some(match identity {
+                    None => t,
+                    Some(acc) => self.push(Op::Int(IntOp::Or, acc, t), Type::I32),
+                });
+            }
+        }
+        let numbers_or_slow = self.f.add_block();
+        self.effect(Op::Brif(identity.expect("tags tested"), join, vec![same], numbers_or_slow, vec![]));
+        let saved = self.dirty.clone();
+        self.cur = numbers_or_slow;
+        let na = self.push(Op::TagIs(crate::mir::Tag::Number, a), Type::I32);
+        let nb = self.push(Op::TagIs(crate::mir::Tag::Number, b), Type::I32);
+        let both = self.push(Op::Int(IntOp::And, na, nb), Type::I32);
+        let numbers = self.f.add_block();
+        let slow = self.f.add_block();
+        self.effect(Op::Brif(both, numbers, vec![], slow, vec![]));
+        self.cur = numbers;
+        let exit = self.exit(ip);
+        let x = self.push_exit(Op::UnboxF64(a), Some(Type::F64), exit).expect("a result");
+        let y = self.push_exit(Op::UnboxF64(b), Some(Type::F64), exit).expect("a result");
+        let eq = self.push(Op::Fcmp(FloatCC::Eq, x, y), Type::I32);
+        self.effect(Op::Jump(join, vec![eq]));
+        self.cur = slow;
+        // The VM gives the instruction's outcome: for `!==`, that they differ.
+        let mut r = self.exec_outcome(ip);
+        if matches!(self.src.insts[ip as usize], Inst::StrictNeq { .. } | Inst::JmpStrictNeq { .. }) {
+            r = self.not(r);
+        }
+        self.effect(Op::Jump(join, vec![r]));
+        self.cur = join;
+        self.dirty = saved;
+        result
+    }
+
+    /// Ends the block: to `join` with `value` when `cond`, else on in a new block.
+    fn decide_if(&mut self, cond: Val, join: Block, value: Val) {
+        let next = self.f.add_block();
+        self.effect(Op::Brif(cond, join, vec![value], next, vec![]));
+        self.cur = next;
+    }
+
+    /// `lhs == rhs` as an i32: decided inline for two numbers, two objects, two booleans,
+    /// or undefined or null on either side; otherwise by the VM.
+    fn loose_equal(&mut self, ip: u32, lhs: u32, rhs: u32) -> Val {
+        use crate::mir::Tag;
+        let (a, b) = (self.get(lhs), self.get(rhs));
+        let (join, result) = self.join(Type::I32);
+        let saved = self.dirty.clone();
+        let ab = self.push(Op::Bits(a), Type::I64);
+        let bb = self.push(Op::Bits(b), Type::I64);
+        let same = self.push(Op::Icmp(IntCC::Eq, ab, bb), Type::I32);
+        for tag in [Tag::Object, Tag::Boolean] {
+            let x = self.push(Op::TagIs(tag, a), Type::I32);
+            let y = self.push(Op::TagIs(tag, b), Type::I32);
+            let both = self.push(Op::Int(IntOp::And, x, y), Type::I32);
+            self.decide_if(both, join, same);
+        }
+        let mut nullish = [a, b];
+        for (i, v) in [a, b].into_iter().enumerate() {
+            let u = self.push(Op::TagIs(Tag::Undefined, v), Type::I32);
+            let n = self.push(Op::TagIs(Tag::Null, v), Type::I32);
+            nullish[i] = self.push(Op::Int(IntOp::Or, u, n), Type::I32);
+        }
+        let either = self.push(Op::Int(IntOp::Or, nullish[0], nullish[1]), Type::I32);
+        let both = self.push(Op::Int(IntOp::And, nullish[0], nullish[1]), Type::I32);
+        self.decide_if(either, join, both);
+        let na = self.push(Op::TagIs(Tag::Number, a), Type::I32);
+        let nb = self.push(Op::TagIs(Tag::Number, b), Type::I32);
+        let numbers = self.push(Op::Int(IntOp::And, na, nb), Type::I32);
+        let yes = self.f.add_block();
+        let slow = self.f.add_block();
+        self.effect(Op::Brif(numbers, yes, vec![], slow, vec![]));
+        self.cur = yes;
+        let exit = self.exit(ip);
+        let x = self.push_exit(Op::UnboxF64(a), Some(Type::F64), exit).expect("a result");
+        let y = self.push_exit(Op::UnboxF64(b), Some(Type::F64), exit).expect("a result");
+        let eq = self.push(Op::Fcmp(FloatCC::Eq, x, y), Type::I32);
+        self.effect(Op::Jump(join, vec![eq]));
+        self.cur = slow;
+        // The VM gives the instruction's outcome: for `!=`, that they differ.
+        let mut r = self.exec_outcome(ip);
+        if matches!(self.src.insts[ip as usize], Inst::Neq { .. } | Inst::JmpNeq { .. }) {
+            r = self.not(r);
+        }
+        self.effect(Op::Jump(join, vec![r]));
+        self.cur = join;
+        self.dirty = saved;
+        result
+    }
+
+    /// Runs the instruction at `ip` through the VM and gives its outcome as an i32.
+    fn exec_outcome(&mut self, ip: u32) -> Val {
+        let r = self.exec(ip);
+        self.is_true(r)
+    }
+
+    /// ToBoolean of a register as an i32: inline for booleans, else by the VM (for the
+    /// conditional jump at `ip`, whose outcome it then is: `negate` for `jmp_false`).
+    fn truthy_jump(&mut self, ip: u32, cond: u32, negate: bool) -> Val {
+        let v = self.get(cond);
+        let (join, result) = self.join(Type::I32);
+        let bits = self.push(Op::Bits(v), Type::I64);
+        let f = self.const_bits(JsConst::False);
+        let t = self.push(Op::Int(IntOp::Sub, bits, f), Type::I64);
+        let one = self.iconst(Type::I64, 1);
+        let is_bool = self.push(Op::Icmp(IntCC::Ule, t, one), Type::I32);
+        let fast = self.f.add_block();
+        let slow = self.f.add_block();
+        self.effect(Op::Brif(is_bool, fast, vec![], slow, vec![]));
+        let saved = self.dirty.clone();
+        self.cur = fast;
+        let small = self.push(Op::Trunc(t), Type::I32);
+        let taken = if negate {
+            let one = self.iconst(Type::I32, 1);
+            self.push(Op::Int(IntOp::Xor, small, one), Type::I32)
+        } else {
+            small
+        };
+        self.effect(Op::Jump(join, vec![taken]));
+        self.cur = slow;
+        let r = self.exec_outcome(ip);
+        self.effect(Op::Jump(join, vec![r]));
+        self.cur = join;
+        self.dirty = saved;
+        result
+    }
+
+    /// A property read through the shapes the inline cache saw, else the VM.
+    fn get_property(&mut self, ip: u32, dst: u32, obj: Option<u32>) -> bool {
+        let cases = self.profile.property(ip);
+        if cases.is_empty() {
+            return false;
+        }
+        let exit = self.exit(ip);
+        let p = match obj {
+            Some(o) => {
+                let v = self.get(o);
+                self.push_exit(Op::UnboxObject(v), Some(Type::Ptr), exit).expect("a result")
+            }
+            None => {
+                let g = self.profile.global_object();
+                self.iconst(Type::Ptr, g as i64)
+            }
+        };
+        let shape = self.push(Op::LoadShape(p), Type::Ptr);
+        let (join, result) = self.join(Type::Value);
+        let saved = self.dirty.clone();
+        for case in cases {
+            let k = self.iconst(Type::Ptr, case.shape as i64);
+            let hit = self.push(Op::Icmp(IntCC::Eq, shape, k), Type::I32);
+            let yes = self.f.add_block();
+            let no = self.f.add_block();
+            self.effect(Op::Brif(hit, yes, vec![], no, vec![]));
+            self.cur = yes;
+            let at = match case.holder {
+                None => p,
+                Some(h) => {
+                    // A prototype's property: still there while the epoch is the same.
+                    let addr = self.iconst(Type::Ptr, self.src.proto_epoch as i64);
+                    let now = self.push(Op::Load(Type::I32, addr, 0), Type::I32);
+                    let then = self.iconst(Type::I32, h.epoch as i32 as i64);
+                    let changed = self.push(Op::Icmp(IntCC::Ne, now, then), Type::I32);
+                    self.push_exit(Op::Check(changed), None, exit);
+                    self.iconst(Type::Ptr, h.object as i64)
+                }
+            };
+            let v = match case.slot {
+                SlotAt::Inline(off) => self.push(Op::LoadSlot(at, off), Type::Value),
+                SlotAt::OutOfLine(i) => self.push(Op::LoadOolSlot(at, i), Type::Value),
+            };
+            // An empty slot (an uninitialized global binding) is the VM's to report.
+            let empty = self.is_const(v, JsConst::Empty);
+            self.push_exit(Op::Check(empty), None, exit);
+            self.effect(Op::Jump(join, vec![v]));
+            self.cur = no;
+        }
+        self.exec(ip);
+        let v = self.get(dst);
+        self.effect(Op::Jump(join, vec![v]));
+        self.switch_to(join);
+        self.dirty = saved;
+        self.set(dst, result);
+        true
+    }
+
+    /// A property write to an own data property of the shapes the inline cache saw, else
+    /// the VM.
+    fn put_property(&mut self, ip: u32, obj: u32, value: u32) -> bool {
+        let cases: Vec<PropertyCase> = self.profile.property(ip).into_iter().filter(|c| c.holder.is_none()).collect();
+        if cases.is_empty() {
+            return false;
+        }
+        let exit = self.exit(ip);
+        let o = self.get(obj);
+        let v = self.get(value);
+        let p = self.push_exit(Op::UnboxObject(o), Some(Type::Ptr), exit).expect("a result");
+        let shape = self.push(Op::LoadShape(p), Type::Ptr);
+        let join = self.f.add_block();
+        let saved = self.dirty.clone();
+        for case in cases {
+            let k = self.iconst(Type::Ptr, case.shape as i64);
+            let hit = self.push(Op::Icmp(IntCC::Eq, shape, k), Type::I32);
+            let yes = self.f.add_block();
+            let no = self.f.add_block();
+            self.effect(Op::Brif(hit, yes, vec![], no, vec![]));
+            self.cur = yes;
+            match case.slot {
+                SlotAt::Inline(off) => self.effect(Op::StoreSlot(p, off, v)),
+                SlotAt::OutOfLine(i) => self.effect(Op::StoreOolSlot(p, i, v)),
+            }
+            self.effect(Op::Jump(join, vec![]));
+            self.cur = no;
+        }
+        self.exec(ip);
+        self.effect(Op::Jump(join, vec![]));
+        self.switch_to(join);
+        self.dirty = saved;
+        true
+    }
+
+    /// Translates the instruction at `ip`; whether it ended the block.
+    fn inst(&mut self, ip: u32) -> Result<bool, String> {
+        let inst = self.src.insts[ip as usize];
+        let target = |off: i32| (ip as i64 + off as i64) as u32;
+        macro_rules! arith {
+            ($dst:expr, $lhs:expr, $rhs:expr, $op:expr) => {{
+                match self.arith(ip, $op, $lhs, $rhs) {
+                    Some(v) => self.set($dst, v),
+                    None if self.unprofiled(ip) => {
+                        let v = self.unprofiled_arith(ip, $op, $dst, $lhs, $rhs, None);
+                        self.set($dst, v);
+                    }
+                    None => {
+                        self.exec(ip);
+                    }
+                }
+            }};
+        }
+        macro_rules! bitwise {
+            ($dst:expr, $lhs:expr, $rhs:expr, $op:expr) => {{
+                match self.bitwise(ip, $op, $lhs, $rhs) {
+                    Some(v) => self.set($dst, v),
+                    None => {
+                        self.exec(ip);
+                    }
+                }
+            }};
+        }
+        // A comparison into a register.
+        macro_rules! compare {
+            ($dst:expr, $lhs:expr, $rhs:expr, $cc:expr) => {{
+                let c = match self.compare(ip, $cc, $lhs, $rhs) {
+                    Some(c) => Some(c),
+                    None if self.unprofiled(ip) => Some(self.unprofiled_compare(ip, $cc, $lhs, $rhs)),
+                    None => None,
+                };
+                match c {
+                    Some(c) => {
+                        let v = self.boolean(c);
+                        self.set($dst, v);
+                    }
+                    None => {
+                        self.exec(ip);
+                    }
+                }
+            }};
+        }
+        // A conditional jump on a comparison; `$negate` for the `not` forms.
+        macro_rules! jump_if {
+            ($off:expr, $lhs:expr, $rhs:expr, $cc:expr, $negate:expr) => {{
+                let holds = match self.compare(ip, $cc, $lhs, $rhs) {
+                    Some(c) => Some(c),
+                    None if self.unprofiled(ip) => Some(self.unprofiled_compare(ip, $cc, $lhs, $rhs)),
+                    None => None,
+                };
+                let c = match holds {
+                    Some(c) if $negate => self.not(c),
+                    Some(c) => c,
+                    None => self.exec_outcome(ip),
+                };
+                self.cond_jump(ip, c, target($off));
+                return Ok(true);
+            }};
+        }
+        macro_rules! jump_on {
+            ($off:expr, $c:expr) => {{
+                let c = $c;
+                self.cond_jump(ip, c, target($off));
+                return Ok(true);
+            }};
+        }
+        match inst {
+            Inst::Wide {} | Inst::Debugger {} => {}
+            Inst::Mov { dst, src } => {
+                let v = self.get(src);
+                self.set(dst, v);
+            }
+            Inst::LoadConstUndefined { dst } => {
+                let v = self.vconst(JsConst::Undefined);
+                self.set(dst, v);
+            }
+            Inst::LoadConstNull { dst } => {
+                let v = self.vconst(JsConst::Null);
+                self.set(dst, v);
+            }
+            Inst::LoadConstTrue { dst } => {
+                let v = self.vconst(JsConst::True);
+                self.set(dst, v);
+            }
+            Inst::LoadConstFalse { dst } => {
+                let v = self.vconst(JsConst::False);
+                self.set(dst, v);
+            }
+            Inst::LoadConstEmpty { dst } => {
+                let v = self.vconst(JsConst::Empty);
+                self.set(dst, v);
+            }
+            Inst::LoadConstInt { dst, value } => {
+                let v = self.number(value as f64);
+                self.set(dst, v);
+            }
+            Inst::LoadConstDouble { dst, value } => {
+                let v = self.number(value);
+                self.set(dst, v);
+            }
+            Inst::LoadParam { dst, index } => {
+                let v = self.params[index as usize];
+                self.set(dst, v);
+            }
+            Inst::Add { dst, lhs, rhs } | Inst::AddN { dst, lhs, rhs } => arith!(dst, lhs, rhs, FloatOp::Add),
+            Inst::Sub { dst, lhs, rhs } | Inst::SubN { dst, lhs, rhs } => arith!(dst, lhs, rhs, FloatOp::Sub),
+            Inst::Mul { dst, lhs, rhs } | Inst::MulN { dst, lhs, rhs } => arith!(dst, lhs, rhs, FloatOp::Mul),
+            Inst::Div { dst, lhs, rhs } | Inst::DivN { dst, lhs, rhs } => arith!(dst, lhs, rhs, FloatOp::Div),
+            Inst::BitAnd { dst, lhs, rhs } => bitwise!(dst, lhs, rhs, IntOp::And),
+            Inst::BitOr { dst, lhs, rhs } => bitwise!(dst, lhs, rhs, IntOp::Or),
+            Inst::BitXor { dst, lhs, rhs } => bitwise!(dst, lhs, rhs, IntOp::Xor),
+            Inst::Shl { dst, lhs, rhs } => bitwise!(dst, lhs, rhs, IntOp::Shl),
+            Inst::Shr { dst, lhs, rhs } => bitwise!(dst, lhs, rhs, IntOp::Sshr),
+            Inst::UShr { dst, lhs, rhs } => bitwise!(dst, lhs, rhs, IntOp::Ushr),
+            Inst::Inc { dst, src } | Inst::Dec { dst, src } => {
+                let delta = if matches!(inst, Inst::Inc { .. }) { 1 } else { -1 };
+                match self.step_by_one(ip, src, delta) {
+                    Some(v) => self.set(dst, v),
+                    None if self.unprofiled(ip) => {
+                        let v = self.unprofiled_arith(ip, FloatOp::Add, dst, src, src, Some(delta as f64));
+                        self.set(dst, v);
+                    }
+                    None => {
+                        self.exec(ip);
+                    }
+                }
+            }
+            Inst::Negate { dst, src } => match self.numbers(ip) {
+                Some(_) => {
+                    let exit = self.exit(ip);
+                    let a = self.get(src);
+                    let x = self.push_exit(Op::UnboxF64(a), Some(Type::F64), exit).expect("a result");
+                    let r = self.push(Op::Fneg(x), Type::F64);
+                    let v = self.push(Op::BoxF64(r), Type::Value);
+                    self.set(dst, v);
+                }
+                None => {
+                    self.exec(ip);
+                }
+            },
+            Inst::Less { dst, lhs, rhs } | Inst::LessN { dst, lhs, rhs } => compare!(dst, lhs, rhs, FloatCC::Lt),
+            Inst::LessEq { dst, lhs, rhs } | Inst::LessEqN { dst, lhs, rhs } => compare!(dst, lhs, rhs, FloatCC::Le),
+            Inst::Greater { dst, lhs, rhs } | Inst::GreaterN { dst, lhs, rhs } => compare!(dst, lhs, rhs, FloatCC::Gt),
+            Inst::GreaterEq { dst, lhs, rhs } | Inst::GreaterEqN { dst, lhs, rhs } => {
+                compare!(dst, lhs, rhs, FloatCC::Ge)
+            }
+            Inst::Eq { dst, lhs, rhs } | Inst::Neq { dst, lhs, rhs } => {
+                let mut c = self.loose_equal(ip, lhs, rhs);
+                if matches!(inst, Inst::Neq { .. }) {
+                    c = self.not(c);
+                }
+                let v = self.boolean(c);
+                self.set(dst, v);
+            }
+            Inst::LoadThisNS { dst } => {
+                // An object `this` is itself; the VM converts the others.
+                let this = self.params[0];
+                let (join, v) = self.join(Type::Value);
+                let saved = self.dirty.clone();
+                let object = self.push(Op::TagIs(crate::mir::Tag::Object, this), Type::I32);
+                self.decide_if(object, join, this);
+                self.exec(ip);
+                let converted = self.get(dst);
+                self.effect(Op::Jump(join, vec![converted]));
+                self.cur = join;
+                self.dirty = saved;
+                self.set(dst, v);
+            }
+            Inst::StrictEq { dst, lhs, rhs } | Inst::StrictNeq { dst, lhs, rhs } => {
+                let mut c = self.strict_equal(ip, lhs, rhs);
+                if matches!(inst, Inst::StrictNeq { .. }) {
+                    let one = self.iconst(Type::I32, 1);
+                    c = self.push(Op::Int(IntOp::Xor, c, one), Type::I32);
+                }
+                let v = self.boolean(c);
+                self.set(dst, v);
+            }
+            Inst::Jmp { off } => {
+                let t = target(off);
+                if t <= ip {
+                    self.poll(ip);
+                }
+                self.jump(t);
+                return Ok(true);
+            }
+            Inst::JmpTrue { off, cond } => jump_on!(off, self.truthy_jump(ip, cond, false)),
+            Inst::JmpFalse { off, cond } => jump_on!(off, self.truthy_jump(ip, cond, true)),
+            Inst::JmpUndefined { off, value } => {
+                let v = self.get(value);
+                jump_on!(off, self.is_const(v, JsConst::Undefined))
+            }
+            Inst::JmpNotUndefined { off, value } => {
+                let v = self.get(value);
+                let c = self.is_const(v, JsConst::Undefined);
+                jump_on!(off, self.not(c))
+            }
+            Inst::JmpEmpty { off, value } => {
+                let v = self.get(value);
+                jump_on!(off, self.is_const(v, JsConst::Empty))
+            }
+            Inst::JmpNotEmpty { off, value } => {
+                let v = self.get(value);
+                let c = self.is_const(v, JsConst::Empty);
+                jump_on!(off, self.not(c))
+            }
+            Inst::JmpNullish { off, value } => {
+                let c = self.nullish(value);
+                jump_on!(off, c)
+            }
+            Inst::JmpNotNullish { off, value } => {
+                let c = self.nullish(value);
+                jump_on!(off, self.not(c))
+            }
+            Inst::JmpEq { off, lhs, rhs } => jump_on!(off, self.loose_equal(ip, lhs, rhs)),
+            Inst::JmpNeq { off, lhs, rhs } => {
+                let c = self.loose_equal(ip, lhs, rhs);
+                jump_on!(off, self.not(c))
+            }
+            Inst::JmpStrictEq { off, lhs, rhs } => jump_on!(off, self.strict_equal(ip, lhs, rhs)),
+            Inst::JmpStrictNeq { off, lhs, rhs } => {
+                let c = self.strict_equal(ip, lhs, rhs);
+                jump_on!(off, self.not(c))
+            }
+            Inst::JmpLess { off, lhs, rhs } => jump_if!(off, lhs, rhs, FloatCC::Lt, false),
+            Inst::JmpNotLess { off, lhs, rhs } => jump_if!(off, lhs, rhs, FloatCC::Lt, true),
+            Inst::JmpLessEq { off, lhs, rhs } => jump_if!(off, lhs, rhs, FloatCC::Le, false),
+            Inst::JmpNotLessEq { off, lhs, rhs } => jump_if!(off, lhs, rhs, FloatCC::Le, true),
+            Inst::JmpGreater { off, lhs, rhs } => jump_if!(off, lhs, rhs, FloatCC::Gt, false),
+            Inst::JmpNotGreater { off, lhs, rhs } => jump_if!(off, lhs, rhs, FloatCC::Gt, true),
+            Inst::JmpGreaterEq { off, lhs, rhs } => jump_if!(off, lhs, rhs, FloatCC::Ge, false),
+            Inst::JmpNotGreaterEq { off, lhs, rhs } => jump_if!(off, lhs, rhs, FloatCC::Ge, true),
+            Inst::Ret { value } => {
+                let v = self.get(value);
+                self.effect(Op::Return(v));
+                return Ok(true);
+            }
+            Inst::RetUndefined {} => {
+                let v = self.vconst(JsConst::Undefined);
+                self.effect(Op::Return(v));
+                return Ok(true);
+            }
+            Inst::Throw { .. } | Inst::ThrowError { .. } | Inst::Trap {} => {
+                // The VM throws; the exit after it is never taken.
+                self.exec(ip);
+                let exit = self.exit(ip);
+                self.push_exit(Op::Deopt, None, exit);
+                return Ok(true);
+            }
+            Inst::GetById { dst, obj, .. } | Inst::TryGetById { dst, obj, .. } => {
+                if !self.get_property(ip, dst, Some(obj)) {
+                    self.exec(ip);
+                }
+            }
+            Inst::GetGlobal { dst, .. } => {
+                if !self.get_property(ip, dst, None) {
+                    self.exec(ip);
+                }
+            }
+            Inst::PutById { obj, value, .. } | Inst::TryPutById { obj, value, .. } => {
+                if !self.put_property(ip, obj, value) {
+                    self.exec(ip);
+                }
+            }
+            Inst::GetByVal { dst, obj, key } if self.dense(ip) => {
+                let exit = self.exit(ip);
+                let (o, k) = (self.get(obj), self.get(key));
+                let p = self.push_exit(Op::UnboxObject(o), Some(Type::Ptr), exit).expect("a result");
+                let i = self.push_exit(Op::UnboxI32(k), Some(Type::I32), exit).expect("a result");
+                let v = self.push_exit(Op::LoadElem(p, i), Some(Type::Value), exit).expect("a result");
+                self.set(dst, v);
+            }
+            Inst::PutByVal { obj, key, value } if self.dense(ip) => {
+                let exit = self.exit(ip);
+                let (o, k, v) = (self.get(obj), self.get(key), self.get(value));
+                let p = self.push_exit(Op::UnboxObject(o), Some(Type::Ptr), exit).expect("a result");
+                let i = self.push_exit(Op::UnboxI32(k), Some(Type::I32), exit).expect("a result");
+                self.push_exit(Op::StoreElem(p, i, v), None, exit);
+            }
+            Inst::ToNumeric { dst, src } => {
+                // A number is itself; the VM converts the others.
+                let v = self.get(src);
+                let (join, r) = self.join(Type::Value);
+                let saved = self.dirty.clone();
+                let number = self.push(Op::TagIs(crate::mir::Tag::Number, v), Type::I32);
+                self.decide_if(number, join, v);
+                self.exec(ip);
+                let converted = self.get(dst);
+                self.effect(Op::Jump(join, vec![converted]));
+                self.cur = join;
+                self.dirty = saved;
+                self.set(dst, r);
+            }
+            Inst::LoadFromEnvironment { dst, env, slot } => {
+                let exit = self.exit(ip);
+                let e = self.get(env);
+                let v = self.push_exit(Op::LoadEnv(e, slot), Some(Type::Value), exit).expect("a result");
+                self.set(dst, v);
+            }
+            Inst::StoreToEnvironment { env, slot, value } => {
+                let exit = self.exit(ip);
+                let (e, v) = (self.get(env), self.get(value));
+                self.push_exit(Op::StoreEnv(e, slot, v), None, exit);
+            }
+            _ if unsupported(&inst) => {
+                let exit = self.exit(ip);
+                self.push_exit(Op::Deopt, None, exit);
+                return Ok(true);
+            }
+            _ => {
+                self.exec(ip);
+            }
+        }
+        if self.src.insts[ip as usize].opcode().is_terminator() {
+            return Err(format!("{}: a terminator at {ip} that is not translated", self.src.name));
+        }
+        Ok(false)
+    }
+
+    /// Whether an element access only ever took the dense fast path.
+    fn dense(&self, ip: u32) -> bool {
+        let k = self.profile.kinds(ip);
+        k & kind::DENSE != 0 && k & kind::SLOW == 0
+    }
+
+    fn not(&mut self, c: Val) -> Val {
+        let one = self.iconst(Type::I32, 1);
+        self.push(Op::Int(IntOp::Xor, c, one), Type::I32)
+    }
+
+    /// Whether a register holds undefined or null (i32).
+    fn nullish(&mut self, r: u32) -> Val {
+        let v = self.get(r);
+        let u = self.is_const(v, JsConst::Undefined);
+        let n = self.is_const(v, JsConst::Null);
+        self.push(Op::Int(IntOp::Or, u, n), Type::I32)
+    }
+
+    /// Ends the block of the conditional jump at `ip`: to `to` when `c`, else on.
+    fn cond_jump(&mut self, ip: u32, c: Val, to: u32) {
+        if to <= ip {
+            self.poll(ip);
+        }
+        self.branch(c, to, ip + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mir::verify::verify;
+    use crate::{HelperSig, ObjectLayout, ValueLayout};
+
+    /// Feedback by instruction index.
+    struct Seen(Vec<(u32, u8)>);
+
+    impl Profile for Seen {
+        fn kinds(&self, ip: u32) -> u8 {
+            self.0.iter().find(|&&(i, _)| i == ip).map_or(0, |&(_, k)| k)
+        }
+        fn property(&self, _ip: u32) -> Vec<PropertyCase> {
+            Vec::new()
+        }
+        fn global_object(&self) -> u64 {
+            0x1000
+        }
+    }
+
+    fn vm() -> Interface {
+        let values = ValueLayout {
+            tag_shift: 48,
+            payload_mask: (1 << 48) - 1,
+            first_tag: 0xfff9,
+            tag_object: 0xfffa,
+            tag_string: 0xfffb,
+            tag_symbol: 0xfffc,
+            tag_bigint: 0xfffd,
+            tag_cell: 0xfffe,
+            canonical_nan: 0x7ff8_0000_0000_0000,
+            undefined: 0xfff9 << 48,
+            null: (0xfff9 << 48) | 1,
+            false_: (0xfff9 << 48) | 2,
+            true_: (0xfff9 << 48) | 3,
+            empty: (0xfff9 << 48) | 4,
+        };
+        let objects = ObjectLayout {
+            shape: 0,
+            slots: 8,
+            elements: 16,
+            array_length: 24,
+            vec_len: 0,
+            vec_data: 8,
+            cell_kind: 0,
+            env_kind: 1,
+            env_size: 4,
+            env_slots: 16,
+        };
+        let helpers = ["exec", "safepoint"]
+            .iter()
+            .map(|n| HelperSig { name: n.to_string(), arity: usize::from(*n == "exec") })
+            .collect();
+        Interface { values, objects, helpers }
+    }
+
+    fn translate_all(insts: &[Inst], handlers: &[(u32, u32, u32)], seen: Seen) -> Function {
+        let src = Source {
+            name: "f",
+            insts,
+            handlers,
+            frame_size: 4,
+            entry: 0,
+            interrupt: 0x2000,
+            stress: false,
+            proto_epoch: 0x3000,
+        };
+        let f = translate(&src, &seen, &vm()).expect("translates");
+        if let Err(e) = verify(&f) {
+            panic!("{e:?}\n{f}");
+        }
+        f
+    }
+
+    fn ops(f: &Function) -> Vec<Op> {
+        f.layout.iter().flat_map(|&b| f.block(b).insts.iter().map(|i| i.op.clone())).collect()
+    }
+
+    /// `return a + b` over the parameters.
+    fn add_params() -> Vec<Inst> {
+        vec![
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::LoadParam { dst: 1, index: 2 },
+            Inst::Add { dst: 2, lhs: 0, rhs: 1 },
+            Inst::Ret { value: 2 },
+        ]
+    }
+
+    #[test]
+    fn int32_feedback_speculates_with_an_overflow_exit() {
+        let f = translate_all(&add_params(), &[], Seen(vec![(2, kind::INT32)]));
+        assert_eq!(f.block(f.entry().unwrap()).params.len(), 3, "this and two arguments");
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::Checked(CheckedOp::Add, ..))));
+        assert!(!ops(&f).iter().any(|op| matches!(op, Op::CallHelper(..))), "no slow path: it exits");
+        let exit = f.exits.iter().find(|e| e.offset == 2).expect("an exit at the add");
+        let live: Vec<u32> = exit.regs.iter().map(|&(r, _)| r).collect();
+        assert_eq!(live, vec![0, 1], "the add's operands are live there");
+    }
+
+    #[test]
+    fn doubles_use_f64_and_other_kinds_the_vm() {
+        let f = translate_all(&add_params(), &[], Seen(vec![(2, kind::INT32 | kind::DOUBLE)]));
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::Float(FloatOp::Add, ..))));
+        let f = translate_all(&add_params(), &[], Seen(vec![(2, kind::STRING)]));
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "exec")));
+        assert!(!ops(&f).iter().any(|op| matches!(op, Op::Float(..))));
+        // Never ran: numbers inline, anything else through the VM.
+        let f = translate_all(&add_params(), &[], Seen(vec![]));
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::Float(FloatOp::Add, ..))));
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "exec")));
+    }
+
+    #[test]
+    fn what_a_handler_reads_is_live_where_it_may_be_entered() {
+        // r0 = 1; throw (inside a try whose handler returns r0).
+        let insts = [
+            Inst::LoadConstInt { dst: 0, value: 1 },
+            Inst::Jmp { off: 4 },
+            Inst::Catch { dst: 2 },
+            Inst::Mov { dst: 1, src: 0 },
+            Inst::Ret { value: 1 },
+            Inst::ThrowError { kind: 0, msg: 0 },
+        ];
+        let f = translate_all(&insts, &[(5, 6, 2)], Seen(vec![]));
+        // The helper's exit stores nothing (the registers were stored before the call)...
+        let call = f
+            .layout
+            .iter()
+            .flat_map(|&b| f.block(b).insts.iter())
+            .find(|i| matches!(i.op, Op::CallHelper(..)))
+            .expect("the throw goes through the VM");
+        assert!(f.exits[call.exit.unwrap().0 as usize].regs.is_empty());
+        // ... because r0, which the handler reads, was stored first.
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::StoreReg(0, _))));
+    }
+
+    #[test]
+    fn back_edges_poll_and_mark_their_loop() {
+        // for (r0 = 0; r0 < r1; r0++) {}
+        let insts = [
+            Inst::LoadConstInt { dst: 0, value: 0 },
+            Inst::LoadParam { dst: 1, index: 1 },
+            Inst::Inc { dst: 0, src: 0 },
+            Inst::JmpLess { off: -1, lhs: 0, rhs: 1 },
+            Inst::RetUndefined {},
+        ];
+        let f = translate_all(&insts, &[], Seen(vec![(2, kind::INT32), (3, kind::INT32)]));
+        assert!(f.layout.iter().any(|&b| f.block(b).is_loop));
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::Load(Type::I32, ..))), "the interrupt flag is read");
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "safepoint")));
+    }
+}

@@ -1,0 +1,304 @@
+//! The JIT: hot functions and loops run as machine code.
+//!
+//! ```text
+//!  interpreter: a call of a warm function, or a back-edge of a warm loop
+//!      └─▶ run_compiled(frame, at) ── code for `at`? ── no, and hot ─▶ compile:
+//!                                      │                 bytecode + feedback (Profile)
+//!                                      │                 ─▶ native::translate ─▶ MIR passes
+//!                                      │                 ─▶ machine code (native::lower)
+//!                                      ▼
+//!          code(ctx, &frame registers, arguments)  ── its helpers run on the same frame
+//!             ├─ returned v     ─▶ the interpreter returns v from the frame
+//!             └─ left by exit k ─▶ the registers live there are in the frame: the
+//!                                  interpreter resumes at exit k's instruction (throwing
+//!                                  the pending exception if a helper threw)
+//! ```
+//!
+//! The frame stays the interpreter's throughout: compiled code reads and writes its
+//! registers, and helpers (and the collector, and stack traces) see it as any other frame.
+//! Code whose speculations keep failing is dropped and compiled again from the feedback
+//! gathered since, a few times, then the function stays interpreted. Generators and async
+//! functions are not compiled.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Instant;
+
+use bytecode::{FunctionFlags, Inst};
+use native::translate::{self, Holder, PropertyCase, SlotAt};
+
+use crate::code::compiled::Compiled;
+use crate::code::{ic, info_ref, FunctionInfo};
+use crate::gc::Gc;
+use crate::object::{JsObject, Shape};
+use crate::runtime::Runtime;
+use crate::runtime_interface;
+use crate::value::{self, Value};
+
+/// How compiled code for a frame ended.
+pub(crate) enum Outcome {
+    /// It returned this value.
+    Returned(Value),
+    /// It left through an exit: the interpreter resumes at this instruction (the frame's
+    /// `ip` says so too).
+    Resume(u32),
+    /// A helper threw at this instruction (the frame's `ip`): the exception is pending.
+    Threw(u32),
+}
+
+/// Exits through failed speculation after which code is dropped.
+const MAX_DEOPTS: u32 = 64;
+/// Compiles of a function after which it stays interpreted.
+const MAX_COMPILES: u32 = 4;
+/// Back-edges of a warm function per call's worth of warmth (as in `code::feedback`).
+const BACK_EDGES_PER_CALL: u32 = 64;
+
+/// Runs frame `fi` (the top frame, about to run instruction `at`: 0 on entry, or a loop
+/// header) in compiled code, compiling it first if it is hot enough. None: there is no
+/// code for it, and the interpreter goes on.
+pub(crate) fn run_compiled(rt: &mut Runtime, fi: usize, at: u32) -> Option<Outcome> {
+    let threshold = rt.host.options.jit_threshold?;
+    let frame = rt.calls.frames[fi];
+    // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+    let info = unsafe { info_ref(frame.info) };
+    let code = match code_for(info, at) {
+        Some(c) => c,
+        None => {
+            if info.jit.given_up.get() || !hot(rt, info, at, threshold) {
+                return None;
+            }
+            compile(rt, info, at)?
+        }
+    };
+    Some(enter(rt, fi, info, &code))
+}
+
+/// The code of `info` entered at `at`.
+fn code_for(info: &FunctionInfo, at: u32) -> Option<Rc<Compiled>> {
+    if at == 0 {
+        return info.jit.entry.borrow().clone();
+    }
+    info.jit.loops.borrow().iter().find(|(h, _)| *h == at).map(|(_, c)| c.clone())
+}
+
+/// Whether `info` has run enough (since it started recording feedback) to compile it for
+/// an entry at `at`.
+fn hot(rt: &Runtime, info: &FunctionInfo, at: u32, threshold: u32) -> bool {
+    if !info.warm.profiling.get() {
+        return false;
+    }
+    let after = threshold.saturating_sub(rt.host.options.profile_after.unwrap_or(0));
+    if at == 0 {
+        info.warm.entries.get() >= after
+    } else {
+        info.warm.back_edges.get() >= after.saturating_mul(BACK_EDGES_PER_CALL)
+    }
+}
+
+/// Runs `code` for frame `fi`.
+fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Rc<Compiled>) -> Outcome {
+    let frame = rt.calls.frames[fi];
+    let mut few = [0u64; 8];
+    let mut many = Vec::new();
+    let args: &mut [u64] = if code.params as usize <= few.len() {
+        &mut few[..code.params as usize]
+    } else {
+        many.resize(code.params as usize, 0);
+        &mut many
+    };
+    for (i, a) in args.iter_mut().enumerate() {
+        let i = i as u32;
+        *a = if i < frame.argc { rt.calls.stack[(frame.args + i) as usize] } else { Value::UNDEFINED }.bits();
+    }
+    let regs = rt.calls.stack[frame.base as usize..].as_mut_ptr() as *mut u64;
+    let mut ctx = native::Context::new(rt as *mut Runtime as *mut std::ffi::c_void, runtime_interface::entries());
+    // SAFETY: the code was compiled by `native::lower` for this machine from this frame's
+    // function against this runtime's interface. What it touches is valid for the call:
+    // the context (a local), the frame's registers (its whole window is on the register
+    // stack, which never reallocates), `args` (one value per parameter), and the cells its
+    // values point to (rooted in the frame, or kept alive as `jit_shapes`). Its helpers
+    // get the runtime, which nothing else uses while the code runs.
+    let status = unsafe { (code.memory.entry())(&mut ctx, regs, args.as_ptr()) };
+    if status == 0 {
+        return Outcome::Returned(value::from_bits(ctx.result));
+    }
+    let k = (status & 0xffff_ffff) as usize - 1;
+    let ip = code.exits.get(k).copied().unwrap_or(0);
+    rt.calls.frames[fi].ip = ip;
+    if rt.host.options.jit_log {
+        let why = if status & native::THREW != 0 { "a helper threw" } else { "a check failed" };
+        eprintln!("jit: exit {} at pc {} ({why})", name_of(info), info.byte_pc(ip));
+    }
+    if status & native::THREW != 0 {
+        return Outcome::Threw(ip);
+    }
+    let n = code.deopts.get() + 1;
+    code.deopts.set(n);
+    if n == MAX_DEOPTS {
+        drop_code(rt, info);
+    }
+    Outcome::Resume(ip)
+}
+
+/// Drops a function's code after too many exits: it is compiled again from the feedback
+/// gathered since, unless that happened too often.
+fn drop_code(rt: &Runtime, info: &FunctionInfo) {
+    info.jit.entry.replace(None);
+    info.jit.loops.borrow_mut().clear();
+    if info.jit.compiles.get() >= MAX_COMPILES {
+        info.jit.given_up.set(true);
+    }
+    if rt.host.options.jit_log {
+        let again = if info.jit.given_up.get() { "it stays interpreted" } else { "to be compiled again" };
+        eprintln!("jit: dropped the code of {} after {MAX_DEOPTS} exits, {again}", name_of(info));
+    }
+}
+
+/// The function's name for the log.
+fn name_of(info: &FunctionInfo) -> String {
+    let name = info.display_name();
+    format!("{}#{}", if name.is_empty() { "<anonymous>" } else { &name }, info.id)
+}
+
+/// What the interpreter observed, for the translator.
+struct Observed<'a> {
+    rt: &'a Runtime,
+    info: &'a FunctionInfo,
+    /// The shapes the code will compare with, and the prototypes it reads.
+    shapes: RefCell<Vec<Gc<Shape>>>,
+    holders: RefCell<Vec<Gc<JsObject>>>,
+}
+
+impl translate::Profile for Observed<'_> {
+    fn kinds(&self, ip: u32) -> u8 {
+        let code = self.info.code();
+        match code.insts.get(ip as usize) {
+            Some(inst) if !crate::code::feedback::is_call(inst) => code.feedback.sites[ip as usize].get(),
+            _ => 0,
+        }
+    }
+
+    fn property(&self, ip: u32) -> Vec<PropertyCase> {
+        let slot = match self.info.code().insts.get(ip as usize) {
+            Some(
+                Inst::GetById { ic, .. }
+                | Inst::TryGetById { ic, .. }
+                | Inst::GetGlobal { ic, .. }
+                | Inst::PutById { ic, .. }
+                | Inst::TryPutById { ic, .. },
+            ) => (self.info.ic_base + ic) as usize,
+            _ => return Vec::new(),
+        };
+        let Some(entries) = self.rt.code.ics.get(slot * ic::WAYS..slot * ic::WAYS + ic::WAYS) else {
+            return Vec::new();
+        };
+        let mut cases = Vec::new();
+        for e in entries {
+            let holder = match (e.kind, e.holder) {
+                (ic::OWN, _) => None,
+                (ic::PROTO, Some(h)) if e.epoch == *self.rt.caches.proto_epoch => {
+                    self.holders.borrow_mut().push(h);
+                    Some(Holder { object: h.addr() as u64, epoch: e.epoch })
+                }
+                _ => continue,
+            };
+            let Some(shape) = e.shape else { continue };
+            self.shapes.borrow_mut().push(shape);
+            let out_of_line = crate::object::OUT_OF_LINE;
+            let slot =
+                if e.loc & out_of_line != 0 { SlotAt::OutOfLine(e.loc & !out_of_line) } else { SlotAt::Inline(e.loc) };
+            cases.push(PropertyCase { shape: shape.addr() as u64, slot, holder });
+        }
+        cases
+    }
+
+    fn global_object(&self) -> u64 {
+        self.rt.global_object().addr() as u64
+    }
+}
+
+/// What a compile made.
+struct Made {
+    code: Compiled,
+    /// What the code refers to and the collector must keep: shapes, prototypes.
+    shapes: Vec<Gc<Shape>>,
+    holders: Vec<Gc<JsObject>>,
+    /// The MIR text and machine code, when kept (`RuntimeOptions::jit_dump`).
+    dump: Option<(String, Vec<u8>)>,
+}
+
+/// Compiles `info` for an entry at `at` and keeps the code; None if it cannot be.
+fn compile(rt: &mut Runtime, info: &FunctionInfo, at: u32) -> Option<Rc<Compiled>> {
+    let start = Instant::now();
+    let flags = info.flags();
+    info.jit.compiles.set(info.jit.compiles.get() + 1);
+    let name = name_of(info);
+    let result = if flags.contains(FunctionFlags::GENERATOR)
+        || flags.contains(FunctionFlags::GENERATOR_INNER)
+        || flags.contains(FunctionFlags::ASYNC)
+    {
+        Err("generators and async functions stay interpreted".to_string())
+    } else {
+        machine_code(rt, info, at, &name)
+    };
+    let Made { code, shapes, holders, dump } = match result {
+        Ok(r) => r,
+        Err(e) => {
+            if rt.host.options.jit_log {
+                eprintln!("jit: {name} is not compiled: {e}");
+            }
+            info.jit.given_up.set(true);
+            return None;
+        }
+    };
+    rt.code.jit_shapes.extend(shapes);
+    rt.code.jit_holders.extend(holders);
+    let size = code.memory.len();
+    let code = Rc::new(code);
+    if at == 0 {
+        info.jit.entry.replace(Some(code.clone()));
+    } else {
+        info.jit.loops.borrow_mut().push((at, code.clone()));
+    }
+    let entry = if at == 0 { "entry".to_string() } else { format!("loop at pc {}", info.byte_pc(at)) };
+    if rt.host.options.jit_log {
+        eprintln!(
+            "jit: compiled {name} ({entry}): {} instructions, {size} bytes of machine code in {:.2} ms",
+            info.code().insts.len(),
+            start.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    if let Some((mir, bytes)) = dump {
+        rt.code.jit_dumps.push((format!("{name} ({entry})"), mir, bytes));
+    }
+    Some(code)
+}
+
+/// Translates, optimizes and lowers `info` for an entry at `at`.
+fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Result<Made, String> {
+    let code = info.code();
+    let observed = Observed { rt, info, shapes: RefCell::new(Vec::new()), holders: RefCell::new(Vec::new()) };
+    let source = translate::Source {
+        name,
+        insts: &code.insts,
+        handlers: &code.handlers,
+        frame_size: info.header.frame_size,
+        entry: at,
+        interrupt: Arc::as_ptr(&rt.host.interrupt) as u64,
+        stress: rt.host.gc_stress,
+        proto_epoch: &*rt.caches.proto_epoch as *const u32 as u64,
+    };
+    let vm = runtime_interface::interface();
+    let mut mir = translate::translate(&source, &observed, vm)?;
+    let passes: Vec<&str> = native::passes::PASSES.iter().map(|p| p.name).collect();
+    native::passes::run(&mut mir, &passes, cfg!(debug_assertions))?;
+    let target = native::lower::Target::host().ok_or("no machine code for this machine")?;
+    let compiled = native::lower::compile(&mir, target, vm, &[])?;
+    let memory = native::code_memory::CodeMemory::new(&compiled.code)?;
+    let params = mir.entry().map_or(0, |e| mir.block(e).params.len() as u32);
+    let exits = mir.exits.iter().map(|e| e.offset).collect();
+    let dump = rt.host.options.jit_dump.then(|| (mir.to_string(), compiled.code.clone()));
+    let compiled = Compiled { memory, exits, params, deopts: std::cell::Cell::new(0) };
+    Ok(Made { code: compiled, shapes: observed.shapes.into_inner(), holders: observed.holders.into_inner(), dump })
+}
