@@ -21,7 +21,6 @@
 //! functions are not compiled.
 
 use std::cell::RefCell;
-use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -29,10 +28,12 @@ use bytecode::{FunctionFlags, Inst};
 use native::translate::{self, Holder, PropertyCase, SlotAt};
 
 use crate::code::compiled::Compiled;
-use crate::code::{ic, info_ref, FunctionInfo};
-use crate::gc::Gc;
+use crate::code::{ic, info_ref, FuncRef, FunctionInfo};
+use crate::gc::{CellKind, Gc};
 use crate::object::{JsObject, Shape};
-use crate::runtime::Runtime;
+use crate::runtime::frame::{push_call_window, Frame, ENTRY};
+use crate::runtime::function::Closure;
+use crate::runtime::{JsResult, Runtime};
 use crate::runtime_interface;
 use crate::value::{self, Value};
 
@@ -62,7 +63,7 @@ pub(crate) fn run_compiled(rt: &mut Runtime, fi: usize, at: u32) -> Option<Outco
     let frame = rt.calls.frames[fi];
     // SAFETY: a function of this runtime's bundles, used while the runtime lives.
     let info = unsafe { info_ref(frame.info) };
-    let code = match code_for(info, at) {
+    let code = match info.jit.code(at) {
         Some(c) => c,
         None => {
             if info.jit.given_up.get() || !hot(rt, info, at, threshold) {
@@ -71,15 +72,75 @@ pub(crate) fn run_compiled(rt: &mut Runtime, fi: usize, at: u32) -> Option<Outco
             compile(rt, info, at)?
         }
     };
-    Some(enter(rt, fi, info, &code))
+    Some(enter(rt, fi, info, code))
 }
 
-/// The code of `info` entered at `at`.
-fn code_for(info: &FunctionInfo, at: u32) -> Option<Rc<Compiled>> {
-    if at == 0 {
-        return info.jit.entry.borrow().clone();
+/// A plain call (from compiled code) of `f` with the `argc` values at stack index `first`
+/// (`this` first), when `f` is a closure whose function has code for its entry: its frame
+/// is pushed and its code run right here, as the interpreter's call fast path would push
+/// it. None: not such a call (the caller makes it the general way).
+pub(crate) fn call_compiled(rt: &mut Runtime, f: Value, first: usize, argc: usize) -> Option<JsResult<Value>> {
+    if !f.is_object() || argc == 0 {
+        return None;
     }
-    info.jit.loops.borrow().iter().find(|(h, _)| *h == at).map(|(_, c)| c.clone())
+    let fo: Gc<JsObject> = f.gc();
+    if rt.heap.kind_of(fo) != CellKind::Closure {
+        return None;
+    }
+    // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+    let info = unsafe { info_ref(rt.heap.get(fo.cast::<Closure>()).func) };
+    let code = info.jit.code(0)?;
+    let at = rt.calls.stack.len();
+    let need = argc + info.header.frame_size as usize;
+    if info.flags().contains(FunctionFlags::CLASS_CONSTRUCTOR)
+        || at + need > rt.calls.stack_limit
+        || rt.calls.frames.len() >= rt.host.options.max_stack_depth
+    {
+        return None;
+    }
+    push_call_window(&mut rt.calls.stack, first, argc, need);
+    let realm = info.realm();
+    rt.calls.frames.push(Frame {
+        info: FuncRef::new(info),
+        closure: f,
+        new_target: Value::UNDEFINED,
+        generator: Value::UNDEFINED,
+        base: (at + argc) as u32,
+        args: at as u32,
+        argc: argc as u32,
+        ip: 0,
+        ret_reg: 0,
+        flags: ENTRY,
+        saved_realm: rt.realm,
+    });
+    rt.realm = realm;
+    info.warm.count_entry(rt.host.options.profile_after);
+    let fi = rt.calls.frames.len() - 1;
+    if rt.host.gc_stress || rt.host.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+        if let Err(e) = rt.safepoint_slow() {
+            return Some(finish(rt, fi, Err(e)));
+        }
+    }
+    let outcome = enter(rt, fi, info, code);
+    Some(finish(rt, fi, Ok(outcome)))
+}
+
+/// Ends a call from compiled code whose callee's code ran (`outcome`): returns from the frame, or lets the interpreter run it
+/// on from where its code left (or unwind it from where it threw).
+pub(crate) fn finish(rt: &mut Runtime, fi: usize, outcome: JsResult<Outcome>) -> JsResult<Value> {
+    let threw = match outcome {
+        Ok(Outcome::Returned(v)) => match crate::interp::pop_frame(rt, fi, v) {
+            Ok(v) => return Ok(v),
+            Err(_) => true,
+        },
+        Ok(Outcome::Resume(_)) => false,
+        Ok(Outcome::Threw(_)) | Err(_) => true,
+    };
+    // The frame's handlers may catch what it threw; otherwise it is the caller's.
+    if threw && crate::interp::unwind(rt, fi).is_none() {
+        return Err(crate::runtime::Exception);
+    }
+    crate::interp::run(rt)
 }
 
 /// Whether `info` has run enough (since it started recording feedback) to compile it for
@@ -97,7 +158,7 @@ fn hot(rt: &Runtime, info: &FunctionInfo, at: u32, threshold: u32) -> bool {
 }
 
 /// Runs `code` for frame `fi`.
-fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Rc<Compiled>) -> Outcome {
+fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled) -> Outcome {
     let frame = rt.calls.frames[fi];
     let mut few = [0u64; 8];
     let mut many = Vec::new();
@@ -144,8 +205,7 @@ fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Rc<Compiled>) 
 /// Drops a function's code after too many exits: it is compiled again from the feedback
 /// gathered since, unless that happened too often.
 fn drop_code(rt: &Runtime, info: &FunctionInfo) {
-    info.jit.entry.replace(None);
-    info.jit.loops.borrow_mut().clear();
+    info.jit.drop_all();
     if info.jit.compiles.get() >= MAX_COMPILES {
         info.jit.given_up.set(true);
     }
@@ -229,7 +289,7 @@ struct Made {
 }
 
 /// Compiles `info` for an entry at `at` and keeps the code; None if it cannot be.
-fn compile(rt: &mut Runtime, info: &FunctionInfo, at: u32) -> Option<Rc<Compiled>> {
+fn compile<'a>(rt: &mut Runtime, info: &'a FunctionInfo, at: u32) -> Option<&'a Compiled> {
     let start = Instant::now();
     let flags = info.flags();
     info.jit.compiles.set(info.jit.compiles.get() + 1);
@@ -255,12 +315,7 @@ fn compile(rt: &mut Runtime, info: &FunctionInfo, at: u32) -> Option<Rc<Compiled
     rt.code.jit_shapes.extend(shapes);
     rt.code.jit_holders.extend(holders);
     let size = code.memory.len();
-    let code = Rc::new(code);
-    if at == 0 {
-        info.jit.entry.replace(Some(code.clone()));
-    } else {
-        info.jit.loops.borrow_mut().push((at, code.clone()));
-    }
+    let code = info.jit.install(at, code);
     let entry = if at == 0 { "entry".to_string() } else { format!("loop at pc {}", info.byte_pc(at)) };
     if rt.host.options.jit_log {
         eprintln!(

@@ -2,7 +2,7 @@
 //! entries from the interpreter (OSR), and how its compiles went.
 
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::ptr::NonNull;
 
 /// Machine code for a function, entered at its start or at one loop header.
 pub(crate) struct Compiled {
@@ -15,16 +15,51 @@ pub(crate) struct Compiled {
     pub(crate) deopts: Cell<u32>,
 }
 
-/// A function's compiled code. Frames running it hold an `Rc`, so code dropped while they
-/// run (because it exited too often) stays mapped until they leave it.
+/// A function's compiled code. Code is never freed before the function is (frames may
+/// still run code that is no longer entered): dropping code only stops entering it, and a
+/// function is compiled a few times at most.
 #[derive(Default)]
 pub(crate) struct JitState {
-    /// Entered by calls.
-    pub(crate) entry: RefCell<Option<Rc<Compiled>>>,
-    /// Entered at loop headers: (instruction index, code).
-    pub(crate) loops: RefCell<Vec<(u32, Rc<Compiled>)>>,
+    /// Every compile's code, owned here, boxed so that it never moves.
+    #[allow(clippy::vec_box)]
+    made: RefCell<Vec<Box<Compiled>>>,
+    /// The code entered by calls (in `made`).
+    entry: Cell<Option<NonNull<Compiled>>>,
+    /// The code entered at loop headers: (instruction index, code in `made`).
+    loops: RefCell<Vec<(u32, NonNull<Compiled>)>>,
     /// How many times it was compiled.
     pub(crate) compiles: Cell<u32>,
     /// Never compile it again: it could not be, or its code kept exiting.
     pub(crate) given_up: Cell<bool>,
+}
+
+impl JitState {
+    /// The code entered at instruction `at` (0: by calls).
+    #[inline]
+    pub(crate) fn code(&self, at: u32) -> Option<&Compiled> {
+        let p = if at == 0 { self.entry.get()? } else { self.loops.borrow().iter().find(|(h, _)| *h == at)?.1 };
+        // SAFETY: `p` points into a box of `made`, which is only ever pushed to, so the box
+        // lives (unmoved) as long as `self`.
+        Some(unsafe { p.as_ref() })
+    }
+
+    /// Keeps `code` and enters it at `at` from now on.
+    pub(crate) fn install(&self, at: u32, code: Compiled) -> &Compiled {
+        let boxed = Box::new(code);
+        let p = NonNull::from(&*boxed);
+        self.made.borrow_mut().push(boxed);
+        if at == 0 {
+            self.entry.set(Some(p));
+        } else {
+            self.loops.borrow_mut().push((at, p));
+        }
+        // SAFETY: as in `code`: the box was just moved into `made`, where it stays.
+        unsafe { p.as_ref() }
+    }
+
+    /// Stops entering every code of the function (frames running it finish with it).
+    pub(crate) fn drop_all(&self) {
+        self.entry.set(None);
+        self.loops.borrow_mut().clear();
+    }
 }

@@ -3,7 +3,8 @@
 //! ```text
 //!  Feedback (in the decoded code)
 //!   sites[ip]    one byte per instruction
-//!                arithmetic, comparisons:  kinds of the operands seen (INT32 DOUBLE STRING OTHER)
+//!                arithmetic, comparisons:  kinds of the operands seen (INT32 DOUBLE STRING OTHER),
+//!                                          and for arithmetic of its number results
 //!                element reads and writes: DENSE (the fast path served it), SLOW, and the
 //!                                          kinds of the elements read
 //!                calls:                    the call site's number + 1 (an index into `calls`)

@@ -218,7 +218,7 @@ impl Runtime {
 /// Unwinds to the innermost handler covering the current instruction of frame `fi`, or
 /// out of the entry frame. Returns the frame index to continue in, with its `ip` set to
 /// the handler.
-fn unwind(rt: &mut Runtime, mut fi: usize) -> Option<usize> {
+pub(crate) fn unwind(rt: &mut Runtime, mut fi: usize) -> Option<usize> {
     let catchable = rt.exception_kind == ExceptionKind::Normal;
     loop {
         let frame = rt.calls.frames[fi];
@@ -445,10 +445,20 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                 let v = match (a.as_number(), b.as_number()) {
                     // Mod and Exp go through libm (fmod, pow): canonicalize their NaNs.
                     (Some(x), Some(y)) => {
-                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        let r = $num(x, y);
+                        // Arithmetic records its result's kind too (an int32 sum that
+                        // overflows makes the site a double one); bitwise results are int32s.
+                        note!(
+                            feedback::number_kind(x)
+                                | feedback::number_kind(y)
+                                | match stringify!($inst) {
+                                    "Sub" | "Mul" | "Div" | "Mod" | "Exp" => feedback::number_kind(r),
+                                    _ => 0,
+                                }
+                        );
                         match stringify!($inst) {
-                            "Mod" | "Exp" => Value::number($num(x, y)),
-                            _ => Value::number_arith($num(x, y)),
+                            "Mod" | "Exp" => Value::number(r),
+                            _ => Value::number_arith(r),
                         }
                     }
                     _ => {
@@ -687,7 +697,9 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         let (a, b) = (reg!(lhs), reg!(rhs));
                         let v = match (a.as_number(), b.as_number()) {
                             (Some(x), Some(y)) => {
-                                note!(feedback::number_kind(x) | feedback::number_kind(y));
+                                note!(
+                                    feedback::number_kind(x) | feedback::number_kind(y) | feedback::number_kind(x + y)
+                                );
                                 Value::number_arith(x + y)
                             }
                             _ => {
@@ -771,22 +783,22 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                     // ---- Typed operators ----
                     Inst::AddN { dst, lhs, rhs } => {
                         let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
-                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        note!(feedback::number_kind(x) | feedback::number_kind(y) | feedback::number_kind(x + y));
                         set!(dst, Value::number_arith(x + y));
                     }
                     Inst::SubN { dst, lhs, rhs } => {
                         let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
-                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        note!(feedback::number_kind(x) | feedback::number_kind(y) | feedback::number_kind(x - y));
                         set!(dst, Value::number_arith(x - y));
                     }
                     Inst::MulN { dst, lhs, rhs } => {
                         let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
-                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        note!(feedback::number_kind(x) | feedback::number_kind(y) | feedback::number_kind(x * y));
                         set!(dst, Value::number_arith(x * y));
                     }
                     Inst::DivN { dst, lhs, rhs } => {
                         let (x, y) = (reg!(lhs).number_unchecked(), reg!(rhs).number_unchecked());
-                        note!(feedback::number_kind(x) | feedback::number_kind(y));
+                        note!(feedback::number_kind(x) | feedback::number_kind(y) | feedback::number_kind(x / y));
                         set!(dst, Value::number_arith(x / y));
                     }
                     Inst::LessN { dst, lhs, rhs } => {
@@ -861,7 +873,7 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         let a = reg!(src);
                         let v = match a.as_number() {
                             Some(x) => {
-                                note!(feedback::number_kind(x));
+                                note!(feedback::number_kind(x) | feedback::number_kind(x + 1.0));
                                 Value::number(x + 1.0)
                             }
                             None => {
@@ -875,7 +887,7 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         let a = reg!(src);
                         let v = match a.as_number() {
                             Some(x) => {
-                                note!(feedback::number_kind(x));
+                                note!(feedback::number_kind(x) | feedback::number_kind(x - 1.0));
                                 Value::number(x - 1.0)
                             }
                             None => {

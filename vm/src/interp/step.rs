@@ -574,25 +574,20 @@ fn call(
     if crate::runtime::stack_address() < rt.calls.stack_guard {
         return Err(rt.throw_range_error("Maximum call stack size exceeded"));
     }
+    #[cfg(feature = "jit")]
+    if !construct {
+        if let Some(r) = crate::jit::call_compiled(rt, f, first, argc) {
+            return r;
+        }
+    }
     match ops::call::start_call(rt, f, first, argc, dst, new_target, construct)? {
         CallStart::Pushed => {
             let top = rt.calls.frames.len() - 1;
             rt.calls.frames[top].flags |= ENTRY;
             // A callee with code runs it right away, without a turn of the interpreter.
             #[cfg(feature = "jit")]
-            {
-                let threw = match crate::jit::run_compiled(rt, top, 0) {
-                    Some(crate::jit::Outcome::Returned(v)) => match super::pop_frame(rt, top, v) {
-                        Ok(v) => return Ok(v),
-                        Err(_) => true,
-                    },
-                    Some(crate::jit::Outcome::Threw(_)) => true,
-                    Some(crate::jit::Outcome::Resume(_)) | None => false,
-                };
-                // The callee's handlers may catch what it threw; otherwise it is ours.
-                if threw && super::unwind(rt, top).is_none() {
-                    return Err(crate::runtime::Exception);
-                }
+            if let Some(outcome) = crate::jit::run_compiled(rt, top, 0) {
+                return crate::jit::finish(rt, top, Ok(outcome));
             }
             run(rt)
         }
