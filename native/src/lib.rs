@@ -172,3 +172,40 @@ pub struct ValueLayout {
     pub false_: u64,
     pub empty: u64,
 }
+
+/// A VM description for unit tests: the VM's boxing, and objects laid out as
+/// [shape, slots, elements, length] in 8-byte words, value vectors as [len, data...],
+/// environments as [kind byte at 0, size at 4, slots from 16]; with `helpers` (name, arity).
+#[cfg(test)]
+pub(crate) fn test_interface(helpers: &[(&str, usize)]) -> Interface {
+    let values = ValueLayout {
+        tag_shift: 48,
+        payload_mask: (1 << 48) - 1,
+        first_tag: 0xfff9,
+        tag_object: 0xfffa,
+        tag_string: 0xfffb,
+        tag_symbol: 0xfffc,
+        tag_bigint: 0xfffd,
+        tag_cell: 0xfffe,
+        canonical_nan: 0x7ff8_0000_0000_0000,
+        undefined: 0xfff9 << 48,
+        null: (0xfff9 << 48) | 1,
+        false_: (0xfff9 << 48) | 2,
+        true_: (0xfff9 << 48) | 3,
+        empty: (0xfff9 << 48) | 4,
+    };
+    let objects = ObjectLayout {
+        shape: 0,
+        slots: 8,
+        elements: 16,
+        array_length: 24,
+        vec_len: 0,
+        vec_data: 8,
+        cell_kind: 0,
+        env_kind: 1,
+        env_size: 4,
+        env_slots: 16,
+    };
+    let helpers = helpers.iter().map(|&(name, arity)| HelperSig { name: name.to_string(), arity }).collect();
+    Interface { values, objects, helpers }
+}

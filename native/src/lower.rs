@@ -772,43 +772,11 @@ mod tests {
     use super::*;
     use crate::code_memory::CodeMemory;
     use crate::mir::parse::parse_function;
-    use crate::{HelperSig, ObjectLayout};
-
-    /// The VM's boxing, for tests that need a layout (the real one comes from the VM).
-    const LAYOUT: ValueLayout = ValueLayout {
-        tag_shift: 48,
-        payload_mask: (1 << 48) - 1,
-        first_tag: 0xfff9,
-        tag_object: 0xfffa,
-        tag_string: 0xfffb,
-        tag_symbol: 0xfffc,
-        tag_bigint: 0xfffd,
-        tag_cell: 0xfffe,
-        canonical_nan: 0x7ff8_0000_0000_0000,
-        undefined: 0xfff9 << 48,
-        null: (0xfff9 << 48) | 1,
-        false_: (0xfff9 << 48) | 2,
-        true_: (0xfff9 << 48) | 3,
-        empty: (0xfff9 << 48) | 4,
-    };
 
     /// Objects of the tests: [shape, slots, elements, length] in 8-byte words; value
     /// vectors: [len, data...].
     fn vm() -> Interface {
-        let objects = ObjectLayout {
-            shape: 0,
-            slots: 8,
-            elements: 16,
-            array_length: 24,
-            vec_len: 0,
-            vec_data: 8,
-            cell_kind: 0,
-            env_kind: 1,
-            env_size: 4,
-            env_slots: 16,
-        };
-        let helpers = vec![HelperSig { name: "add".into(), arity: 2 }, HelperSig { name: "fail".into(), arity: 0 }];
-        Interface { values: LAYOUT, objects, helpers }
+        crate::test_interface(&[("add", 2), ("fail", 0)])
     }
 
     const ADD_OVF: &str = "\
@@ -837,7 +805,7 @@ block0(v0: i32, v1: i32):
         let code = CodeMemory::new(&compile(&f, host, &vm(), &[]).unwrap().code).unwrap();
         let call = |a: i32, b: i32| {
             let mut ctx = crate::Context::default();
-            let mut regs = [LAYOUT.undefined; 4];
+            let mut regs = [vm().values.undefined; 4];
             let args = [a as u32 as u64, b as u32 as u64];
             // SAFETY: compiled for this machine from verified MIR that touches only the
             // context, registers r0 and r1 and two argument slots, all valid here.
@@ -864,7 +832,7 @@ block0(v0: i32, v1: i32):
         static HELPERS: [crate::HelperEntry; 2] = [add, fail];
         let code = CodeMemory::new(&compile(f, Target::host().unwrap(), &vm(), &[]).unwrap().code).unwrap();
         let mut ctx = crate::Context::new(std::ptr::null_mut(), &HELPERS);
-        let mut regs = [LAYOUT.undefined; 4];
+        let mut regs = [vm().values.undefined; 4];
         // SAFETY: compiled for this machine from verified MIR that reads only the objects the
         // tests lay out in `args` and registers r0..r3.
         let status = unsafe { (code.entry())(&mut ctx, regs.as_mut_ptr(), args.as_ptr()) };
@@ -901,9 +869,9 @@ block0(v0: i32, v1: i32):
         .unwrap();
         let shape = [0u64; 1];
         let slots = [1u64, 10f64.to_bits(), 11f64.to_bits()];
-        let elements = [2u64, 20f64.to_bits(), LAYOUT.empty];
+        let elements = [2u64, 20f64.to_bits(), vm().values.empty];
         let object = |length: u64| {
-            [shape.as_ptr() as u64, slots.as_ptr() as u64, elements.as_ptr() as u64, length, LAYOUT.undefined]
+            [shape.as_ptr() as u64, slots.as_ptr() as u64, elements.as_ptr() as u64, length, vm().values.undefined]
         };
         let mut o = object(2);
         let (status, result) = run(&f, &[o.as_mut_ptr() as u64, shape.as_ptr() as u64, 0]);

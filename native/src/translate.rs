@@ -639,23 +639,7 @@ impl Tx<'_> {
             rhs,
             Type::I32,
             |tx, x, y| tx.push(Op::Fcmp(cc, x, y), Type::I32),
-            |tx| {
-                // The VM gives a jump's outcome: for the `not` forms, that it does not hold.
-                let r = tx.exec_outcome(ip);
-                let inst = tx.src.insts[ip as usize];
-                let negated = matches!(
-                    inst,
-                    Inst::JmpNotLess { .. }
-                        | Inst::JmpNotLessEq { .. }
-                        | Inst::JmpNotGreater { .. }
-                        | Inst::JmpNotGreaterEq { .. }
-                );
-                if negated {
-                    tx.not(r)
-                } else {
-                    r
-                }
-            },
+            |tx| tx.comparison_holds(ip),
         )
     }
 
@@ -769,28 +753,16 @@ impl Tx<'_> {
                 });
             }
         }
-        let numbers_or_slow = self.f.add_block();
-        self.effect(Op::Brif(identity.expect("tags tested"), join, vec![same], numbers_or_slow, vec![]));
         let saved = self.dirty.clone();
-        self.cur = numbers_or_slow;
-        let na = self.push(Op::TagIs(crate::mir::Tag::Number, a), Type::I32);
-        let nb = self.push(Op::TagIs(crate::mir::Tag::Number, b), Type::I32);
-        let both = self.push(Op::Int(IntOp::And, na, nb), Type::I32);
-        let numbers = self.f.add_block();
-        let slow = self.f.add_block();
-        self.effect(Op::Brif(both, numbers, vec![], slow, vec![]));
-        self.cur = numbers;
-        let exit = self.exit(ip);
-        let x = self.push_exit(Op::UnboxF64(a), Some(Type::F64), exit).expect("a result");
-        let y = self.push_exit(Op::UnboxF64(b), Some(Type::F64), exit).expect("a result");
-        let eq = self.push(Op::Fcmp(FloatCC::Eq, x, y), Type::I32);
-        self.effect(Op::Jump(join, vec![eq]));
-        self.cur = slow;
-        // The VM gives the instruction's outcome: for `!==`, that they differ.
-        let mut r = self.exec_outcome(ip);
-        if matches!(self.src.insts[ip as usize], Inst::StrictNeq { .. } | Inst::JmpStrictNeq { .. }) {
-            r = self.not(r);
-        }
+        self.decide_if(identity.expect("tags tested"), join, same);
+        let r = self.numbers_or_vm(
+            ip,
+            lhs,
+            rhs,
+            Type::I32,
+            |tx, x, y| tx.push(Op::Fcmp(FloatCC::Eq, x, y), Type::I32),
+            |tx| tx.comparison_holds(ip),
+        );
         self.effect(Op::Jump(join, vec![r]));
         self.cur = join;
         self.dirty = saved;
@@ -829,28 +801,41 @@ impl Tx<'_> {
         let either = self.push(Op::Int(IntOp::Or, nullish[0], nullish[1]), Type::I32);
         let both = self.push(Op::Int(IntOp::And, nullish[0], nullish[1]), Type::I32);
         self.decide_if(either, join, both);
-        let na = self.push(Op::TagIs(Tag::Number, a), Type::I32);
-        let nb = self.push(Op::TagIs(Tag::Number, b), Type::I32);
-        let numbers = self.push(Op::Int(IntOp::And, na, nb), Type::I32);
-        let yes = self.f.add_block();
-        let slow = self.f.add_block();
-        self.effect(Op::Brif(numbers, yes, vec![], slow, vec![]));
-        self.cur = yes;
-        let exit = self.exit(ip);
-        let x = self.push_exit(Op::UnboxF64(a), Some(Type::F64), exit).expect("a result");
-        let y = self.push_exit(Op::UnboxF64(b), Some(Type::F64), exit).expect("a result");
-        let eq = self.push(Op::Fcmp(FloatCC::Eq, x, y), Type::I32);
-        self.effect(Op::Jump(join, vec![eq]));
-        self.cur = slow;
-        // The VM gives the instruction's outcome: for `!=`, that they differ.
-        let mut r = self.exec_outcome(ip);
-        if matches!(self.src.insts[ip as usize], Inst::Neq { .. } | Inst::JmpNeq { .. }) {
-            r = self.not(r);
-        }
+        let r = self.numbers_or_vm(
+            ip,
+            lhs,
+            rhs,
+            Type::I32,
+            |tx, x, y| tx.push(Op::Fcmp(FloatCC::Eq, x, y), Type::I32),
+            |tx| tx.comparison_holds(ip),
+        );
         self.effect(Op::Jump(join, vec![r]));
         self.cur = join;
         self.dirty = saved;
         result
+    }
+
+    /// Runs the comparison (or the jump on one) at `ip` through the VM: whether the
+    /// comparison holds (the VM says whether `!=` holds or a `jmp_not_less` jumps: the
+    /// opposite).
+    fn comparison_holds(&mut self, ip: u32) -> Val {
+        let r = self.exec_outcome(ip);
+        let negated = matches!(
+            self.src.insts[ip as usize],
+            Inst::Neq { .. }
+                | Inst::StrictNeq { .. }
+                | Inst::JmpNeq { .. }
+                | Inst::JmpStrictNeq { .. }
+                | Inst::JmpNotLess { .. }
+                | Inst::JmpNotLessEq { .. }
+                | Inst::JmpNotGreater { .. }
+                | Inst::JmpNotGreaterEq { .. }
+        );
+        if negated {
+            self.not(r)
+        } else {
+            r
+        }
     }
 
     /// Runs the instruction at `ip` through the VM and gives its outcome as an i32.
@@ -1338,7 +1323,6 @@ impl Tx<'_> {
 mod tests {
     use super::*;
     use crate::mir::verify::verify;
-    use crate::{HelperSig, ObjectLayout, ValueLayout};
 
     /// Feedback by instruction index.
     struct Seen(Vec<(u32, u8)>);
@@ -1356,39 +1340,7 @@ mod tests {
     }
 
     fn vm() -> Interface {
-        let values = ValueLayout {
-            tag_shift: 48,
-            payload_mask: (1 << 48) - 1,
-            first_tag: 0xfff9,
-            tag_object: 0xfffa,
-            tag_string: 0xfffb,
-            tag_symbol: 0xfffc,
-            tag_bigint: 0xfffd,
-            tag_cell: 0xfffe,
-            canonical_nan: 0x7ff8_0000_0000_0000,
-            undefined: 0xfff9 << 48,
-            null: (0xfff9 << 48) | 1,
-            false_: (0xfff9 << 48) | 2,
-            true_: (0xfff9 << 48) | 3,
-            empty: (0xfff9 << 48) | 4,
-        };
-        let objects = ObjectLayout {
-            shape: 0,
-            slots: 8,
-            elements: 16,
-            array_length: 24,
-            vec_len: 0,
-            vec_data: 8,
-            cell_kind: 0,
-            env_kind: 1,
-            env_size: 4,
-            env_slots: 16,
-        };
-        let helpers = ["exec", "safepoint"]
-            .iter()
-            .map(|n| HelperSig { name: n.to_string(), arity: usize::from(*n == "exec") })
-            .collect();
-        Interface { values, objects, helpers }
+        crate::test_interface(&[("exec", 1), ("safepoint", 0)])
     }
 
     fn translate_all(insts: &[Inst], handlers: &[(u32, u32, u32)], seen: Seen) -> Function {
