@@ -149,6 +149,15 @@ pub struct ObjectLayout {
     /// An environment's number of slots (u32) and its first slot.
     pub env_size: i32,
     pub env_slots: i32,
+    /// A dictionary-mode shape's version (u32): bumped when a property is removed or
+    /// changes attributes.
+    pub shape_dict_version: i32,
+    /// A cell's flags byte, and the object flags that say whether properties can be added
+    /// by a shape transition: extensible, and not a prototype (whose changes other objects'
+    /// caches check).
+    pub cell_flags: i32,
+    pub extensible: u8,
+    pub is_prototype: u8,
 }
 
 /// The NaN-boxing of values, as the VM defines it (`vm::runtime_interface::layout`); the
@@ -205,6 +214,10 @@ pub(crate) fn test_interface(helpers: &[(&str, usize)]) -> Interface {
         env_kind: 1,
         env_size: 4,
         env_slots: 16,
+        shape_dict_version: 8,
+        cell_flags: 2,
+        extensible: 1,
+        is_prototype: 2,
     };
     let helpers = helpers.iter().map(|&(name, arity)| HelperSig { name: name.to_string(), arity }).collect();
     Interface { values, objects, helpers }

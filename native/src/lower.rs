@@ -62,7 +62,15 @@ impl Target {
         }
     }
 
+    /// The code generator for the target, made once (making it costs as much as compiling
+    /// a small function).
     fn isa(self) -> Result<OwnedTargetIsa, String> {
+        static ISAS: [std::sync::OnceLock<Result<OwnedTargetIsa, String>>; 2] =
+            [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+        ISAS[self as usize].get_or_init(|| self.make_isa()).clone()
+    }
+
+    fn make_isa(self) -> Result<OwnedTargetIsa, String> {
         let mut flags = settings::builder();
         let set = |f: &mut settings::Builder, k: &str, v: &str| {
             f.set(k, v).map_err(|e| format!("cranelift setting {k}: {e}"))
@@ -655,6 +663,11 @@ impl Lowering<'_> {
                 None
             }
             Op::LoadShape(o) => Some(b.ins().load(types::I64, flags(), self.val(*o)?, self.vm.objects.shape)),
+            Op::StoreShape(o, s) => {
+                let (o, s) = (self.val(*o)?, self.val(*s)?);
+                b.ins().store(flags(), s, o, self.vm.objects.shape);
+                None
+            }
             Op::GuardShape(o, s) => {
                 let (o, s) = (self.val(*o)?, self.val(*s)?);
                 let shape = b.ins().load(types::I64, flags(), o, self.vm.objects.shape);

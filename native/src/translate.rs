@@ -74,6 +74,11 @@ pub struct PropertyCase {
     pub slot: SlotAt,
     /// The property is not the receiver's own but this prototype's (a read).
     pub holder: Option<Holder>,
+    /// The shape is a dictionary, whose layout holds while its version is this one.
+    pub dict_version: Option<u32>,
+    /// A write that adds the property: objects move to this shape (while the prototype
+    /// epoch is `Holder::epoch`: no prototype got a setter or read-only property).
+    pub transition: Option<Holder>,
 }
 
 /// The prototype that holds a property, which receivers of the case's shape inherit while
@@ -844,40 +849,95 @@ impl Tx<'_> {
         self.is_true(r)
     }
 
-    /// ToBoolean of a register as an i32: inline for booleans, else by the VM (for the
-    /// conditional jump at `ip`, whose outcome it then is: `negate` for `jmp_false`).
-    fn truthy_jump(&mut self, ip: u32, cond: u32, negate: bool) -> Val {
+    /// ToBoolean of a register as an i32, for the instruction at `ip` (`jmp_true`,
+    /// `jmp_false` or `not`): inline for booleans, objects, undefined, null and numbers,
+    /// else by the VM.
+    fn truthy(&mut self, ip: u32, cond: u32) -> Val {
+        use crate::mir::Tag;
         let v = self.get(cond);
         let (join, result) = self.join(Type::I32);
+        let saved = self.dirty.clone();
         let bits = self.push(Op::Bits(v), Type::I64);
         let f = self.const_bits(JsConst::False);
         let t = self.push(Op::Int(IntOp::Sub, bits, f), Type::I64);
         let one = self.iconst(Type::I64, 1);
         let is_bool = self.push(Op::Icmp(IntCC::Ule, t, one), Type::I32);
-        let fast = self.f.add_block();
-        let slow = self.f.add_block();
-        self.effect(Op::Brif(is_bool, fast, vec![], slow, vec![]));
-        let saved = self.dirty.clone();
-        self.cur = fast;
         let small = self.push(Op::Trunc(t), Type::I32);
-        let taken = if negate {
-            let one = self.iconst(Type::I32, 1);
-            self.push(Op::Int(IntOp::Xor, small, one), Type::I32)
-        } else {
-            small
-        };
-        self.effect(Op::Jump(join, vec![taken]));
+        self.decide_if(is_bool, join, small);
+        let object = self.push(Op::TagIs(Tag::Object, v), Type::I32);
+        let yes = self.iconst(Type::I32, 1);
+        self.decide_if(object, join, yes);
+        let u = self.push(Op::TagIs(Tag::Undefined, v), Type::I32);
+        let n = self.push(Op::TagIs(Tag::Null, v), Type::I32);
+        let nullish = self.push(Op::Int(IntOp::Or, u, n), Type::I32);
+        let no = self.iconst(Type::I32, 0);
+        self.decide_if(nullish, join, no);
+        let number = self.push(Op::TagIs(Tag::Number, v), Type::I32);
+        let numbers = self.f.add_block();
+        let slow = self.f.add_block();
+        self.effect(Op::Brif(number, numbers, vec![], slow, vec![]));
+        self.cur = numbers;
+        // A number is truthy unless it is 0, -0 or NaN.
+        let exit = self.exit(ip);
+        let x = self.push_exit(Op::UnboxF64(v), Some(Type::F64), exit).expect("a result");
+        let zero = self.push(Op::Fconst(Ieee64::new(0.0)), Type::F64);
+        let above = self.push(Op::Fcmp(FloatCC::Gt, x, zero), Type::I32);
+        let below = self.push(Op::Fcmp(FloatCC::Lt, x, zero), Type::I32);
+        let nonzero = self.push(Op::Int(IntOp::Or, above, below), Type::I32);
+        self.effect(Op::Jump(join, vec![nonzero]));
         self.cur = slow;
-        let r = self.exec_outcome(ip);
+        // The VM gives the jump's outcome, or `!v` for `not`.
+        let mut r = self.exec_outcome(ip);
+        if matches!(self.src.insts[ip as usize], Inst::JmpFalse { .. } | Inst::Not { .. }) {
+            r = self.not(r);
+        }
         self.effect(Op::Jump(join, vec![r]));
         self.cur = join;
         self.dirty = saved;
         result
     }
 
+    /// Moves the object `p` to the shape of transition `t`, after checking (exiting
+    /// otherwise) that nothing forbids adding the property: the object is extensible and
+    /// not a prototype, and no prototype changed since the transition was seen.
+    fn transition(&mut self, ip: u32, p: Val, t: Holder) {
+        let exit = self.exit(ip);
+        let objects = self.vm.objects;
+        let word = self.push(Op::Load(Type::I32, p, 0), Type::I32);
+        let shift = self.iconst(Type::I32, 8 * i64::from(objects.cell_flags));
+        let flags = self.push(Op::Int(IntOp::Ushr, word, shift), Type::I32);
+        let mask = self.iconst(Type::I32, i64::from(objects.extensible | objects.is_prototype));
+        let relevant = self.push(Op::Int(IntOp::And, flags, mask), Type::I32);
+        let want = self.iconst(Type::I32, i64::from(objects.extensible));
+        let forbidden = self.push(Op::Icmp(IntCC::Ne, relevant, want), Type::I32);
+        self.push_exit(Op::Check(forbidden), None, exit);
+        let addr = self.iconst(Type::Ptr, self.src.proto_epoch as i64);
+        let now = self.push(Op::Load(Type::I32, addr, 0), Type::I32);
+        let then = self.iconst(Type::I32, t.epoch as i32 as i64);
+        let changed = self.push(Op::Icmp(IntCC::Ne, now, then), Type::I32);
+        self.push_exit(Op::Check(changed), None, exit);
+        let shape = self.iconst(Type::Ptr, t.object as i64);
+        self.effect(Op::StoreShape(p, shape));
+    }
+
+    /// Whether an object's `shape` is the case's (i32): the same shape and, for a
+    /// dictionary, the same version of it.
+    fn shape_is(&mut self, shape: Val, case: &PropertyCase) -> Val {
+        let k = self.iconst(Type::Ptr, case.shape as i64);
+        let same = self.push(Op::Icmp(IntCC::Eq, shape, k), Type::I32);
+        let Some(version) = case.dict_version else { return same };
+        // The case's shape is alive (the VM keeps it), so its version can be read whatever
+        // the object's shape.
+        let now = self.push(Op::Load(Type::I32, k, self.vm.objects.shape_dict_version), Type::I32);
+        let then = self.iconst(Type::I32, version as i32 as i64);
+        let current = self.push(Op::Icmp(IntCC::Eq, now, then), Type::I32);
+        self.push(Op::Int(IntOp::And, same, current), Type::I32)
+    }
+
     /// A property read through the shapes the inline cache saw, else the VM.
     fn get_property(&mut self, ip: u32, dst: u32, obj: Option<u32>) -> bool {
-        let cases = self.profile.property(ip);
+        let cases: Vec<PropertyCase> =
+            self.profile.property(ip).into_iter().filter(|c| c.transition.is_none()).collect();
         if cases.is_empty() {
             return false;
         }
@@ -896,8 +956,7 @@ impl Tx<'_> {
         let (join, result) = self.join(Type::Value);
         let saved = self.dirty.clone();
         for case in cases {
-            let k = self.iconst(Type::Ptr, case.shape as i64);
-            let hit = self.push(Op::Icmp(IntCC::Eq, shape, k), Type::I32);
+            let hit = self.shape_is(shape, &case);
             let yes = self.f.add_block();
             let no = self.f.add_block();
             self.effect(Op::Brif(hit, yes, vec![], no, vec![]));
@@ -936,7 +995,13 @@ impl Tx<'_> {
     /// A property write to an own data property of the shapes the inline cache saw, else
     /// the VM.
     fn put_property(&mut self, ip: u32, obj: u32, value: u32) -> bool {
-        let cases: Vec<PropertyCase> = self.profile.property(ip).into_iter().filter(|c| c.holder.is_none()).collect();
+        // Own properties, and additions to inline slots.
+        let cases: Vec<PropertyCase> = self
+            .profile
+            .property(ip)
+            .into_iter()
+            .filter(|c| c.holder.is_none() && (c.transition.is_none() || matches!(c.slot, SlotAt::Inline(_))))
+            .collect();
         if cases.is_empty() {
             return false;
         }
@@ -948,12 +1013,14 @@ impl Tx<'_> {
         let join = self.f.add_block();
         let saved = self.dirty.clone();
         for case in cases {
-            let k = self.iconst(Type::Ptr, case.shape as i64);
-            let hit = self.push(Op::Icmp(IntCC::Eq, shape, k), Type::I32);
+            let hit = self.shape_is(shape, &case);
             let yes = self.f.add_block();
             let no = self.f.add_block();
             self.effect(Op::Brif(hit, yes, vec![], no, vec![]));
             self.cur = yes;
+            if let Some(t) = case.transition {
+                self.transition(ip, p, t);
+            }
             match case.slot {
                 SlotAt::Inline(off) => self.effect(Op::StoreSlot(p, off, v)),
                 SlotAt::OutOfLine(i) => self.effect(Op::StoreOolSlot(p, i, v)),
@@ -1158,8 +1225,23 @@ impl Tx<'_> {
                 self.jump(t);
                 return Ok(true);
             }
-            Inst::JmpTrue { off, cond } => jump_on!(off, self.truthy_jump(ip, cond, false)),
-            Inst::JmpFalse { off, cond } => jump_on!(off, self.truthy_jump(ip, cond, true)),
+            Inst::JmpTrue { off, cond } => jump_on!(off, self.truthy(ip, cond)),
+            Inst::JmpFalse { off, cond } => {
+                let c = self.truthy(ip, cond);
+                jump_on!(off, self.not(c))
+            }
+            Inst::Not { dst, src } => {
+                let c = self.truthy(ip, src);
+                let c = self.not(c);
+                let v = self.boolean(c);
+                self.set(dst, v);
+            }
+            Inst::GetGlobalObject { dst } => {
+                let g = self.profile.global_object();
+                let p = self.iconst(Type::Ptr, g as i64);
+                let v = self.push(Op::BoxObject(p), Type::Value);
+                self.set(dst, v);
+            }
             Inst::JmpUndefined { off, value } => {
                 let v = self.get(value);
                 jump_on!(off, self.is_const(v, JsConst::Undefined))

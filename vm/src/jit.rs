@@ -255,11 +255,16 @@ impl translate::Profile for Observed<'_> {
         };
         let mut cases = Vec::new();
         for e in entries {
-            let holder = match (e.kind, e.holder) {
-                (ic::OWN, _) => None,
-                (ic::PROTO, Some(h)) if e.epoch == *self.rt.caches.proto_epoch => {
+            let current = e.epoch == *self.rt.caches.proto_epoch;
+            let (holder, transition) = match (e.kind, e.holder, e.new_shape) {
+                (ic::OWN | ic::OWN_DICT, _, _) => (None, None),
+                (ic::PROTO, Some(h), _) if current => {
                     self.holders.borrow_mut().push(h);
-                    Some(Holder { object: h.addr() as u64, epoch: e.epoch })
+                    (Some(Holder { object: h.addr() as u64, epoch: e.epoch }), None)
+                }
+                (ic::ADD, _, Some(to)) if current => {
+                    self.shapes.borrow_mut().push(to);
+                    (None, Some(Holder { object: to.addr() as u64, epoch: e.epoch }))
                 }
                 _ => continue,
             };
@@ -268,7 +273,8 @@ impl translate::Profile for Observed<'_> {
             let out_of_line = crate::object::OUT_OF_LINE;
             let slot =
                 if e.loc & out_of_line != 0 { SlotAt::OutOfLine(e.loc & !out_of_line) } else { SlotAt::Inline(e.loc) };
-            cases.push(PropertyCase { shape: shape.addr() as u64, slot, holder });
+            let dict_version = (e.kind == ic::OWN_DICT).then_some(e.epoch);
+            cases.push(PropertyCase { shape: shape.addr() as u64, slot, holder, dict_version, transition });
         }
         cases
     }

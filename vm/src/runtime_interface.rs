@@ -76,6 +76,12 @@ pub mod layout {
     pub const ENVIRONMENT_SIZE: usize = offset_of!(CellHeader, aux32);
     /// An environment's first slot (its slots follow the cell).
     pub const ENVIRONMENT_SLOTS: usize = Heap::trailing_offset::<crate::object::Environment, Value>();
+    /// A cell's flags byte; for an object, `EXTENSIBLE` and `IS_PROTOTYPE` bits.
+    pub const CELL_FLAGS: usize = offset_of!(CellHeader, flags);
+    pub const EXTENSIBLE: u8 = crate::object::EXTENSIBLE;
+    pub const IS_PROTOTYPE: u8 = crate::object::IS_PROTOTYPE;
+    /// A dictionary-mode shape's version (u32; inline caches of its properties check it).
+    pub const SHAPE_DICT_VERSION: usize = offset_of!(crate::object::Shape, dict_version);
     /// An object's inline slot capacity (a byte in its header).
     pub const OBJECT_INLINE_CAPACITY: usize = offset_of!(CellHeader, aux8);
     /// An object's shape pointer (a shape guard compares it).
@@ -315,6 +321,10 @@ pub fn interface() -> &'static native::Interface {
             env_kind: l::ENVIRONMENT_KIND,
             env_size: offset(l::ENVIRONMENT_SIZE),
             env_slots: offset(l::ENVIRONMENT_SLOTS),
+            shape_dict_version: offset(l::SHAPE_DICT_VERSION),
+            cell_flags: offset(l::CELL_FLAGS),
+            extensible: l::EXTENSIBLE,
+            is_prototype: l::IS_PROTOTYPE,
         };
         let helpers = HELPERS.iter().map(|h| HelperSig { name: h.name.to_string(), arity: h.f.arity() }).collect();
         Interface { values, objects, helpers }

@@ -118,6 +118,7 @@ pub fn of(inst: &Inst) -> Effects {
         | Op::UnboxObject(_)
         | Op::Check(_) => e(None, None),
         Op::LoadShape(_) | Op::GuardShape(..) => e(Some(Heap::Kind(Shape)), None),
+        Op::StoreShape(..) => e(None, Some(Heap::Kind(Shape))),
         Op::LoadSlot(_, n) => e(Some(Heap::At(Slot, *n)), None),
         Op::LoadEnv(_, n) => e(Some(Heap::At(Env, *n)), None),
         Op::StoreEnv(_, n, _) => e(None, Some(Heap::At(Env, *n))),

@@ -252,6 +252,8 @@ pub enum Op {
     Check(Val),
     /// An object's shape pointer.
     LoadShape(Val),
+    /// Sets an object's shape pointer (a property added by a shape transition).
+    StoreShape(Val, Val),
     /// Exits unless the object's shape is the given pointer.
     GuardShape(Val, Val),
     /// The in-object slot at byte offset `n` of an object (the location an inline cache
@@ -342,6 +344,7 @@ impl Op {
             | Op::Float(_, a, b)
             | Op::Fcmp(_, a, b)
             | Op::GuardShape(a, b)
+            | Op::StoreShape(a, b)
             | Op::LoadElem(a, b)
             | Op::StoreSlot(a, _, b)
             | Op::StoreOolSlot(a, _, b)

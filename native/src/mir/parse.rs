@@ -571,6 +571,7 @@ fn build(
                     "unbox_object" => (Op::UnboxObject(val!()), Some(Ptr)),
                     "check" => (Op::Check(val!()), None),
                     "load_shape" => (Op::LoadShape(val!()), Some(Ptr)),
+                    "store_shape" => (Op::StoreShape(val!(), val!()), None),
                     "guard_shape" => (Op::GuardShape(val!(), val!()), None),
                     "load_slot" => (Op::LoadSlot(val!(), num!()), Some(Value)),
                     "store_slot" => (Op::StoreSlot(val!(), num!(), val!()), None),

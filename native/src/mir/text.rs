@@ -181,6 +181,7 @@ impl Op {
             Op::TagIs(tag, _) => format!("tag_is.{}", tag.name()),
             Op::Check(_) => "check".into(),
             Op::LoadShape(_) => "load_shape".into(),
+            Op::StoreShape(..) => "store_shape".into(),
             Op::GuardShape(..) => "guard_shape".into(),
             Op::LoadSlot(..) => "load_slot".into(),
             Op::StoreSlot(..) => "store_slot".into(),

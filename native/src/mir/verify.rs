@@ -474,6 +474,11 @@ impl Verifier<'_> {
                 want!(*c, I32, "condition");
                 None
             }
+            Op::StoreShape(o, s) => {
+                want!(*o, Ptr, "object");
+                want!(*s, Ptr, "shape");
+                None
+            }
             Op::LoadShape(o) => {
                 want!(*o, Ptr, "object");
                 Some(Ptr)
