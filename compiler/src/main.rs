@@ -41,7 +41,10 @@ struct Cli {
 
 const EXAMPLES: &str = "\
 Examples:
-  iris hello.js                      compile in memory and run
+  iris hello.js                      compile in memory and run (hot code as machine code)
+  iris --no-jit hello.js             the interpreter only
+  iris --jit-log hello.js            stderr: what the JIT compiles, each exit and why
+  iris dump --mir --jit-threshold 0 app.js   MIR of every function the JIT compiled
   iris compile app.js -o app.irb     write a bytecode bundle
   iris app.irb                       run the bundle (recognized by its magic bytes)
   iris dump --ir app.js              HIR after IRGen (--ir-opt: after the optimizer)

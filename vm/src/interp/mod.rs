@@ -271,6 +271,7 @@ fn special_return(rt: &mut Runtime, fi: usize, mut v: Value) -> JsResult<Value> 
 
 /// Returns `v` from frame `fi` (the top one): the value its caller receives (for a
 /// constructor or generator frame, what `return v` makes of it), with the frame popped.
+#[cfg(feature = "jit")]
 pub(crate) fn pop_frame(rt: &mut Runtime, fi: usize, v: Value) -> JsResult<Value> {
     let f = rt.calls.frames[fi];
     let v = if f.flags & (CONSTRUCT | GENERATOR) != 0 { special_return(rt, fi, v)? } else { v };
