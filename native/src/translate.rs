@@ -358,6 +358,12 @@ impl Tx<'_> {
         self.push(Op::Vconst(c), Type::Value)
     }
 
+    /// Register `dst` = a constant.
+    fn constant(&mut self, dst: u32, c: JsConst) {
+        let v = self.vconst(c);
+        self.set(dst, v);
+    }
+
     fn number(&mut self, x: f64) -> Val {
         self.vconst(JsConst::Number(Ieee64::new(x)))
     }
@@ -1112,34 +1118,13 @@ impl Tx<'_> {
                 let v = self.get(src);
                 self.set(dst, v);
             }
-            Inst::LoadConstUndefined { dst } => {
-                let v = self.vconst(JsConst::Undefined);
-                self.set(dst, v);
-            }
-            Inst::LoadConstNull { dst } => {
-                let v = self.vconst(JsConst::Null);
-                self.set(dst, v);
-            }
-            Inst::LoadConstTrue { dst } => {
-                let v = self.vconst(JsConst::True);
-                self.set(dst, v);
-            }
-            Inst::LoadConstFalse { dst } => {
-                let v = self.vconst(JsConst::False);
-                self.set(dst, v);
-            }
-            Inst::LoadConstEmpty { dst } => {
-                let v = self.vconst(JsConst::Empty);
-                self.set(dst, v);
-            }
-            Inst::LoadConstInt { dst, value } => {
-                let v = self.number(value as f64);
-                self.set(dst, v);
-            }
-            Inst::LoadConstDouble { dst, value } => {
-                let v = self.number(value);
-                self.set(dst, v);
-            }
+            Inst::LoadConstUndefined { dst } => self.constant(dst, JsConst::Undefined),
+            Inst::LoadConstNull { dst } => self.constant(dst, JsConst::Null),
+            Inst::LoadConstTrue { dst } => self.constant(dst, JsConst::True),
+            Inst::LoadConstFalse { dst } => self.constant(dst, JsConst::False),
+            Inst::LoadConstEmpty { dst } => self.constant(dst, JsConst::Empty),
+            Inst::LoadConstInt { dst, value } => self.constant(dst, JsConst::Number(Ieee64::new(value as f64))),
+            Inst::LoadConstDouble { dst, value } => self.constant(dst, JsConst::Number(Ieee64::new(value))),
             Inst::LoadParam { dst, index } => {
                 let v = self.params[index as usize];
                 self.set(dst, v);

@@ -306,7 +306,11 @@ fn compile<'a>(rt: &mut Runtime, info: &'a FunctionInfo, at: u32) -> Option<&'a 
     {
         Err("generators and async functions stay interpreted".to_string())
     } else {
-        machine_code(rt, info, at, &name)
+        // The translator and the code generator report what they cannot do as errors; a
+        // panic (a bug) must not take the program down either: the function stays
+        // interpreted.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| machine_code(rt, info, at, &name)))
+            .unwrap_or_else(|_| Err("internal error in the JIT".to_string()))
     };
     let Made { code, shapes, holders, dump } = match result {
         Ok(r) => r,
@@ -362,4 +366,25 @@ fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Resul
     let dump = rt.host.options.jit_dump.then(|| (mir.to_string(), compiled.code.clone()));
     let compiled = Compiled { memory, exits, params, deopts: std::cell::Cell::new(0) };
     Ok(Made { code: compiled, shapes: observed.shapes.into_inner(), holders: observed.holders.into_inner(), dump })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::code::feedback;
+    use native::translate::kind;
+
+    #[test]
+    fn the_translator_reads_the_feedback_bits_the_interpreter_writes() {
+        let pairs = [
+            (feedback::INT32, kind::INT32),
+            (feedback::DOUBLE, kind::DOUBLE),
+            (feedback::STRING, kind::STRING),
+            (feedback::OTHER, kind::OTHER),
+            (feedback::DENSE, kind::DENSE),
+            (feedback::SLOW, kind::SLOW),
+        ];
+        for (vm, native) in pairs {
+            assert_eq!(vm, native);
+        }
+    }
 }
