@@ -146,6 +146,8 @@ pub struct ObjectLayout {
     /// variables).
     pub cell_kind: i32,
     pub env_kind: u8,
+    /// The kind byte of an array.
+    pub array_kind: u8,
     /// An environment's number of slots (u32) and its first slot.
     pub env_size: i32,
     pub env_slots: i32,
@@ -212,6 +214,7 @@ pub(crate) fn test_interface(helpers: &[(&str, usize)]) -> Interface {
         vec_data: 8,
         cell_kind: 0,
         env_kind: 1,
+        array_kind: 3,
         env_size: 4,
         env_slots: 16,
         shape_dict_version: 8,

@@ -552,6 +552,17 @@ impl Lowering<'_> {
                 let x = self.val(*x)?;
                 Some(self.f64_to_i32(b, x, inst.exit)?)
             }
+            Op::ToInt32(x) => {
+                // Truncated to i64 (NaN saturates to 0), whose low half is the value modulo
+                // 2^32, exact below 2^63.
+                let x = self.val(*x)?;
+                let wide = b.ins().fcvt_to_sint_sat(types::I64, x);
+                let magnitude = b.ins().fabs(x);
+                let limit = b.ins().f64const(TWO_TO_63);
+                let big = b.ins().fcmp(CFloatCC::GreaterThanOrEqual, magnitude, limit);
+                self.exit_if(b, big, inst.exit)?;
+                Some(b.ins().ireduce(types::I32, wide))
+            }
             Op::Sext(x) => Some(b.ins().sextend(types::I64, self.val(*x)?)),
             // A value is an i64 in Cranelift: nothing to do.
             Op::Bits(x) | Op::FromBits(x) => Some(self.val(*x)?),

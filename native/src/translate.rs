@@ -33,7 +33,7 @@
 
 use std::collections::HashMap;
 
-use bytecode::Inst;
+use bytecode::{BuiltinId, Inst};
 
 use crate::lower::const_bits;
 use crate::mir::verify::Dominators;
@@ -81,6 +81,16 @@ pub struct PropertyCase {
     pub transition: Option<Holder>,
 }
 
+/// What a property access's inline cache saw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PropertySite {
+    pub cases: Vec<PropertyCase>,
+    /// The cache is full: the site may see more shapes than it holds, so a shape outside
+    /// `cases` goes to the VM. Otherwise such a shape is new here and leaves compiled code,
+    /// so that code compiled again (once the cache has it) covers it too.
+    pub megamorphic: bool,
+}
+
 /// The prototype that holds a property, which receivers of the case's shape inherit while
 /// no prototype changed its layout: while the runtime's prototype epoch is `epoch`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,10 +105,14 @@ pub trait Profile {
     /// Operand (or element) kinds seen at an instruction (`kind` bits; 0: never ran).
     fn kinds(&self, ip: u32) -> u8;
     /// Data properties a property access found, own or (for a read) of a prototype; for a
-    /// write, own ones it overwrote.
-    fn property(&self, ip: u32) -> Vec<PropertyCase>;
+    /// write, own ones it overwrote or added.
+    fn property(&self, ip: u32) -> PropertySite;
     /// The global object's address (the receiver of `get_global`).
     fn global_object(&self) -> u64;
+    /// The value bits of string `id` of the function's bundle (which keeps it alive).
+    fn string(&self, id: u32) -> u64;
+    /// Whether string `id` of the function's bundle is "length".
+    fn is_length(&self, id: u32) -> bool;
 }
 
 /// The function to translate.
@@ -682,12 +696,17 @@ impl Tx<'_> {
         Some(self.push(Op::BoxF64(r), Type::Value))
     }
 
-    /// `lhs op rhs` for the int32 bitwise operators; None when not all int32.
+    /// `lhs op rhs` for the int32 bitwise operators; None when not all numbers.
     fn bitwise(&mut self, ip: u32, op: IntOp, lhs: u32, rhs: u32) -> Option<Val> {
-        if self.numbers(ip) != Some(true) {
-            return None;
-        }
-        let (x, y) = self.int_operands(ip, lhs, rhs);
+        let (x, y) = if self.numbers(ip)? {
+            self.int_operands(ip, lhs, rhs)
+        } else {
+            let (x, y) = self.float_operands(ip, lhs, rhs);
+            let exit = self.exit(ip);
+            let x = self.push_exit(Op::ToInt32(x), Some(Type::I32), exit).expect("a result");
+            let y = self.push_exit(Op::ToInt32(y), Some(Type::I32), exit).expect("a result");
+            (x, y)
+        };
         let r = self.push(Op::Int(op, x, y), Type::I32);
         if op != IntOp::Ushr {
             return Some(self.push(Op::BoxI32(r), Type::Value));
@@ -909,9 +928,7 @@ impl Tx<'_> {
     fn transition(&mut self, ip: u32, p: Val, t: Holder) {
         let exit = self.exit(ip);
         let objects = self.vm.objects;
-        let word = self.push(Op::Load(Type::I32, p, 0), Type::I32);
-        let shift = self.iconst(Type::I32, 8 * i64::from(objects.cell_flags));
-        let flags = self.push(Op::Int(IntOp::Ushr, word, shift), Type::I32);
+        let flags = self.header_byte(p, objects.cell_flags);
         let mask = self.iconst(Type::I32, i64::from(objects.extensible | objects.is_prototype));
         let relevant = self.push(Op::Int(IntOp::And, flags, mask), Type::I32);
         let want = self.iconst(Type::I32, i64::from(objects.extensible));
@@ -924,6 +941,71 @@ impl Tx<'_> {
         self.push_exit(Op::Check(changed), None, exit);
         let shape = self.iconst(Type::Ptr, t.object as i64);
         self.effect(Op::StoreShape(p, shape));
+    }
+
+    /// The byte at `offset` (one of the first four) of the cell `p` points to, as an i32.
+    fn header_byte(&mut self, p: Val, offset: i32) -> Val {
+        let word = self.push(Op::Load(Type::I32, p, 0), Type::I32);
+        let shift = self.iconst(Type::I32, 8 * i64::from(offset));
+        let shifted = self.push(Op::Int(IntOp::Ushr, word, shift), Type::I32);
+        let mask = self.iconst(Type::I32, 0xff);
+        self.push(Op::Int(IntOp::And, shifted, mask), Type::I32)
+    }
+
+    /// `obj.length` where no inline cache serves it: an array's length inline, anything
+    /// else (a string, an object with a `length` property) by the VM.
+    fn get_length(&mut self, ip: u32, dst: u32, obj: u32) {
+        use crate::mir::Tag;
+        let v = self.get(obj);
+        let (join, result) = self.join(Type::Value);
+        let saved = self.dirty.clone();
+        let object = self.push(Op::TagIs(Tag::Object, v), Type::I32);
+        let maybe = self.f.add_block();
+        let slow = self.f.add_block();
+        self.effect(Op::Brif(object, maybe, vec![], slow, vec![]));
+        self.cur = maybe;
+        let exit = self.exit(ip);
+        let p = self.push_exit(Op::UnboxObject(v), Some(Type::Ptr), exit).expect("a result");
+        let kind = self.header_byte(p, self.vm.objects.cell_kind);
+        let array = self.iconst(Type::I32, i64::from(self.vm.objects.array_kind));
+        let is_array = self.push(Op::Icmp(IntCC::Eq, kind, array), Type::I32);
+        let yes = self.f.add_block();
+        self.effect(Op::Brif(is_array, yes, vec![], slow, vec![]));
+        self.cur = yes;
+        let n = self.push_exit(Op::ArrayLength(p), Some(Type::I32), exit).expect("a result");
+        let boxed = self.push(Op::BoxI32(n), Type::Value);
+        self.effect(Op::Jump(join, vec![boxed]));
+        self.cur = slow;
+        self.exec(ip);
+        let r = self.get(dst);
+        self.effect(Op::Jump(join, vec![r]));
+        self.switch_to(join);
+        self.dirty = saved;
+        self.set(dst, result);
+    }
+
+    /// Register `dst` = `v` when `fast` (i32) holds, else what the VM makes of the
+    /// instruction at `ip` (a conversion that is the identity on the values `fast` admits).
+    fn itself_or_vm(&mut self, ip: u32, dst: u32, v: Val, fast: Val) {
+        let (join, r) = self.join(Type::Value);
+        let saved = self.dirty.clone();
+        self.decide_if(fast, join, v);
+        self.exec(ip);
+        let converted = self.get(dst);
+        self.effect(Op::Jump(join, vec![converted]));
+        self.cur = join;
+        self.dirty = saved;
+        self.set(dst, r);
+    }
+
+    /// The cases of the property access at `ip` that `keep` admits, and whether other
+    /// shapes go to the VM (a megamorphic site, or cases not kept) rather than leave.
+    fn property_cases(&self, ip: u32, keep: impl Fn(&PropertyCase) -> bool) -> (Vec<PropertyCase>, bool) {
+        let site = self.profile.property(ip);
+        let seen = site.cases.len();
+        let cases: Vec<PropertyCase> = site.cases.into_iter().filter(|c| keep(c)).collect();
+        let megamorphic = site.megamorphic || cases.len() < seen;
+        (cases, megamorphic)
     }
 
     /// Whether an object's `shape` is the case's (i32): the same shape and, for a
@@ -940,10 +1022,10 @@ impl Tx<'_> {
         self.push(Op::Int(IntOp::And, same, current), Type::I32)
     }
 
-    /// A property read through the shapes the inline cache saw, else the VM.
+    /// A property read through the shapes the inline cache saw; another shape leaves
+    /// compiled code, or at a megamorphic site goes to the VM.
     fn get_property(&mut self, ip: u32, dst: u32, obj: Option<u32>) -> bool {
-        let cases: Vec<PropertyCase> =
-            self.profile.property(ip).into_iter().filter(|c| c.transition.is_none()).collect();
+        let (cases, megamorphic) = self.property_cases(ip, |c| c.transition.is_none());
         if cases.is_empty() {
             return false;
         }
@@ -989,6 +1071,13 @@ impl Tx<'_> {
             self.effect(Op::Jump(join, vec![v]));
             self.cur = no;
         }
+        if !megamorphic {
+            self.push_exit(Op::Deopt, None, exit);
+            self.switch_to(join);
+            self.dirty = saved;
+            self.set(dst, result);
+            return true;
+        }
         self.exec(ip);
         let v = self.get(dst);
         self.effect(Op::Jump(join, vec![v]));
@@ -998,16 +1087,14 @@ impl Tx<'_> {
         true
     }
 
-    /// A property write to an own data property of the shapes the inline cache saw, else
-    /// the VM.
+    /// A property write to an own data property of the shapes the inline cache saw (or an
+    /// addition it saw); another shape leaves compiled code, or at a megamorphic site goes
+    /// to the VM.
     fn put_property(&mut self, ip: u32, obj: u32, value: u32) -> bool {
         // Own properties, and additions to inline slots.
-        let cases: Vec<PropertyCase> = self
-            .profile
-            .property(ip)
-            .into_iter()
-            .filter(|c| c.holder.is_none() && (c.transition.is_none() || matches!(c.slot, SlotAt::Inline(_))))
-            .collect();
+        let (cases, megamorphic) = self.property_cases(ip, |c| {
+            c.holder.is_none() && (c.transition.is_none() || matches!(c.slot, SlotAt::Inline(_)))
+        });
         if cases.is_empty() {
             return false;
         }
@@ -1034,8 +1121,12 @@ impl Tx<'_> {
             self.effect(Op::Jump(join, vec![]));
             self.cur = no;
         }
-        self.exec(ip);
-        self.effect(Op::Jump(join, vec![]));
+        if megamorphic {
+            self.exec(ip);
+            self.effect(Op::Jump(join, vec![]));
+        } else {
+            self.push_exit(Op::Deopt, None, exit);
+        }
         self.switch_to(join);
         self.dirty = saved;
         true
@@ -1182,16 +1273,8 @@ impl Tx<'_> {
             Inst::LoadThisNS { dst } => {
                 // An object `this` is itself; the VM converts the others.
                 let this = self.params[0];
-                let (join, v) = self.join(Type::Value);
-                let saved = self.dirty.clone();
                 let object = self.push(Op::TagIs(crate::mir::Tag::Object, this), Type::I32);
-                self.decide_if(object, join, this);
-                self.exec(ip);
-                let converted = self.get(dst);
-                self.effect(Op::Jump(join, vec![converted]));
-                self.cur = join;
-                self.dirty = saved;
-                self.set(dst, v);
+                self.itself_or_vm(ip, dst, this, object);
             }
             Inst::StrictEq { dst, lhs, rhs } | Inst::StrictNeq { dst, lhs, rhs } => {
                 let mut c = self.strict_equal(ip, lhs, rhs);
@@ -1288,7 +1371,16 @@ impl Tx<'_> {
                 self.push_exit(Op::Deopt, None, exit);
                 return Ok(true);
             }
-            Inst::GetById { dst, obj, .. } | Inst::TryGetById { dst, obj, .. } => {
+            Inst::GetById { dst, obj, name, .. } => {
+                if !self.get_property(ip, dst, Some(obj)) {
+                    if self.profile.is_length(name) {
+                        self.get_length(ip, dst, obj);
+                    } else {
+                        self.exec(ip);
+                    }
+                }
+            }
+            Inst::TryGetById { dst, obj, .. } => {
                 if !self.get_property(ip, dst, Some(obj)) {
                     self.exec(ip);
                 }
@@ -1318,19 +1410,48 @@ impl Tx<'_> {
                 let i = self.push_exit(Op::UnboxI32(k), Some(Type::I32), exit).expect("a result");
                 self.push_exit(Op::StoreElem(p, i, v), None, exit);
             }
+            Inst::Call { dst, callee, first, argc } => {
+                let undefined = self.vconst(JsConst::Undefined);
+                self.call(ip, "call", dst, callee, first, argc, undefined);
+            }
+            Inst::Construct { dst, callee, new_target, first, argc } => {
+                let nt = self.get(new_target);
+                self.call(ip, "construct", dst, callee, first, argc, nt);
+            }
+            Inst::InstanceOf { dst, lhs, rhs } => {
+                let operands = vec![self.get(lhs), self.get(rhs)];
+                let v = self.helper(ip, "instance_of", operands);
+                self.set(dst, v);
+            }
+            Inst::LoadConstString { dst, id } => {
+                let bits = self.profile.string(id);
+                let k = self.iconst(Type::I64, bits as i64);
+                let v = self.push(Op::FromBits(k), Type::Value);
+                self.set(dst, v);
+            }
+            Inst::ToPropertyKey { dst, src } => {
+                // Numbers, strings and symbols are keys already; the VM converts the others.
+                use crate::mir::Tag;
+                let v = self.get(src);
+                let n = self.push(Op::TagIs(Tag::Number, v), Type::I32);
+                let st = self.push(Op::TagIs(Tag::String, v), Type::I32);
+                let sy = self.push(Op::TagIs(Tag::Symbol, v), Type::I32);
+                let either = self.push(Op::Int(IntOp::Or, n, st), Type::I32);
+                let key = self.push(Op::Int(IntOp::Or, either, sy), Type::I32);
+                self.itself_or_vm(ip, dst, v, key);
+            }
+            Inst::CallBuiltin { dst, builtin, first, .. } if builtin == BuiltinId::RequireObjectCoercible as u8 => {
+                // The value itself unless it is undefined or null (the VM throws then).
+                let v = self.get(first);
+                let bad = self.nullish(first);
+                let fine = self.not(bad);
+                self.itself_or_vm(ip, dst, v, fine);
+            }
             Inst::ToNumeric { dst, src } => {
                 // A number is itself; the VM converts the others.
                 let v = self.get(src);
-                let (join, r) = self.join(Type::Value);
-                let saved = self.dirty.clone();
                 let number = self.push(Op::TagIs(crate::mir::Tag::Number, v), Type::I32);
-                self.decide_if(number, join, v);
-                self.exec(ip);
-                let converted = self.get(dst);
-                self.effect(Op::Jump(join, vec![converted]));
-                self.cur = join;
-                self.dirty = saved;
-                self.set(dst, r);
+                self.itself_or_vm(ip, dst, v, number);
             }
             Inst::LoadFromEnvironment { dst, env, slot } => {
                 let exit = self.exit(ip);
@@ -1356,6 +1477,21 @@ impl Tx<'_> {
             return Err(format!("{}: a terminator at {ip} that is not translated", self.src.name));
         }
         Ok(false)
+    }
+
+    /// A call (`helper` "call" or "construct") of register `callee` with the `argc`
+    /// registers from `first`; its result in `dst`.
+    #[allow(clippy::too_many_arguments)]
+    fn call(&mut self, ip: u32, helper: &str, dst: u32, callee: u32, first: u32, argc: u32, new_target: Val) {
+        let operands = vec![
+            self.number(ip as f64),
+            self.get(callee),
+            self.number(first as f64),
+            self.number(argc as f64),
+            new_target,
+        ];
+        let v = self.helper(ip, helper, operands);
+        self.set(dst, v);
     }
 
     /// Whether an element access only ever took the dense fast path.
@@ -1398,16 +1534,22 @@ mod tests {
         fn kinds(&self, ip: u32) -> u8 {
             self.0.iter().find(|&&(i, _)| i == ip).map_or(0, |&(_, k)| k)
         }
-        fn property(&self, _ip: u32) -> Vec<PropertyCase> {
-            Vec::new()
+        fn property(&self, _ip: u32) -> PropertySite {
+            PropertySite::default()
         }
         fn global_object(&self) -> u64 {
             0x1000
         }
+        fn string(&self, id: u32) -> u64 {
+            0x2000 + u64::from(id)
+        }
+        fn is_length(&self, _id: u32) -> bool {
+            false
+        }
     }
 
     fn vm() -> Interface {
-        crate::test_interface(&[("exec", 1), ("safepoint", 0)])
+        crate::test_interface(&[("exec", 1), ("safepoint", 0), ("call", 5), ("construct", 5), ("instance_of", 2)])
     }
 
     fn translate_all(insts: &[Inst], handlers: &[(u32, u32, u32)], seen: Seen) -> Function {
@@ -1464,6 +1606,39 @@ mod tests {
         let f = translate_all(&add_params(), &[], Seen(vec![]));
         assert!(ops(&f).iter().any(|op| matches!(op, Op::Float(FloatOp::Add, ..))));
         assert!(ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "exec")));
+    }
+
+    #[test]
+    fn bitwise_operators_on_doubles_convert_inline() {
+        let insts = [
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::LoadParam { dst: 1, index: 2 },
+            Inst::BitOr { dst: 2, lhs: 0, rhs: 1 },
+            Inst::Ret { value: 2 },
+        ];
+        let f = translate_all(&insts, &[], Seen(vec![(2, kind::INT32 | kind::DOUBLE)]));
+        assert_eq!(ops(&f).iter().filter(|op| matches!(op, Op::ToInt32(_))).count(), 2);
+        assert!(!ops(&f).iter().any(|op| matches!(op, Op::CallHelper(..))));
+    }
+
+    #[test]
+    fn calls_go_to_the_call_helper_with_their_operands() {
+        // r0 = f(this = r1, r2)
+        let insts = [
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::LoadConstUndefined { dst: 1 },
+            Inst::LoadParam { dst: 2, index: 2 },
+            Inst::Call { dst: 0, callee: 0, first: 1, argc: 2 },
+            Inst::Ret { value: 0 },
+        ];
+        let f = translate_all(&insts, &[], Seen(vec![]));
+        let call = ops(&f).into_iter().find_map(|op| match op {
+            Op::CallHelper(name, args) if name == "call" => Some(args),
+            _ => None,
+        });
+        assert_eq!(call.map(|a| a.len()), Some(5), "ip, callee, first, argc, new.target");
+        // The arguments are in the frame for the callee's window.
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::StoreReg(2, _))));
     }
 
     #[test]

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytecode::{FunctionFlags, Inst};
-use native::translate::{self, Holder, PropertyCase, SlotAt};
+use native::translate::{self, Holder, PropertyCase, PropertySite, SlotAt};
 
 use crate::code::compiled::Compiled;
 use crate::code::{ic, info_ref, FuncRef, FunctionInfo};
@@ -79,6 +79,7 @@ pub(crate) fn run_compiled(rt: &mut Runtime, fi: usize, at: u32) -> Option<Outco
 /// (`this` first), when `f` is a closure whose function has code for its entry: its frame
 /// is pushed and its code run right here, as the interpreter's call fast path would push
 /// it. None: not such a call (the caller makes it the general way).
+#[inline]
 pub(crate) fn call_compiled(rt: &mut Runtime, f: Value, first: usize, argc: usize) -> Option<JsResult<Value>> {
     if !f.is_object() || argc == 0 {
         return None;
@@ -121,8 +122,16 @@ pub(crate) fn call_compiled(rt: &mut Runtime, f: Value, first: usize, argc: usiz
             return Some(finish(rt, fi, Err(e)));
         }
     }
-    let outcome = enter(rt, fi, info, code);
-    Some(finish(rt, fi, Ok(outcome)))
+    Some(match enter(rt, fi, info, code) {
+        // The common end: a plain frame (no constructor, no generator) returns.
+        Outcome::Returned(v) => {
+            let frame = rt.calls.frames.pop().expect("the frame just pushed");
+            rt.calls.stack.truncate(frame.args as usize);
+            rt.realm = frame.saved_realm;
+            Ok(v)
+        }
+        outcome => finish(rt, fi, Ok(outcome)),
+    })
 }
 
 /// Ends a call from compiled code whose callee's code ran (`outcome`): returns from the frame, or lets the interpreter run it
@@ -160,27 +169,28 @@ fn hot(rt: &Runtime, info: &FunctionInfo, at: u32, threshold: u32) -> bool {
 /// Runs `code` for frame `fi`.
 fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled) -> Outcome {
     let frame = rt.calls.frames[fi];
-    let mut few = [0u64; 8];
-    let mut many = Vec::new();
-    let args: &mut [u64] = if code.params as usize <= few.len() {
-        &mut few[..code.params as usize]
-    } else {
-        many.resize(code.params as usize, 0);
-        &mut many
-    };
-    for (i, a) in args.iter_mut().enumerate() {
-        let i = i as u32;
-        *a = if i < frame.argc { rt.calls.stack[(frame.args + i) as usize] } else { Value::UNDEFINED }.bits();
-    }
+    // The parameters: the frame's arguments where enough were passed (they precede its
+    // registers on the stack), else a copy padded with undefined.
+    let mut padded = Vec::new();
+    let args: *const u64 =
+        if code.params <= frame.argc {
+            rt.calls.stack[frame.args as usize..].as_ptr() as *const u64
+        } else {
+            padded.extend((0..code.params).map(|i| {
+                if i < frame.argc { rt.calls.stack[(frame.args + i) as usize] } else { Value::UNDEFINED }.bits()
+            }));
+            padded.as_ptr()
+        };
     let regs = rt.calls.stack[frame.base as usize..].as_mut_ptr() as *mut u64;
     let mut ctx = native::Context::new(rt as *mut Runtime as *mut std::ffi::c_void, runtime_interface::entries());
     // SAFETY: the code was compiled by `native::lower` for this machine from this frame's
     // function against this runtime's interface. What it touches is valid for the call:
     // the context (a local), the frame's registers (its whole window is on the register
-    // stack, which never reallocates), `args` (one value per parameter), and the cells its
-    // values point to (rooted in the frame, or kept alive as `jit_shapes`). Its helpers
-    // get the runtime, which nothing else uses while the code runs.
-    let status = unsafe { (code.memory.entry())(&mut ctx, regs, args.as_ptr()) };
+    // stack, which never reallocates), `args` (one value per parameter: the frame's
+    // arguments, which the code only reads, or `padded`), and the cells its values point to
+    // (rooted in the frame, or kept alive as `jit_shapes`). Its helpers get the runtime,
+    // which nothing else uses while the code runs.
+    let status = unsafe { (code.memory.entry())(&mut ctx, regs, args) };
     if status == 0 {
         return Outcome::Returned(value::from_bits(ctx.result));
     }
@@ -239,7 +249,7 @@ impl translate::Profile for Observed<'_> {
         }
     }
 
-    fn property(&self, ip: u32) -> Vec<PropertyCase> {
+    fn property(&self, ip: u32) -> PropertySite {
         let slot = match self.info.code().insts.get(ip as usize) {
             Some(
                 Inst::GetById { ic, .. }
@@ -248,12 +258,15 @@ impl translate::Profile for Observed<'_> {
                 | Inst::PutById { ic, .. }
                 | Inst::TryPutById { ic, .. },
             ) => (self.info.ic_base + ic) as usize,
-            _ => return Vec::new(),
+            _ => return PropertySite::default(),
         };
         let Some(entries) = self.rt.code.ics.get(slot * ic::WAYS..slot * ic::WAYS + ic::WAYS) else {
-            return Vec::new();
+            return PropertySite::default();
         };
         let mut cases = Vec::new();
+        // Entries compiled code cannot serve (a missing property, a prototype that changed
+        // since) stay the VM's, as do shapes past a full cache.
+        let mut vm_cases = entries.iter().all(|e| e.kind != ic::NONE);
         for e in entries {
             let current = e.epoch == *self.rt.caches.proto_epoch;
             let (holder, transition) = match (e.kind, e.holder, e.new_shape) {
@@ -266,7 +279,11 @@ impl translate::Profile for Observed<'_> {
                     self.shapes.borrow_mut().push(to);
                     (None, Some(Holder { object: to.addr() as u64, epoch: e.epoch }))
                 }
-                _ => continue,
+                (ic::NONE, _, _) => continue,
+                _ => {
+                    vm_cases = true;
+                    continue;
+                }
             };
             let Some(shape) = e.shape else { continue };
             self.shapes.borrow_mut().push(shape);
@@ -276,11 +293,20 @@ impl translate::Profile for Observed<'_> {
             let dict_version = (e.kind == ic::OWN_DICT).then_some(e.epoch);
             cases.push(PropertyCase { shape: shape.addr() as u64, slot, holder, dict_version, transition });
         }
-        cases
+        PropertySite { cases, megamorphic: vm_cases }
     }
 
     fn global_object(&self) -> u64 {
         self.rt.global_object().addr() as u64
+    }
+
+    fn string(&self, id: u32) -> u64 {
+        self.info.bundle().strings.get(id as usize).map_or(Value::UNDEFINED, |&s| s).bits()
+    }
+
+    fn is_length(&self, id: u32) -> bool {
+        // Bundle strings are atoms: the same text is the same value.
+        self.info.bundle().strings.get(id as usize) == Some(&self.rt.names.length.value())
     }
 }
 

@@ -72,6 +72,8 @@ pub mod layout {
     pub const CELL_KIND: usize = offset_of!(CellHeader, kind);
     /// The environment cell kind byte.
     pub const ENVIRONMENT_KIND: u8 = crate::gc::CellKind::Environment as u8;
+    /// The array cell kind byte.
+    pub const ARRAY_KIND: u8 = crate::gc::CellKind::Array as u8;
     /// An environment's slot count (u32).
     pub const ENVIRONMENT_SIZE: usize = offset_of!(CellHeader, aux32);
     /// An environment's first slot (its slots follow the cell).
@@ -135,6 +137,11 @@ pub enum HelperFn {
     PutByVal(unsafe fn(&mut Runtime, Value, Value, Value, bool) -> JsResult<()>),
     /// `()`: no operands, may throw (an interrupt, the heap limit).
     Poll(unsafe fn(&mut Runtime) -> JsResult<()>),
+    /// `(ip, callee, first, argc, new_target) -> value`: a call at instruction `ip` of the
+    /// running frame with `argc` registers from `first` (the numbers as number values).
+    Call(unsafe fn(&mut Runtime, u32, Value, u32, u32, Value) -> JsResult<Value>),
+    /// The same for `new`.
+    Construct(unsafe fn(&mut Runtime, u32, Value, u32, u32, Value) -> JsResult<Value>),
 }
 
 impl HelperFn {
@@ -145,6 +152,7 @@ impl HelperFn {
             HelperFn::Unary(_) => 1,
             HelperFn::Binary(_) | HelperFn::Predicate(_) | HelperFn::GetByKey(_) => 2,
             HelperFn::PutByVal(_) => 4,
+            HelperFn::Call(_) | HelperFn::Construct(_) => 5,
         }
     }
 }
@@ -175,10 +183,11 @@ pub struct Helper {
     pub entry: NativeEntry,
 }
 
-/// Calls `f` for a `NativeEntry`.
+/// Calls `f` for a `NativeEntry` (inlined into each entry, where `f` is a constant).
 ///
 /// # Safety
 /// As `NativeEntry`.
+#[inline(always)]
 unsafe fn enter(rt: *mut c_void, operands: *const u64, result: *mut u64, f: HelperFn) -> u32 {
     // SAFETY: the caller hands a live runtime used by nothing else during the call, and
     // `arity` readable operands (`operands` may be anything when there are none).
@@ -189,6 +198,21 @@ unsafe fn enter(rt: *mut c_void, operands: *const u64, result: *mut u64, f: Help
         n => unsafe { std::slice::from_raw_parts(operands, n) },
     };
     let v = |i: usize| value::from_bits(ops[i]);
+    let index = |i: usize| v(i).as_number().map_or(u32::MAX, |n| n as u32);
+    // A call of a function with code: straight into it.
+    #[cfg(feature = "jit")]
+    if let HelperFn::Call(_) = f {
+        let fast = catch_unwind(AssertUnwindSafe(|| fast_call(rt, index(0), v(1), index(2), index(3))));
+        let outcome = match fast {
+            Ok(None) => None,
+            Ok(Some(outcome)) => Some(outcome),
+            Err(_) => Some(Err(rt.throw_error(crate::runtime::ErrorKind::Error, "internal error in a runtime helper"))),
+        };
+        if let Some(outcome) = outcome {
+            // SAFETY: the caller hands a writable result.
+            return unsafe { finish_entry(outcome, result) };
+        }
+    }
     let outcome = catch_unwind(AssertUnwindSafe(|| -> JsResult<Value> {
         // SAFETY: the operands are live values (the caller's promise, passed on).
         unsafe {
@@ -202,6 +226,7 @@ unsafe fn enter(rt: *mut c_void, operands: *const u64, result: *mut u64, f: Help
                 }
                 HelperFn::PutByVal(h) => h(rt, v(0), v(1), v(2), v(3) == Value::TRUE).map(|()| Value::UNDEFINED),
                 HelperFn::Poll(h) => h(rt).map(|()| Value::UNDEFINED),
+                HelperFn::Call(h) | HelperFn::Construct(h) => h(rt, index(0), v(1), index(2), index(3), v(4)),
             }
         }
     }));
@@ -210,14 +235,36 @@ unsafe fn enter(rt: *mut c_void, operands: *const u64, result: *mut u64, f: Help
         // A panic must not unwind into machine code; it becomes a pending error.
         Err(_) => Err(rt.throw_error(crate::runtime::ErrorKind::Error, "internal error in a runtime helper")),
     };
+    // SAFETY: the caller hands a writable result.
+    unsafe { finish_entry(outcome, result) }
+}
+
+/// A helper's outcome as a `NativeEntry` status.
+///
+/// # Safety
+/// `result` is writable.
+#[inline(always)]
+unsafe fn finish_entry(outcome: JsResult<Value>, result: *mut u64) -> u32 {
     match outcome {
         Ok(value) => {
-            // SAFETY: the caller hands a writable result.
+            // SAFETY: the caller's promise.
             unsafe { *result = value.bits() };
             0
         }
         Err(_) => 1,
     }
+}
+
+/// The `call` helper's way for a closure with code: its frame pushed and its code entered
+/// here. None: the general way.
+#[cfg(feature = "jit")]
+#[inline(always)]
+fn fast_call(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32) -> Option<JsResult<Value>> {
+    if crate::runtime::stack_address() < rt.calls.stack_guard {
+        return None;
+    }
+    let first = call_site(rt, ip, first);
+    crate::jit::call_compiled(rt, f, first, argc as usize)
 }
 
 /// Invokes `$m!` with every helper: `name => function, Signature, calls_js;`.
@@ -250,6 +297,11 @@ macro_rules! for_each_helper {
             put_by_val => crate::interp::ops::property::put_by_val_slow, PutByVal, true;
             /// A safepoint: collects when the heap budget is spent and checks for interrupts.
             safepoint => Runtime::safepoint, Poll, false;
+            /// `callee(...)` for the `call` at `ip` of the running frame: compiled callees run
+            /// their code right away.
+            call => call, Call, true;
+            /// `new callee(...)` for the `construct` at `ip` of the running frame.
+            construct => construct, Construct, true;
             /// Runs instruction `ip` (a number) of the running frame as the interpreter does,
             /// its operands and results in the frame's registers; gives a comparison's or a
             /// conditional jump's outcome as a boolean (see `interp::step`).
@@ -286,6 +338,29 @@ fn exec(rt: &mut Runtime, ip: Value) -> JsResult<Value> {
     crate::interp::step::step(rt, ip)
 }
 
+/// The `call` helper: the plain call at instruction `ip` of the running frame of `f` with
+/// the `argc` registers from register `first` (`this` first). (Compiled callees are
+/// entered by `fast_call` before this.)
+fn call(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32, _new_target: Value) -> JsResult<Value> {
+    let first = call_site(rt, ip, first);
+    crate::interp::step::call(rt, f, first, argc as usize, 0, Value::UNDEFINED, false)
+}
+
+/// The `construct` helper: as `call`, for `new` with `new_target`.
+fn construct(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32, new_target: Value) -> JsResult<Value> {
+    let first = call_site(rt, ip, first);
+    crate::interp::step::call(rt, f, first, argc as usize, 0, new_target, true)
+}
+
+/// Records that the running frame is at call instruction `ip` (for stack traces and what
+/// the callee throws) and gives the stack index of its register `first`.
+#[inline(always)]
+fn call_site(rt: &mut Runtime, ip: u32, first: u32) -> usize {
+    let fi = rt.calls.frames.len() - 1;
+    rt.calls.frames[fi].ip = ip;
+    rt.calls.frames[fi].base as usize + first as usize
+}
+
 /// The VM as the native tier sees it: its NaN-boxing, object layout and helpers.
 #[cfg(feature = "jit")]
 pub fn interface() -> &'static native::Interface {
@@ -319,6 +394,7 @@ pub fn interface() -> &'static native::Interface {
             vec_data: offset(l::VALUE_VEC_DATA),
             cell_kind: offset(l::CELL_KIND),
             env_kind: l::ENVIRONMENT_KIND,
+            array_kind: l::ARRAY_KIND,
             env_size: offset(l::ENVIRONMENT_SIZE),
             env_slots: offset(l::ENVIRONMENT_SLOTS),
             shape_dict_version: offset(l::SHAPE_DICT_VERSION),

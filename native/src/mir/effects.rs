@@ -113,6 +113,7 @@ pub fn of(inst: &Inst) -> Effects {
         | Op::TagIs(..)
         | Op::Checked(..)
         | Op::F64ToI32(_)
+        | Op::ToInt32(_)
         | Op::UnboxI32(_)
         | Op::UnboxF64(_)
         | Op::UnboxObject(_)

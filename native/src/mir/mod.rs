@@ -199,6 +199,9 @@ pub enum JsConst {
     Number(Ieee64),
 }
 
+/// 2^63: `to_int32` is exact below this magnitude (where an f64 truncates to an i64).
+pub const TWO_TO_63: f64 = 9_223_372_036_854_775_808.0;
+
 /// What an instruction does. Operands are `Val`s; an exit, where there is one, is in
 /// `Inst::exit`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -225,6 +228,9 @@ pub enum Op {
     I32ToF64(Val),
     /// f64 to i32 when exact (not fractional, in range, not -0); exits otherwise.
     F64ToI32(Val),
+    /// f64 to i32 as ToInt32 does (truncated, modulo 2^32; NaN is 0); exits when the
+    /// magnitude is 2^63 or more (infinities included).
+    ToInt32(Val),
     /// i32 sign-extended to i64.
     Sext(Val),
     /// i64 (or ptr) truncated to i32.
@@ -308,6 +314,7 @@ impl Op {
             self,
             Op::Checked(..)
                 | Op::F64ToI32(_)
+                | Op::ToInt32(_)
                 | Op::UnboxI32(_)
                 | Op::UnboxF64(_)
                 | Op::UnboxObject(_)
@@ -356,6 +363,7 @@ impl Op {
             Op::Fneg(a)
             | Op::I32ToF64(a)
             | Op::F64ToI32(a)
+            | Op::ToInt32(a)
             | Op::Sext(a)
             | Op::Trunc(a)
             | Op::Bits(a)

@@ -559,6 +559,7 @@ fn build(
                     "fneg" => (Op::Fneg(val!()), Some(F64)),
                     "i32_to_f64" => (Op::I32ToF64(val!()), Some(F64)),
                     "f64_to_i32" => (Op::F64ToI32(val!()), Some(I32)),
+                    "to_int32" => (Op::ToInt32(val!()), Some(I32)),
                     "sext" => (Op::Sext(val!()), Some(I64)),
                     "trunc" => (Op::Trunc(val!()), Some(I32)),
                     "bits" => (Op::Bits(val!()), Some(I64)),

@@ -168,6 +168,7 @@ impl Op {
             Op::Fcmp(cc, ..) => format!("fcmp.{}", cc.name()),
             Op::I32ToF64(_) => "i32_to_f64".into(),
             Op::F64ToI32(_) => "f64_to_i32".into(),
+            Op::ToInt32(_) => "to_int32".into(),
             Op::Sext(_) => "sext".into(),
             Op::Trunc(_) => "trunc".into(),
             Op::Bits(_) => "bits".into(),

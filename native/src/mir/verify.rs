@@ -422,7 +422,7 @@ impl Verifier<'_> {
                 want!(*a, I32, "operand");
                 Some(F64)
             }
-            Op::F64ToI32(a) => {
+            Op::F64ToI32(a) | Op::ToInt32(a) => {
                 want!(*a, F64, "operand");
                 Some(I32)
             }

@@ -146,6 +146,11 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
         Op::I32ToF64(a) => int(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Fconst(Ieee64::new(x as i32 as f64)))),
         Op::Sext(a) => int(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Iconst(Type::I64, x as i32 as i64))),
         Op::Trunc(a) => int(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Iconst(Type::I32, x as i32 as i64))),
+        Op::ToInt32(a) => match float(a) {
+            Some(x) if x.is_nan() => Simpler::Op(Op::Iconst(Type::I32, 0)),
+            Some(x) if x.abs() < TWO_TO_63 => Simpler::Op(Op::Iconst(Type::I32, x.trunc() as i64 as i32 as i64)),
+            _ => Simpler::Same,
+        },
         Op::F64ToI32(a) => match float(a) {
             Some(x) if x == (x as i32) as f64 && !(x == 0.0 && x.is_sign_negative()) => {
                 Simpler::Op(Op::Iconst(Type::I32, x as i32 as i64))

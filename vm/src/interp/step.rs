@@ -562,7 +562,7 @@ pub(crate) fn step(rt: &mut Runtime, ip: u32) -> JsResult<Value> {
 
 /// A call or `new` from compiled code: pushes the callee's frame like the interpreter and
 /// runs it to its return (a nested run of the interpreter, or of the callee's own code).
-fn call(
+pub(crate) fn call(
     rt: &mut Runtime,
     f: Value,
     first: usize,
