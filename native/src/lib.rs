@@ -148,6 +148,10 @@ pub struct ObjectLayout {
     pub env_kind: u8,
     /// The kind byte of an array.
     pub array_kind: u8,
+    /// The kind byte of a closure (a function made from bytecode), and where a closure
+    /// keeps its function (a pointer the VM identifies the function by).
+    pub closure_kind: u8,
+    pub closure_func: i32,
     /// An environment's number of slots (u32) and its first slot.
     pub env_size: i32,
     pub env_slots: i32,
@@ -215,6 +219,8 @@ pub(crate) fn test_interface(helpers: &[(&str, usize)]) -> Interface {
         cell_kind: 0,
         env_kind: 1,
         array_kind: 3,
+        closure_kind: 4,
+        closure_func: 32,
         env_size: 4,
         env_slots: 16,
         shape_dict_version: 8,

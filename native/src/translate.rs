@@ -38,8 +38,8 @@ use bytecode::{BuiltinId, Inst};
 use crate::lower::const_bits;
 use crate::mir::verify::Dominators;
 use crate::mir::{
-    Block, CheckedOp, ExitId, ExitState, ExitValue, FloatCC, FloatOp, Function, Ieee64, IntCC, IntOp, JsConst, Op,
-    Type, Val,
+    Block, CheckedOp, ExitId, ExitState, ExitValue, FloatCC, FloatOp, Function, Ieee64, InlinedFrame, IntCC, IntOp,
+    JsConst, Op, Type, Val,
 };
 use crate::Interface;
 
@@ -113,6 +113,108 @@ pub trait Profile {
     fn string(&self, id: u32) -> u64;
     /// Whether string `id` of the function's bundle is "length".
     fn is_length(&self, id: u32) -> bool;
+    /// The one function the call at `ip` called, when the VM lets it be inlined there.
+    fn inlinee(&self, _ip: u32) -> Option<Inlinee<'_>> {
+        None
+    }
+}
+
+/// A callee a call site may inline.
+pub struct Inlinee<'a> {
+    /// How the VM identifies the callee: what a closure of it holds as its function.
+    pub function: u64,
+    pub name: String,
+    /// Its decoded instructions (it has no exception handlers).
+    pub insts: &'a [Inst],
+    pub frame_size: u32,
+    /// What the interpreter observed running it.
+    pub profile: Box<dyn Profile + 'a>,
+}
+
+/// The most instructions an inlined callee may have.
+const MAX_INLINE: usize = 48;
+
+/// Whether a callee can be translated into its caller: small, without loops, and made of
+/// instructions compiled inline (where one would need the VM, an inlined callee leaves
+/// compiled code instead, with its frame rebuilt: it has none while it runs inline).
+fn inlinable(insts: &[Inst]) -> bool {
+    insts.len() <= MAX_INLINE
+        && insts.iter().all(|inst| {
+            inst.branch_offset().is_none_or(|o| o > 0)
+                && matches!(
+                    inst,
+                    Inst::Wide {}
+                        | Inst::Mov { .. }
+                        | Inst::LoadConstUndefined { .. }
+                        | Inst::LoadConstNull { .. }
+                        | Inst::LoadConstTrue { .. }
+                        | Inst::LoadConstFalse { .. }
+                        | Inst::LoadConstInt { .. }
+                        | Inst::LoadConstDouble { .. }
+                        | Inst::LoadConstString { .. }
+                        | Inst::LoadParam { .. }
+                        | Inst::LoadThisNS { .. }
+                        | Inst::Add { .. }
+                        | Inst::AddN { .. }
+                        | Inst::Sub { .. }
+                        | Inst::SubN { .. }
+                        | Inst::Mul { .. }
+                        | Inst::MulN { .. }
+                        | Inst::Div { .. }
+                        | Inst::DivN { .. }
+                        | Inst::BitAnd { .. }
+                        | Inst::BitOr { .. }
+                        | Inst::BitXor { .. }
+                        | Inst::Shl { .. }
+                        | Inst::Shr { .. }
+                        | Inst::UShr { .. }
+                        | Inst::Inc { .. }
+                        | Inst::Dec { .. }
+                        | Inst::Negate { .. }
+                        | Inst::Less { .. }
+                        | Inst::LessN { .. }
+                        | Inst::LessEq { .. }
+                        | Inst::LessEqN { .. }
+                        | Inst::Greater { .. }
+                        | Inst::GreaterN { .. }
+                        | Inst::GreaterEq { .. }
+                        | Inst::GreaterEqN { .. }
+                        | Inst::Eq { .. }
+                        | Inst::Neq { .. }
+                        | Inst::StrictEq { .. }
+                        | Inst::StrictNeq { .. }
+                        | Inst::Not { .. }
+                        | Inst::Jmp { .. }
+                        | Inst::JmpTrue { .. }
+                        | Inst::JmpFalse { .. }
+                        | Inst::JmpUndefined { .. }
+                        | Inst::JmpNotUndefined { .. }
+                        | Inst::JmpNullish { .. }
+                        | Inst::JmpNotNullish { .. }
+                        | Inst::JmpEq { .. }
+                        | Inst::JmpNeq { .. }
+                        | Inst::JmpStrictEq { .. }
+                        | Inst::JmpStrictNeq { .. }
+                        | Inst::JmpLess { .. }
+                        | Inst::JmpNotLess { .. }
+                        | Inst::JmpLessEq { .. }
+                        | Inst::JmpNotLessEq { .. }
+                        | Inst::JmpGreater { .. }
+                        | Inst::JmpNotGreater { .. }
+                        | Inst::JmpGreaterEq { .. }
+                        | Inst::JmpNotGreaterEq { .. }
+                        | Inst::GetById { .. }
+                        | Inst::GetGlobal { .. }
+                        | Inst::PutById { .. }
+                        | Inst::GetByVal { .. }
+                        | Inst::PutByVal { .. }
+                        | Inst::GetGlobalObject { .. }
+                        | Inst::ToNumeric { .. }
+                        | Inst::Ret { .. }
+                        | Inst::RetUndefined {}
+                        | Inst::Trap {}
+                )
+        })
 }
 
 /// The function to translate.
@@ -256,10 +358,21 @@ struct Tx<'a> {
     dirty: Vec<bool>,
     /// The exit made last and its instruction, while the registers stay the same.
     last_exit: Option<(u32, ExitId)>,
+    /// Set while translating a callee inlined into its caller.
+    inline: Option<Inline>,
 }
 
-/// Translates `src` into MIR.
-pub fn translate(src: &Source, profile: &dyn Profile, vm: &Interface) -> Result<Function, String> {
+/// What translating an inlined callee needs of its caller.
+struct Inline {
+    /// The caller's registers live at its call, which every exit of the callee restores.
+    outer: Vec<(u32, ExitValue)>,
+    frame: InlinedFrame,
+    /// Where a return goes: the caller's block after the call (its parameter the result).
+    ret: Block,
+}
+
+/// The instructions reachable from the entry, and those that start a block.
+fn reach(src: &Source) -> Result<(Vec<bool>, Vec<bool>), String> {
     let n = src.insts.len();
     if n == 0 || src.entry as usize >= n {
         return Err(format!("{}: no instruction at {}", src.name, src.entry));
@@ -267,7 +380,6 @@ pub fn translate(src: &Source, profile: &dyn Profile, vm: &Interface) -> Result<
     if n.saturating_mul(src.frame_size.max(1) as usize) > MAX_LIVENESS_BITS {
         return Err(format!("{}: too large to compile ({n} instructions, {} registers)", src.name, src.frame_size));
     }
-    // Reachable instructions and block starts.
     let mut reached = vec![false; n];
     let mut starts = vec![false; n];
     starts[src.entry as usize] = true;
@@ -288,8 +400,12 @@ pub fn translate(src: &Source, profile: &dyn Profile, vm: &Interface) -> Result<
             work.push(s);
         }
     }
-    let params = src
-        .insts
+    Ok((reached, starts))
+}
+
+/// How many arguments (`this` first) the reachable code reads.
+fn params_read(src: &Source, reached: &[bool]) -> u32 {
+    src.insts
         .iter()
         .enumerate()
         .filter(|&(i, _)| reached[i])
@@ -299,39 +415,17 @@ pub fn translate(src: &Source, profile: &dyn Profile, vm: &Interface) -> Result<
             _ => None,
         })
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+/// Translates `src` into MIR.
+pub fn translate(src: &Source, profile: &dyn Profile, vm: &Interface) -> Result<Function, String> {
+    let (reached, starts) = reach(src)?;
     let mut f = Function::new(src.name, Type::Value);
     let entry = f.add_block();
-    let params: Vec<Val> = (0..params).map(|_| f.add_param(entry, Type::Value)).collect();
-    let mut tx = Tx {
-        src,
-        profile,
-        vm,
-        f,
-        live: liveness(src),
-        blocks: HashMap::new(),
-        params,
-        cur: entry,
-        regs: vec![None; src.frame_size as usize],
-        dirty: vec![false; src.frame_size as usize],
-        last_exit: None,
-    };
-    for ip in (0..n).filter(|&i| starts[i] && reached[i]) {
-        let b = tx.f.add_block();
-        for _ in tx.live[ip].iter() {
-            tx.f.add_param(b, Type::Value);
-        }
-        tx.blocks.insert(ip as u32, b);
-    }
-    // The prologue: the live registers from the frame.
-    for r in tx.live[src.entry as usize].clone().iter() {
-        let v = tx.push(Op::LoadReg(r), Type::Value);
-        tx.regs[r as usize] = Some(v);
-    }
-    tx.jump(src.entry);
-    for ip in (0..n as u32).filter(|&i| starts[i as usize] && reached[i as usize]) {
-        tx.block(ip, &starts)?;
-    }
+    let params: Vec<Val> = (0..params_read(src, &reached)).map(|_| f.add_param(entry, Type::Value)).collect();
+    let mut tx = Tx::new(src, profile, vm, f, params, entry, None);
+    tx.body(&reached, &starts)?;
     let mut f = tx.f;
     // Loop headers: the targets of back edges.
     let dom = Dominators::new(&f);
@@ -349,6 +443,60 @@ pub fn translate(src: &Source, profile: &dyn Profile, vm: &Interface) -> Result<
         }
     }
     Ok(f)
+}
+
+impl<'a> Tx<'a> {
+    fn new(
+        src: &'a Source<'a>,
+        profile: &'a dyn Profile,
+        vm: &'a Interface,
+        f: Function,
+        params: Vec<Val>,
+        cur: Block,
+        inline: Option<Inline>,
+    ) -> Tx<'a> {
+        Tx {
+            src,
+            profile,
+            vm,
+            f,
+            live: liveness(src),
+            blocks: HashMap::new(),
+            params,
+            cur,
+            regs: vec![None; src.frame_size as usize],
+            dirty: vec![false; src.frame_size as usize],
+            last_exit: None,
+            inline,
+        }
+    }
+
+    /// Translates the reachable code, from the block being filled (which jumps to the
+    /// entry instruction).
+    fn body(&mut self, reached: &[bool], starts: &[bool]) -> Result<(), String> {
+        let n = self.src.insts.len();
+        for ip in (0..n).filter(|&i| starts[i] && reached[i]) {
+            let b = self.f.add_block();
+            for _ in self.live[ip].iter() {
+                self.f.add_param(b, Type::Value);
+            }
+            self.blocks.insert(ip as u32, b);
+        }
+        // The prologue: the live registers from the frame (an inlined callee has none yet:
+        // they would be undefined).
+        for r in self.live[self.src.entry as usize].clone().iter() {
+            let v = match self.inline {
+                None => self.push(Op::LoadReg(r), Type::Value),
+                Some(_) => self.vconst(JsConst::Undefined),
+            };
+            self.regs[r as usize] = Some(v);
+        }
+        self.jump(self.src.entry);
+        for ip in (0..n as u32).filter(|&i| starts[i as usize] && reached[i as usize]) {
+            self.block(ip, starts)?;
+        }
+        Ok(())
+    }
 }
 
 impl Tx<'_> {
@@ -393,9 +541,12 @@ impl Tx<'_> {
         match self.regs[r as usize] {
             Some(v) => v,
             // Not live here by the liveness (read before any write on every path): what
-            // the frame holds.
+            // the frame holds (undefined, in an inlined callee's frame to be).
             None => {
-                let v = self.push(Op::LoadReg(r), Type::Value);
+                let v = match self.inline {
+                    None => self.push(Op::LoadReg(r), Type::Value),
+                    Some(_) => self.vconst(JsConst::Undefined),
+                };
                 self.regs[r as usize] = Some(v);
                 self.last_exit = None;
                 v
@@ -423,8 +574,22 @@ impl Tx<'_> {
     }
 
     fn new_exit(&mut self, ip: u32) -> ExitId {
-        let regs = self.live[ip as usize].clone().iter().map(|r| (r, ExitValue::Val(self.get(r)))).collect();
-        self.f.add_exit(ExitState { offset: ip, regs })
+        let live = self.live[ip as usize].clone();
+        let Some(inline) = &self.inline else {
+            let regs = live.iter().map(|r| (r, ExitValue::Val(self.get(r)))).collect();
+            return self.f.add_exit(ExitState { offset: ip, regs, inlined: None });
+        };
+        // The caller's registers, then every register of the callee's window to be (the
+        // VM makes the frame of what the exit writes).
+        let (mut regs, frame) = (inline.outer.clone(), inline.frame);
+        let mut is_live = vec![false; self.src.frame_size as usize];
+        live.iter().for_each(|r| is_live[r as usize] = true);
+        for r in 0..self.src.frame_size {
+            let v =
+                if is_live[r as usize] { ExitValue::Val(self.get(r)) } else { ExitValue::Const(JsConst::Undefined) };
+            regs.push((frame.window + r, v));
+        }
+        self.f.add_exit(ExitState { offset: ip, regs, inlined: Some(frame) })
     }
 
     /// Makes `b` the block being filled; its registers' frame slots are stale until stored.
@@ -454,6 +619,10 @@ impl Tx<'_> {
 
     /// Stores the registers live at `ip` whose frame slots are stale.
     fn flush(&mut self, ip: u32) {
+        if self.inline.is_some() {
+            // An inlined callee has no frame (and calls no helper).
+            return;
+        }
         for r in self.live[ip as usize].clone().iter() {
             if self.dirty[r as usize] {
                 let v = self.get(r);
@@ -466,9 +635,19 @@ impl Tx<'_> {
     /// Calls helper `name` for the instruction at `ip` (which resumes in the interpreter,
     /// throwing, if the helper throws).
     fn helper(&mut self, ip: u32, name: &str, args: Vec<Val>) -> Val {
+        if self.inline.is_some() {
+            // Helpers run on the frame of the code that calls them, which an inlined callee
+            // does not have: it leaves, and the interpreter runs the instruction in the
+            // frame the exit rebuilds. (What follows is unreachable.)
+            let exit = self.exit(ip);
+            self.push_exit(Op::Deopt, None, exit);
+            self.cur = self.f.add_block();
+            self.last_exit = None;
+            return self.vconst(JsConst::Undefined);
+        }
         self.flush(ip);
         // Every register live here is in the frame now: the exit has nothing to store.
-        let exit = self.f.add_exit(ExitState { offset: ip, regs: Vec::new() });
+        let exit = self.f.add_exit(ExitState { offset: ip, ..ExitState::default() });
         self.push_exit(Op::CallHelper(name.to_string(), args), Some(Type::Value), exit).expect("a helper's result")
     }
 
@@ -1356,12 +1535,12 @@ impl Tx<'_> {
             Inst::JmpNotGreaterEq { off, lhs, rhs } => jump_if!(off, lhs, rhs, FloatCC::Ge, true),
             Inst::Ret { value } => {
                 let v = self.get(value);
-                self.effect(Op::Return(v));
+                self.ret(v);
                 return Ok(true);
             }
             Inst::RetUndefined {} => {
                 let v = self.vconst(JsConst::Undefined);
-                self.effect(Op::Return(v));
+                self.ret(v);
                 return Ok(true);
             }
             Inst::Throw { .. } | Inst::ThrowError { .. } | Inst::Trap {} => {
@@ -1410,10 +1589,15 @@ impl Tx<'_> {
                 let i = self.push_exit(Op::UnboxI32(k), Some(Type::I32), exit).expect("a result");
                 self.push_exit(Op::StoreElem(p, i, v), None, exit);
             }
-            Inst::Call { dst, callee, first, argc } => {
-                let undefined = self.vconst(JsConst::Undefined);
-                self.call(ip, "call", dst, callee, first, argc, undefined);
-            }
+            Inst::Call { dst, callee, first, argc } => match self.profile.inlinee(ip) {
+                Some(g) if self.inline.is_none() && argc > 0 && inlinable(g.insts) => {
+                    self.inline_call(ip, &g, dst, callee, first, argc)?;
+                }
+                _ => {
+                    let undefined = self.vconst(JsConst::Undefined);
+                    self.call(ip, "call", dst, callee, first, argc, undefined);
+                }
+            },
             Inst::Construct { dst, callee, new_target, first, argc } => {
                 let nt = self.get(new_target);
                 self.call(ip, "construct", dst, callee, first, argc, nt);
@@ -1479,6 +1663,73 @@ impl Tx<'_> {
         Ok(false)
     }
 
+    /// Ends the block returning `v`: from the function, or from an inlined callee to its
+    /// caller.
+    fn ret(&mut self, v: Val) {
+        match &self.inline {
+            None => self.effect(Op::Return(v)),
+            Some(inline) => {
+                let ret = inline.ret;
+                self.effect(Op::Jump(ret, vec![v]));
+            }
+        }
+    }
+
+    /// The call at `ip` of the one closure the feedback saw, of function `g`, translated
+    /// inline: a guard that the callee is a closure of `g` (the call leaves otherwise),
+    /// then `g`'s code on the arguments, its returns joining after the call with the result
+    /// in `dst`.
+    fn inline_call(
+        &mut self,
+        ip: u32,
+        g: &Inlinee,
+        dst: u32,
+        callee: u32,
+        first: u32,
+        argc: u32,
+    ) -> Result<(), String> {
+        let exit = self.exit(ip);
+        let objects = self.vm.objects;
+        let v = self.get(callee);
+        let p = self.push_exit(Op::UnboxObject(v), Some(Type::Ptr), exit).expect("a result");
+        let kind = self.header_byte(p, objects.cell_kind);
+        let closure = self.iconst(Type::I32, i64::from(objects.closure_kind));
+        let not_closure = self.push(Op::Icmp(IntCC::Ne, kind, closure), Type::I32);
+        self.push_exit(Op::Check(not_closure), None, exit);
+        let function = self.push(Op::Load(Type::I64, p, objects.closure_func), Type::I64);
+        let want = self.iconst(Type::I64, g.function as i64);
+        let other = self.push(Op::Icmp(IntCC::Ne, function, want), Type::I32);
+        self.push_exit(Op::Check(other), None, exit);
+        let src = Source {
+            name: &g.name,
+            insts: g.insts,
+            handlers: &[],
+            frame_size: g.frame_size,
+            entry: 0,
+            interrupt: self.src.interrupt,
+            stress: self.src.stress,
+            proto_epoch: self.src.proto_epoch,
+        };
+        let (reached, starts) = reach(&src)?;
+        let mut args: Vec<Val> = (0..argc).map(|i| self.get(first + i)).collect();
+        while (args.len() as u32) < params_read(&src, &reached) {
+            args.push(self.vconst(JsConst::Undefined));
+        }
+        let outer = self.live[ip as usize].clone().iter().map(|r| (r, ExitValue::Val(self.get(r)))).collect();
+        let (ret, result) = self.join(Type::Value);
+        let frame = InlinedFrame { function: g.function, call: ip, window: self.src.frame_size + argc };
+        let f = std::mem::replace(&mut self.f, Function::new("", Type::Value));
+        let mut callee = Tx::new(&src, &*g.profile, self.vm, f, args, self.cur, Some(Inline { outer, frame, ret }));
+        let translated = callee.body(&reached, &starts);
+        self.f = callee.f;
+        translated?;
+        // On in the caller, whose registers the callee left as they were.
+        self.cur = ret;
+        self.last_exit = None;
+        self.set(dst, result);
+        Ok(())
+    }
+
     /// A call (`helper` "call" or "construct") of register `callee` with the `argc`
     /// registers from `first`; its result in `dst`.
     #[allow(clippy::too_many_arguments)]
@@ -1527,8 +1778,15 @@ mod tests {
     use super::*;
     use crate::mir::verify::verify;
 
-    /// Feedback by instruction index.
-    struct Seen(Vec<(u32, u8)>);
+    /// Feedback by instruction index, and the callee the call at instruction 3 always
+    /// called, if any.
+    struct Seen(Vec<(u32, u8)>, Option<Vec<Inst>>);
+
+    impl Seen {
+        fn of(kinds: Vec<(u32, u8)>) -> Seen {
+            Seen(kinds, None)
+        }
+    }
 
     impl Profile for Seen {
         fn kinds(&self, ip: u32) -> u8 {
@@ -1545,6 +1803,16 @@ mod tests {
         }
         fn is_length(&self, _id: u32) -> bool {
             false
+        }
+        fn inlinee(&self, ip: u32) -> Option<Inlinee<'_>> {
+            let insts = self.1.as_ref().filter(|_| ip == 3)?;
+            Some(Inlinee {
+                function: 0x5e10,
+                name: "g".to_string(),
+                insts,
+                frame_size: 2,
+                profile: Box::new(Seen::of(vec![(1, kind::INT32)])),
+            })
         }
     }
 
@@ -1586,7 +1854,7 @@ mod tests {
 
     #[test]
     fn int32_feedback_speculates_with_an_overflow_exit() {
-        let f = translate_all(&add_params(), &[], Seen(vec![(2, kind::INT32)]));
+        let f = translate_all(&add_params(), &[], Seen::of(vec![(2, kind::INT32)]));
         assert_eq!(f.block(f.entry().unwrap()).params.len(), 3, "this and two arguments");
         assert!(ops(&f).iter().any(|op| matches!(op, Op::Checked(CheckedOp::Add, ..))));
         assert!(!ops(&f).iter().any(|op| matches!(op, Op::CallHelper(..))), "no slow path: it exits");
@@ -1597,13 +1865,13 @@ mod tests {
 
     #[test]
     fn doubles_use_f64_and_other_kinds_the_vm() {
-        let f = translate_all(&add_params(), &[], Seen(vec![(2, kind::INT32 | kind::DOUBLE)]));
+        let f = translate_all(&add_params(), &[], Seen::of(vec![(2, kind::INT32 | kind::DOUBLE)]));
         assert!(ops(&f).iter().any(|op| matches!(op, Op::Float(FloatOp::Add, ..))));
-        let f = translate_all(&add_params(), &[], Seen(vec![(2, kind::STRING)]));
+        let f = translate_all(&add_params(), &[], Seen::of(vec![(2, kind::STRING)]));
         assert!(ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "exec")));
         assert!(!ops(&f).iter().any(|op| matches!(op, Op::Float(..))));
         // Never ran: numbers inline, anything else through the VM.
-        let f = translate_all(&add_params(), &[], Seen(vec![]));
+        let f = translate_all(&add_params(), &[], Seen::of(vec![]));
         assert!(ops(&f).iter().any(|op| matches!(op, Op::Float(FloatOp::Add, ..))));
         assert!(ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "exec")));
     }
@@ -1616,7 +1884,7 @@ mod tests {
             Inst::BitOr { dst: 2, lhs: 0, rhs: 1 },
             Inst::Ret { value: 2 },
         ];
-        let f = translate_all(&insts, &[], Seen(vec![(2, kind::INT32 | kind::DOUBLE)]));
+        let f = translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32 | kind::DOUBLE)]));
         assert_eq!(ops(&f).iter().filter(|op| matches!(op, Op::ToInt32(_))).count(), 2);
         assert!(!ops(&f).iter().any(|op| matches!(op, Op::CallHelper(..))));
     }
@@ -1631,7 +1899,7 @@ mod tests {
             Inst::Call { dst: 0, callee: 0, first: 1, argc: 2 },
             Inst::Ret { value: 0 },
         ];
-        let f = translate_all(&insts, &[], Seen(vec![]));
+        let f = translate_all(&insts, &[], Seen::of(vec![]));
         let call = ops(&f).into_iter().find_map(|op| match op {
             Op::CallHelper(name, args) if name == "call" => Some(args),
             _ => None,
@@ -1639,6 +1907,40 @@ mod tests {
         assert_eq!(call.map(|a| a.len()), Some(5), "ip, callee, first, argc, new.target");
         // The arguments are in the frame for the callee's window.
         assert!(ops(&f).iter().any(|op| matches!(op, Op::StoreReg(2, _))));
+    }
+
+    #[test]
+    fn a_call_of_a_small_callee_is_inlined_and_its_exits_rebuild_its_frame() {
+        // f(x) { return g(x) }, g(a) { return a + 1 }
+        let g = vec![Inst::LoadParam { dst: 0, index: 1 }, Inst::Inc { dst: 1, src: 0 }, Inst::Ret { value: 1 }];
+        let insts = [
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::LoadConstUndefined { dst: 1 },
+            Inst::Mov { dst: 2, src: 0 },
+            Inst::Call { dst: 0, callee: 3, first: 1, argc: 2 },
+            Inst::Ret { value: 0 },
+        ];
+        let src = Source {
+            name: "f",
+            insts: &insts,
+            handlers: &[],
+            frame_size: 4,
+            entry: 0,
+            interrupt: 0x2000,
+            stress: false,
+            proto_epoch: 0x3000,
+        };
+        let f = translate(&src, &Seen(vec![(3, kind::INT32)], Some(g)), &vm()).expect("translates");
+        verify(&f).unwrap_or_else(|e| panic!("{e:?}\n{f}"));
+        assert!(!ops(&f).iter().any(|op| matches!(op, Op::CallHelper(..))), "no call left:\n{f}");
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::Load(Type::I64, _, 32))), "the closure's function checked");
+        // The increment's overflow exit rebuilds g's frame: the caller's registers live at
+        // the call, then g's two registers above the caller's window and its arguments.
+        let exit = f.exits.iter().find(|e| e.inlined.is_some()).expect("an exit inside g");
+        assert_eq!(exit.offset, 1);
+        assert_eq!(exit.inlined, Some(InlinedFrame { function: 0x5e10, call: 3, window: 6 }));
+        let regs: Vec<u32> = exit.regs.iter().map(|&(r, _)| r).collect();
+        assert_eq!(regs, vec![1, 2, 3, 6, 7]);
     }
 
     #[test]
@@ -1652,7 +1954,7 @@ mod tests {
             Inst::Ret { value: 1 },
             Inst::ThrowError { kind: 0, msg: 0 },
         ];
-        let f = translate_all(&insts, &[(5, 6, 2)], Seen(vec![]));
+        let f = translate_all(&insts, &[(5, 6, 2)], Seen::of(vec![]));
         // The helper's exit stores nothing (the registers were stored before the call)...
         let call = f
             .layout
@@ -1675,7 +1977,7 @@ mod tests {
             Inst::JmpLess { off: -1, lhs: 0, rhs: 1 },
             Inst::RetUndefined {},
         ];
-        let f = translate_all(&insts, &[], Seen(vec![(2, kind::INT32), (3, kind::INT32)]));
+        let f = translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32), (3, kind::INT32)]));
         assert!(f.layout.iter().any(|&b| f.block(b).is_loop));
         assert!(ops(&f).iter().any(|op| matches!(op, Op::Load(Type::I32, ..))), "the interrupt flag is read");
         assert!(ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "safepoint")));

@@ -25,9 +25,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytecode::{FunctionFlags, Inst};
-use native::translate::{self, Holder, PropertyCase, PropertySite, SlotAt};
+use native::translate::{self, Holder, Inlinee, PropertyCase, PropertySite, SlotAt};
 
-use crate::code::compiled::Compiled;
+use crate::code::compiled::{Compiled, Exit, InlinedExit};
 use crate::code::{ic, info_ref, FuncRef, FunctionInfo};
 use crate::gc::{CellKind, Gc};
 use crate::object::{JsObject, Shape};
@@ -54,6 +54,8 @@ const MAX_DEOPTS: u32 = 64;
 const MAX_COMPILES: u32 = 4;
 /// Back-edges of a warm function per call's worth of warmth (as in `code::feedback`).
 const BACK_EDGES_PER_CALL: u32 = 64;
+/// Exits from inlined copies of a function after which it is not inlined any more.
+const MAX_INLINE_EXITS: u32 = 16;
 
 /// Runs frame `fi` (the top frame, about to run instruction `at`: 0 on entry, or a loop
 /// header) in compiled code, compiling it first if it is hot enough. None: there is no
@@ -72,7 +74,7 @@ pub(crate) fn run_compiled(rt: &mut Runtime, fi: usize, at: u32) -> Option<Outco
             compile(rt, info, at)?
         }
     };
-    Some(enter(rt, fi, info, code))
+    Some(enter(rt, fi, info, code, at))
 }
 
 /// A plain call (from compiled code) of `f` with the `argc` values at stack index `first`
@@ -122,7 +124,7 @@ pub(crate) fn call_compiled(rt: &mut Runtime, f: Value, first: usize, argc: usiz
             return Some(finish(rt, fi, Err(e)));
         }
     }
-    Some(match enter(rt, fi, info, code) {
+    Some(match enter(rt, fi, info, code, 0) {
         // The common end: a plain frame (no constructor, no generator) returns.
         Outcome::Returned(v) => {
             let frame = rt.calls.frames.pop().expect("the frame just pushed");
@@ -166,9 +168,13 @@ fn hot(rt: &Runtime, info: &FunctionInfo, at: u32, threshold: u32) -> bool {
     }
 }
 
-/// Runs `code` for frame `fi`.
-fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled) -> Outcome {
+/// Runs `code` for frame `fi` (about to run instruction `at`).
+fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled, at: u32) -> Outcome {
     let frame = rt.calls.frames[fi];
+    if frame.base as usize + code.extent as usize > rt.calls.stack_limit {
+        // No room for the windows of the callees it inlined: the interpreter runs it.
+        return Outcome::Resume(at);
+    }
     // The parameters: the frame's arguments where enough were passed (they precede its
     // registers on the stack), else a copy padded with undefined.
     let mut padded = Vec::new();
@@ -195,11 +201,25 @@ fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled) -> O
         return Outcome::Returned(value::from_bits(ctx.result));
     }
     let k = (status & 0xffff_ffff) as usize - 1;
-    let ip = code.exits.get(k).copied().unwrap_or(0);
+    let exit = code.exits.get(k).copied().unwrap_or(Exit { ip: 0, inlined: None });
+    let mut ip = exit.ip;
+    if let Some(inlined) = exit.inlined {
+        // The caller resumes at its call once the callee (pushed above it) returns.
+        ip = inlined.call;
+        push_inlined(rt, fi, inlined, exit.ip);
+    }
     rt.calls.frames[fi].ip = ip;
     if rt.host.options.jit_log {
         let why = if status & native::THREW != 0 { "a helper threw" } else { "a check failed" };
-        eprintln!("jit: exit {} at pc {} ({why})", name_of(info), info.byte_pc(ip));
+        match exit.inlined {
+            None => eprintln!("jit: exit {} at pc {} ({why})", name_of(info), info.byte_pc(ip)),
+            Some(i) => {
+                // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+                let callee = unsafe { i.callee.as_ref() };
+                let inner = callee.byte_pc(exit.ip);
+                eprintln!("jit: exit {} inlined in {} at pc {inner} ({why})", name_of(callee), name_of(info));
+            }
+        }
     }
     if status & native::THREW != 0 {
         return Outcome::Threw(ip);
@@ -210,6 +230,54 @@ fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled) -> O
         drop_code(rt, info);
     }
     Outcome::Resume(ip)
+}
+
+/// Pushes the frame of the callee an exit from its inlined copy left (resuming at its
+/// instruction `ip`), above the caller's frame `fi`, which is the top one: the arguments
+/// from the caller's registers (the call's operands, which the exit wrote back), its
+/// registers where the exit wrote them (every one, just above the caller's window).
+fn push_inlined(rt: &mut Runtime, fi: usize, inlined: InlinedExit, ip: u32) {
+    let caller = rt.calls.frames[fi];
+    // SAFETY: functions of this runtime's bundles, used while the runtime lives.
+    let (caller_info, callee) = unsafe { (info_ref(caller.info), inlined.callee.as_ref()) };
+    let Some(&Inst::Call { dst, callee: closure, first, argc }) = caller_info.code().insts.get(inlined.call as usize)
+    else {
+        unreachable!("an inlined callee's exit names its call");
+    };
+    let at = rt.calls.stack.len();
+    let (base, args) = (caller.base as usize, argc as usize);
+    let total = args + callee.header.frame_size as usize;
+    assert!(
+        at == base + inlined.window as usize - args && at + total <= rt.calls.stack_limit,
+        "an inlined callee's window is above its caller's, on the stack"
+    );
+    let p = rt.calls.stack.as_mut_ptr();
+    // SAFETY: `[at, at + total)` is within the stack's capacity (checked above; the stack
+    // never reallocates), and the exit wrote every one of the callee's registers,
+    // `[at + args, at + total)`, with live values (`Function::exits` lists them all); the
+    // arguments are copied from the caller's registers (below `at`) before the length
+    // covers them, so every value up to the new length is initialized.
+    unsafe {
+        for i in 0..args {
+            p.add(at + i).write(*p.add(base + first as usize + i));
+        }
+        rt.calls.stack.set_len(at + total);
+    }
+    rt.calls.frames.push(Frame {
+        info: FuncRef::new(callee),
+        closure: rt.calls.stack[base + closure as usize],
+        new_target: Value::UNDEFINED,
+        generator: Value::UNDEFINED,
+        base: (at + args) as u32,
+        args: at as u32,
+        argc,
+        ip,
+        ret_reg: dst,
+        flags: 0,
+        saved_realm: rt.realm,
+    });
+    rt.realm = callee.realm();
+    callee.jit.inline_exits.set(callee.jit.inline_exits.get() + 1);
 }
 
 /// Drops a function's code after too many exits: it is compiled again from the feedback
@@ -235,9 +303,10 @@ fn name_of(info: &FunctionInfo) -> String {
 struct Observed<'a> {
     rt: &'a Runtime,
     info: &'a FunctionInfo,
-    /// The shapes the code will compare with, and the prototypes it reads.
-    shapes: RefCell<Vec<Gc<Shape>>>,
-    holders: RefCell<Vec<Gc<JsObject>>>,
+    /// The shapes the code will compare with, and the prototypes it reads (of the
+    /// function's and its inlined callees' sites).
+    shapes: &'a RefCell<Vec<Gc<Shape>>>,
+    holders: &'a RefCell<Vec<Gc<JsObject>>>,
 }
 
 impl translate::Profile for Observed<'_> {
@@ -308,6 +377,43 @@ impl translate::Profile for Observed<'_> {
         // Bundle strings are atoms: the same text is the same value.
         self.info.bundle().strings.get(id as usize) == Some(&self.rt.names.length.value())
     }
+
+    fn inlinee(&self, ip: u32) -> Option<Inlinee<'_>> {
+        let code = self.info.code();
+        let Some(Inst::Call { .. }) = code.insts.get(ip as usize) else { return None };
+        let site = (code.feedback.sites.get(ip as usize)?.get() as usize).checked_sub(1)?;
+        let target = code.feedback.calls.get(site)?.get();
+        if target == crate::code::feedback::NONE || target == crate::code::feedback::MANY {
+            return None;
+        }
+        // SAFETY: a call site's feedback records the address of the `FunctionInfo` it
+        // called, a function of this runtime's bundles, which live as long as it.
+        let callee: &FunctionInfo = unsafe { &*(target as *const FunctionInfo) };
+        let flags = callee.flags();
+        let ok = !std::ptr::eq(callee, self.info)
+            && std::ptr::eq(callee.bundle, self.info.bundle)
+            && ![
+                FunctionFlags::GENERATOR,
+                FunctionFlags::GENERATOR_INNER,
+                FunctionFlags::ASYNC,
+                FunctionFlags::CLASS_CONSTRUCTOR,
+            ]
+            .into_iter()
+            .any(|f| flags.contains(f))
+            && callee.warm.profiling.get()
+            && callee.jit.inline_exits.get() < MAX_INLINE_EXITS;
+        let callee_code = callee.code_if_decoded()?;
+        if !ok || !callee_code.handlers.is_empty() {
+            return None;
+        }
+        Some(Inlinee {
+            function: target as u64,
+            name: name_of(callee),
+            insts: &callee_code.insts,
+            frame_size: callee.header.frame_size,
+            profile: Box::new(Observed { rt: self.rt, info: callee, shapes: self.shapes, holders: self.holders }),
+        })
+    }
 }
 
 /// What a compile made.
@@ -369,7 +475,8 @@ fn compile<'a>(rt: &mut Runtime, info: &'a FunctionInfo, at: u32) -> Option<&'a 
 /// Translates, optimizes and lowers `info` for an entry at `at`.
 fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Result<Made, String> {
     let code = info.code();
-    let observed = Observed { rt, info, shapes: RefCell::new(Vec::new()), holders: RefCell::new(Vec::new()) };
+    let (shapes, holders) = (RefCell::new(Vec::new()), RefCell::new(Vec::new()));
+    let observed = Observed { rt, info, shapes: &shapes, holders: &holders };
     let source = translate::Source {
         name,
         insts: &code.insts,
@@ -388,10 +495,28 @@ fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Resul
     let compiled = native::lower::compile(&mir, target, vm, &[])?;
     let memory = native::code_memory::CodeMemory::new(&compiled.code)?;
     let params = mir.entry().map_or(0, |e| mir.block(e).params.len() as u32);
-    let exits = mir.exits.iter().map(|e| e.offset).collect();
+    let exits = mir
+        .exits
+        .iter()
+        .map(|e| Exit {
+            ip: e.offset,
+            inlined: e.inlined.map(|i| InlinedExit {
+                callee: std::ptr::NonNull::from(
+                    // SAFETY: the translator names inlined callees by what `inlinee` gave
+                    // it: `FunctionInfo` addresses.
+                    unsafe { &*(i.function as *const FunctionInfo) },
+                ),
+                call: i.call,
+                window: i.window,
+            }),
+        })
+        .collect();
+    // Registers exits may write: the frame's, and inlined callees' windows above it.
+    let extent =
+        mir.exits.iter().flat_map(|e| e.regs.iter().map(|&(r, _)| r + 1)).fold(info.header.frame_size, u32::max);
     let dump = rt.host.options.jit_dump.then(|| (mir.to_string(), compiled.code.clone()));
-    let compiled = Compiled { memory, exits, params, deopts: std::cell::Cell::new(0) };
-    Ok(Made { code: compiled, shapes: observed.shapes.into_inner(), holders: observed.holders.into_inner(), dump })
+    let compiled = Compiled { memory, exits, extent, params, deopts: std::cell::Cell::new(0) };
+    Ok(Made { code: compiled, shapes: shapes.into_inner(), holders: holders.into_inner(), dump })
 }
 
 #[cfg(test)]

@@ -74,6 +74,9 @@ pub mod layout {
     pub const ENVIRONMENT_KIND: u8 = crate::gc::CellKind::Environment as u8;
     /// The array cell kind byte.
     pub const ARRAY_KIND: u8 = crate::gc::CellKind::Array as u8;
+    /// The closure cell kind byte, and a closure's function (a `FunctionInfo` pointer).
+    pub const CLOSURE_KIND: u8 = crate::gc::CellKind::Closure as u8;
+    pub const CLOSURE_FUNC: usize = offset_of!(crate::runtime::function::Closure, func);
     /// An environment's slot count (u32).
     pub const ENVIRONMENT_SIZE: usize = offset_of!(CellHeader, aux32);
     /// An environment's first slot (its slots follow the cell).
@@ -395,6 +398,8 @@ pub fn interface() -> &'static native::Interface {
             cell_kind: offset(l::CELL_KIND),
             env_kind: l::ENVIRONMENT_KIND,
             array_kind: l::ARRAY_KIND,
+            closure_kind: l::CLOSURE_KIND,
+            closure_func: offset(l::CLOSURE_FUNC),
             env_size: offset(l::ENVIRONMENT_SIZE),
             env_slots: offset(l::ENVIRONMENT_SLOTS),
             shape_dict_version: offset(l::SHAPE_DICT_VERSION),

@@ -433,12 +433,27 @@ pub enum ExitValue {
 }
 
 /// The interpreter state an exit resumes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExitState {
     /// The bytecode offset the interpreter resumes at.
     pub offset: u32,
     /// Live registers and how to rebuild each (registers not listed are dead).
     pub regs: Vec<(u32, ExitValue)>,
+    /// For an exit inside a callee inlined into the function: the callee's frame, which the
+    /// VM pushes above the function's before the interpreter resumes it at `offset`.
+    pub inlined: Option<InlinedFrame>,
+}
+
+/// The frame of an inlined callee an exit rebuilds. The function's frame resumes at its
+/// call instruction `call` once the callee returns (the call's operands, live there, give
+/// the callee and its arguments); the callee's register r is exit register `window + r`,
+/// just above the function's window where the callee's window goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InlinedFrame {
+    /// The callee, as the VM identifies it (opaque here).
+    pub function: u64,
+    pub call: u32,
+    pub window: u32,
 }
 
 /// A basic block.

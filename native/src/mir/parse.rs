@@ -337,12 +337,37 @@ impl Parser {
                 line.expect(',')?;
             }
         }
+        let mut inlined = None;
+        if line.peek().is_some() {
+            let (kw, l, c) = line.word("'inlined'")?;
+            if kw != "inlined" {
+                return err(l, c, format!("expected 'inlined', found '{kw}'"));
+            }
+            let (f, l, c) = line.word("a function")?;
+            let Some(function) = f.strip_prefix("0x").and_then(|h| u64::from_str_radix(h, 16).ok()) else {
+                return err(l, c, format!("expected a function address, found '{f}'"));
+            };
+            let (kw, l, c) = line.word("'at'")?;
+            if kw != "at" {
+                return err(l, c, format!("expected 'at', found '{kw}'"));
+            }
+            line.expect('@')?;
+            let (w, l, c) = line.word("a bytecode offset")?;
+            let Ok(call) = w.parse::<u32>() else { return err(l, c, format!("bad bytecode offset '{w}'")) };
+            let (kw, l, c) = line.word("'window'")?;
+            if kw != "window" {
+                return err(l, c, format!("expected 'window', found '{kw}'"));
+            }
+            let (w, l, c) = line.word("a register number")?;
+            let Ok(window) = w.parse::<u32>() else { return err(l, c, format!("bad register number '{w}'")) };
+            inlined = Some(InlinedFrame { function, call, window });
+        }
         line.done()?;
         let i = id as usize;
         if self.f.exits.len() <= i {
-            self.f.exits.resize(i + 1, ExitState { offset: 0, regs: Vec::new() });
+            self.f.exits.resize(i + 1, ExitState::default());
         }
-        self.f.exits[i] = ExitState { offset, regs };
+        self.f.exits[i] = ExitState { offset, regs, inlined };
         Ok(())
     }
 

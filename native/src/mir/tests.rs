@@ -306,6 +306,7 @@ fn builder_makes_what_the_parser_makes() {
             (2, ExitValue::Const(JsConst::Undefined)),
             (3, ExitValue::Const(JsConst::Number(Ieee64::new(-0.0)))),
         ],
+        inlined: None,
     });
     f.push(b0, Op::Jump(b1, vec![zero, zero]), None, None);
     let c = f.push(b1, Op::Icmp(IntCC::Slt, i, n), Some(Type::I32), None).unwrap();

@@ -7,12 +7,36 @@ use std::ptr::NonNull;
 /// Machine code for a function, entered at its start or at one loop header.
 pub(crate) struct Compiled {
     pub(crate) memory: native::code_memory::CodeMemory,
-    /// The instruction index each exit resumes the interpreter at.
-    pub(crate) exits: Box<[u32]>,
+    /// Where each exit resumes the interpreter.
+    pub(crate) exits: Box<[Exit]>,
+    /// How many registers above its frame's first the code may write (its own, and the
+    /// windows of the callees it inlined, which an exit from one fills): entered only where
+    /// the register stack has room for them.
+    pub(crate) extent: u32,
     /// How many argument values (`this` first) the code takes.
     pub(crate) params: u32,
     /// Exits taken because a speculation failed.
     pub(crate) deopts: Cell<u32>,
+}
+
+/// Where an exit resumes the interpreter.
+#[derive(Clone, Copy)]
+pub(crate) struct Exit {
+    /// The instruction index (of the inlined callee's code, for an exit from one).
+    pub(crate) ip: u32,
+    pub(crate) inlined: Option<InlinedExit>,
+}
+
+/// The frame an exit from an inlined callee pushes (see `native::mir::InlinedFrame`).
+#[derive(Clone, Copy)]
+pub(crate) struct InlinedExit {
+    pub(crate) callee: NonNull<crate::code::FunctionInfo>,
+    /// The caller's call instruction (index), where its frame resumes once the callee
+    /// returns.
+    pub(crate) call: u32,
+    /// Where the exit wrote the callee's registers: from this register of the caller's
+    /// window on.
+    pub(crate) window: u32,
 }
 
 /// A function's compiled code. Code is never freed before the function is (frames may
@@ -31,6 +55,9 @@ pub(crate) struct JitState {
     pub(crate) compiles: Cell<u32>,
     /// Never compile it again: it could not be, or its code kept exiting.
     pub(crate) given_up: Cell<bool>,
+    /// Exits taken from copies of it inlined into callers (past a few, it is not inlined
+    /// any more).
+    pub(crate) inline_exits: Cell<u32>,
 }
 
 impl JitState {

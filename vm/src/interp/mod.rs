@@ -584,6 +584,11 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         Some(crate::jit::Outcome::Resume(at)) => {
                             ip = at as usize;
                             sync!();
+                            if rt.calls.frames.len() - 1 != fi {
+                                // An exit from an inlined callee pushed its frame.
+                                fi = rt.calls.frames.len() - 1;
+                                continue 'reload;
+                            }
                         }
                         Some(crate::jit::Outcome::Threw(at)) => {
                             ip = at as usize;
@@ -612,6 +617,11 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                     Some(crate::jit::Outcome::Resume(at)) => {
                         ip = at as usize;
                         sync!();
+                        if rt.calls.frames.len() - 1 != fi {
+                            // An exit from an inlined callee pushed its frame.
+                            fi = rt.calls.frames.len() - 1;
+                            continue 'reload;
+                        }
                         None
                     }
                     Some(crate::jit::Outcome::Threw(at)) => {
