@@ -9,7 +9,8 @@
 #   3. when node is installed, the lit-test programs' expected output against node,
 #   4. the test262 gate (`test262-runner --check` against test262-runner/expectations.txt) when
 #      test262 is at $TEST262_DIR or ../shared/test262, in the interpreter and again (a release
-#      build) with the JIT compiling every function at its first call,
+#      build) with the JIT compiling every function at its first call, and once more compiling
+#      at the second call (where callers have call feedback and inline their callees),
 #   5. the native tier on AArch64: iris cross-built for aarch64-unknown-linux-gnu, its runnable
 #      MIR tests and the lit-test programs with `--jit-threshold 0` run under qemu-aarch64,
 #      when the cross toolchain and qemu are installed (IRIS_REQUIRE_AARCH64=1, as CI sets it,
@@ -63,6 +64,11 @@ if [ "$quick" = 0 ]; then
     cargo build -q --release -p test262-runner
     target/release/test262-runner --test262-dir "$t262" --check --jit-threshold 0 \
       --json target/test262-results-jit.json
+    # Compiled at their first call, functions have no call feedback and inline nothing: a
+    # threshold of 2 compiles callers that have some (and inlines their callees).
+    step "test262 gate with --jit-threshold 2 ($t262), release build"
+    target/release/test262-runner --test262-dir "$t262" --check --jit-threshold 2 \
+      --json target/test262-results-jit2.json
   else
     step "no test262 at $t262: skipping the conformance gate (set TEST262_DIR to run it)"
   fi
