@@ -81,6 +81,10 @@ struct GlobalOpts {
     #[arg(long, global = true)]
     jit_log: bool,
 
+    /// Name compiled functions for `perf`: append a line for each to /tmp/perf-<pid>.map.
+    #[arg(long, global = true)]
+    perf_map: bool,
+
     /// Compile the script as strict mode code, as if it began with "use strict".
     #[arg(long, global = true)]
     strict: bool,
@@ -110,6 +114,9 @@ enum Command {
     Dump {
         #[command(flatten)]
         what: DumpWhat,
+        /// With --mir: also the machine code, disassembled by binutils' objdump.
+        #[arg(long, requires = "mir")]
+        disasm: bool,
         /// Instead of the pipeline, run these optimizer passes in order (with --ir-opt; repeatable).
         #[arg(long = "pass", value_name = "PASS")]
         passes: Vec<String>,
@@ -170,9 +177,6 @@ struct DumpWhat {
     /// compiled: the functions and loops that got hot (all of them with --jit-threshold 0).
     #[arg(long)]
     mir: bool,
-    /// With --mir: also the machine code, disassembled by binutils' objdump.
-    #[arg(long)]
-    disasm: bool,
 }
 
 /// A failure with its message for stderr (already rendered) and exit status.
@@ -266,6 +270,7 @@ fn run_then<T>(
         jit_threshold: g.jit_threshold(),
         jit_log: g.jit_log,
         jit_dump,
+        perf_map: g.perf_map,
         ..RuntimeOptions::default()
     });
     rt.set_compiler(driver::compile_hook(opts));
@@ -307,7 +312,7 @@ fn compile_cmd(path: &Path, output: Option<&Path>, g: &GlobalOpts) -> Result<(),
     std::fs::write(&out, bundle).map_err(|e| Failure(format!("iris: cannot write {}: {e}", out.display()), 1))
 }
 
-fn dump(what: &DumpWhat, passes: &[String], path: &Path, g: &GlobalOpts) -> Result<String, Failure> {
+fn dump(what: &DumpWhat, disasm: bool, passes: &[String], path: &Path, g: &GlobalOpts) -> Result<String, Failure> {
     let opts = g.compile_options();
     if !passes.is_empty() && !what.ir_opt {
         return Err(Failure("iris: --pass goes with --ir-opt".to_string(), 2));
@@ -320,7 +325,7 @@ fn dump(what: &DumpWhat, passes: &[String], path: &Path, g: &GlobalOpts) -> Resu
         return Ok(report);
     }
     if what.mir {
-        return dump_mir(path, g, what.disasm);
+        return dump_mir(path, g, disasm);
     }
     let bytes = read(path)?;
     let name = display_name(path);
@@ -358,8 +363,8 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
     match (&cli.command, &cli.file) {
         (Some(Command::Run { file }), _) | (None, Some(file)) => run(file, &cli.opts),
         (Some(Command::Compile { file, output }), _) => compile_cmd(file, output.as_deref(), &cli.opts),
-        (Some(Command::Dump { what, passes, file }), _) => {
-            let text = dump(what, passes, file, &cli.opts)?;
+        (Some(Command::Dump { what, disasm, passes, file }), _) => {
+            let text = dump(what, *disasm, passes, file, &cli.opts)?;
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(text.as_bytes());
             if !text.ends_with('\n') {

@@ -75,6 +75,11 @@ impl CodeMemory {
         self.len
     }
 
+    /// The address of the first byte (for profilers' symbol maps).
+    pub fn address(&self) -> usize {
+        self.base.as_ptr() as usize
+    }
+
     /// Whether the region is empty (never: `new` refuses empty code).
     pub fn is_empty(&self) -> bool {
         self.len == 0

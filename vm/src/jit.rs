@@ -466,10 +466,23 @@ fn compile<'a>(rt: &mut Runtime, info: &'a FunctionInfo, at: u32) -> Option<&'a 
             start.elapsed().as_secs_f64() * 1e3
         );
     }
+    if rt.host.options.perf_map {
+        perf_map_line(code.memory.address(), size, &format!("js:{name} ({entry})"));
+    }
     if let Some((mir, bytes)) = dump {
         rt.code.jit_dumps.push((format!("{name} ({entry})"), mir, bytes));
     }
     Some(code)
+}
+
+/// Appends `start size name` to `/tmp/perf-<pid>.map` (the format perf reads); a failure
+/// to write only loses the name in a profile.
+fn perf_map_line(start: usize, size: usize, name: &str) {
+    use std::io::Write;
+    let path = format!("/tmp/perf-{}.map", std::process::id());
+    if let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+        let _ = writeln!(file, "{start:x} {size:x} {name}");
+    }
 }
 
 /// Translates, optimizes and lowers `info` for an entry at `at`.

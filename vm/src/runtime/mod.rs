@@ -87,6 +87,9 @@ pub struct RuntimeOptions {
     /// Keep the MIR and machine code of everything the JIT compiles
     /// (`runtime_interface::jit_dumps`).
     pub jit_dump: bool,
+    /// Append a line per compiled function to `/tmp/perf-<pid>.map`, the symbol map `perf`
+    /// reads for code it finds no binary for.
+    pub perf_map: bool,
 }
 
 impl Default for RuntimeOptions {
@@ -100,6 +103,7 @@ impl Default for RuntimeOptions {
             jit_threshold: None,
             jit_log: false,
             jit_dump: false,
+            perf_map: false,
         }
     }
 }
