@@ -426,7 +426,7 @@ pub fn translate(src: &Source, profile: &dyn Profile, vm: &Interface) -> Result<
     let params: Vec<Val> = (0..params_read(src, &reached)).map(|_| f.add_param(entry, Type::Value)).collect();
     let mut tx = Tx::new(src, profile, vm, f, params, entry, None);
     tx.body(&reached, &starts)?;
-    let mut f = tx.f;
+    let Tx { mut f, live, blocks, .. } = tx;
     // Loop headers: the targets of back edges.
     let dom = Dominators::new(&f);
     for &b in &f.layout.clone() {
@@ -441,6 +441,16 @@ pub fn translate(src: &Source, profile: &dyn Profile, vm: &Interface) -> Result<
                 f.blocks[s.0 as usize].is_loop = true;
             }
         }
+    }
+    // Each loop header's resume exit: the interpreter at the loop's first instruction with
+    // the registers live there, which are the header's parameters.
+    let mut headers: Vec<(u32, Block)> = blocks.into_iter().filter(|&(_, b)| f.block(b).is_loop).collect();
+    headers.sort();
+    for (ip, b) in headers {
+        let params = &f.block(b).params;
+        let regs = live[ip as usize].iter().zip(params).map(|(r, &p)| (r, ExitValue::Val(p))).collect();
+        let e = f.add_exit(ExitState { offset: ip, regs, inlined: None });
+        f.blocks[b.0 as usize].resume = Some(e);
     }
     Ok(f)
 }

@@ -502,8 +502,7 @@ fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Resul
     };
     let vm = runtime_interface::interface();
     let mut mir = translate::translate(&source, &observed, vm)?;
-    let passes: Vec<&str> = native::passes::PASSES.iter().map(|p| p.name).collect();
-    native::passes::run(&mut mir, &passes, cfg!(debug_assertions))?;
+    native::passes::run(&mut mir, native::passes::PIPELINE, cfg!(debug_assertions))?;
     let target = native::lower::Target::host().ok_or("no machine code for this machine")?;
     let compiled = native::lower::compile(&mir, target, vm, &[])?;
     let memory = native::code_memory::CodeMemory::new(&compiled.code)?;

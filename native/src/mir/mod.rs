@@ -403,6 +403,22 @@ impl Op {
         }
     }
 
+    /// Calls `f` with the arguments of each of this terminator's edges to `b`.
+    pub fn for_each_edge_to(&mut self, b: Block, mut f: impl FnMut(&mut Vec<Val>)) {
+        match self {
+            Op::Jump(t, args) if *t == b => f(args),
+            Op::Brif(_, t, ta, e, ea) => {
+                if *t == b {
+                    f(ta);
+                }
+                if *e == b {
+                    f(ea);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// The blocks a terminator goes to, with the arguments it passes.
     pub fn successors(&self) -> Vec<(Block, &[Val])> {
         match self {
@@ -466,6 +482,11 @@ pub struct BlockData {
     /// For a loop header: the bytecode offset of the loop, where interpreted code can enter
     /// this compiled code (OSR).
     pub osr: Option<u32>,
+    /// For a loop header: an exit that resumes the interpreter where the loop starts, its
+    /// state the header's parameters (`resume e3` in the text form). Passes that make an
+    /// edge into the loop speculate (unbox what it passes) leave through it, with the
+    /// edge's arguments in place of the parameters.
+    pub resume: Option<ExitId>,
 }
 
 /// Where a value comes from.

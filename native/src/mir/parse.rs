@@ -408,6 +408,13 @@ impl Parser {
                     let Ok(off) = off.parse() else { return err(l, c, format!("bad bytecode offset '{off}'")) };
                     self.f.blocks[b as usize].osr = Some(off);
                 }
+                "resume" => {
+                    line.pos += 1;
+                    let (w, l, c) = line.word("an exit")?;
+                    let Some(e) = numbered(&w, "e") else { return err(l, c, format!("expected an exit, found '{w}'")) };
+                    self.used_exits.push((e, l, c));
+                    self.f.blocks[b as usize].resume = Some(ExitId(e));
+                }
                 _ => return line.fail(format!("unexpected '{w}' in a block header")),
             }
         }

@@ -7,10 +7,11 @@ use super::*;
 const SUM: &str = "\
 function %sum(ptr, i32) -> value {
     e0 = exit @14 [r0: v1, r1: v4, r2: undefined, r3: -0.0]
+    e1 = exit @8 [r0: v3, r1: v4]
 block0(v0: ptr, v1: i32):
     v2 = iconst.i32 0
     jump block1(v2, v2)
-block1(v3: i32, v4: i32) loop osr @8:
+block1(v3: i32, v4: i32) loop osr @8 resume e1:
     v5 = icmp.slt v3, v1
     brif v5, block2, block3
 block2:
@@ -308,6 +309,12 @@ fn builder_makes_what_the_parser_makes() {
         ],
         inlined: None,
     });
+    let resume = f.add_exit(ExitState {
+        offset: 8,
+        regs: vec![(0, ExitValue::Val(i)), (1, ExitValue::Val(acc))],
+        inlined: None,
+    });
+    f.blocks[b1.0 as usize].resume = Some(resume);
     f.push(b0, Op::Jump(b1, vec![zero, zero]), None, None);
     let c = f.push(b1, Op::Icmp(IntCC::Slt, i, n), Some(Type::I32), None).unwrap();
     f.push(b1, Op::Brif(c, b2, vec![], b3, vec![]), None, None);

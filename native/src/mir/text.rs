@@ -327,6 +327,9 @@ impl fmt::Display for Function {
             if let Some(off) = data.osr {
                 write!(out, " osr @{off}")?;
             }
+            if let Some(e) = data.resume {
+                write!(out, " resume {e}")?;
+            }
             writeln!(out, ":")?;
             for inst in &data.insts {
                 writeln!(out, "    {}", inst_to_string(self, inst))?;

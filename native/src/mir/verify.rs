@@ -230,6 +230,9 @@ impl Verifier<'_> {
             if data.osr.is_some() && !data.is_loop {
                 self.error(b.to_string(), "an OSR entry must be a loop header");
             }
+            if data.resume.is_some() && !data.is_loop {
+                self.error(b.to_string(), "only a loop header has a resume exit");
+            }
             if self.dom.reachable(b) {
                 let back_edge = preds[b.0 as usize].iter().any(|&p| self.dom.reachable(p) && self.dom.dominates(b, p));
                 if back_edge && !data.is_loop {
@@ -338,6 +341,21 @@ impl Verifier<'_> {
                         Some(Type::Value | Type::I32 | Type::F64) => {}
                         Some(t) => self
                             .error(id.to_string(), format!("r{r}: a {} cannot be an interpreter register", t.name())),
+                    }
+                }
+            }
+        }
+        // A loop header's resume exit describes the state where the block starts.
+        for &b in &f.layout {
+            let Some(e) = f.blocks.get(b.0 as usize).and_then(|d| d.resume) else { continue };
+            let Some(state) = f.exits.get(e.0 as usize) else {
+                self.error(b.to_string(), format!("{e} is not declared"));
+                continue;
+            };
+            for (r, v) in &state.regs {
+                if let ExitValue::Val(v) = v {
+                    if self.dom.reachable(b) && self.ty(*v).is_some() && !self.dominates_use(*v, b, 0) {
+                        self.error(b.to_string(), format!("resume {e} r{r}: {v} does not dominate the block's start"));
                     }
                 }
             }

@@ -1,6 +1,8 @@
 //! Dead code elimination: blocks the entry cannot reach leave the layout, and instructions
 //! whose result nothing uses go when their effects allow it (no write, no exit, not a
-//! terminator). Exits no instruction names any more forget their values.
+//! terminator). Exits no instruction names any more forget their values. Loop headers
+//! forget their resume exits (only passes before this one speculate on loop entries): the
+//! values those name would otherwise stay live through the loop.
 
 use std::collections::HashSet;
 
@@ -10,6 +12,9 @@ use crate::mir::{ExitValue, Function, Val, ValueDef};
 
 pub fn run(f: &mut Function) -> bool {
     let mut changed = false;
+    for &b in &f.layout {
+        changed |= f.blocks[b.0 as usize].resume.take().is_some();
+    }
     let dom = Dominators::new(f);
     let before = f.layout.len();
     let unreachable: Vec<_> = f.layout.iter().copied().filter(|&b| !dom.reachable(b)).collect();

@@ -2,7 +2,8 @@
 //! (i32 arithmetic wraps, overflow-checked arithmetic folds only when it does not overflow),
 //! `x + 0`, `x * 1`, `x | 0`, `x ^ 0`, shifts by 0 become `x`, a `check` of 0 goes, a
 //! `brif` on a constant becomes a `jump`, and boxing round trips (`unbox_i32 (box_i32 x)`)
-//! become `x` without their exits.
+//! become `x` without their exits; the tag of a boxed number, object or constant is known,
+//! and a boolean boxed and tested again is the boolean.
 
 use std::collections::HashMap;
 
@@ -101,6 +102,12 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
             if commutes && int(a).map(masked) == Some(identity) {
                 return Simpler::Value(*b);
             }
+            // (x + c) - c: a boolean boxed and its bits taken apart again.
+            if let (IntOp::Sub, Some(Op::Int(IntOp::Add, x, c))) = (op, defs.get(a)) {
+                if int(c).is_some() && int(c) == int(b) {
+                    return Simpler::Value(*x);
+                }
+            }
             Simpler::Same
         }
         Op::Checked(op, a, b) => {
@@ -123,6 +130,10 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
         }
         Op::Icmp(cc, a, b) => match (int(a), int(b)) {
             (Some(x), Some(y)) => Simpler::Op(Op::Iconst(Type::I32, int_cmp(*cc, f.ty(*a), x, y) as i64)),
+            // A boolean (0 or 1, widened) is at most 1.
+            (None, Some(1..)) if *cc == IntCC::Ule && is_boolean(known, defs, *a, 4) => {
+                Simpler::Op(Op::Iconst(Type::I32, 1))
+            }
             _ if a == b && matches!(cc, IntCC::Eq | IntCC::Sle | IntCC::Sge | IntCC::Ule | IntCC::Uge) => {
                 Simpler::Op(Op::Iconst(Type::I32, 1))
             }
@@ -145,7 +156,11 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
         },
         Op::I32ToF64(a) => int(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Fconst(Ieee64::new(x as i32 as f64)))),
         Op::Sext(a) => int(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Iconst(Type::I64, x as i32 as i64))),
-        Op::Trunc(a) => int(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Iconst(Type::I32, x as i32 as i64))),
+        Op::Trunc(a) => match (int(a), defs.get(a)) {
+            (Some(x), _) => Simpler::Op(Op::Iconst(Type::I32, x as i32 as i64)),
+            (None, Some(Op::Sext(x))) => Simpler::Value(*x),
+            _ => Simpler::Same,
+        },
         Op::ToInt32(a) => match float(a) {
             Some(x) if x.is_nan() => Simpler::Op(Op::Iconst(Type::I32, 0)),
             Some(x) if x.abs() < TWO_TO_63 => Simpler::Op(Op::Iconst(Type::I32, x.trunc() as i64 as i32 as i64)),
@@ -190,6 +205,18 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
             Some(Op::BoxObject(x)) => Simpler::Value(*x),
             _ => Simpler::Same,
         },
+        Op::TagIs(tag, a) => {
+            let is = match defs.get(a) {
+                Some(Op::BoxI32(_) | Op::BoxF64(_)) => Tag::Number,
+                Some(Op::BoxObject(_)) => Tag::Object,
+                Some(Op::Vconst(JsConst::Number(_))) => Tag::Number,
+                Some(Op::Vconst(JsConst::Undefined)) => Tag::Undefined,
+                Some(Op::Vconst(JsConst::Null)) => Tag::Null,
+                Some(Op::Vconst(JsConst::True | JsConst::False)) => Tag::Boolean,
+                _ => return Simpler::Same,
+            };
+            Simpler::Op(Op::Iconst(Type::I32, (is == *tag) as i64))
+        }
         Op::Check(c) if int(c) == Some(0) => Simpler::Remove,
         Op::Brif(c, t, ta, e, ea) => match int(c) {
             Some(0) => Simpler::Op(Op::Jump(*e, ea.clone())),
@@ -197,6 +224,24 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
             None => Simpler::Same,
         },
         _ => Simpler::Same,
+    }
+}
+
+/// Whether `v` is 0 or 1 (a comparison, a tag test, logic on such, or one widened),
+/// looking `depth` definitions deep.
+fn is_boolean(known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, v: Val, depth: u32) -> bool {
+    if let Some(Known::Int(n)) = known.get(&v) {
+        return matches!(n, 0 | 1);
+    }
+    if depth == 0 {
+        return false;
+    }
+    let bool_at = |x: &Val| is_boolean(known, defs, *x, depth - 1);
+    match defs.get(&v) {
+        Some(Op::Icmp(..) | Op::Fcmp(..) | Op::TagIs(..)) => true,
+        Some(Op::Int(IntOp::And | IntOp::Or | IntOp::Xor, a, b)) => bool_at(a) && bool_at(b),
+        Some(Op::Sext(a)) => bool_at(a),
+        _ => false,
     }
 }
 
@@ -254,5 +299,16 @@ pub fn run(f: &mut Function) -> bool {
     // Uses in blocks visited before their operands' replacement (loop back edges) and in
     // exit states.
     super::replace_uses(f, &replace);
+    // Exits box numbers themselves: a box that only they use need not run.
+    for state in &mut f.exits {
+        for (_, v) in &mut state.regs {
+            if let ExitValue::Val(x) = v {
+                if let Some(Op::BoxI32(n) | Op::BoxF64(n)) = defs.get(x) {
+                    *x = *n;
+                    changed = true;
+                }
+            }
+        }
+    }
     changed
 }

@@ -13,6 +13,12 @@
 //!
 //! An exit taken in the preheader is one the first iteration would have taken with the
 //! same state.
+//!
+//! A guard on values defined outside the loop that runs on every trip around it (its block
+//! comes on every way back to the header) also moves, from any block, when the header has
+//! a resume exit: in the preheader it leaves through a copy of that exit (the interpreter
+//! at the loop's start, with what the preheader passes), and the interpreter runs the whole
+//! loop instead, so nothing the loop did before the guard is lost.
 
 use std::collections::HashSet;
 
@@ -77,6 +83,11 @@ fn hoist(f: &mut Function, dom: &Dominators, header: Block, body: &HashSet<Block
         }
     }
     let written = |h: Heap| writes.iter().any(|w| w.overlaps(h));
+    // The blocks that every trip around the loop runs (they dominate every back edge).
+    let latches: Vec<Block> = preds[header.0 as usize].iter().copied().filter(|p| body.contains(p)).collect();
+    let every_trip = |b: Block| latches.iter().all(|&l| dom.dominates(b, l));
+    let resume = f.block(header).resume;
+    let mut resumed: Vec<usize> = Vec::new();
     let mut moved: Vec<Inst> = Vec::new();
     // Blocks in reverse postorder, the header first, so that what an instruction uses has
     // had its chance to move before it.
@@ -95,7 +106,18 @@ fn hoist(f: &mut Function, dom: &Dominators, header: Block, body: &HashSet<Block
                 && !e.terminates
                 && e.writes.is_none()
                 && if e.is_pure() { true } else { !blocked && exit_invariant && e.reads.is_none_or(|h| !written(h)) };
-            if movable {
+            let via_resume = !movable
+                && resume.is_some()
+                && invariant
+                && inst.exit.is_some()
+                && !e.terminates
+                && e.writes.is_none()
+                && e.reads.is_none_or(|h| !written(h))
+                && every_trip(b);
+            if via_resume {
+                resumed.push(moved.len());
+            }
+            if movable || via_resume {
                 if let Some(r) = inst.result {
                     inside.remove(&r);
                 }
@@ -109,6 +131,12 @@ fn hoist(f: &mut Function, dom: &Dominators, header: Block, body: &HashSet<Block
     }
     if moved.is_empty() {
         return false;
+    }
+    if let Some(resume) = resume.filter(|_| !resumed.is_empty()) {
+        let e = super::resume_exit_for(f, header, pre, resume);
+        for i in resumed {
+            moved[i].exit = Some(e);
+        }
     }
     let insts = &mut f.blocks[pre.0 as usize].insts;
     let jump = insts.pop();

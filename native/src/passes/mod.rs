@@ -10,12 +10,13 @@ mod fold;
 mod gvn;
 mod layout;
 mod licm;
+mod params;
 mod repr;
 
 use std::collections::HashMap;
 
 use crate::mir::verify::{verify, VerifyError};
-use crate::mir::{ExitValue, Function, Val};
+use crate::mir::{Block, ExitId, ExitValue, Function, Inst, Op, Val};
 
 /// A pass: its name (`iris mir --pass NAME`), what it does, and the function that runs it,
 /// which reports whether it changed anything.
@@ -25,8 +26,13 @@ pub struct Pass {
     pub run: fn(&mut Function) -> bool,
 }
 
-/// Every pass, in the order the default pipeline runs them.
+/// Every pass (`PIPELINE` is the order the JIT runs them in).
 pub const PASSES: &[Pass] = &[
+    Pass {
+        name: "params",
+        about: "block parameters every edge passes the same value (or itself) become that value",
+        run: params::run,
+    },
     Pass { name: "fold", about: "constant folding and algebraic simplification", run: fold::run },
     Pass {
         name: "repr",
@@ -56,17 +62,21 @@ pub const PASSES: &[Pass] = &[
     },
 ];
 
+/// The default pipeline: `params` and `fold` again where `fold` turned branches into
+/// jumps (blocks left with one edge) and `repr` boxed numbers that other uses test.
+pub const PIPELINE: &[&str] =
+    &["params", "fold", "repr", "fold", "params", "fold", "gvn", "checks", "licm", "dce", "layout"];
+
 /// The pass named `name`.
 pub fn pass(name: &str) -> Option<&'static Pass> {
     PASSES.iter().find(|p| p.name == name)
 }
 
-/// Runs `names` in order (every pass when `names` is empty), verifying after each when
-/// `verify_each` (or in debug builds).
+/// Runs `names` in order (the default pipeline when `names` is empty), verifying after each
+/// when `verify_each` (or in debug builds).
 pub fn run(f: &mut Function, names: &[&str], verify_each: bool) -> Result<(), String> {
-    let selected: Vec<&Pass> = if names.is_empty() {
-        PASSES.iter().collect()
-    } else {
+    let names = if names.is_empty() { PIPELINE } else { names };
+    let selected: Vec<&Pass> = {
         let mut v = Vec::new();
         for n in names {
             match pass(n) {
@@ -103,6 +113,25 @@ fn resolve(replace: &HashMap<Val, Val>, mut v: Val) -> Val {
         v = r;
     }
     v
+}
+
+/// A copy of loop header `header`'s exit `resume` for the end of `pred`, which jumps to it:
+/// the values that jump passes in place of the header's parameters. (Passes that move a
+/// check onto the way into a loop leave through it: the interpreter runs the loop.)
+fn resume_exit_for(f: &mut Function, header: Block, pred: Block, resume: ExitId) -> ExitId {
+    let Some(Inst { op: Op::Jump(_, args), .. }) = f.block(pred).insts.last() else {
+        unreachable!("the way into a loop is a jump")
+    };
+    let params = &f.block(header).params;
+    let mut state = f.exits[resume.0 as usize].clone();
+    for (_, v) in &mut state.regs {
+        if let ExitValue::Val(x) = v {
+            if let Some(k) = params.iter().position(|p| p == x) {
+                *x = args[k];
+            }
+        }
+    }
+    f.add_exit(state)
 }
 
 /// Rewrites every use in `f` (operands and exit states) through `replace`, and renumbers

@@ -13,9 +13,22 @@
 //! unboxes of the parameter become the parameter (or a conversion, which keeps the check
 //! when an f64 must be an int32), exits box it as they do every number, and any other use
 //! gets it boxed, once per block that has such uses. The boxes left unused are DCE's.
+//!
+//! A loop counter starts from whatever the function was given, so the edge into a loop
+//! header may pass a value that is not known to be a number. When the loop unboxes the
+//! parameter on every trip anyway (an unbox in a block that every back edge comes through),
+//! the edge unboxes it instead, before the loop, leaving through the header's resume exit
+//! (the interpreter at the loop's start) when it is not a number:
+//!
+//! ```text
+//!  jump block3(v4)           ──▶   v9 = unbox_i32 v4, e7     (e7: the header's resume
+//!                                  jump block3(v9)              exit, with v4 for v8)
+//!  block3(v8: value) loop resume e5:  v10 = unbox_i32 v8, e2  ...   ──▶   block3(v8: i32) loop ...
+//! ```
 
 use std::collections::{HashMap, HashSet};
 
+use crate::mir::verify::Dominators;
 use crate::mir::*;
 
 pub fn run(f: &mut Function) -> bool {
@@ -61,6 +74,39 @@ fn incoming(f: &Function, b: Block, k: usize) -> Vec<(Block, Val)> {
     out
 }
 
+/// How an unbox that every trip around `b`'s loop executes unboxes `p` (a parameter of `b`),
+/// when `b` is a loop header with a resume exit: `Some(true)` for `unbox_i32`.
+fn unboxed_every_trip(f: &Function, dom: &Dominators, b: Block, p: Val) -> Option<bool> {
+    f.block(b).resume?;
+    let latches: Vec<Block> =
+        f.layout.iter().copied().filter(|&q| dom.reachable(q) && dom.dominates(b, q) && jumps_to(f, q, b)).collect();
+    let mut found = None;
+    for &ub in f.layout.iter().filter(|&&ub| dom.reachable(ub) && dom.dominates(b, ub)) {
+        if !latches.iter().all(|&q| dom.dominates(ub, q)) {
+            continue;
+        }
+        for inst in &f.block(ub).insts {
+            match inst.op {
+                Op::UnboxI32(v) if v == p => found = Some(found.unwrap_or(true)),
+                Op::UnboxF64(v) if v == p => found = Some(false),
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+/// Whether `q`'s terminator goes to `b`.
+fn jumps_to(f: &Function, q: Block, b: Block) -> bool {
+    f.block(q).insts.last().is_some_and(|i| i.op.successors().iter().any(|&(s, _)| s == b))
+}
+
+/// Whether the edge from `pred` into loop header `b` can unbox what it passes: it enters
+/// the loop (`pred` is not in it) and is `pred`'s only way out.
+fn speculable(f: &Function, dom: &Dominators, b: Block, pred: Block) -> bool {
+    !dom.dominates(b, pred) && matches!(f.block(pred).insts.last(), Some(Inst { op: Op::Jump(t, _), .. }) if *t == b)
+}
+
 fn classify(f: &Function, p: Val, a: Val) -> Option<Incoming> {
     if a == p {
         return Some(Incoming::Itself);
@@ -76,6 +122,7 @@ fn classify(f: &Function, p: Val, a: Val) -> Option<Incoming> {
 /// A parameter worth unboxing, and the type it becomes.
 fn candidate(f: &Function) -> Option<(Val, Type)> {
     let entry = f.entry()?;
+    let dom = Dominators::new(f);
     let mut unboxed: HashSet<Val> = HashSet::new();
     for &b in &f.layout {
         for inst in &f.block(b).insts {
@@ -90,9 +137,13 @@ fn candidate(f: &Function) -> Option<(Val, Type)> {
                 continue;
             }
             let mut all_int = true;
-            for (_, a) in incoming(f, b, k) {
+            let every_trip = unboxed_every_trip(f, &dom, b, p);
+            for (pred, a) in incoming(f, b, k) {
                 match classify(f, p, a) {
-                    None => continue 'params,
+                    None => match every_trip {
+                        Some(as_i32) if speculable(f, &dom, b, pred) => all_int &= as_i32,
+                        _ => continue 'params,
+                    },
                     Some(Incoming::F64(_)) => all_int = false,
                     Some(Incoming::Const(n)) => {
                         all_int &= n.fract() == 0.0 && n.abs() <= i32::MAX as f64 && !(n == 0.0 && n.is_sign_negative())
@@ -125,7 +176,17 @@ fn convert(f: &mut Function, p: Val, ty: Type) {
             Some(Incoming::I32(x) | Incoming::F64(x)) => x,
             Some(Incoming::Const(n)) if ty == Type::I32 => insert(f, pred, before, Op::Iconst(Type::I32, n as i64), ty),
             Some(Incoming::Const(n)) => insert(f, pred, before, Op::Fconst(Ieee64::new(n)), ty),
-            _ => continue,
+            Some(Incoming::Itself) => continue,
+            None => {
+                // `candidate` saw that this edge enters the loop: it leaves through the
+                // loop's resume exit, with this edge's arguments for the header's parameters.
+                let resume = f.block(b).resume.expect("a speculated edge enters a loop with a resume exit");
+                let e = super::resume_exit_for(f, b, pred, resume);
+                let op = if ty == Type::I32 { Op::UnboxI32(a) } else { Op::UnboxF64(a) };
+                let v = insert(f, pred, before, op, ty);
+                f.blocks[pred.0 as usize].insts[before].exit = Some(e);
+                v
+            }
         };
         let last = f.blocks[pred.0 as usize].insts.last_mut().expect("a terminator");
         rewrite_edge_arg(&mut last.op, b, k, a, unboxed);
@@ -182,25 +243,13 @@ fn convert(f: &mut Function, p: Val, ty: Type) {
 
 /// Replaces argument `k` to `b` (`old`) with `new` on every edge of `op` to `b`.
 fn rewrite_edge_arg(op: &mut Op, b: Block, k: usize, old: Val, new: Val) {
-    let fix = |args: &mut Vec<Val>| {
+    op.for_each_edge_to(b, |args| {
         if let Some(a) = args.get_mut(k) {
             if *a == old {
                 *a = new;
             }
         }
-    };
-    match op {
-        Op::Jump(t, args) if *t == b => fix(args),
-        Op::Brif(_, t, ta, e, ea) => {
-            if *t == b {
-                fix(ta);
-            }
-            if *e == b {
-                fix(ea);
-            }
-        }
-        _ => {}
-    }
+    });
 }
 
 /// Puts `p` back where `before` (the terminator before its arguments were boxed) passed it

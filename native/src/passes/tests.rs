@@ -279,3 +279,146 @@ block2:
     let out = after(&["licm"], text);
     assert!(out.contains("block1 loop:\n    v2 = load_slot v1, 32\n    v3 = iconst.i32 5\n"), "{out}");
 }
+
+#[test]
+fn params_replace_a_loop_invariant_and_a_single_edge_parameter_and_keep_real_merges() {
+    let text = "\
+function %f(value, i32) -> value {
+    e0 = exit @1 [r0: v3, r1: v4]
+block0(v0: value, v1: i32):
+    v2 = iconst.i32 0
+    jump block1(v0, v2)
+block1(v3: value, v4: i32) loop:
+    v5 = icmp.slt v4, v1
+    brif v5, block2(v3, v4), block3(v3)
+block2(v6: value, v7: i32):
+    v8 = iconst.i32 1
+    v9 = iadd_ovf v7, v8, e0
+    jump block1(v6, v9)
+block3(v10: value):
+    return v10
+}
+";
+    let out = after(&["params"], text);
+    // v3 (passed v0, then itself through v6) is v0; v6, v7 and v10 have one edge each.
+    assert!(out.contains("block1(v4: i32) loop:"), "{out}");
+    assert!(out.contains("brif v5, block2, block3\nblock2:"), "{out}");
+    assert!(out.contains("v9 = iadd_ovf v4, v8, e0\n    jump block1(v9)"), "{out}");
+    assert!(out.contains("block3:\n    return v0"), "{out}");
+    assert!(out.contains("e0 = exit @1 [r0: v0, r1: v4]"), "the exit state follows: {out}");
+}
+
+/// A loop counting `v3` (given as a value) down to zero; the loop unboxes it on every trip.
+const COUNTDOWN: &str = "\
+function %f(value) -> value {
+    e0 = exit @4 [r0: v3]
+    e1 = exit @2 [r0: v3]
+block0(v0: value):
+    jump block1(v0)
+block1(v3: value) loop resume e1:
+    v4 = unbox_i32 v3, e0
+    v5 = iconst.i32 0
+    v6 = icmp.sgt v4, v5
+    brif v6, block2, block3
+block2:
+    v7 = iconst.i32 1
+    v8 = isub_ovf v4, v7, e0
+    v9 = box_i32 v8
+    jump block1(v9)
+block3:
+    return v3
+}
+";
+
+#[test]
+fn repr_unboxes_a_loop_counter_on_the_way_into_the_loop() {
+    let out = after(&["repr", "dce"], COUNTDOWN);
+    assert!(out.contains("block1(v3: i32) loop:"), "{out}");
+    assert!(out.contains("block0(v0: value):\n    v10 = unbox_i32 v0, e2\n    jump block1(v10)"), "{out}");
+    assert!(out.contains("e2 = exit @2 [r0: v0]"), "the resume exit, with what the edge passes: {out}");
+    assert!(out.contains("v8 = isub_ovf v3, v7, e0\n    jump block1(v8)"), "{out}");
+}
+
+#[test]
+fn repr_does_not_speculate_on_an_unbox_that_some_trip_skips() {
+    // The unbox is on one arm of the loop only: a loop whose counter is not a number may
+    // go around the other.
+    let text = COUNTDOWN.replace(
+        "block1(v3: value) loop resume e1:\n    v4 = unbox_i32 v3, e0\n    v5 = iconst.i32 0\n    v6 = icmp.sgt v4, v5\n    brif v6, block2, block3\nblock2:\n",
+        "block1(v3: value) loop resume e1:\n    v5 = iconst.i32 0\n    v6 = tag_is.number v3\n    brif v6, block2, block3\nblock2:\n    v4 = unbox_i32 v3, e0\n",
+    );
+    let out = after(&["repr"], &text);
+    assert!(out.contains("block1(v3: i32) loop"), "the unbox in block2 precedes the only back edge: {out}");
+    // A back edge straight from the header skips block2.
+    let skipped = text
+        .replace("brif v6, block2, block3\nblock2:", "brif v6, block2, block1(v3)\nblock2:")
+        .replace("    jump block1(v9)\nblock3:", "    brif v8, block1(v9), block3\nblock3:");
+    let out = after(&["repr"], &skipped);
+    assert!(out.contains("block1(v3: value) loop"), "{out}");
+}
+
+#[test]
+fn fold_sees_through_a_boolean_boxed_and_tested_again() {
+    // `!(a < b)` boxed as a JS boolean (its bits: false's plus 0 or 1), then ToBoolean of
+    // those bits (minus false's, at most 1): the branch tests the comparison itself.
+    let out = after(
+        &["fold", "params", "fold", "dce"],
+        "\
+function %f(i32, i32) -> i32 {
+block0(v0: i32, v1: i32):
+    v2 = icmp.slt v0, v1
+    v3 = iconst.i32 1
+    v4 = bxor.i32 v2, v3
+    v5 = sext v4
+    v6 = iconst.i64 -1970324836974590
+    v7 = iadd.i64 v5, v6
+    v8 = isub.i64 v7, v6
+    v9 = iconst.i64 1
+    v10 = icmp.ule v8, v9
+    v11 = trunc v8
+    brif v10, block1(v11), block2
+block1(v12: i32):
+    return v12
+block2:
+    return v0
+}
+",
+    );
+    assert!(out.contains("block0(v0: i32, v1: i32):\n    v2 = icmp.slt v0, v1\n    v3 = iconst.i32 1\n    v4 = bxor.i32 v2, v3\n    jump block1\nblock1:\n    return v4\n"), "{out}");
+}
+
+#[test]
+fn licm_moves_a_guard_run_on_every_trip_out_through_the_resume_exit() {
+    // `unbox_i32 v1` (the bound, given as a value) in the body: its exit names the counter,
+    // so only the loop's resume exit can describe the state before the loop.
+    let text = "\
+function %f(value) -> i32 {
+    e0 = exit @5 [r0: v2, r1: v1]
+    e1 = exit @2 [r0: v2, r1: v1]
+block0(v1: value):
+    v0 = iconst.i32 0
+    jump block1(v0)
+block1(v2: i32) loop resume e1:
+    v3 = iconst.i32 1
+    v4 = iadd_ovf v2, v3, e0
+    v5 = unbox_i32 v1, e0
+    v6 = icmp.slt v4, v5
+    brif v6, block1(v4), block2
+block2:
+    return v2
+}
+";
+    let out = after(&["licm"], text);
+    assert!(out.contains("e2 = exit @2 [r0: v0, r1: v1]"), "{out}");
+    assert!(out.contains("    v5 = unbox_i32 v1, e2\n    jump block1(v0)"), "{out}");
+    // Without a resume exit the guard stays.
+    let out = after(&["licm"], &text.replace(" resume e1", ""));
+    assert!(out.contains("v4 = iadd_ovf v2, v3, e0\n    v5 = unbox_i32 v1, e0"), "{out}");
+    // Nor does it move from a block some trip skips (block4 goes back without it).
+    let skipped = text.replace(
+        "    v5 = unbox_i32 v1, e0\n    v6 = icmp.slt v4, v5\n    brif v6, block1(v4), block2\n",
+        "    v6 = icmp.slt v4, v3\n    brif v6, block3, block4\nblock3:\n    v5 = unbox_i32 v1, e0\n    brif v5, block1(v4), block2\nblock4:\n    brif v4, block1(v4), block2\n",
+    );
+    let out = after(&["licm"], &skipped);
+    assert!(!out.contains("unbox_i32 v1, e2"), "{out}");
+}
