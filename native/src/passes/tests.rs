@@ -422,3 +422,41 @@ block2:
     let out = after(&["licm"], &skipped);
     assert!(!out.contains("unbox_i32 v1, e2"), "{out}");
 }
+
+#[test]
+fn gvn_carries_a_shape_guard_down_a_chain_of_blocks() {
+    // Two reads of `o.x` with a one-shape guard each: the second guard loads the same
+    // shape (no write between), compares the same values and branches on a condition the
+    // first branch decided, so it becomes a jump; a store of a slot does not hide the shape.
+    let text = "\
+function %f(value) -> value {
+    e0 = exit @1 [r0: v0]
+block0(v0: value):
+    v1 = unbox_object v0, e0
+    v2 = load_shape v1
+    v3 = iconst.ptr 0x1000
+    v4 = icmp.eq v2, v3
+    brif v4, block1, block9
+block1:
+    v5 = load_slot v1, 32
+    store_slot v1, 40, v5
+    jump block2
+block2:
+    v6 = load_shape v1
+    v7 = icmp.eq v6, v3
+    brif v7, block3, block9
+block3:
+    v8 = load_slot v1, 32
+    check v7, e0
+    return v8
+block9:
+    deopt e0
+}
+";
+    let out = after(&["gvn"], text);
+    assert!(out.contains("block2:\n    jump block3\nblock3:\n    return v5\n"), "{out}");
+    // A call between them may change the shape: the second guard stays.
+    let call = text.replace("    store_slot v1, 40, v5\n", "    v20 = call_helper @safepoint(), e0\n");
+    let out = after(&["gvn"], &call);
+    assert!(out.contains("brif v7, block3, block9"), "{out}");
+}
