@@ -54,6 +54,8 @@ const MAX_DEOPTS: u32 = 64;
 const MAX_COMPILES: u32 = 4;
 /// Back-edges of a warm function per call's worth of warmth (as in `code::feedback`).
 const BACK_EDGES_PER_CALL: u32 = 64;
+/// Bytecode instructions per threshold's worth of calls a function needs to be compiled.
+const INSTS_PER_THRESHOLD: usize = 128;
 /// Exits from inlined copies of a function after which it is not inlined any more.
 const MAX_INLINE_EXITS: u32 = 16;
 
@@ -155,12 +157,16 @@ pub(crate) fn finish(rt: &mut Runtime, fi: usize, outcome: JsResult<Outcome>) ->
 }
 
 /// Whether `info` has run enough (since it started recording feedback) to compile it for
-/// an entry at `at`.
+/// an entry at `at`. Compile time grows with the function's size while what it buys does
+/// not, so a large function must run longer: the threshold counts once per
+/// `INSTS_PER_THRESHOLD` instructions (a 1,000-instruction function that sets up a
+/// benchmark and runs a hundred times is not worth 60 ms of Cranelift).
 fn hot(rt: &Runtime, info: &FunctionInfo, at: u32, threshold: u32) -> bool {
     if !info.warm.profiling.get() {
         return false;
     }
-    let after = threshold.saturating_sub(rt.host.options.profile_after.unwrap_or(0));
+    let size = (info.code().insts.len() / INSTS_PER_THRESHOLD).max(1) as u32;
+    let after = threshold.saturating_sub(rt.host.options.profile_after.unwrap_or(0)).saturating_mul(size);
     if at == 0 {
         info.warm.entries.get() >= after
     } else {

@@ -78,7 +78,8 @@ pub struct RuntimeOptions {
     /// never (nothing uses it). `Some(0)`: from its first call.
     pub profile_after: Option<u32>,
     /// The JIT (a build with the `jit` feature; ignored without): a function is compiled to
-    /// machine code after this many calls, a loop after 64 times as many back-edges;
+    /// machine code after this many calls, a loop after 64 times as many back-edges (a
+    /// function of 256 bytecode instructions or more after one threshold per 128);
     /// `Some(0)` compiles every function at its first call. `None`: the interpreter only.
     /// Functions record feedback (see `profile_after`) from half the threshold on.
     pub jit_threshold: Option<u32>,
