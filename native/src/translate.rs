@@ -536,6 +536,12 @@ impl Tx<'_> {
         self.set(dst, v);
     }
 
+    /// A helper operand that is an integer, not a JavaScript value: `n` as the value's bits.
+    fn raw(&mut self, n: u32) -> Val {
+        let bits = self.iconst(Type::I64, n as i64);
+        self.push(Op::FromBits(bits), Type::Value)
+    }
+
     fn number(&mut self, x: f64) -> Val {
         self.vconst(JsConst::Number(Ieee64::new(x)))
     }
@@ -1744,13 +1750,7 @@ impl Tx<'_> {
     /// registers from `first`; its result in `dst`.
     #[allow(clippy::too_many_arguments)]
     fn call(&mut self, ip: u32, helper: &str, dst: u32, callee: u32, first: u32, argc: u32, new_target: Val) {
-        let operands = vec![
-            self.number(ip as f64),
-            self.get(callee),
-            self.number(first as f64),
-            self.number(argc as f64),
-            new_target,
-        ];
+        let operands = vec![self.raw(ip), self.get(callee), self.raw(first), self.raw(argc), new_target];
         let v = self.helper(ip, helper, operands);
         self.set(dst, v);
     }

@@ -119,7 +119,8 @@ pub(crate) fn call_compiled(rt: &mut Runtime, f: Value, first: usize, argc: usiz
         saved_realm: rt.realm,
     });
     rt.realm = realm;
-    info.warm.count_entry(rt.host.options.profile_after);
+    // (Its calls are not counted: it is compiled already. Should its code be dropped, the
+    // interpreter counts them again.)
     let fi = rt.calls.frames.len() - 1;
     if rt.host.gc_stress || rt.host.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
         if let Err(e) = rt.safepoint_slow() {
@@ -175,6 +176,7 @@ fn hot(rt: &Runtime, info: &FunctionInfo, at: u32, threshold: u32) -> bool {
 }
 
 /// Runs `code` for frame `fi` (about to run instruction `at`).
+#[inline]
 fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled, at: u32) -> Outcome {
     let frame = rt.calls.frames[fi];
     if frame.base as usize + code.extent as usize > rt.calls.stack_limit {

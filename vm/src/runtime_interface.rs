@@ -141,7 +141,8 @@ pub enum HelperFn {
     /// `()`: no operands, may throw (an interrupt, the heap limit).
     Poll(unsafe fn(&mut Runtime) -> JsResult<()>),
     /// `(ip, callee, first, argc, new_target) -> value`: a call at instruction `ip` of the
-    /// running frame with `argc` registers from `first` (the numbers as number values).
+    /// running frame with `argc` registers from `first` (those three are integers, passed as
+    /// the operands' bits).
     Call(unsafe fn(&mut Runtime, u32, Value, u32, u32, Value) -> JsResult<Value>),
     /// The same for `new`.
     Construct(unsafe fn(&mut Runtime, u32, Value, u32, u32, Value) -> JsResult<Value>),
@@ -201,7 +202,8 @@ unsafe fn enter(rt: *mut c_void, operands: *const u64, result: *mut u64, f: Help
         n => unsafe { std::slice::from_raw_parts(operands, n) },
     };
     let v = |i: usize| value::from_bits(ops[i]);
-    let index = |i: usize| v(i).as_number().map_or(u32::MAX, |n| n as u32);
+    // An integer operand (of `Call` and `Construct`).
+    let index = |i: usize| u32::try_from(ops[i]).unwrap_or(u32::MAX);
     // A call of a function with code: straight into it.
     #[cfg(feature = "jit")]
     if let HelperFn::Call(_) = f {
