@@ -23,6 +23,8 @@ use crate::value::Value;
 
 /// Size of a small-cell page.
 pub const PAGE_SIZE: usize = 256 * 1024;
+/// Empty pages a heap keeps mapped for reuse (8 MiB).
+const SPARE_PAGES: usize = 32;
 /// Largest cell served from pages.
 pub const MAX_SMALL: usize = 2048;
 /// Minimum allocation between collections.
@@ -104,6 +106,10 @@ pub struct Heap {
     limit: usize,
     collections: u64,
     mapped_pages: usize,
+    /// Pages a sweep found empty, kept mapped for the next ones a class needs (up to
+    /// `SPARE_PAGES`): a program that allocates as fast as it frees would otherwise
+    /// unmap and map (and have the kernel zero) pages at every collection.
+    spare: Vec<NonNull<u8>>,
     large_bytes: usize,
     peak_footprint: usize,
     ops: CellOps,
@@ -125,6 +131,7 @@ impl Heap {
                 })
                 .collect(),
             large: Vec::new(),
+            spare: Vec::new(),
             mark_stack: Vec::new(),
             allocated_since_gc: 0,
             live_bytes: 0,
@@ -283,8 +290,13 @@ impl Heap {
                 return unsafe { NonNull::new_unchecked(p) };
             }
         }
-        let base = map_page();
-        self.mapped_pages += 1;
+        let base = match self.spare.pop() {
+            Some(page) => page,
+            None => {
+                self.mapped_pages += 1;
+                map_page()
+            }
+        };
         let sc = &mut self.classes[class];
         sc.pages.push(Page { base, used: sc.cell_size });
         sc.bump_page = Some(sc.pages.len() - 1);
@@ -412,8 +424,12 @@ impl Heap {
                 }
                 live += page_live * cs;
                 if page_live == 0 && Some(page.base) != bump_base {
-                    unmap_page(page.base);
-                    unmapped += 1;
+                    if self.spare.len() < SPARE_PAGES {
+                        self.spare.push(page.base);
+                    } else {
+                        unmap_page(page.base);
+                        unmapped += 1;
+                    }
                 } else {
                     free_head = page_head;
                     kept.push(page);
@@ -474,6 +490,9 @@ impl Heap {
             }
             class.free = ptr::null_mut();
             class.bump_page = None;
+        }
+        for page in self.spare.drain(..) {
+            unmap_page(page);
         }
         for LargeCell { ptr, size } in self.large.drain(..) {
             // SAFETY: as in `sweep`.

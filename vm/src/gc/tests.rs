@@ -192,3 +192,22 @@ fn reading_a_freed_cell_stops() {
 fn a_number_is_not_a_cell_pointer() {
     let _ = Value::number(1.5).gc::<Pair>();
 }
+
+#[test]
+fn pages_a_sweep_empties_are_kept_for_the_next_allocations() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    // Three pages' worth of pairs, all garbage once the bump page moves on.
+    let per_page = super::heap::PAGE_SIZE / std::mem::size_of::<Pair>();
+    for _ in 0..3 * per_page {
+        pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    }
+    let mapped = heap.stats().footprint;
+    collect(&mut heap, &[]);
+    // The emptied pages stay mapped (the footprint counts them) ...
+    assert_eq!(heap.stats().footprint, mapped);
+    // ... and the same amount of allocation after the collection maps nothing new.
+    for _ in 0..3 * per_page {
+        pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    }
+    assert_eq!(heap.stats().footprint, mapped);
+}
