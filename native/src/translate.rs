@@ -1590,6 +1590,14 @@ impl Tx<'_> {
                     self.exec(ip);
                 }
             }
+            Inst::GetByVal { .. } | Inst::PutByVal { .. } if self.unprofiled(ip) => {
+                // It never ran before this was compiled (its loop was first entered in compiled
+                // code, which records no feedback): the interpreter runs it, and records what
+                // it sees there for the code compiled once this one has left often enough.
+                let exit = self.exit(ip);
+                self.push_exit(Op::Deopt, None, exit);
+                return Ok(true);
+            }
             Inst::GetByVal { dst, obj, key } if self.dense(ip) => {
                 let exit = self.exit(ip);
                 let (o, k) = (self.get(obj), self.get(key));
@@ -1991,5 +1999,23 @@ mod tests {
         assert!(f.layout.iter().any(|&b| f.block(b).is_loop));
         assert!(ops(&f).iter().any(|op| matches!(op, Op::Load(Type::I32, ..))), "the interrupt flag is read");
         assert!(ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "safepoint")));
+    }
+
+    #[test]
+    fn an_element_access_that_never_ran_leaves_instead_of_asking_the_vm() {
+        // return a[i], compiled before the access ever ran (no feedback): the interpreter
+        // runs it and records what it sees, for the next compile; with dense feedback it
+        // is a bounds-checked load.
+        let insts = [
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::LoadParam { dst: 1, index: 2 },
+            Inst::GetByVal { dst: 2, obj: 0, key: 1 },
+            Inst::Ret { value: 2 },
+        ];
+        let cold = ops(&translate_all(&insts, &[], Seen::of(vec![])));
+        assert!(cold.iter().any(|op| matches!(op, Op::Deopt)), "{cold:?}");
+        assert!(!cold.iter().any(|op| matches!(op, Op::CallHelper(..))), "{cold:?}");
+        let warm = ops(&translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32 | kind::DENSE)])));
+        assert!(warm.iter().any(|op| matches!(op, Op::LoadElem(..))), "{warm:?}");
     }
 }

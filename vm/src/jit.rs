@@ -50,8 +50,10 @@ pub(crate) enum Outcome {
 
 /// Exits through failed speculation after which code is dropped.
 const MAX_DEOPTS: u32 = 64;
-/// Compiles of a function after which it stays interpreted.
-const MAX_COMPILES: u32 = 4;
+/// Times a function's code is dropped after which it stays interpreted. (Each of its
+/// loops gets code of its own: a count of compiles would keep the later loops of a
+/// function with many from ever being compiled.)
+const MAX_DROPS: u32 = 4;
 /// Back-edges of a warm function per call's worth of warmth (as in `code::feedback`).
 const BACK_EDGES_PER_CALL: u32 = 64;
 /// Bytecode instructions per threshold's worth of calls a function needs to be compiled.
@@ -292,7 +294,8 @@ fn push_inlined(rt: &mut Runtime, fi: usize, inlined: InlinedExit, ip: u32) {
 /// gathered since, unless that happened too often.
 fn drop_code(rt: &Runtime, info: &FunctionInfo) {
     info.jit.drop_all();
-    if info.jit.compiles.get() >= MAX_COMPILES {
+    info.jit.drops.set(info.jit.drops.get() + 1);
+    if info.jit.drops.get() >= MAX_DROPS {
         info.jit.given_up.set(true);
     }
     if rt.host.options.jit_log {
@@ -438,7 +441,6 @@ struct Made {
 fn compile<'a>(rt: &mut Runtime, info: &'a FunctionInfo, at: u32) -> Option<&'a Compiled> {
     let start = Instant::now();
     let flags = info.flags();
-    info.jit.compiles.set(info.jit.compiles.get() + 1);
     let name = name_of(info);
     let result = if flags.contains(FunctionFlags::GENERATOR)
         || flags.contains(FunctionFlags::GENERATOR_INNER)

@@ -51,8 +51,8 @@ pub(crate) struct JitState {
     entry: Cell<Option<NonNull<Compiled>>>,
     /// The code entered at loop headers: (instruction index, code in `made`).
     loops: RefCell<Vec<(u32, NonNull<Compiled>)>>,
-    /// How many times it was compiled.
-    pub(crate) compiles: Cell<u32>,
+    /// How many times its code was dropped (for exiting too often).
+    pub(crate) drops: Cell<u32>,
     /// Never compile it again: it could not be, or its code kept exiting.
     pub(crate) given_up: Cell<bool>,
     /// Exits taken from copies of it inlined into callers (past a few, it is not inlined
