@@ -109,7 +109,36 @@ pub struct Interface {
     pub objects: ObjectLayout,
     /// The helpers `call_helper` can name, in the order of the context's table.
     pub helpers: Vec<HelperSig>,
+    /// How calls reach compiled callees without a helper in between, when the VM says.
+    pub calls: Option<CallPath>,
 }
+
+/// A quicker way for one helper's calls (the VM's `call`) when the callee has compiled
+/// code: the VM pushes the callee's frame, the caller's code calls the callee's code
+/// directly and the VM pops the frame. Each is a C-ABI function of the running process
+/// (compiled code calls its address):
+///
+/// ```text
+///  entry = push(runtime, operands, out)     operands: the helper's; out: [u64; 3]
+///     0: not such a call (nothing changed): the caller calls the helper
+///     else: the callee's frame is pushed; out = [its regs, its args, the code's id]
+///  status = entry(ctx, out[0], out[1])      the callee's code, as any code's entry
+///     0: returned (result in ctx.result) ─▶ pop(runtime, _, _): its frame popped
+///     else: it left ─▶ left(runtime, [status, out[2]], &ctx.result), a helper's
+///           convention: the VM finishes the callee's frame (resumes the interpreter at
+///           the exit, or unwinds what it threw) and gives its result, or throws
+/// ```
+#[derive(Clone, Debug)]
+pub struct CallPath {
+    /// The helper whose calls take this path.
+    pub helper: String,
+    pub push: usize,
+    pub pop: usize,
+    pub left: usize,
+}
+
+/// The signature of `CallPath::push` and `CallPath::pop` (pop returns 0).
+pub type CallPathEntry = unsafe extern "C" fn(runtime: *mut c_void, operands: *const u64, out: *mut u64) -> u64;
 
 /// A compiled function a `call` may reach: its name and how many values it takes (every
 /// parameter and the result of a callee are `value`s).
@@ -229,5 +258,5 @@ pub(crate) fn test_interface(helpers: &[(&str, usize)]) -> Interface {
         is_prototype: 2,
     };
     let helpers = helpers.iter().map(|&(name, arity)| HelperSig { name: name.to_string(), arity }).collect();
-    Interface { values, objects, helpers }
+    Interface { values, objects, helpers, calls: None }
 }

@@ -417,14 +417,86 @@ impl Lowering<'_> {
         let ctx = self.ctx.ok_or("no context")?;
         let operands = self.operands(b, args)?;
         let runtime = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RUNTIME as i32);
+        if let Some(path) = self.vm.calls.as_ref().filter(|p| p.helper == name) {
+            return self.call_path(b, path.clone(), index, runtime, operands, exit);
+        }
         let table = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_HELPERS as i32);
         let entry = b.ins().load(types::I64, flags(), table, Self::offset(0, 8 * index as u64)?);
+        self.helper_entry(b, entry, runtime, operands, exit)
+    }
+
+    /// Calls a helper's `entry` with `operands`; leaves through `exit` when it throws.
+    fn helper_entry(
+        &mut self,
+        b: &mut FunctionBuilder,
+        entry: ir::Value,
+        runtime: ir::Value,
+        operands: ir::Value,
+        exit: Option<ExitId>,
+    ) -> Result<ir::Value, String> {
+        let ctx = self.ctx.ok_or("no context")?;
         let result = b.ins().iadd_imm_s(ctx, crate::CONTEXT_RESULT as i64);
         let sig = self.signature(b, types::I32);
         let call = b.ins().call_indirect(sig, entry, &[runtime, operands, result]);
         let status = b.inst_results(call)[0];
         self.exit_or_throw_if(b, status, exit, Leave::Threw)?;
         Ok(b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RESULT as i32))
+    }
+
+    /// A call of helper `index` (with `operands`) the VM's `CallPath` serves: a compiled
+    /// callee's code is called right here, anything else goes to the helper.
+    fn call_path(
+        &mut self,
+        b: &mut FunctionBuilder,
+        path: crate::CallPath,
+        index: usize,
+        runtime: ir::Value,
+        operands: ir::Value,
+        exit: Option<ExitId>,
+    ) -> Result<ir::Value, String> {
+        let ctx = self.ctx.ok_or("no context")?;
+        let (fast, slow, left, done, join) =
+            (b.create_block(), b.create_block(), b.create_block(), b.create_block(), b.create_block());
+        b.set_cold_block(left);
+        let result = b.append_block_param(join, types::I64);
+        // out = [regs, args, code] (with room for the status before the code: `left`'s
+        // operands are out[1..3]).
+        let out = b.create_sized_stack_slot(ir::StackSlotData::new(ir::StackSlotKind::ExplicitSlot, 24, 3));
+        let out = b.ins().stack_addr(types::I64, out, 0);
+        let sig = self.signature(b, types::I64);
+        let push = b.ins().iconst(types::I64, path.push as i64);
+        let call = b.ins().call_indirect(sig, push, &[runtime, operands, out]);
+        let entry = b.inst_results(call)[0];
+        b.ins().brif(entry, fast, &[], slow, &[]);
+
+        b.switch_to_block(fast);
+        let regs = b.ins().load(types::I64, flags(), out, 0);
+        let args = b.ins().load(types::I64, flags(), out, 8);
+        let call = b.ins().call_indirect(sig, entry, &[ctx, regs, args]);
+        let status = b.inst_results(call)[0];
+        b.ins().brif(status, left, &[], done, &[]);
+
+        b.switch_to_block(done);
+        let value = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RESULT as i32);
+        let pop = b.ins().iconst(types::I64, path.pop as i64);
+        b.ins().call_indirect(sig, pop, &[runtime, operands, out]);
+        b.ins().jump(join, &[ir::BlockArg::Value(value)]);
+
+        b.switch_to_block(left);
+        b.ins().store(flags(), status, out, 8);
+        let left_entry = b.ins().iconst(types::I64, path.left as i64);
+        let left_operands = b.ins().iadd_imm_s(out, 8);
+        let value = self.helper_entry(b, left_entry, runtime, left_operands, exit)?;
+        b.ins().jump(join, &[ir::BlockArg::Value(value)]);
+
+        b.switch_to_block(slow);
+        let table = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_HELPERS as i32);
+        let helper = b.ins().load(types::I64, flags(), table, Self::offset(0, 8 * index as u64)?);
+        let value = self.helper_entry(b, helper, runtime, operands, exit)?;
+        b.ins().jump(join, &[ir::BlockArg::Value(value)]);
+
+        b.switch_to_block(join);
+        Ok(result)
     }
 
     /// Calls compiled function `name` with `args` one window up; leaves through `exit`
@@ -576,17 +648,19 @@ impl Lowering<'_> {
                 let tag = (self.layout.tag_object << self.layout.tag_shift) as i64;
                 Some(b.ins().bor_imm_s(p, tag))
             }
-            Op::UnboxF64(v) | Op::UnboxI32(v) => {
+            Op::UnboxI32(v) => {
+                // Anything but a number is a NaN as an f64, which `f64_to_i32` refuses.
+                let v = self.val(*v)?;
+                let d = b.ins().bitcast(types::F64, MemFlags::new(), v);
+                Some(self.f64_to_i32(b, d, inst.exit)?)
+            }
+            Op::UnboxF64(v) => {
                 let v = self.val(*v)?;
                 let tag = self.tag(b, v);
                 let not_number =
                     b.ins().icmp_imm_s(CIntCC::UnsignedGreaterThanOrEqual, tag, self.layout.first_tag as i64);
                 self.exit_if(b, not_number, inst.exit)?;
-                let d = b.ins().bitcast(types::F64, MemFlags::new(), v);
-                match inst.op {
-                    Op::UnboxI32(_) => Some(self.f64_to_i32(b, d, inst.exit)?),
-                    _ => Some(d),
-                }
+                Some(b.ins().bitcast(types::F64, MemFlags::new(), v))
             }
             Op::UnboxObject(v) => {
                 let v = self.val(*v)?;
@@ -750,12 +824,13 @@ impl Lowering<'_> {
     /// An f64 that must be an int32 exactly (not fractional, in range, not -0); exits
     /// otherwise.
     fn f64_to_i32(&mut self, b: &mut FunctionBuilder, x: ir::Value, exit: Option<ExitId>) -> Result<ir::Value, String> {
+        // Exact when converting back gives the same bits: that refuses fractions, values
+        // out of range (saturated), NaN (0) and -0 (+0).
         let i = b.ins().fcvt_to_sint_sat(types::I32, x);
         let back = b.ins().fcvt_from_sint(types::F64, i);
-        let inexact = b.ins().fcmp(CFloatCC::NotEqual, back, x);
+        let back = b.ins().bitcast(types::I64, MemFlags::new(), back);
         let bits = b.ins().bitcast(types::I64, MemFlags::new(), x);
-        let minus_zero = b.ins().icmp_imm_s(CIntCC::Equal, bits, i64::MIN);
-        let fail = b.ins().bor(inexact, minus_zero);
+        let fail = b.ins().icmp(CIntCC::NotEqual, back, bits);
         self.exit_if(b, fail, exit)?;
         Ok(i)
     }

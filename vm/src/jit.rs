@@ -87,6 +87,32 @@ pub(crate) fn run_compiled(rt: &mut Runtime, fi: usize, at: u32) -> Option<Outco
 /// it. None: not such a call (the caller makes it the general way).
 #[inline]
 pub(crate) fn call_compiled(rt: &mut Runtime, f: Value, first: usize, argc: usize) -> Option<JsResult<Value>> {
+    let code = push_compiled(rt, f, first, argc)?;
+    let fi = rt.calls.frames.len() - 1;
+    if rt.host.gc_stress || rt.host.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+        if let Err(e) = rt.safepoint_slow() {
+            return Some(finish(rt, fi, Err(e)));
+        }
+    }
+    // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+    let info = unsafe { info_ref(rt.calls.frames[fi].info) };
+    Some(match enter(rt, fi, info, code, 0) {
+        // The common end: a plain frame (no constructor, no generator) returns.
+        Outcome::Returned(v) => {
+            pop_compiled(rt);
+            Ok(v)
+        }
+        outcome => finish(rt, fi, Ok(outcome)),
+    })
+}
+
+/// Pushes the frame of a plain call (from compiled code) of `f` with the `argc` values at
+/// stack index `first` (`this` first) when `f` is a closure whose function has code for its
+/// entry that takes those arguments as they are, and gives that code. None: not such a
+/// call, and nothing changed. (The code is entered with the frame's registers and
+/// arguments; `pop_compiled` pops the frame when it returns.)
+#[inline(always)]
+pub(crate) fn push_compiled<'a>(rt: &mut Runtime, f: Value, first: usize, argc: usize) -> Option<&'a Compiled> {
     if !f.is_object() || argc == 0 {
         return None;
     }
@@ -99,8 +125,12 @@ pub(crate) fn call_compiled(rt: &mut Runtime, f: Value, first: usize, argc: usiz
     let code = info.jit.code(0)?;
     let at = rt.calls.stack.len();
     let need = argc + info.header.frame_size as usize;
+    // Room for its window, and for the windows of the callees it inlined (which an exit
+    // from one fills).
+    let room = need.max(argc + code.extent as usize);
     if info.flags().contains(FunctionFlags::CLASS_CONSTRUCTOR)
-        || at + need > rt.calls.stack_limit
+        || (argc as u32) < code.params
+        || at + room > rt.calls.stack_limit
         || rt.calls.frames.len() >= rt.host.options.max_stack_depth
     {
         return None;
@@ -123,22 +153,16 @@ pub(crate) fn call_compiled(rt: &mut Runtime, f: Value, first: usize, argc: usiz
     rt.realm = realm;
     // (Its calls are not counted: it is compiled already. Should its code be dropped, the
     // interpreter counts them again.)
-    let fi = rt.calls.frames.len() - 1;
-    if rt.host.gc_stress || rt.host.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
-        if let Err(e) = rt.safepoint_slow() {
-            return Some(finish(rt, fi, Err(e)));
-        }
+    Some(code)
+}
+
+/// Pops the frame `push_compiled` pushed, whose code returned.
+#[inline(always)]
+pub(crate) fn pop_compiled(rt: &mut Runtime) {
+    if let Some(frame) = rt.calls.frames.pop() {
+        rt.calls.stack.truncate(frame.args as usize);
+        rt.realm = frame.saved_realm;
     }
-    Some(match enter(rt, fi, info, code, 0) {
-        // The common end: a plain frame (no constructor, no generator) returns.
-        Outcome::Returned(v) => {
-            let frame = rt.calls.frames.pop().expect("the frame just pushed");
-            rt.calls.stack.truncate(frame.args as usize);
-            rt.realm = frame.saved_realm;
-            Ok(v)
-        }
-        outcome => finish(rt, fi, Ok(outcome)),
-    })
 }
 
 /// Ends a call from compiled code whose callee's code ran (`outcome`): returns from the frame, or lets the interpreter run it
@@ -210,6 +234,12 @@ fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled, at: 
     if status == 0 {
         return Outcome::Returned(value::from_bits(ctx.result));
     }
+    left(rt, fi, info, code, status)
+}
+
+/// Where frame `fi` (the top one) goes on after its `code` (of function `info`) left
+/// through an exit, with `status` (not 0).
+pub(crate) fn left(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled, status: u64) -> Outcome {
     let k = (status & 0xffff_ffff) as usize - 1;
     let exit = code.exits.get(k).copied().unwrap_or(Exit { ip: 0, inlined: None });
     let mut ip = exit.ip;

@@ -272,6 +272,82 @@ fn fast_call(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32) -> Opti
     crate::jit::call_compiled(rt, f, first, argc as usize)
 }
 
+/// `CallPath::push` for the `call` helper's operands `[ip, callee, first, argc, _]`: the
+/// callee's frame pushed as `jit::push_compiled` pushes it, and `out` = its registers, its
+/// arguments and its code (for `call_left`); gives the code's entry, or 0 where the helper
+/// must make the call (a callee without code, a collection or an interrupt due, the
+/// machine stack low).
+///
+/// # Safety
+/// As `NativeEntry`, with `out` three writable words.
+#[cfg(feature = "jit")]
+unsafe extern "C" fn call_push(rt: *mut c_void, operands: *const u64, out: *mut u64) -> u64 {
+    // SAFETY: the caller hands a live runtime used by nothing else during the call, and the
+    // `call` helper's five operands.
+    let (rt, ops) = unsafe { (&mut *(rt as *mut Runtime), std::slice::from_raw_parts(operands, 5)) };
+    if crate::runtime::stack_address() < rt.calls.stack_guard
+        || rt.host.gc_stress
+        || rt.host.interrupt.load(std::sync::atomic::Ordering::Relaxed)
+    {
+        return 0;
+    }
+    let (ip, f, first, argc) = (ops[0] as u32, value::from_bits(ops[1]), ops[2] as u32, ops[3] as usize);
+    let Some(caller) = rt.calls.frames.last() else { return 0 };
+    let first = caller.base as usize + first as usize;
+    let Some(code) = crate::jit::push_compiled(rt, f, first, argc) else { return 0 };
+    let fi = rt.calls.frames.len() - 1;
+    // The caller is at its call (for stack traces and what the callee throws).
+    rt.calls.frames[fi - 1].ip = ip;
+    let frame = rt.calls.frames[fi];
+    let stack = rt.calls.stack.as_mut_ptr();
+    // SAFETY: `out` has three writable words (the caller's promise); the frame's window is
+    // on the register stack, which never reallocates.
+    unsafe {
+        out.write(stack.add(frame.base as usize) as u64);
+        out.add(1).write(stack.add(frame.args as usize) as u64);
+        out.add(2).write(code as *const crate::code::compiled::Compiled as u64);
+    }
+    // The entry's address only: the caller's code calls it with the frame just pushed.
+    code.memory.address() as u64
+}
+
+/// `CallPath::pop`: pops the frame `call_push` pushed, whose code returned.
+///
+/// # Safety
+/// As `NativeEntry` (the operands are not read).
+#[cfg(feature = "jit")]
+unsafe extern "C" fn call_pop(rt: *mut c_void, _: *const u64, _: *mut u64) -> u64 {
+    // SAFETY: the caller hands a live runtime used by nothing else during the call.
+    crate::jit::pop_compiled(unsafe { &mut *(rt as *mut Runtime) });
+    0
+}
+
+/// `CallPath::left`, a helper's entry for the operands `[status, code]`: the code
+/// `call_push` gave left the callee's frame (the top one) with `status`; the frame is
+/// finished as the interpreter finishes it.
+///
+/// # Safety
+/// As `NativeEntry`; `code` is what `call_push` gave for the top frame.
+#[cfg(feature = "jit")]
+unsafe extern "C" fn call_left(rt: *mut c_void, operands: *const u64, result: *mut u64) -> u32 {
+    // SAFETY: the caller's promise: a live runtime, two operands, the code of the top frame
+    // (kept as long as its function, which the frame's closure keeps alive).
+    let (rt, status, code) = unsafe {
+        let ops = std::slice::from_raw_parts(operands, 2);
+        (&mut *(rt as *mut Runtime), ops[0], &*(ops[1] as *const crate::code::compiled::Compiled))
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let fi = rt.calls.frames.len() - 1;
+        // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+        let info = unsafe { crate::code::info_ref(rt.calls.frames[fi].info) };
+        let outcome = crate::jit::left(rt, fi, info, code, status);
+        crate::jit::finish(rt, fi, Ok(outcome))
+    }))
+    .unwrap_or_else(|_| Err(rt.throw_error(crate::runtime::ErrorKind::Error, "internal error in a runtime helper")));
+    // SAFETY: the caller hands a writable result.
+    unsafe { finish_entry(outcome, result) }
+}
+
 /// Invokes `$m!` with every helper: `name => function, Signature, calls_js;`.
 macro_rules! for_each_helper {
     ($m:ident) => {
@@ -410,7 +486,13 @@ pub fn interface() -> &'static native::Interface {
             is_prototype: l::IS_PROTOTYPE,
         };
         let helpers = HELPERS.iter().map(|h| HelperSig { name: h.name.to_string(), arity: h.f.arity() }).collect();
-        Interface { values, objects, helpers }
+        let calls = Some(native::CallPath {
+            helper: "call".to_string(),
+            push: call_push as native::CallPathEntry as usize,
+            pop: call_pop as native::CallPathEntry as usize,
+            left: call_left as NativeEntry as usize,
+        });
+        Interface { values, objects, helpers, calls }
     })
 }
 
