@@ -114,17 +114,20 @@ pub struct Interface {
 }
 
 /// A quicker way for one helper's calls (the VM's `call`) when the callee has compiled
-/// code: the VM pushes the callee's frame, the caller's code calls the callee's code
-/// directly and the VM pops the frame. Each is a C-ABI function of the running process
-/// (compiled code calls its address):
+/// code: the caller's code checks the callee, pushes its frame on the VM's stacks, calls its
+/// code and pops the frame itself, from what the VM says of where those are. Anything else
+/// (no code, fewer arguments than its parameters, a stack full, an interrupt or a collection
+/// due) goes to the helper.
 ///
 /// ```text
-///  entry = push(runtime, operands, out)     operands: the helper's; out: [u64; 3]
-///     0: not such a call (nothing changed): the caller calls the helper
-///     else: the callee's frame is pushed; out = [its regs, its args, the code's id]
-///  status = entry(ctx, out[0], out[1])      the callee's code, as any code's entry
-///     0: returned (result in ctx.result) ─▶ pop(runtime, _, _): its frame popped
-///     else: it left ─▶ left(runtime, [status, out[2]], &ctx.result), a helper's
+///  callee: an object ─▶ a closure cell ─▶ its function's Direct record
+///           code ≠ 0, params ≤ argc, room for argc + room values and one more frame
+///  push:    stack[len..] = the argc arguments, then frame_size undefined registers
+///           frames[depth] = { info, closure, base, args, argc, flags: ENTRY, saved realm }
+///           the caller's frame ip = the call's; realm = the callee's
+///  status = code(ctx, &its registers, &its arguments)
+///     0: returned (result in ctx.result): pop (lengths and realm back)
+///     else: it left ─▶ left(runtime, [status, compiled], &ctx.result), a helper's
 ///           convention: the VM finishes the callee's frame (resumes the interpreter at
 ///           the exit, or unwinds what it threw) and gives its result, or throws
 /// ```
@@ -132,13 +135,49 @@ pub struct Interface {
 pub struct CallPath {
     /// The helper whose calls take this path.
     pub helper: String,
-    pub push: usize,
-    pub pop: usize,
+    /// The C-ABI function (a `HelperEntry`) for a callee that left its code.
     pub left: usize,
+    /// Byte offsets from the runtime pointer: the register stack's first value's address
+    /// (a pointer), its length and its limit (in values, usize); the frame stack's first
+    /// frame (a pointer), its length and its limit (usize); the lowest machine stack
+    /// address calls may reach (usize); a pointer to the interrupt flag (a byte); the GC
+    /// stress flag (a byte); the current realm (u32).
+    pub stack_ptr: i32,
+    pub stack_len: i32,
+    pub stack_limit: i32,
+    pub frames_ptr: i32,
+    pub frames_len: i32,
+    pub frames_limit: i32,
+    pub stack_guard: i32,
+    pub interrupt: i32,
+    pub gc_stress: i32,
+    pub realm: i32,
+    /// Byte offset from a closure's function pointer of its record for direct calls: the
+    /// code's address (0: none) and `Compiled` (pointers), then as u32: arguments it takes,
+    /// registers it may write, its frame size and realm.
+    pub direct_code: i32,
+    pub direct_compiled: i32,
+    pub direct_params: i32,
+    pub direct_room: i32,
+    pub direct_frame_size: i32,
+    pub direct_realm: i32,
+    /// A frame: its size and the byte offsets of its fields (pointers and values are 8
+    /// bytes, the rest u32 but the flags, a byte), and the flags of a frame entered from
+    /// outside the interpreter.
+    pub frame_size: i32,
+    pub frame_info: i32,
+    pub frame_closure: i32,
+    pub frame_new_target: i32,
+    pub frame_generator: i32,
+    pub frame_base: i32,
+    pub frame_args: i32,
+    pub frame_argc: i32,
+    pub frame_ip: i32,
+    pub frame_ret_reg: i32,
+    pub frame_flags: i32,
+    pub frame_saved_realm: i32,
+    pub entry_flags: u8,
 }
-
-/// The signature of `CallPath::push` and `CallPath::pop` (pop returns 0).
-pub type CallPathEntry = unsafe extern "C" fn(runtime: *mut c_void, operands: *const u64, out: *mut u64) -> u64;
 
 /// A compiled function a `call` may reach: its name and how many values it takes (every
 /// parameter and the result of a callee are `value`s).

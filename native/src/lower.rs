@@ -418,7 +418,7 @@ impl Lowering<'_> {
         let operands = self.operands(b, args)?;
         let runtime = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RUNTIME as i32);
         if let Some(path) = self.vm.calls.as_ref().filter(|p| p.helper == name) {
-            return self.call_path(b, path.clone(), index, runtime, operands, exit);
+            return self.call_path(b, path, index, runtime, operands, args, exit);
         }
         let table = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_HELPERS as i32);
         let entry = b.ins().load(types::I64, flags(), table, Self::offset(0, 8 * index as u64)?);
@@ -443,60 +443,217 @@ impl Lowering<'_> {
         Ok(b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RESULT as i32))
     }
 
-    /// A call of helper `index` (with `operands`) the VM's `CallPath` serves: a compiled
-    /// callee's code is called right here, anything else goes to the helper.
+    /// A call of helper `index` (with `operands`, from `args`) the VM's `CallPath` serves:
+    /// a callee with compiled code it can enter as it is gets its frame pushed and its code
+    /// called right here; anything else goes to the helper.
+    #[allow(clippy::too_many_arguments)]
     fn call_path(
         &mut self,
         b: &mut FunctionBuilder,
-        path: crate::CallPath,
+        path: &crate::CallPath,
         index: usize,
         runtime: ir::Value,
         operands: ir::Value,
+        args: &[Val],
         exit: Option<ExitId>,
     ) -> Result<ir::Value, String> {
-        let ctx = self.ctx.ok_or("no context")?;
-        let (fast, slow, left, done, join) =
-            (b.create_block(), b.create_block(), b.create_block(), b.create_block(), b.create_block());
-        b.set_cold_block(left);
+        let (ctx, regs) = (self.ctx.ok_or("no context")?, self.regs.ok_or("no register window")?);
+        let (slow, join) = (b.create_block(), b.create_block());
         let result = b.append_block_param(join, types::I64);
-        // out = [regs, args, code] (with room for the status before the code: `left`'s
-        // operands are out[1..3]).
-        let out = b.create_sized_stack_slot(ir::StackSlotData::new(ir::StackSlotKind::ExplicitSlot, 24, 3));
-        let out = b.ins().stack_addr(types::I64, out, 0);
-        let sig = self.signature(b, types::I64);
-        let push = b.ins().iconst(types::I64, path.push as i64);
-        let call = b.ins().call_indirect(sig, push, &[runtime, operands, out]);
-        let entry = b.inst_results(call)[0];
-        b.ins().brif(entry, fast, &[], slow, &[]);
-
-        b.switch_to_block(fast);
-        let regs = b.ins().load(types::I64, flags(), out, 0);
-        let args = b.ins().load(types::I64, flags(), out, 8);
-        let call = b.ins().call_indirect(sig, entry, &[ctx, regs, args]);
-        let status = b.inst_results(call)[0];
-        b.ins().brif(status, left, &[], done, &[]);
-
-        b.switch_to_block(done);
-        let value = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RESULT as i32);
-        let pop = b.ins().iconst(types::I64, path.pop as i64);
-        b.ins().call_indirect(sig, pop, &[runtime, operands, out]);
-        b.ins().jump(join, &[ir::BlockArg::Value(value)]);
-
-        b.switch_to_block(left);
-        b.ins().store(flags(), status, out, 8);
-        let left_entry = b.ins().iconst(types::I64, path.left as i64);
-        let left_operands = b.ins().iadd_imm_s(out, 8);
-        let value = self.helper_entry(b, left_entry, runtime, left_operands, exit)?;
-        b.ins().jump(join, &[ir::BlockArg::Value(value)]);
-
+        // The call's instruction, first register and count are constants (the translator's);
+        // a call that passes more arguments than are copied inline goes to the helper.
+        let constant = |i: usize| args.get(i).and_then(|&v| self.constant_bits(v));
+        match (constant(0), args.get(1), constant(2), constant(3)) {
+            (Some(ip), Some(&callee), Some(first), Some(argc)) if (1..=MAX_INLINE_ARGS).contains(&argc) => {
+                let callee = self.val(callee)?;
+                self.direct_call(b, path, (ip, callee, first, argc), runtime, regs, slow, join, exit)?;
+            }
+            _ => {
+                b.ins().jump(slow, &[]);
+            }
+        }
         b.switch_to_block(slow);
         let table = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_HELPERS as i32);
         let helper = b.ins().load(types::I64, flags(), table, Self::offset(0, 8 * index as u64)?);
         let value = self.helper_entry(b, helper, runtime, operands, exit)?;
         b.ins().jump(join, &[ir::BlockArg::Value(value)]);
-
         b.switch_to_block(join);
         Ok(result)
+    }
+
+    /// The direct way of `call_path` for the call at instruction `ip` of `callee` with the
+    /// `argc` registers from `first`: checks that lead to `slow`, the frame pushed, the
+    /// callee's code called, and the frame popped (or the VM told the code left), to `join`
+    /// with the result.
+    #[allow(clippy::too_many_arguments)]
+    fn direct_call(
+        &mut self,
+        b: &mut FunctionBuilder,
+        path: &crate::CallPath,
+        (ip, callee, first, argc): (u64, ir::Value, u64, u64),
+        runtime: ir::Value,
+        regs: ir::Value,
+        slow: ir::Block,
+        join: ir::Block,
+        exit: Option<ExitId>,
+    ) -> Result<(), String> {
+        let ctx = self.ctx.ok_or("no context")?;
+        let (objects, values) = (&self.vm.objects, self.layout);
+        let i64c = |n: u64| n as i64;
+        // Goes on in a new block when `fail` is zero, else to the helper.
+        let unless = |b: &mut FunctionBuilder, fail: ir::Value| {
+            let next = b.create_block();
+            b.ins().brif(fail, slow, &[], next, &[]);
+            b.switch_to_block(next);
+        };
+        let load =
+            |b: &mut FunctionBuilder, ty: ir::Type, at: ir::Value, offset: i32| b.ins().load(ty, flags(), at, offset);
+        let uload32 = |b: &mut FunctionBuilder, at: ir::Value, offset: i32| b.ins().uload32(flags(), at, offset);
+
+        // A closure whose function has code to enter, taking at most `argc` arguments.
+        let tag = b.ins().ushr_imm_s(callee, i64::from(values.tag_shift));
+        let not_object = b.ins().icmp_imm_s(CIntCC::NotEqual, tag, values.tag_object as i64);
+        unless(b, not_object);
+        let cell = b.ins().band_imm_s(callee, values.payload_mask as i64);
+        let kind = b.ins().uload8(types::I32, flags(), cell, objects.cell_kind);
+        let not_closure = b.ins().icmp_imm_s(CIntCC::NotEqual, kind, i64::from(objects.closure_kind));
+        unless(b, not_closure);
+        let info = load(b, types::I64, cell, objects.closure_func);
+        let code = load(b, types::I64, info, path.direct_code);
+        let no_code = b.ins().icmp_imm_s(CIntCC::Equal, code, 0);
+        unless(b, no_code);
+        let params = uload32(b, info, path.direct_params);
+        let too_few = b.ins().icmp_imm_s(CIntCC::UnsignedGreaterThan, params, i64c(argc));
+        unless(b, too_few);
+        // Room on the register stack and the frame stack, the machine stack not too deep,
+        // no interrupt or collection due (the helper handles those).
+        let room = uload32(b, info, path.direct_room);
+        let len = load(b, types::I64, runtime, path.stack_len);
+        let need = b.ins().iadd(len, room);
+        let need = b.ins().iadd_imm_s(need, i64c(argc));
+        let limit = load(b, types::I64, runtime, path.stack_limit);
+        let full = b.ins().icmp(CIntCC::UnsignedGreaterThan, need, limit);
+        unless(b, full);
+        let depth = load(b, types::I64, runtime, path.frames_len);
+        let max_depth = load(b, types::I64, runtime, path.frames_limit);
+        let deep = b.ins().icmp(CIntCC::UnsignedGreaterThanOrEqual, depth, max_depth);
+        unless(b, deep);
+        let sp = b.ins().get_stack_pointer(types::I64);
+        let guard = load(b, types::I64, runtime, path.stack_guard);
+        let low = b.ins().icmp(CIntCC::UnsignedLessThan, sp, guard);
+        unless(b, low);
+        let interrupt = load(b, types::I64, runtime, path.interrupt);
+        let interrupted = b.ins().uload8(types::I32, flags(), interrupt, 0);
+        let stress = b.ins().uload8(types::I32, flags(), runtime, path.gc_stress);
+        let due = b.ins().bor(interrupted, stress);
+        unless(b, due);
+
+        // The window: the arguments from the caller's registers, then undefined registers.
+        let compiled = load(b, types::I64, info, path.direct_compiled);
+        let frame_size = uload32(b, info, path.direct_frame_size);
+        let stack = load(b, types::I64, runtime, path.stack_ptr);
+        let at = b.ins().ishl_imm_s(len, 3);
+        let arguments = b.ins().iadd(stack, at);
+        for i in 0..argc {
+            let v = load(
+                b,
+                types::I64,
+                regs,
+                reg_offset(u32::try_from(first + i).map_err(|_| "a register out of reach")?)?,
+            );
+            b.ins().store(flags(), v, arguments, Self::offset(0, 8 * i)?);
+        }
+        let registers = b.ins().iadd_imm_s(arguments, i64c(8 * argc));
+        let (fill, fill_body, filled) = (b.create_block(), b.create_block(), b.create_block());
+        let i = b.append_block_param(fill, types::I64);
+        let zero = b.ins().iconst(types::I64, 0);
+        b.ins().jump(fill, &[ir::BlockArg::Value(zero)]);
+        b.switch_to_block(fill);
+        let more = b.ins().icmp(CIntCC::UnsignedLessThan, i, frame_size);
+        b.ins().brif(more, fill_body, &[], filled, &[]);
+        b.switch_to_block(fill_body);
+        let offset = b.ins().ishl_imm_s(i, 3);
+        let slot = b.ins().iadd(registers, offset);
+        let undefined = b.ins().iconst(types::I64, values.undefined as i64);
+        b.ins().store(flags(), undefined, slot, 0);
+        let next = b.ins().iadd_imm_s(i, 1);
+        b.ins().jump(fill, &[ir::BlockArg::Value(next)]);
+        b.switch_to_block(filled);
+        let top = b.ins().iadd_imm_s(len, i64c(argc));
+        let top = b.ins().iadd(top, frame_size);
+        b.ins().store(flags(), top, runtime, path.stack_len);
+
+        // The frame, above the caller's (the top one, which is now at its call).
+        let frames = load(b, types::I64, runtime, path.frames_ptr);
+        let size = i64::from(path.frame_size);
+        let here = b.ins().imul_imm_s(depth, size);
+        let frame = b.ins().iadd(frames, here);
+        let ip = b.ins().iconst(types::I32, i64c(ip));
+        b.ins().store(flags(), ip, frame, path.frame_ip - path.frame_size);
+        b.ins().store(flags(), info, frame, path.frame_info);
+        b.ins().store(flags(), callee, frame, path.frame_closure);
+        let undefined = b.ins().iconst(types::I64, values.undefined as i64);
+        b.ins().store(flags(), undefined, frame, path.frame_new_target);
+        b.ins().store(flags(), undefined, frame, path.frame_generator);
+        let base = b.ins().iadd_imm_s(len, i64c(argc));
+        let base = b.ins().ireduce(types::I32, base);
+        b.ins().store(flags(), base, frame, path.frame_base);
+        let args_at = b.ins().ireduce(types::I32, len);
+        b.ins().store(flags(), args_at, frame, path.frame_args);
+        let count = b.ins().iconst(types::I32, i64c(argc));
+        b.ins().store(flags(), count, frame, path.frame_argc);
+        let zero = b.ins().iconst(types::I32, 0);
+        b.ins().store(flags(), zero, frame, path.frame_ip);
+        b.ins().store(flags(), zero, frame, path.frame_ret_reg);
+        let entry_flags = b.ins().iconst(types::I32, i64::from(path.entry_flags));
+        b.ins().istore8(flags(), entry_flags, frame, path.frame_flags);
+        let realm = b.ins().load(types::I32, flags(), runtime, path.realm);
+        b.ins().store(flags(), realm, frame, path.frame_saved_realm);
+        let deeper = b.ins().iadd_imm_s(depth, 1);
+        b.ins().store(flags(), deeper, runtime, path.frames_len);
+        let callee_realm = b.ins().load(types::I32, flags(), info, path.direct_realm);
+        b.ins().store(flags(), callee_realm, runtime, path.realm);
+
+        // The call, and the frame popped when it returns.
+        let sig = self.signature(b, types::I64);
+        let call = b.ins().call_indirect(sig, code, &[ctx, registers, arguments]);
+        let status = b.inst_results(call)[0];
+        let (returned, left) = (b.create_block(), b.create_block());
+        b.set_cold_block(left);
+        b.ins().brif(status, left, &[], returned, &[]);
+        b.switch_to_block(returned);
+        let value = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RESULT as i32);
+        b.ins().store(flags(), depth, runtime, path.frames_len);
+        b.ins().store(flags(), len, runtime, path.stack_len);
+        b.ins().store(flags(), realm, runtime, path.realm);
+        b.ins().jump(join, &[ir::BlockArg::Value(value)]);
+
+        // It left its code: the VM finishes its frame.
+        b.switch_to_block(left);
+        let slot = b.create_sized_stack_slot(ir::StackSlotData::new(ir::StackSlotKind::ExplicitSlot, 16, 3));
+        b.ins().stack_store(types::I64, status, slot, 0);
+        b.ins().stack_store(types::I64, compiled, slot, 8);
+        let left_operands = b.ins().stack_addr(types::I64, slot, 0);
+        let left_entry = b.ins().iconst(types::I64, path.left as i64);
+        let value = self.helper_entry(b, left_entry, runtime, left_operands, exit)?;
+        b.ins().jump(join, &[ir::BlockArg::Value(value)]);
+        Ok(())
+    }
+
+    /// The bits of `v` when it is a constant (an integer, or a value made from one).
+    fn constant_bits(&self, v: Val) -> Option<u64> {
+        let def = |v: Val| match self.f.values.get(v.0 as usize)?.def {
+            ValueDef::Inst(b, i) => self.f.block(b).insts.get(i as usize).map(|inst| &inst.op),
+            _ => None,
+        };
+        match def(v)? {
+            Op::Iconst(_, n) => Some(*n as u64),
+            Op::FromBits(x) => match def(*x)? {
+                Op::Iconst(_, n) => Some(*n as u64),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Calls compiled function `name` with `args` one window up; leaves through `exit`
@@ -835,6 +992,9 @@ impl Lowering<'_> {
         Ok(i)
     }
 }
+
+/// The most arguments (`this` included) a direct call copies inline.
+const MAX_INLINE_ARGS: u64 = 16;
 
 fn reg_offset(n: u32) -> Result<i32, String> {
     i32::try_from(8 * n as i64).map_err(|_| format!("register r{n} is out of reach"))

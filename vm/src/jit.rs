@@ -498,6 +498,9 @@ fn compile<'a>(rt: &mut Runtime, info: &'a FunctionInfo, at: u32) -> Option<&'a 
     rt.code.jit_holders.extend(holders);
     let size = code.memory.len();
     let code = info.jit.install(at, code);
+    if at == 0 && !flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
+        info.jit.enter_directly(code, info.header.frame_size, info.realm());
+    }
     let entry = if at == 0 { "entry".to_string() } else { format!("loop at pc {}", info.byte_pc(at)) };
     if rt.host.options.jit_log {
         eprintln!(

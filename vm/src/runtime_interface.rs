@@ -33,7 +33,10 @@ pub mod layout {
     use std::mem::offset_of;
 
     use super::*;
+    #[cfg(feature = "jit")]
+    use crate::code::compiled::JitState;
     use crate::gc::Heap;
+    use crate::runtime::frame::CallStack;
 
     /// A `Value` is 8 bytes; a double is stored as itself.
     pub const VALUE_SIZE: usize = size_of::<Value>();
@@ -116,6 +119,27 @@ pub mod layout {
     /// The bytecode offset a frame resumes at (u32): an exit stores it before returning to
     /// the interpreter.
     pub const FRAME_IP: usize = offset_of!(Frame, ip);
+
+    /// The runtime's register stack and frame stack (`FixedStack`s: their first value's
+    /// address at `FIXED_STACK_PTR`, their length at `FIXED_STACK_LEN`), and the limits of
+    /// each (usize), for calls that push frames themselves.
+    pub const RUNTIME_STACK: usize = offset_of!(Runtime, calls) + offset_of!(CallStack, stack);
+    pub const RUNTIME_FRAMES: usize = offset_of!(Runtime, calls) + offset_of!(CallStack, frames);
+    pub const FIXED_STACK_PTR: usize = crate::runtime::frame::FIXED_STACK_PTR;
+    pub const FIXED_STACK_LEN: usize = crate::runtime::frame::FIXED_STACK_LEN;
+    pub const RUNTIME_STACK_LIMIT: usize = offset_of!(Runtime, calls) + offset_of!(CallStack, stack_limit);
+    pub const RUNTIME_MAX_DEPTH: usize = offset_of!(Runtime, calls) + offset_of!(CallStack, max_depth);
+    /// The lowest machine stack address calls may reach (usize).
+    pub const RUNTIME_STACK_GUARD: usize = offset_of!(Runtime, calls) + offset_of!(CallStack, stack_guard);
+    /// A pointer to the interrupt flag (a byte, non-zero when set).
+    pub const RUNTIME_INTERRUPT: usize = offset_of!(Runtime, calls) + offset_of!(CallStack, interrupt);
+    /// Whether every safepoint collects (a byte).
+    pub const RUNTIME_GC_STRESS: usize = offset_of!(Runtime, host) + offset_of!(crate::runtime::Host, gc_stress);
+    /// The current realm (u32).
+    pub const RUNTIME_REALM: usize = offset_of!(Runtime, realm);
+    /// A function's record for direct calls from compiled code (`Direct`).
+    #[cfg(feature = "jit")]
+    pub const DIRECT: usize = offset_of!(crate::code::FunctionInfo, jit) + offset_of!(JitState, direct);
 }
 
 /// The signature of a helper, one variant per calling convention the native tier wraps.
@@ -272,62 +296,13 @@ fn fast_call(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32) -> Opti
     crate::jit::call_compiled(rt, f, first, argc as usize)
 }
 
-/// `CallPath::push` for the `call` helper's operands `[ip, callee, first, argc, _]`: the
-/// callee's frame pushed as `jit::push_compiled` pushes it, and `out` = its registers, its
-/// arguments and its code (for `call_left`); gives the code's entry, or 0 where the helper
-/// must make the call (a callee without code, a collection or an interrupt due, the
-/// machine stack low).
+/// `CallPath::left`, a helper's entry for the operands `[status, compiled]`: the code of
+/// `compiled` (a `Compiled`, from its function's direct-call record) that a direct call
+/// entered left the callee's frame (the top one) with `status`; the frame is finished as
+/// the interpreter finishes it.
 ///
 /// # Safety
-/// As `NativeEntry`, with `out` three writable words.
-#[cfg(feature = "jit")]
-unsafe extern "C" fn call_push(rt: *mut c_void, operands: *const u64, out: *mut u64) -> u64 {
-    // SAFETY: the caller hands a live runtime used by nothing else during the call, and the
-    // `call` helper's five operands.
-    let (rt, ops) = unsafe { (&mut *(rt as *mut Runtime), std::slice::from_raw_parts(operands, 5)) };
-    if crate::runtime::stack_address() < rt.calls.stack_guard
-        || rt.host.gc_stress
-        || rt.host.interrupt.load(std::sync::atomic::Ordering::Relaxed)
-    {
-        return 0;
-    }
-    let (ip, f, first, argc) = (ops[0] as u32, value::from_bits(ops[1]), ops[2] as u32, ops[3] as usize);
-    let Some(caller) = rt.calls.frames.last() else { return 0 };
-    let first = caller.base as usize + first as usize;
-    let Some(code) = crate::jit::push_compiled(rt, f, first, argc) else { return 0 };
-    let fi = rt.calls.frames.len() - 1;
-    // The caller is at its call (for stack traces and what the callee throws).
-    rt.calls.frames[fi - 1].ip = ip;
-    let frame = rt.calls.frames[fi];
-    let stack = rt.calls.stack.as_mut_ptr();
-    // SAFETY: `out` has three writable words (the caller's promise); the frame's window is
-    // on the register stack, which never reallocates.
-    unsafe {
-        out.write(stack.add(frame.base as usize) as u64);
-        out.add(1).write(stack.add(frame.args as usize) as u64);
-        out.add(2).write(code as *const crate::code::compiled::Compiled as u64);
-    }
-    // The entry's address only: the caller's code calls it with the frame just pushed.
-    code.memory.address() as u64
-}
-
-/// `CallPath::pop`: pops the frame `call_push` pushed, whose code returned.
-///
-/// # Safety
-/// As `NativeEntry` (the operands are not read).
-#[cfg(feature = "jit")]
-unsafe extern "C" fn call_pop(rt: *mut c_void, _: *const u64, _: *mut u64) -> u64 {
-    // SAFETY: the caller hands a live runtime used by nothing else during the call.
-    crate::jit::pop_compiled(unsafe { &mut *(rt as *mut Runtime) });
-    0
-}
-
-/// `CallPath::left`, a helper's entry for the operands `[status, code]`: the code
-/// `call_push` gave left the callee's frame (the top one) with `status`; the frame is
-/// finished as the interpreter finishes it.
-///
-/// # Safety
-/// As `NativeEntry`; `code` is what `call_push` gave for the top frame.
+/// As `NativeEntry`; `compiled` is the code that ran for the top frame.
 #[cfg(feature = "jit")]
 unsafe extern "C" fn call_left(rt: *mut c_void, operands: *const u64, result: *mut u64) -> u32 {
     // SAFETY: the caller's promise: a live runtime, two operands, the code of the top frame
@@ -448,6 +423,9 @@ pub fn interface() -> &'static native::Interface {
     use native::{HelperSig, Interface, ObjectLayout, ValueLayout};
     static INTERFACE: std::sync::OnceLock<Interface> = std::sync::OnceLock::new();
     INTERFACE.get_or_init(|| {
+        use std::mem::offset_of;
+
+        use crate::code::compiled::Direct;
         use layout as l;
         let values = ValueLayout {
             tag_shift: l::TAG_SHIFT,
@@ -488,9 +466,36 @@ pub fn interface() -> &'static native::Interface {
         let helpers = HELPERS.iter().map(|h| HelperSig { name: h.name.to_string(), arity: h.f.arity() }).collect();
         let calls = Some(native::CallPath {
             helper: "call".to_string(),
-            push: call_push as native::CallPathEntry as usize,
-            pop: call_pop as native::CallPathEntry as usize,
             left: call_left as NativeEntry as usize,
+            stack_ptr: offset(l::RUNTIME_STACK + l::FIXED_STACK_PTR),
+            stack_len: offset(l::RUNTIME_STACK + l::FIXED_STACK_LEN),
+            stack_limit: offset(l::RUNTIME_STACK_LIMIT),
+            frames_ptr: offset(l::RUNTIME_FRAMES + l::FIXED_STACK_PTR),
+            frames_len: offset(l::RUNTIME_FRAMES + l::FIXED_STACK_LEN),
+            frames_limit: offset(l::RUNTIME_MAX_DEPTH),
+            stack_guard: offset(l::RUNTIME_STACK_GUARD),
+            interrupt: offset(l::RUNTIME_INTERRUPT),
+            gc_stress: offset(l::RUNTIME_GC_STRESS),
+            realm: offset(l::RUNTIME_REALM),
+            direct_code: offset(l::DIRECT + offset_of!(Direct, code)),
+            direct_compiled: offset(l::DIRECT + offset_of!(Direct, compiled)),
+            direct_params: offset(l::DIRECT + offset_of!(Direct, params)),
+            direct_room: offset(l::DIRECT + offset_of!(Direct, room)),
+            direct_frame_size: offset(l::DIRECT + offset_of!(Direct, frame_size)),
+            direct_realm: offset(l::DIRECT + offset_of!(Direct, realm)),
+            frame_size: offset(size_of::<Frame>()),
+            frame_info: offset(offset_of!(Frame, info)),
+            frame_closure: offset(offset_of!(Frame, closure)),
+            frame_new_target: offset(offset_of!(Frame, new_target)),
+            frame_generator: offset(offset_of!(Frame, generator)),
+            frame_base: offset(l::FRAME_BASE),
+            frame_args: offset(l::FRAME_ARGS),
+            frame_argc: offset(l::FRAME_ARGC),
+            frame_ip: offset(l::FRAME_IP),
+            frame_ret_reg: offset(offset_of!(Frame, ret_reg)),
+            frame_flags: offset(offset_of!(Frame, flags)),
+            frame_saved_realm: offset(offset_of!(Frame, saved_realm)),
+            entry_flags: crate::runtime::frame::ENTRY,
         });
         Interface { values, objects, helpers, calls }
     })
@@ -655,6 +660,31 @@ mod tests {
         let (b, ip) = unsafe { (std::ptr::addr_of!((*f.as_ptr()).base), std::ptr::addr_of!((*f.as_ptr()).ip)) };
         assert_eq!(b as usize - base, layout::FRAME_BASE);
         assert_eq!(ip as usize - base, layout::FRAME_IP);
+    }
+
+    #[test]
+    fn call_stack_offsets_address_the_runtime_fields() {
+        let mut rt =
+            Runtime::new(RuntimeOptions { max_stack_depth: 123, gc_stress: true, ..RuntimeOptions::default() });
+        rt.calls.stack.extend_from_slice(&[Value::TRUE; 5]);
+        rt.realm = 7;
+        let at = &rt as *const Runtime as usize;
+        // SAFETY: reads of fields of a live runtime at the offsets under test, each of the
+        // field's type.
+        let read = |offset: usize| unsafe { ((at + offset) as *const usize).read() };
+        assert_eq!(read(layout::RUNTIME_STACK + layout::FIXED_STACK_LEN), 5);
+        assert_eq!(read(layout::RUNTIME_STACK + layout::FIXED_STACK_PTR), rt.calls.stack.as_ptr() as usize);
+        assert_eq!(read(layout::RUNTIME_STACK_LIMIT), rt.calls.stack.capacity());
+        assert_eq!(read(layout::RUNTIME_FRAMES + layout::FIXED_STACK_LEN), rt.calls.frames.len());
+        assert_eq!(read(layout::RUNTIME_FRAMES + layout::FIXED_STACK_PTR), rt.calls.frames.as_ptr() as usize);
+        assert_eq!(read(layout::RUNTIME_MAX_DEPTH), 123);
+        assert_eq!(read(layout::RUNTIME_STACK_GUARD), rt.calls.stack_guard);
+        assert_eq!(read(layout::RUNTIME_INTERRUPT), std::sync::Arc::as_ptr(&rt.host.interrupt) as usize);
+        // SAFETY: as above, for the u32 realm and the bool flag.
+        unsafe {
+            assert_eq!(((at + layout::RUNTIME_REALM) as *const u32).read(), 7);
+            assert_eq!(((at + layout::RUNTIME_GC_STRESS) as *const u8).read(), 1);
+        }
     }
 
     #[test]

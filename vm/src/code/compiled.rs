@@ -58,6 +58,29 @@ pub(crate) struct JitState {
     /// Exits taken from copies of it inlined into callers (past a few, it is not inlined
     /// any more).
     pub(crate) inline_exits: Cell<u32>,
+    /// What compiled callers read to enter the entry code themselves.
+    pub(crate) direct: Direct,
+}
+
+/// What compiled code's calls read of a callee to push its frame and enter its entry code
+/// themselves (`native::CallPath`; where its fields are: `runtime_interface::layout`).
+/// Kept together, next to each other in memory, for the calls' sake.
+#[repr(C)]
+#[derive(Default)]
+pub(crate) struct Direct {
+    /// The first instruction of the entry code callers may enter, or 0: none (no code, or a
+    /// class constructor's, which calls must not run).
+    pub(crate) code: Cell<usize>,
+    /// The `Compiled` of that code (for when it leaves).
+    pub(crate) compiled: Cell<usize>,
+    /// Arguments the code takes, `this` first (a call passing fewer goes the general way).
+    pub(crate) params: Cell<u32>,
+    /// Registers above its frame's base the code may write (its own and those of the
+    /// callees it inlined).
+    pub(crate) room: Cell<u32>,
+    /// The function's registers and realm (as its `FunctionInfo` says).
+    pub(crate) frame_size: Cell<u32>,
+    pub(crate) realm: Cell<u32>,
 }
 
 impl JitState {
@@ -84,9 +107,21 @@ impl JitState {
         unsafe { p.as_ref() }
     }
 
+    /// Lets compiled callers enter `code` (the entry code just installed) themselves.
+    pub(crate) fn enter_directly(&self, code: &Compiled, frame_size: u32, realm: u32) {
+        let d = &self.direct;
+        d.compiled.set(code as *const Compiled as usize);
+        d.params.set(code.params);
+        d.room.set(code.extent.max(frame_size));
+        d.frame_size.set(frame_size);
+        d.realm.set(realm);
+        d.code.set(code.memory.address());
+    }
+
     /// Stops entering every code of the function (frames running it finish with it).
     pub(crate) fn drop_all(&self) {
         self.entry.set(None);
+        self.direct.code.set(0);
         self.loops.borrow_mut().clear();
     }
 }

@@ -60,14 +60,149 @@ impl Frame {
     }
 }
 
+/// A stack of values in one allocation made with its full capacity, which never grows or
+/// moves: pointers into it stay valid (frames hold pointers into the register stack), and
+/// compiled code pushes and pops frames where its fields are (`runtime_interface::layout`).
+/// Growing past the capacity is a bug of the caller (every push is checked against a limit
+/// first) and panics.
+#[repr(C)]
+pub(crate) struct FixedStack<T: Copy> {
+    ptr: std::ptr::NonNull<T>,
+    len: usize,
+    cap: usize,
+}
+
+impl<T: Copy> FixedStack<T> {
+    /// An empty stack with room for `cap` values.
+    pub(crate) fn with_capacity(cap: usize) -> FixedStack<T> {
+        let mut v = std::mem::ManuallyDrop::new(Vec::<T>::with_capacity(cap));
+        let cap = v.capacity();
+        // A Vec's pointer is never null (dangling when nothing is allocated).
+        let ptr = std::ptr::NonNull::new(v.as_mut_ptr()).expect("a vector's pointer");
+        FixedStack { ptr, len: 0, cap }
+    }
+
+    pub(crate) fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// Sets the length without writing values.
+    ///
+    /// # Safety
+    /// `len` is at most the capacity, and every value below it is initialized.
+    pub(crate) unsafe fn set_len(&mut self, len: usize) {
+        debug_assert!(len <= self.cap);
+        self.len = len;
+    }
+
+    /// The first value's address (the stack never moves).
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut T {
+        self.ptr.as_ptr()
+    }
+
+    #[inline(always)]
+    pub(crate) fn push(&mut self, v: T) {
+        assert!(self.len < self.cap, "a fixed stack is full");
+        // SAFETY: `len < cap`: the slot is inside the allocation.
+        unsafe { self.ptr.as_ptr().add(self.len).write(v) };
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    pub(crate) fn pop(&mut self) -> Option<T> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        // SAFETY: the value at the old `len - 1` is initialized.
+        Some(unsafe { self.ptr.as_ptr().add(self.len).read() })
+    }
+
+    /// Drops the values from `len` on (if there are that many).
+    #[inline(always)]
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// Appends copies of `values`.
+    pub(crate) fn extend_from_slice(&mut self, values: &[T]) {
+        assert!(values.len() <= self.cap - self.len, "a fixed stack is full");
+        // SAFETY: the destination is inside the allocation (checked) and past `len`, so it
+        // does not overlap `values` (a borrow of initialized values, below `len` if they
+        // are this stack's).
+        unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), self.ptr.as_ptr().add(self.len), values.len()) };
+        self.len += values.len();
+    }
+
+    /// Appends copies of the values in `range`.
+    pub(crate) fn extend_from_within(&mut self, range: std::ops::Range<usize>) {
+        assert!(range.start <= range.end && range.end <= self.len, "a range outside the stack");
+        let n = range.end - range.start;
+        assert!(n <= self.cap - self.len, "a fixed stack is full");
+        // SAFETY: the source is initialized (below `len`), the destination is inside the
+        // allocation (checked) and starts at `len`, past the source.
+        unsafe {
+            std::ptr::copy_nonoverlapping(self.ptr.as_ptr().add(range.start), self.ptr.as_ptr().add(self.len), n)
+        };
+        self.len += n;
+    }
+
+    /// Truncates to `len`, or appends copies of `v` up to it.
+    pub(crate) fn resize(&mut self, len: usize, v: T) {
+        assert!(len <= self.cap, "a fixed stack is full");
+        for i in self.len..len {
+            // SAFETY: `i < len <= cap`: inside the allocation.
+            unsafe { self.ptr.as_ptr().add(i).write(v) };
+        }
+        self.len = len;
+    }
+}
+
+impl<T: Copy> std::ops::Deref for FixedStack<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: the first `len` values are initialized, in one allocation.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> std::ops::DerefMut for FixedStack<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, borrowed mutably through `self`.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> Drop for FixedStack<T> {
+    fn drop(&mut self) {
+        // SAFETY: the allocation `with_capacity` made, given back as the vector it was
+        // (its values are `Copy`: nothing to drop).
+        drop(unsafe { Vec::from_raw_parts(self.ptr.as_ptr(), 0, self.cap) });
+    }
+}
+
+/// Where a fixed stack keeps its first value's address and its length (the same for every
+/// `T`: the struct is `repr(C)`), for compiled code.
+pub(crate) const FIXED_STACK_PTR: usize = std::mem::offset_of!(FixedStack<Value>, ptr);
+pub(crate) const FIXED_STACK_LEN: usize = std::mem::offset_of!(FixedStack<Value>, len);
+
+/// Frames pushed past the depth limit: an exit from an inlined callee pushes the callee's
+/// frame above a caller at the limit.
+const FRAME_SLACK: usize = 16;
+
 /// The call stack: the register stack with its frames, and the state of the calls in
 /// progress that are not in a frame.
 pub(crate) struct CallStack {
-    /// The register stack (reserved once: frames hold pointers into it).
-    pub(crate) stack: Vec<Value>,
+    /// The register stack.
+    pub(crate) stack: FixedStack<Value>,
     /// The stack's capacity, which it must never grow past.
     pub(crate) stack_limit: usize,
-    pub(crate) frames: Vec<Frame>,
+    pub(crate) frames: FixedStack<Frame>,
+    /// How many frames calls may push (`RuntimeOptions::max_stack_depth`).
+    pub(crate) max_depth: usize,
+    /// The runtime's interrupt flag (`Host::interrupt`, which the runtime keeps alive),
+    /// for compiled code's calls.
+    pub(crate) interrupt: *const std::sync::atomic::AtomicBool,
     /// The native function being called and its `new.target`.
     pub(crate) native_callee: Value,
     pub(crate) native_new_target: Value,
@@ -84,11 +219,18 @@ pub(crate) struct CallStack {
 
 impl CallStack {
     /// An empty call stack whose register stack holds `capacity` values.
-    pub(crate) fn new(capacity: usize, stack_guard: usize) -> CallStack {
+    pub(crate) fn new(
+        capacity: usize,
+        stack_guard: usize,
+        max_depth: usize,
+        interrupt: *const std::sync::atomic::AtomicBool,
+    ) -> CallStack {
         CallStack {
-            stack: Vec::with_capacity(capacity),
+            stack: FixedStack::with_capacity(capacity),
             stack_limit: capacity,
-            frames: Vec::with_capacity(256),
+            frames: FixedStack::with_capacity(max_depth.saturating_add(FRAME_SLACK)),
+            max_depth,
+            interrupt,
             native_callee: Value::UNDEFINED,
             native_new_target: Value::UNDEFINED,
             native_depth: 0,
@@ -104,7 +246,7 @@ impl CallStack {
         for &v in self.stack.iter().chain(self.join_stack.iter()) {
             heap.mark_value(v);
         }
-        for f in &self.frames {
+        for f in self.frames.iter() {
             heap.mark_value(f.closure);
             heap.mark_value(f.new_target);
             heap.mark_value(f.generator);
@@ -180,7 +322,7 @@ fn bad_register(r: u32) -> ! {
 /// at `from` (`this` first) and fills the rest of the `total` new values with undefined.
 /// The caller has checked that `stack.len() + total` is within the stack's capacity.
 #[inline(always)]
-pub(crate) fn push_call_window(stack: &mut Vec<Value>, from: usize, argc: usize, total: usize) {
+pub(crate) fn push_call_window(stack: &mut FixedStack<Value>, from: usize, argc: usize, total: usize) {
     let len = stack.len();
     assert!(from + argc <= len && len + total <= stack.capacity() && argc <= total);
     let p = stack.as_mut_ptr();
@@ -195,5 +337,36 @@ pub(crate) fn push_call_window(stack: &mut Vec<Value>, from: usize, argc: usize,
             p.add(len + i).write(Value::UNDEFINED);
         }
         stack.set_len(len + total);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FixedStack;
+
+    #[test]
+    fn a_fixed_stack_grows_within_its_capacity_and_never_moves() {
+        let mut s: FixedStack<u64> = FixedStack::with_capacity(8);
+        let at = s.as_mut_ptr();
+        s.push(1);
+        s.extend_from_slice(&[2, 3]);
+        s.extend_from_within(0..2);
+        assert_eq!(&*s, &[1, 2, 3, 1, 2]);
+        s.resize(7, 9);
+        assert_eq!(&s[5..], &[9, 9]);
+        s.truncate(2);
+        assert_eq!(s.pop(), Some(2));
+        assert_eq!(&*s, &[1]);
+        assert_eq!(s.as_mut_ptr(), at);
+        s.truncate(9);
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "a fixed stack is full")]
+    fn a_fixed_stack_refuses_to_grow_past_its_capacity() {
+        let mut s: FixedStack<u64> = FixedStack::with_capacity(2);
+        s.extend_from_slice(&[1, 2]);
+        s.push(3);
     }
 }

@@ -282,6 +282,7 @@ impl Runtime {
         let mut atoms = AtomTable::new();
         let names = Names::new(&mut heap, &mut atoms);
         let symbols = WellKnownSymbols::new(&mut heap);
+        let interrupt = Arc::new(AtomicBool::new(false));
         Runtime {
             heap,
             atoms,
@@ -290,7 +291,7 @@ impl Runtime {
             symbol_registry: HashMap::new(),
             realms: Vec::new(),
             realm: 0,
-            calls: CallStack::new(STACK_VALUES, stack_guard()),
+            calls: CallStack::new(STACK_VALUES, stack_guard(), options.max_stack_depth, Arc::as_ptr(&interrupt)),
             roots: Roots::default(),
             code: LoadedCode::default(),
             caches: Caches::new(),
@@ -302,7 +303,7 @@ impl Runtime {
                 options,
                 output: Box::new(std::io::stdout()),
                 compiler: None,
-                interrupt: Arc::new(AtomicBool::new(false)),
+                interrupt,
                 hooks,
                 random_state: [0, 0],
             },
