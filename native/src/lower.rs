@@ -958,6 +958,30 @@ impl Lowering<'_> {
                 let addr = self.element_address(b, *o, *i, inst.exit)?;
                 Some(self.load_not_hole(b, addr, inst.exit)?)
             }
+            Op::HasElem(o, i) => {
+                // A vector, `i` below its length, and no hole there.
+                let objects = self.vm.objects;
+                let (o, i) = (self.val(*o)?, self.val(*i)?);
+                let (vector, check, done) = (b.create_block(), b.create_block(), b.create_block());
+                let has = b.append_block_param(done, types::I32);
+                let no = b.ins().iconst(types::I32, 0);
+                let vec = b.ins().load(types::I64, flags(), o, objects.elements);
+                b.ins().brif(vec, vector, &[], done, &[ir::BlockArg::Value(no)]);
+                b.switch_to_block(vector);
+                let len = b.ins().load(types::I32, flags(), vec, objects.vec_len);
+                let inside = b.ins().icmp(CIntCC::UnsignedLessThan, i, len);
+                b.ins().brif(inside, check, &[], done, &[ir::BlockArg::Value(no)]);
+                b.switch_to_block(check);
+                let index = b.ins().uextend(types::I64, i);
+                let scaled = b.ins().ishl_imm_s(index, 3);
+                let addr = b.ins().iadd(vec, scaled);
+                let v = b.ins().load(types::I64, flags(), addr, objects.vec_data);
+                let there = b.ins().icmp_imm_s(CIntCC::NotEqual, v, self.layout.empty as i64);
+                let there = b.ins().uextend(types::I32, there);
+                b.ins().jump(done, &[ir::BlockArg::Value(there)]);
+                b.switch_to_block(done);
+                Some(has)
+            }
             Op::StoreElem(o, i, v) => {
                 let addr = self.element_address(b, *o, *i, inst.exit)?;
                 self.load_not_hole(b, addr, inst.exit)?;

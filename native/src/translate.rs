@@ -39,7 +39,7 @@ use crate::lower::const_bits;
 use crate::mir::verify::Dominators;
 use crate::mir::{
     Block, CheckedOp, ExitId, ExitState, ExitValue, FloatCC, FloatOp, Function, Ieee64, InlinedFrame, IntCC, IntOp,
-    JsConst, Op, Type, Val,
+    JsConst, Op, Tag, Type, Val,
 };
 use crate::Interface;
 
@@ -800,7 +800,6 @@ impl Tx<'_> {
         fast: impl FnOnce(&mut Self, Val, Val) -> Val,
         slow: impl FnOnce(&mut Self) -> Val,
     ) -> Val {
-        use crate::mir::Tag;
         let (a, b) = (self.get(lhs), self.get(rhs));
         let (join, result) = self.join(ty);
         let saved = self.dirty.clone();
@@ -1004,7 +1003,6 @@ impl Tx<'_> {
     /// `lhs == rhs` as an i32: decided inline for two numbers, two objects, two booleans,
     /// or undefined or null on either side; otherwise by the VM.
     fn loose_equal(&mut self, ip: u32, lhs: u32, rhs: u32) -> Val {
-        use crate::mir::Tag;
         let (a, b) = (self.get(lhs), self.get(rhs));
         let (join, result) = self.join(Type::I32);
         let saved = self.dirty.clone();
@@ -1073,7 +1071,6 @@ impl Tx<'_> {
     /// `jmp_false` or `not`): inline for booleans, objects, undefined, null and numbers,
     /// else by the VM.
     fn truthy(&mut self, ip: u32, cond: u32) -> Val {
-        use crate::mir::Tag;
         let v = self.get(cond);
         let (join, result) = self.join(Type::I32);
         let saved = self.dirty.clone();
@@ -1150,7 +1147,6 @@ impl Tx<'_> {
     /// `obj.length` where no inline cache serves it: an array's length inline, anything
     /// else (a string, an object with a `length` property) by the VM.
     fn get_length(&mut self, ip: u32, dst: u32, obj: u32) {
-        use crate::mir::Tag;
         let v = self.get(obj);
         let (join, result) = self.join(Type::Value);
         let saved = self.dirty.clone();
@@ -1613,6 +1609,12 @@ impl Tx<'_> {
                 let i = self.push_exit(Op::UnboxI32(k), Some(Type::I32), exit).expect("a result");
                 self.push_exit(Op::StoreElem(p, i, v), None, exit);
             }
+            Inst::GetByVal { dst, obj, key } if self.sometimes_dense(ip) => {
+                self.element_or_vm(ip, obj, key, Some(dst), None);
+            }
+            Inst::PutByVal { obj, key, value } if self.sometimes_dense(ip) => {
+                self.element_or_vm(ip, obj, key, None, Some(value));
+            }
             Inst::Call { dst, callee, first, argc } => match self.profile.inlinee(ip) {
                 Some(g) if self.inline.is_none() && argc > 0 && inlinable(g.insts) => {
                     self.inline_call(ip, &g, dst, callee, first, argc)?;
@@ -1639,7 +1641,6 @@ impl Tx<'_> {
             }
             Inst::ToPropertyKey { dst, src } => {
                 // Numbers, strings and symbols are keys already; the VM converts the others.
-                use crate::mir::Tag;
                 let v = self.get(src);
                 let n = self.push(Op::TagIs(Tag::Number, v), Type::I32);
                 let st = self.push(Op::TagIs(Tag::String, v), Type::I32);
@@ -1767,6 +1768,57 @@ impl Tx<'_> {
     fn dense(&self, ip: u32) -> bool {
         let k = self.profile.kinds(ip);
         k & kind::DENSE != 0 && k & kind::SLOW == 0
+    }
+
+    /// Whether an element access found a dense element at some runs and not at others
+    /// (filling the holes of `new Array(n)`, reading past the end).
+    fn sometimes_dense(&self, ip: u32) -> bool {
+        let k = self.profile.kinds(ip);
+        k & kind::DENSE != 0 && k & kind::SLOW != 0
+    }
+
+    /// The element access at `ip` (`obj[key]`, a read into `dst` or a write of `value`):
+    /// inline where the object has a dense element there (in bounds, no hole), by the VM
+    /// (`exec`) anywhere else.
+    fn element_or_vm(&mut self, ip: u32, obj: u32, key: u32, dst: Option<u32>, value: Option<u32>) {
+        let exit = self.exit(ip);
+        let (o, k) = (self.get(obj), self.get(key));
+        let (join, result) = self.join(Type::Value);
+        let saved = self.dirty.clone();
+        let (number_key, has, slow) = (self.f.add_block(), self.f.add_block(), self.f.add_block());
+        let is_object = self.push(Op::TagIs(Tag::Object, o), Type::I32);
+        let is_number = self.push(Op::TagIs(Tag::Number, k), Type::I32);
+        let both = self.push(Op::Int(IntOp::And, is_object, is_number), Type::I32);
+        self.effect(Op::Brif(both, number_key, vec![], slow, vec![]));
+        self.cur = number_key;
+        let p = self.push_exit(Op::UnboxObject(o), Some(Type::Ptr), exit).expect("a result");
+        let d = self.push_exit(Op::UnboxF64(k), Some(Type::F64), exit).expect("a result");
+        // A fraction leaves (rare as an index; the interpreter reads or writes a property).
+        let i = self.push_exit(Op::F64ToI32(d), Some(Type::I32), exit).expect("a result");
+        let there = self.push(Op::HasElem(p, i), Type::I32);
+        self.effect(Op::Brif(there, has, vec![], slow, vec![]));
+        self.cur = has;
+        let v = match value {
+            Some(r) => {
+                let v = self.get(r);
+                self.push_exit(Op::StoreElem(p, i, v), None, exit);
+                v
+            }
+            None => self.push_exit(Op::LoadElem(p, i), Some(Type::Value), exit).expect("a result"),
+        };
+        self.effect(Op::Jump(join, vec![v]));
+        self.cur = slow;
+        self.exec(ip);
+        let v = match dst {
+            Some(r) => self.get(r),
+            None => o,
+        };
+        self.effect(Op::Jump(join, vec![v]));
+        self.switch_to(join);
+        self.dirty = saved;
+        if let Some(r) = dst {
+            self.set(r, result);
+        }
     }
 
     fn not(&mut self, c: Val) -> Val {
@@ -2017,5 +2069,23 @@ mod tests {
         assert!(!cold.iter().any(|op| matches!(op, Op::CallHelper(..))), "{cold:?}");
         let warm = ops(&translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32 | kind::DENSE)])));
         assert!(warm.iter().any(|op| matches!(op, Op::LoadElem(..))), "{warm:?}");
+    }
+
+    #[test]
+    fn an_element_write_that_sometimes_found_no_element_asks_the_vm_then() {
+        // a[i] = v, seen both overwriting an element and filling a hole: inline where
+        // has_elem says the element is there, `exec` elsewhere (never a deopt).
+        let insts = [
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::LoadParam { dst: 1, index: 2 },
+            Inst::LoadParam { dst: 2, index: 3 },
+            Inst::PutByVal { obj: 0, key: 1, value: 2 },
+            Inst::RetUndefined {},
+        ];
+        let f = ops(&translate_all(&insts, &[], Seen::of(vec![(3, kind::DENSE | kind::SLOW)])));
+        assert!(f.iter().any(|op| matches!(op, Op::HasElem(..))), "{f:?}");
+        assert!(f.iter().any(|op| matches!(op, Op::StoreElem(..))), "{f:?}");
+        assert!(f.iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "exec")), "{f:?}");
+        assert!(!f.iter().any(|op| matches!(op, Op::Deopt)), "{f:?}");
     }
 }

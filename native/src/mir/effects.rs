@@ -127,7 +127,7 @@ pub fn of(inst: &Inst) -> Effects {
         Op::LoadOolSlot(_, n) => e(Some(Heap::At(OolSlot, *n)), None),
         Op::StoreOolSlot(_, n, _) => e(None, Some(Heap::At(OolSlot, *n))),
         Op::ArrayLength(_) => e(Some(Heap::Kind(ArrayLength)), None),
-        Op::LoadElem(..) => e(Some(Heap::Kind(Elements)), None),
+        Op::LoadElem(..) | Op::HasElem(..) => e(Some(Heap::Kind(Elements)), None),
         Op::StoreElem(..) => e(None, Some(Heap::Kind(Elements))),
         Op::LoadReg(n) => e(Some(Heap::At(Frame, *n)), None),
         Op::StoreReg(n, _) => e(None, Some(Heap::At(Frame, *n))),

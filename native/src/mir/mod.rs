@@ -278,6 +278,9 @@ pub enum Op {
     /// Element `index` (i32) of an object's dense elements; exits when out of bounds or a
     /// hole.
     LoadElem(Val, Val),
+    /// Whether element `index` (i32) of an object's dense elements is there: in bounds and
+    /// not a hole (i32, 0 or 1), so that `load_elem` and `store_elem` would not exit.
+    HasElem(Val, Val),
     /// Overwrites element `index` of an object's dense elements; exits when out of bounds
     /// or a hole (filling a hole may need a setter of the prototype chain).
     StoreElem(Val, Val, Val),
@@ -353,6 +356,7 @@ impl Op {
             | Op::GuardShape(a, b)
             | Op::StoreShape(a, b)
             | Op::LoadElem(a, b)
+            | Op::HasElem(a, b)
             | Op::StoreSlot(a, _, b)
             | Op::StoreOolSlot(a, _, b)
             | Op::StoreEnv(a, _, b)

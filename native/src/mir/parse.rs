@@ -614,6 +614,7 @@ fn build(
                     "store_ool_slot" => (Op::StoreOolSlot(val!(), num!(), val!()), None),
                     "array_length" => (Op::ArrayLength(val!()), Some(I32)),
                     "load_elem" => (Op::LoadElem(val!(), val!()), Some(Value)),
+                    "has_elem" => (Op::HasElem(val!(), val!()), Some(I32)),
                     "store_elem" => (Op::StoreElem(val!(), val!(), val!()), None),
                     "load_reg" => (Op::LoadReg(num!()), Some(Value)),
                     "store_reg" => (Op::StoreReg(num!(), val!()), None),

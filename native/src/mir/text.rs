@@ -193,6 +193,7 @@ impl Op {
             Op::StoreOolSlot(..) => "store_ool_slot".into(),
             Op::ArrayLength(_) => "array_length".into(),
             Op::LoadElem(..) => "load_elem".into(),
+            Op::HasElem(..) => "has_elem".into(),
             Op::StoreElem(..) => "store_elem".into(),
             Op::LoadReg(_) => "load_reg".into(),
             Op::StoreReg(..) => "store_reg".into(),

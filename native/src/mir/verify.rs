@@ -533,6 +533,11 @@ impl Verifier<'_> {
                 want!(*i, I32, "index");
                 Some(Value)
             }
+            Op::HasElem(o, i) => {
+                want!(*o, Ptr, "object");
+                want!(*i, I32, "index");
+                Some(I32)
+            }
             Op::StoreElem(o, i, v) => {
                 want!(*o, Ptr, "object");
                 want!(*i, I32, "index");
