@@ -151,6 +151,14 @@ impl Runtime {
                 self.calls.stack.extend_from_slice(args);
                 let fl = ENTRY | if construct { CONSTRUCT } else { 0 };
                 push_frame(self, info, f, at, args.len() + 1, new_target, 0, fl)?;
+                // A callee with code runs it right away, without a turn of the interpreter.
+                #[cfg(feature = "jit")]
+                {
+                    let top = self.calls.frames.len() - 1;
+                    if let Some(outcome) = crate::jit::run_compiled(self, top, 0) {
+                        return crate::jit::finish(self, top, Ok(outcome));
+                    }
+                }
                 run(self)
             }
             CellKind::NativeFunction => {
