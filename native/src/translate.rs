@@ -131,90 +131,105 @@ pub struct Inlinee<'a> {
     pub profile: Box<dyn Profile + 'a>,
 }
 
-/// The most instructions an inlined callee may have.
+/// The most instructions an inlined callee may have, with the callees inlined into it.
 const MAX_INLINE: usize = 48;
+/// The most inlined calls nested in one another (a callee inlined into a callee ...).
+const MAX_INLINE_DEPTH: usize = 3;
 
-/// Whether a callee can be translated into its caller: small, without loops, and made of
-/// instructions compiled inline (where one would need the VM, an inlined callee leaves
-/// compiled code instead, with its frame rebuilt: it has none while it runs inline).
-fn inlinable(insts: &[Inst]) -> bool {
-    insts.len() <= MAX_INLINE
-        && insts.iter().all(|inst| {
-            inst.branch_offset().is_none_or(|o| o > 0)
-                && matches!(
-                    inst,
-                    Inst::Wide {}
-                        | Inst::Mov { .. }
-                        | Inst::LoadConstUndefined { .. }
-                        | Inst::LoadConstNull { .. }
-                        | Inst::LoadConstTrue { .. }
-                        | Inst::LoadConstFalse { .. }
-                        | Inst::LoadConstInt { .. }
-                        | Inst::LoadConstDouble { .. }
-                        | Inst::LoadConstString { .. }
-                        | Inst::LoadParam { .. }
-                        | Inst::LoadThisNS { .. }
-                        | Inst::Add { .. }
-                        | Inst::AddN { .. }
-                        | Inst::Sub { .. }
-                        | Inst::SubN { .. }
-                        | Inst::Mul { .. }
-                        | Inst::MulN { .. }
-                        | Inst::Div { .. }
-                        | Inst::DivN { .. }
-                        | Inst::BitAnd { .. }
-                        | Inst::BitOr { .. }
-                        | Inst::BitXor { .. }
-                        | Inst::Shl { .. }
-                        | Inst::Shr { .. }
-                        | Inst::UShr { .. }
-                        | Inst::Inc { .. }
-                        | Inst::Dec { .. }
-                        | Inst::Negate { .. }
-                        | Inst::Less { .. }
-                        | Inst::LessN { .. }
-                        | Inst::LessEq { .. }
-                        | Inst::LessEqN { .. }
-                        | Inst::Greater { .. }
-                        | Inst::GreaterN { .. }
-                        | Inst::GreaterEq { .. }
-                        | Inst::GreaterEqN { .. }
-                        | Inst::Eq { .. }
-                        | Inst::Neq { .. }
-                        | Inst::StrictEq { .. }
-                        | Inst::StrictNeq { .. }
-                        | Inst::Not { .. }
-                        | Inst::Jmp { .. }
-                        | Inst::JmpTrue { .. }
-                        | Inst::JmpFalse { .. }
-                        | Inst::JmpUndefined { .. }
-                        | Inst::JmpNotUndefined { .. }
-                        | Inst::JmpNullish { .. }
-                        | Inst::JmpNotNullish { .. }
-                        | Inst::JmpEq { .. }
-                        | Inst::JmpNeq { .. }
-                        | Inst::JmpStrictEq { .. }
-                        | Inst::JmpStrictNeq { .. }
-                        | Inst::JmpLess { .. }
-                        | Inst::JmpNotLess { .. }
-                        | Inst::JmpLessEq { .. }
-                        | Inst::JmpNotLessEq { .. }
-                        | Inst::JmpGreater { .. }
-                        | Inst::JmpNotGreater { .. }
-                        | Inst::JmpGreaterEq { .. }
-                        | Inst::JmpNotGreaterEq { .. }
-                        | Inst::GetById { .. }
-                        | Inst::GetGlobal { .. }
-                        | Inst::PutById { .. }
-                        | Inst::GetByVal { .. }
-                        | Inst::PutByVal { .. }
-                        | Inst::GetGlobalObject { .. }
-                        | Inst::ToNumeric { .. }
-                        | Inst::Ret { .. }
-                        | Inst::RetUndefined {}
-                        | Inst::Trap {}
-                )
-        })
+/// Whether callee `g`, called at depth `depth` (1: from the function being compiled), can
+/// be translated into its caller: small (with the callees it inlines, which `budget`
+/// counts down), without loops, and made of instructions compiled inline and calls it can
+/// inline in turn (where one would need the VM, an inlined callee leaves compiled code
+/// instead, with its frame rebuilt: it has none while it runs inline).
+fn inlinable(g: &Inlinee, depth: usize, budget: &mut usize) -> bool {
+    if depth > MAX_INLINE_DEPTH || g.insts.len() > *budget {
+        return false;
+    }
+    *budget -= g.insts.len();
+    g.insts.iter().enumerate().all(|(ip, inst)| match *inst {
+        Inst::Call { argc, .. } => {
+            argc > 0 && g.profile.inlinee(ip as u32).is_some_and(|h| inlinable(&h, depth + 1, budget))
+        }
+        _ => leaf_inlinable(inst),
+    })
+}
+
+/// Whether an instruction of a callee compiles inline (see `inlinable`).
+fn leaf_inlinable(inst: &Inst) -> bool {
+    inst.branch_offset().is_none_or(|o| o > 0)
+        && matches!(
+            inst,
+            Inst::Wide {}
+                | Inst::Mov { .. }
+                | Inst::LoadConstUndefined { .. }
+                | Inst::LoadConstNull { .. }
+                | Inst::LoadConstTrue { .. }
+                | Inst::LoadConstFalse { .. }
+                | Inst::LoadConstInt { .. }
+                | Inst::LoadConstDouble { .. }
+                | Inst::LoadConstString { .. }
+                | Inst::LoadParam { .. }
+                | Inst::LoadThisNS { .. }
+                | Inst::Add { .. }
+                | Inst::AddN { .. }
+                | Inst::Sub { .. }
+                | Inst::SubN { .. }
+                | Inst::Mul { .. }
+                | Inst::MulN { .. }
+                | Inst::Div { .. }
+                | Inst::DivN { .. }
+                | Inst::BitAnd { .. }
+                | Inst::BitOr { .. }
+                | Inst::BitXor { .. }
+                | Inst::Shl { .. }
+                | Inst::Shr { .. }
+                | Inst::UShr { .. }
+                | Inst::Inc { .. }
+                | Inst::Dec { .. }
+                | Inst::Negate { .. }
+                | Inst::Less { .. }
+                | Inst::LessN { .. }
+                | Inst::LessEq { .. }
+                | Inst::LessEqN { .. }
+                | Inst::Greater { .. }
+                | Inst::GreaterN { .. }
+                | Inst::GreaterEq { .. }
+                | Inst::GreaterEqN { .. }
+                | Inst::Eq { .. }
+                | Inst::Neq { .. }
+                | Inst::StrictEq { .. }
+                | Inst::StrictNeq { .. }
+                | Inst::Not { .. }
+                | Inst::Jmp { .. }
+                | Inst::JmpTrue { .. }
+                | Inst::JmpFalse { .. }
+                | Inst::JmpUndefined { .. }
+                | Inst::JmpNotUndefined { .. }
+                | Inst::JmpNullish { .. }
+                | Inst::JmpNotNullish { .. }
+                | Inst::JmpEq { .. }
+                | Inst::JmpNeq { .. }
+                | Inst::JmpStrictEq { .. }
+                | Inst::JmpStrictNeq { .. }
+                | Inst::JmpLess { .. }
+                | Inst::JmpNotLess { .. }
+                | Inst::JmpLessEq { .. }
+                | Inst::JmpNotLessEq { .. }
+                | Inst::JmpGreater { .. }
+                | Inst::JmpNotGreater { .. }
+                | Inst::JmpGreaterEq { .. }
+                | Inst::JmpNotGreaterEq { .. }
+                | Inst::GetById { .. }
+                | Inst::GetGlobal { .. }
+                | Inst::PutById { .. }
+                | Inst::GetByVal { .. }
+                | Inst::PutByVal { .. }
+                | Inst::GetGlobalObject { .. }
+                | Inst::ToNumeric { .. }
+                | Inst::Ret { .. }
+                | Inst::RetUndefined {}
+                | Inst::Trap {}
+        )
 }
 
 /// The function to translate.
@@ -364,9 +379,11 @@ struct Tx<'a> {
 
 /// What translating an inlined callee needs of its caller.
 struct Inline {
-    /// The caller's registers live at its call, which every exit of the callee restores.
+    /// The registers of the callers (the function's live at its call, and every register
+    /// of each inlined caller's window), which every exit of the callee restores.
     outer: Vec<(u32, ExitValue)>,
-    frame: InlinedFrame,
+    /// The frames of the inlined callers and of this callee, outermost first.
+    frames: Vec<InlinedFrame>,
     /// Where a return goes: the caller's block after the call (its parameter the result).
     ret: Block,
 }
@@ -449,7 +466,7 @@ pub fn translate(src: &Source, profile: &dyn Profile, vm: &Interface) -> Result<
     for (ip, b) in headers {
         let params = &f.block(b).params;
         let regs = live[ip as usize].iter().zip(params).map(|(r, &p)| (r, ExitValue::Val(p))).collect();
-        let e = f.add_exit(ExitState { offset: ip, regs, inlined: None });
+        let e = f.add_exit(ExitState { offset: ip, regs, inlined: Vec::new() });
         f.blocks[b.0 as usize].resume = Some(e);
     }
     Ok(f)
@@ -590,22 +607,34 @@ impl Tx<'_> {
     }
 
     fn new_exit(&mut self, ip: u32) -> ExitId {
+        let (regs, inlined) = self.exit_state(ip);
+        self.f.add_exit(ExitState { offset: ip, regs, inlined })
+    }
+
+    /// The registers an exit at `ip` writes, and the inlined frames it rebuilds.
+    fn exit_state(&mut self, ip: u32) -> (Vec<(u32, ExitValue)>, Vec<InlinedFrame>) {
         let live = self.live[ip as usize].clone();
         let Some(inline) = &self.inline else {
-            let regs = live.iter().map(|r| (r, ExitValue::Val(self.get(r)))).collect();
-            return self.f.add_exit(ExitState { offset: ip, regs, inlined: None });
+            return (live.iter().map(|r| (r, ExitValue::Val(self.get(r)))).collect(), Vec::new());
         };
-        // The caller's registers, then every register of the callee's window to be (the
+        // The callers' registers, then every register of the callee's window to be (the
         // VM makes the frame of what the exit writes).
-        let (mut regs, frame) = (inline.outer.clone(), inline.frame);
+        let (mut regs, frames) = (inline.outer.clone(), inline.frames.clone());
+        let window = self.window();
         let mut is_live = vec![false; self.src.frame_size as usize];
         live.iter().for_each(|r| is_live[r as usize] = true);
         for r in 0..self.src.frame_size {
             let v =
                 if is_live[r as usize] { ExitValue::Val(self.get(r)) } else { ExitValue::Const(JsConst::Undefined) };
-            regs.push((frame.window + r, v));
+            regs.push((window + r, v));
         }
-        self.f.add_exit(ExitState { offset: ip, regs, inlined: Some(frame) })
+        (regs, frames)
+    }
+
+    /// Where this code's register 0 is among the function's (0, or an inlined callee's
+    /// window).
+    fn window(&self) -> u32 {
+        self.inline.as_ref().and_then(|i| i.frames.last()).map_or(0, |f| f.window)
     }
 
     /// Makes `b` the block being filled; its registers' frame slots are stale until stored.
@@ -956,6 +985,9 @@ impl Tx<'_> {
     /// undefined, null or a boolean (then only the same bits are equal) or both are
     /// numbers; otherwise by the VM.
     fn strict_equal(&mut self, ip: u32, lhs: u32, rhs: u32) -> Val {
+        if let Some(r) = self.numbers_equal(ip, lhs, rhs) {
+            return r;
+        }
         let (a, b) = (self.get(lhs), self.get(rhs));
         let (join, result) = self.join(Type::I32);
         let ab = self.push(Op::Bits(a), Type::I64);
@@ -993,6 +1025,27 @@ impl Tx<'_> {
         result
     }
 
+    /// `lhs == rhs` (loose or strict: the same on numbers) as an i32 where the feedback saw
+    /// only numbers: int32 or f64 compared, anything else leaves. None: the feedback saw
+    /// other values, or nothing.
+    fn numbers_equal(&mut self, ip: u32, lhs: u32, rhs: u32) -> Option<Val> {
+        let k = self.profile.kinds(ip);
+        if k == 0 || k & !(kind::INT32 | kind::DOUBLE) != 0 {
+            return None;
+        }
+        let exit = self.exit(ip);
+        let (a, b) = (self.get(lhs), self.get(rhs));
+        Some(if k == kind::INT32 {
+            let x = self.push_exit(Op::UnboxI32(a), Some(Type::I32), exit).expect("a result");
+            let y = self.push_exit(Op::UnboxI32(b), Some(Type::I32), exit).expect("a result");
+            self.push(Op::Icmp(IntCC::Eq, x, y), Type::I32)
+        } else {
+            let x = self.push_exit(Op::UnboxF64(a), Some(Type::F64), exit).expect("a result");
+            let y = self.push_exit(Op::UnboxF64(b), Some(Type::F64), exit).expect("a result");
+            self.push(Op::Fcmp(FloatCC::Eq, x, y), Type::I32)
+        })
+    }
+
     /// Ends the block: to `join` with `value` when `cond`, else on in a new block.
     fn decide_if(&mut self, cond: Val, join: Block, value: Val) {
         let next = self.f.add_block();
@@ -1003,6 +1056,9 @@ impl Tx<'_> {
     /// `lhs == rhs` as an i32: decided inline for two numbers, two objects, two booleans,
     /// or undefined or null on either side; otherwise by the VM.
     fn loose_equal(&mut self, ip: u32, lhs: u32, rhs: u32) -> Val {
+        if let Some(r) = self.numbers_equal(ip, lhs, rhs) {
+            return r;
+        }
         let (a, b) = (self.get(lhs), self.get(rhs));
         let (join, result) = self.join(Type::I32);
         let saved = self.dirty.clone();
@@ -1616,7 +1672,7 @@ impl Tx<'_> {
                 self.element_or_vm(ip, obj, key, None, Some(value));
             }
             Inst::Call { dst, callee, first, argc } => match self.profile.inlinee(ip) {
-                Some(g) if self.inline.is_none() && argc > 0 && inlinable(g.insts) => {
+                Some(g) if argc > 0 && self.may_inline(&g) => {
                     self.inline_call(ip, &g, dst, callee, first, argc)?;
                 }
                 _ => {
@@ -1740,11 +1796,17 @@ impl Tx<'_> {
         while (args.len() as u32) < params_read(&src, &reached) {
             args.push(self.vconst(JsConst::Undefined));
         }
-        let outer = self.live[ip as usize].clone().iter().map(|r| (r, ExitValue::Val(self.get(r)))).collect();
+        // An exit in the callee restores the registers an exit here would, and its frame
+        // goes above this code's window.
+        let (outer, mut frames) = self.exit_state(ip);
         let (ret, result) = self.join(Type::Value);
-        let frame = InlinedFrame { function: g.function, call: ip, window: self.src.frame_size + argc };
+        frames.push(InlinedFrame {
+            function: g.function,
+            call: ip,
+            window: self.window() + self.src.frame_size + argc,
+        });
         let f = std::mem::replace(&mut self.f, Function::new("", Type::Value));
-        let mut callee = Tx::new(&src, &*g.profile, self.vm, f, args, self.cur, Some(Inline { outer, frame, ret }));
+        let mut callee = Tx::new(&src, &*g.profile, self.vm, f, args, self.cur, Some(Inline { outer, frames, ret }));
         let translated = callee.body(&reached, &starts);
         self.f = callee.f;
         translated?;
@@ -1753,6 +1815,15 @@ impl Tx<'_> {
         self.last_exit = None;
         self.set(dst, result);
         Ok(())
+    }
+
+    /// Whether callee `g` can be inlined here (with what it inlines in turn).
+    fn may_inline(&self, g: &Inlinee) -> bool {
+        let depth = self.inline.as_ref().map_or(0, |i| i.frames.len());
+        // The budget is per call from the function being compiled: an inlined caller
+        // checked its own (this callee included) when it was inlined.
+        let mut budget = MAX_INLINE;
+        inlinable(g, depth + 1, &mut budget)
     }
 
     /// A call (`helper` "call" or "construct") of register `callee` with the `argc`
@@ -1886,6 +1957,64 @@ mod tests {
         }
     }
 
+    /// A profile whose call at 3 calls `callee` (its instructions, frame size and
+    /// profile), to nest inlined calls.
+    struct Nested {
+        kinds: Vec<(u32, u8)>,
+        callee: Option<(Vec<Inst>, u32, Box<Nested>)>,
+    }
+
+    impl Profile for Nested {
+        fn kinds(&self, ip: u32) -> u8 {
+            self.kinds.iter().find(|&&(i, _)| i == ip).map_or(0, |&(_, k)| k)
+        }
+        fn property(&self, _ip: u32) -> PropertySite {
+            PropertySite::default()
+        }
+        fn global_object(&self) -> u64 {
+            0x1000
+        }
+        fn string(&self, id: u32) -> u64 {
+            0x2000 + u64::from(id)
+        }
+        fn is_length(&self, _id: u32) -> bool {
+            false
+        }
+        fn inlinee(&self, ip: u32) -> Option<Inlinee<'_>> {
+            let (insts, frame_size, profile) = self.callee.as_ref().filter(|_| ip == 3)?;
+            Some(Inlinee {
+                function: 0x5e00 + u64::from(*frame_size),
+                name: format!("g{frame_size}"),
+                insts,
+                frame_size: *frame_size,
+                profile: Box::new(NestedRef(profile)),
+            })
+        }
+    }
+
+    struct NestedRef<'a>(&'a Nested);
+
+    impl Profile for NestedRef<'_> {
+        fn kinds(&self, ip: u32) -> u8 {
+            self.0.kinds(ip)
+        }
+        fn property(&self, ip: u32) -> PropertySite {
+            self.0.property(ip)
+        }
+        fn global_object(&self) -> u64 {
+            self.0.global_object()
+        }
+        fn string(&self, id: u32) -> u64 {
+            self.0.string(id)
+        }
+        fn is_length(&self, id: u32) -> bool {
+            self.0.is_length(id)
+        }
+        fn inlinee(&self, ip: u32) -> Option<Inlinee<'_>> {
+            self.0.inlinee(ip)
+        }
+    }
+
     fn vm() -> Interface {
         crate::test_interface(&[("exec", 1), ("safepoint", 0), ("call", 5), ("construct", 5), ("instance_of", 2)])
     }
@@ -2006,11 +2135,59 @@ mod tests {
         assert!(ops(&f).iter().any(|op| matches!(op, Op::Load(Type::I64, _, 32))), "the closure's function checked");
         // The increment's overflow exit rebuilds g's frame: the caller's registers live at
         // the call, then g's two registers above the caller's window and its arguments.
-        let exit = f.exits.iter().find(|e| e.inlined.is_some()).expect("an exit inside g");
+        let exit = f.exits.iter().find(|e| !e.inlined.is_empty()).expect("an exit inside g");
         assert_eq!(exit.offset, 1);
-        assert_eq!(exit.inlined, Some(InlinedFrame { function: 0x5e10, call: 3, window: 6 }));
+        assert_eq!(exit.inlined, vec![InlinedFrame { function: 0x5e10, call: 3, window: 6 }]);
         let regs: Vec<u32> = exit.regs.iter().map(|&(r, _)| r).collect();
         assert_eq!(regs, vec![1, 2, 3, 6, 7]);
+    }
+
+    #[test]
+    fn a_callee_inlined_into_an_inlined_callee_rebuilds_both_frames_at_its_exits() {
+        // f(x) { return h(x) }, h(x) { return g(x) }, g(a) { return a + 1 }: g's overflow
+        // exit rebuilds h's frame above f's window, then g's above h's.
+        let call = |frame| {
+            vec![
+                Inst::LoadParam { dst: 0, index: 1 },
+                Inst::LoadConstUndefined { dst: 1 },
+                Inst::Mov { dst: 2, src: 0 },
+                Inst::Call { dst: 0, callee: 3, first: 1, argc: 2 },
+                Inst::Ret { value: 0 },
+            ]
+            .into_iter()
+            .take(frame)
+            .collect::<Vec<_>>()
+        };
+        let g = vec![Inst::LoadParam { dst: 0, index: 1 }, Inst::Inc { dst: 1, src: 0 }, Inst::Ret { value: 1 }];
+        let leaf = Nested { kinds: vec![(1, kind::INT32)], callee: None };
+        let h = Nested { kinds: vec![], callee: Some((g, 2, Box::new(leaf))) };
+        let f = Nested { kinds: vec![], callee: Some((call(5), 4, Box::new(h))) };
+        let insts = call(5);
+        let src = Source {
+            name: "f",
+            insts: &insts,
+            handlers: &[],
+            frame_size: 4,
+            entry: 0,
+            interrupt: 0x2000,
+            stress: false,
+            proto_epoch: 0x3000,
+        };
+        let m = translate(&src, &f, &vm()).expect("translates");
+        verify(&m).unwrap_or_else(|e| panic!("{e:?}\n{m}"));
+        assert!(!ops(&m).iter().any(|op| matches!(op, Op::CallHelper(..))), "no call left:\n{m}");
+        let exit = m.exits.iter().find(|e| e.inlined.len() == 2).expect("an exit inside g");
+        assert_eq!(exit.offset, 1);
+        assert_eq!(
+            exit.inlined,
+            vec![
+                InlinedFrame { function: 0x5e04, call: 3, window: 6 },
+                InlinedFrame { function: 0x5e02, call: 3, window: 12 }
+            ]
+        );
+        // f's registers live at its call, every register of h's window, then g's.
+        let regs: Vec<u32> = exit.regs.iter().map(|&(r, _)| r).collect();
+        assert_eq!(regs, vec![1, 2, 3, 6, 7, 8, 9, 12, 13]);
     }
 
     #[test]
@@ -2069,6 +2246,25 @@ mod tests {
         assert!(!cold.iter().any(|op| matches!(op, Op::CallHelper(..))), "{cold:?}");
         let warm = ops(&translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32 | kind::DENSE)])));
         assert!(warm.iter().any(|op| matches!(op, Op::LoadElem(..))), "{warm:?}");
+    }
+
+    #[test]
+    fn equality_on_numbers_the_feedback_saw_is_a_number_comparison() {
+        // return a == b: int32 feedback compares i32s, number feedback f64s, anything else
+        // takes the general way (which tests the kinds at run time).
+        let insts = [
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::LoadParam { dst: 1, index: 2 },
+            Inst::Eq { dst: 2, lhs: 0, rhs: 1 },
+            Inst::Ret { value: 2 },
+        ];
+        let ints = ops(&translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32)])));
+        assert!(ints.iter().any(|op| matches!(op, Op::Icmp(IntCC::Eq, ..))), "{ints:?}");
+        assert!(!ints.iter().any(|op| matches!(op, Op::TagIs(..))), "{ints:?}");
+        let numbers = ops(&translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32 | kind::DOUBLE)])));
+        assert!(numbers.iter().any(|op| matches!(op, Op::Fcmp(FloatCC::Eq, ..))), "{numbers:?}");
+        let mixed = ops(&translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32 | kind::STRING)])));
+        assert!(mixed.iter().any(|op| matches!(op, Op::TagIs(..))), "{mixed:?}");
     }
 
     #[test]

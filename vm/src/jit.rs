@@ -59,7 +59,7 @@ const BACK_EDGES_PER_CALL: u32 = 64;
 /// Bytecode instructions per threshold's worth of calls a function needs to be compiled.
 const INSTS_PER_THRESHOLD: usize = 128;
 /// Exits from inlined copies of a function after which it is not inlined any more.
-const MAX_INLINE_EXITS: u32 = 16;
+const MAX_INLINE_EXITS: u32 = 128;
 
 /// Runs frame `fi` (the top frame, about to run instruction `at`: 0 on entry, or a loop
 /// header) in compiled code, compiling it first if it is hot enough. None: there is no
@@ -241,17 +241,20 @@ fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled, at: 
 /// through an exit, with `status` (not 0).
 pub(crate) fn left(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled, status: u64) -> Outcome {
     let k = (status & 0xffff_ffff) as usize - 1;
-    let exit = code.exits.get(k).copied().unwrap_or(Exit { ip: 0, inlined: None });
-    let mut ip = exit.ip;
-    if let Some(inlined) = exit.inlined {
-        // The caller resumes at its call once the callee (pushed above it) returns.
-        ip = inlined.call;
-        push_inlined(rt, fi, inlined, exit.ip);
-    }
+    let none = Exit { ip: 0, inlined: Box::new([]) };
+    let exit = code.exits.get(k).unwrap_or(&none);
+    // Each caller resumes at its call once the callee pushed above it returns; the
+    // innermost callee at the exit's instruction.
+    let ip = exit.inlined.first().map_or(exit.ip, |i| i.call);
     rt.calls.frames[fi].ip = ip;
+    let base = rt.calls.frames[fi].base;
+    for (j, &inlined) in exit.inlined.iter().enumerate() {
+        let resume = exit.inlined.get(j + 1).map_or(exit.ip, |next| next.call);
+        push_inlined(rt, base, inlined, resume);
+    }
     if rt.host.options.jit_log {
         let why = if status & native::THREW != 0 { "a helper threw" } else { "a check failed" };
-        match exit.inlined {
+        match exit.inlined.last() {
             None => eprintln!("jit: exit {} at pc {} ({why})", name_of(info), info.byte_pc(ip)),
             Some(i) => {
                 // SAFETY: a function of this runtime's bundles, used while the runtime lives.
@@ -272,12 +275,13 @@ pub(crate) fn left(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Comp
     Outcome::Resume(ip)
 }
 
-/// Pushes the frame of the callee an exit from its inlined copy left (resuming at its
-/// instruction `ip`), above the caller's frame `fi`, which is the top one: the arguments
-/// from the caller's registers (the call's operands, which the exit wrote back), its
-/// registers where the exit wrote them (every one, just above the caller's window).
-fn push_inlined(rt: &mut Runtime, fi: usize, inlined: InlinedExit, ip: u32) {
-    let caller = rt.calls.frames[fi];
+/// Pushes the frame of a callee an exit from its inlined copy left (resuming at its
+/// instruction `ip`), above its caller's frame, which is the top one: the arguments from the
+/// caller's registers (the call's operands, which the exit wrote back), its registers where
+/// the exit wrote them (every one, just above the caller's window; `inlined.window` counts
+/// from `base`, the compiled frame's first register).
+fn push_inlined(rt: &mut Runtime, base: u32, inlined: InlinedExit, ip: u32) {
+    let caller = *rt.calls.frames.last().expect("the caller's frame");
     // SAFETY: functions of this runtime's bundles, used while the runtime lives.
     let (caller_info, callee) = unsafe { (info_ref(caller.info), inlined.callee.as_ref()) };
     let Some(&Inst::Call { dst, callee: closure, first, argc }) = caller_info.code().insts.get(inlined.call as usize)
@@ -285,12 +289,13 @@ fn push_inlined(rt: &mut Runtime, fi: usize, inlined: InlinedExit, ip: u32) {
         unreachable!("an inlined callee's exit names its call");
     };
     let at = rt.calls.stack.len();
-    let (base, args) = (caller.base as usize, argc as usize);
+    let args = argc as usize;
     let total = args + callee.header.frame_size as usize;
     assert!(
-        at == base + inlined.window as usize - args && at + total <= rt.calls.stack_limit,
+        at == base as usize + inlined.window as usize - args && at + total <= rt.calls.stack_limit,
         "an inlined callee's window is above its caller's, on the stack"
     );
+    let caller_base = caller.base as usize;
     let p = rt.calls.stack.as_mut_ptr();
     // SAFETY: `[at, at + total)` is within the stack's capacity (checked above; the stack
     // never reallocates), and the exit wrote every one of the callee's registers,
@@ -299,13 +304,13 @@ fn push_inlined(rt: &mut Runtime, fi: usize, inlined: InlinedExit, ip: u32) {
     // covers them, so every value up to the new length is initialized.
     unsafe {
         for i in 0..args {
-            p.add(at + i).write(*p.add(base + first as usize + i));
+            p.add(at + i).write(*p.add(caller_base + first as usize + i));
         }
         rt.calls.stack.set_len(at + total);
     }
     rt.calls.frames.push(Frame {
         info: FuncRef::new(callee),
-        closure: rt.calls.stack[base + closure as usize],
+        closure: rt.calls.stack[caller_base + closure as usize],
         new_target: Value::UNDEFINED,
         generator: Value::UNDEFINED,
         base: (at + args) as u32,
@@ -555,15 +560,19 @@ fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Resul
         .iter()
         .map(|e| Exit {
             ip: e.offset,
-            inlined: e.inlined.map(|i| InlinedExit {
-                callee: std::ptr::NonNull::from(
-                    // SAFETY: the translator names inlined callees by what `inlinee` gave
-                    // it: `FunctionInfo` addresses.
-                    unsafe { &*(i.function as *const FunctionInfo) },
-                ),
-                call: i.call,
-                window: i.window,
-            }),
+            inlined: e
+                .inlined
+                .iter()
+                .map(|i| InlinedExit {
+                    callee: std::ptr::NonNull::from(
+                        // SAFETY: the translator names inlined callees by what `inlinee`
+                        // gave it: `FunctionInfo` addresses.
+                        unsafe { &*(i.function as *const FunctionInfo) },
+                    ),
+                    call: i.call,
+                    window: i.window,
+                })
+                .collect(),
         })
         .collect();
     // Registers exits may write: the frame's, and inlined callees' windows above it.

@@ -459,15 +459,17 @@ pub struct ExitState {
     pub offset: u32,
     /// Live registers and how to rebuild each (registers not listed are dead).
     pub regs: Vec<(u32, ExitValue)>,
-    /// For an exit inside a callee inlined into the function: the callee's frame, which the
-    /// VM pushes above the function's before the interpreter resumes it at `offset`.
-    pub inlined: Option<InlinedFrame>,
+    /// For an exit inside a callee inlined into the function (or into a callee inlined
+    /// into it, and so on): the frames of those callees, outermost first, which the VM
+    /// pushes above the function's before the interpreter resumes the innermost at `offset`.
+    pub inlined: Vec<InlinedFrame>,
 }
 
-/// The frame of an inlined callee an exit rebuilds. The function's frame resumes at its
-/// call instruction `call` once the callee returns (the call's operands, live there, give
-/// the callee and its arguments); the callee's register r is exit register `window + r`,
-/// just above the function's window where the callee's window goes.
+/// The frame of an inlined callee an exit rebuilds. Its caller (the function, or the
+/// inlined callee before it in the list) resumes at its call instruction `call` once the
+/// callee returns (the call's operands, live there, give the callee and its arguments); the
+/// callee's register r is exit register `window + r` (registers count from the function's
+/// first), just above its caller's window where the callee's window goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InlinedFrame {
     /// The callee, as the VM identifies it (opaque here).

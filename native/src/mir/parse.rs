@@ -337,8 +337,8 @@ impl Parser {
                 line.expect(',')?;
             }
         }
-        let mut inlined = None;
-        if line.peek().is_some() {
+        let mut inlined = Vec::new();
+        while line.peek().is_some() {
             let (kw, l, c) = line.word("'inlined'")?;
             if kw != "inlined" {
                 return err(l, c, format!("expected 'inlined', found '{kw}'"));
@@ -360,7 +360,7 @@ impl Parser {
             }
             let (w, l, c) = line.word("a register number")?;
             let Ok(window) = w.parse::<u32>() else { return err(l, c, format!("bad register number '{w}'")) };
-            inlined = Some(InlinedFrame { function, call, window });
+            inlined.push(InlinedFrame { function, call, window });
         }
         line.done()?;
         let i = id as usize;

@@ -307,12 +307,12 @@ fn builder_makes_what_the_parser_makes() {
             (2, ExitValue::Const(JsConst::Undefined)),
             (3, ExitValue::Const(JsConst::Number(Ieee64::new(-0.0)))),
         ],
-        inlined: None,
+        inlined: Vec::new(),
     });
     let resume = f.add_exit(ExitState {
         offset: 8,
         regs: vec![(0, ExitValue::Val(i)), (1, ExitValue::Val(acc))],
-        inlined: None,
+        inlined: Vec::new(),
     });
     f.blocks[b1.0 as usize].resume = Some(resume);
     f.push(b0, Op::Jump(b1, vec![zero, zero]), None, None);

@@ -3,7 +3,8 @@
 //! ```text
 //! function %sum(ptr, i32) -> value {
 //!     e0 = exit @14 [r0: v1, r1: v4, r2: undefined]
-//!     e1 = exit @2 [r0: v1, r9: v7] inlined 0x5e10 at @14 window 9   (in an inlined callee)
+//!     e1 = exit @2 [r0: v1, r9: v7] inlined 0x5e10 at @14 window 9   (in an inlined callee;
+//!                                   one `inlined` per frame, outermost first, when nested)
 //! block0(v0: ptr, v1: i32):
 //!     v2 = iconst.i32 0
 //!     jump block1(v2, v2)
@@ -295,7 +296,7 @@ pub fn exit_to_string(id: ExitId, state: &ExitState) -> String {
         };
     }
     out.push(']');
-    if let Some(i) = state.inlined {
+    for i in &state.inlined {
         let _ = write!(out, " inlined {:#x} at @{} window {}", i.function, i.call, i.window);
     }
     out

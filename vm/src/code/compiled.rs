@@ -20,11 +20,13 @@ pub(crate) struct Compiled {
 }
 
 /// Where an exit resumes the interpreter.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(crate) struct Exit {
-    /// The instruction index (of the inlined callee's code, for an exit from one).
+    /// The instruction index (of the innermost inlined callee's code, for an exit from
+    /// one).
     pub(crate) ip: u32,
-    pub(crate) inlined: Option<InlinedExit>,
+    /// The frames of the inlined callees the exit is in, outermost first.
+    pub(crate) inlined: Box<[InlinedExit]>,
 }
 
 /// The frame an exit from an inlined callee pushes (see `native::mir::InlinedFrame`).
@@ -34,8 +36,8 @@ pub(crate) struct InlinedExit {
     /// The caller's call instruction (index), where its frame resumes once the callee
     /// returns.
     pub(crate) call: u32,
-    /// Where the exit wrote the callee's registers: from this register of the caller's
-    /// window on.
+    /// Where the exit wrote the callee's registers: from this register of the compiled
+    /// frame's window on.
     pub(crate) window: u32,
 }
 

@@ -517,6 +517,7 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
             };
             (Eq, $lhs:expr, $rhs:expr) => {{
                 let (a, b) = (reg!($lhs), reg!($rhs));
+                note!(feedback::kind(a) | feedback::kind(b));
                 match fast_loose_eq(a, b) {
                     Some(r) => r,
                     None => slow!(rt.loose_equals(a, b)),
@@ -524,6 +525,7 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
             }};
             (StrictEq, $lhs:expr, $rhs:expr) => {{
                 let (a, b) = (reg!($lhs), reg!($rhs));
+                note!(feedback::kind(a) | feedback::kind(b));
                 rt.strict_equals(a, b)
             }};
         }
