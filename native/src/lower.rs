@@ -982,6 +982,12 @@ impl Lowering<'_> {
                 b.switch_to_block(done);
                 Some(has)
             }
+            Op::InitElem(o, i, v) => {
+                let addr = self.element_address(b, *o, *i, inst.exit)?;
+                let v = self.val(*v)?;
+                b.ins().store(flags(), v, addr, self.vm.objects.vec_data);
+                None
+            }
             Op::StoreElem(o, i, v) => {
                 let addr = self.element_address(b, *o, *i, inst.exit)?;
                 self.load_not_hole(b, addr, inst.exit)?;

@@ -375,6 +375,9 @@ struct Tx<'a> {
     last_exit: Option<(u32, ExitId)>,
     /// Set while translating a callee inlined into its caller.
     inline: Option<Inline>,
+    /// Arrays `new_array` made that the program cannot have seen yet (values that hold
+    /// one): an array literal being filled.
+    fresh_arrays: std::collections::HashSet<Val>,
 }
 
 /// What translating an inlined callee needs of its caller.
@@ -495,6 +498,7 @@ impl<'a> Tx<'a> {
             dirty: vec![false; src.frame_size as usize],
             last_exit: None,
             inline,
+            fresh_arrays: Default::default(),
         }
     }
 
@@ -1671,6 +1675,20 @@ impl Tx<'_> {
             Inst::PutByVal { obj, key, value } if self.sometimes_dense(ip) => {
                 self.element_or_vm(ip, obj, key, None, Some(value));
             }
+            Inst::NewArray { dst, .. } => {
+                self.exec(ip);
+                let v = self.get(dst);
+                self.fresh_arrays.insert(v);
+            }
+            Inst::PutOwnByIndex { obj, index, value } if self.holds_fresh_array(obj) => {
+                // An element of the literal: a store into the slot `new_array` made for it.
+                let exit = self.exit(ip);
+                let o = self.get(obj);
+                let p = self.push_exit(Op::UnboxObject(o), Some(Type::Ptr), exit).expect("a result");
+                let i = self.iconst(Type::I32, i64::from(index));
+                let v = self.get(value);
+                self.push_exit(Op::InitElem(p, i, v), None, exit);
+            }
             Inst::Call { dst, callee, first, argc } => match self.profile.inlinee(ip) {
                 Some(g) if argc > 0 && self.may_inline(&g) => {
                     self.inline_call(ip, &g, dst, callee, first, argc)?;
@@ -1833,6 +1851,12 @@ impl Tx<'_> {
         let operands = vec![self.raw(ip), self.get(callee), self.raw(first), self.raw(argc), new_target];
         let v = self.helper(ip, helper, operands);
         self.set(dst, v);
+    }
+
+    /// Whether register `r` holds an array literal being filled (see `fresh_arrays`).
+    fn holds_fresh_array(&mut self, r: u32) -> bool {
+        let v = self.get(r);
+        self.fresh_arrays.contains(&v)
     }
 
     /// Whether an element access only ever took the dense fast path.

@@ -128,7 +128,7 @@ pub fn of(inst: &Inst) -> Effects {
         Op::StoreOolSlot(_, n, _) => e(None, Some(Heap::At(OolSlot, *n))),
         Op::ArrayLength(_) => e(Some(Heap::Kind(ArrayLength)), None),
         Op::LoadElem(..) | Op::HasElem(..) => e(Some(Heap::Kind(Elements)), None),
-        Op::StoreElem(..) => e(None, Some(Heap::Kind(Elements))),
+        Op::StoreElem(..) | Op::InitElem(..) => e(None, Some(Heap::Kind(Elements))),
         Op::LoadReg(n) => e(Some(Heap::At(Frame, *n)), None),
         Op::StoreReg(n, _) => e(None, Some(Heap::At(Frame, *n))),
         Op::Load(..) => e(Some(Heap::Kind(Memory)), None),

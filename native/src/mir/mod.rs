@@ -284,6 +284,10 @@ pub enum Op {
     /// Overwrites element `index` of an object's dense elements; exits when out of bounds
     /// or a hole (filling a hole may need a setter of the prototype chain).
     StoreElem(Val, Val, Val),
+    /// Defines element `index` (i32) of an array literal being made (`new_array` and its
+    /// elements, before the program can see the array): a store into its dense elements,
+    /// hole or not; exits when out of bounds.
+    InitElem(Val, Val, Val),
     /// Register `n` of the interpreter frame's register window.
     LoadReg(u32),
     StoreReg(u32, Val),
@@ -328,6 +332,7 @@ impl Op {
                 | Op::StoreEnv(..)
                 | Op::LoadElem(..)
                 | Op::StoreElem(..)
+                | Op::InitElem(..)
                 | Op::CallHelper(..)
                 | Op::Call(..)
                 | Op::Deopt
@@ -388,7 +393,7 @@ impl Op {
             | Op::StoreReg(_, a)
             | Op::Load(_, a, _)
             | Op::Return(a) => *a = f(*a),
-            Op::StoreElem(a, b, c) => {
+            Op::StoreElem(a, b, c) | Op::InitElem(a, b, c) => {
                 *a = f(*a);
                 *b = f(*b);
                 *c = f(*c);

@@ -616,6 +616,7 @@ fn build(
                     "load_elem" => (Op::LoadElem(val!(), val!()), Some(Value)),
                     "has_elem" => (Op::HasElem(val!(), val!()), Some(I32)),
                     "store_elem" => (Op::StoreElem(val!(), val!(), val!()), None),
+                    "init_elem" => (Op::InitElem(val!(), val!(), val!()), None),
                     "load_reg" => (Op::LoadReg(num!()), Some(Value)),
                     "store_reg" => (Op::StoreReg(num!(), val!()), None),
                     "store" => {

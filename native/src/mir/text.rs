@@ -196,6 +196,7 @@ impl Op {
             Op::LoadElem(..) => "load_elem".into(),
             Op::HasElem(..) => "has_elem".into(),
             Op::StoreElem(..) => "store_elem".into(),
+            Op::InitElem(..) => "init_elem".into(),
             Op::LoadReg(_) => "load_reg".into(),
             Op::StoreReg(..) => "store_reg".into(),
             Op::Load(ty, ..) => format!("load.{}", ty.name()),

@@ -538,7 +538,7 @@ impl Verifier<'_> {
                 want!(*i, I32, "index");
                 Some(I32)
             }
-            Op::StoreElem(o, i, v) => {
+            Op::StoreElem(o, i, v) | Op::InitElem(o, i, v) => {
                 want!(*o, Ptr, "object");
                 want!(*i, I32, "index");
                 want!(*v, Value, "stored");
