@@ -6,8 +6,10 @@
 //!   arithmetic, `f64_to_i32`): if the dominating one did not exit, this one would not
 //!   either, so a dominated duplicate check goes;
 //! - reads of the heap (loads, `guard_shape`) within one block and on into a block whose
-//!   only predecessor it is (a chain of such blocks runs as one), while no instruction
-//!   between them writes a heap the read overlaps.
+//!   only predecessor it is (a chain of such blocks runs as one), and from a block on into
+//!   a join it immediately dominates (not a loop header) when no block on the paths
+//!   between writes the heap, while no instruction between them writes a heap the read
+//!   overlaps.
 //!
 //! A block entered only from one arm of a `brif` knows its condition, and so does every
 //! block it dominates (as everything a `check` dominates knows the check's condition): a `brif` on a known condition becomes a jump and a `check` of a true
@@ -73,6 +75,21 @@ pub fn run(f: &mut Function) -> bool {
         // A block whose only predecessor is its dominator continues it: what that one read
         // is still there, and the arm of its branch that leads here is known.
         let mut reads = Reads::new();
+        if preds[b.0 as usize].len() > 1 && !f.block(b).is_loop {
+            // A join (of the arms of a branch): what its immediate dominator read is still
+            // there unless a block on a path from there writes it.
+            if let Some(r) = dom.idom(b).and_then(|d| reads_out.get(&d).map(|r| (d, r))).and_then(|(d, r)| {
+                let writes = writes_between(f, &preds, d, b)?;
+                Some(
+                    r.iter()
+                        .filter(|(_, (_, read))| !writes.iter().any(|w| read.overlaps(*w)))
+                        .map(|(k, v)| (k.clone(), *v))
+                        .collect(),
+                )
+            }) {
+                reads = r;
+            }
+        }
         if let [pred] = preds[b.0 as usize][..] {
             if let Some(r) = reads_out.get(&pred) {
                 reads = r.clone();
@@ -95,6 +112,28 @@ pub fn run(f: &mut Function) -> bool {
         super::replace_uses(f, &replace);
     }
     changed
+}
+
+/// Most blocks between a join and its immediate dominator that `writes_between` looks at.
+const MAX_REGION: usize = 64;
+
+/// The heaps written by the blocks on the paths from `d` to `b` (which `d` dominates), `b`
+/// not a loop header; None when there are too many blocks to look at.
+fn writes_between(f: &Function, preds: &[Vec<Block>], d: Block, b: Block) -> Option<Vec<Heap>> {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<Block> = preds[b.0 as usize].clone();
+    let mut writes = Vec::new();
+    while let Some(p) = stack.pop() {
+        if p == d || !seen.insert(p) {
+            continue;
+        }
+        if seen.len() > MAX_REGION {
+            return None;
+        }
+        writes.extend(f.block(p).insts.iter().filter_map(|inst| effects::of(inst).writes));
+        stack.extend(preds[p.0 as usize].iter().copied());
+    }
+    Some(writes)
 }
 
 fn number_block(

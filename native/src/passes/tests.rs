@@ -153,6 +153,39 @@ block2:
 }
 
 #[test]
+fn gvn_carries_reads_past_a_join_unless_an_arm_writes() {
+    // The shape read in block0 still holds at block3, where both arms of a branch join:
+    // neither writes shapes. Slot 1 is written in one arm, so its read is made again.
+    let out = after(
+        &["gvn"],
+        "\
+function %f(ptr, value, i32) -> value {
+block0(v0: ptr, v1: value, v2: i32):
+    v3 = load_shape v0
+    v4 = load_slot v0, 1
+    brif v2, block1, block2
+block1:
+    store_slot v0, 1, v1
+    jump block3
+block2:
+    jump block3
+block3:
+    v5 = load_shape v0
+    v6 = load_slot v0, 1
+    v7 = bits v6
+    v8 = trunc v7
+    v9 = icmp.eq v5, v3
+    v10 = iadd.i32 v8, v9
+    v11 = from_bits v7
+    return v11
+}
+",
+    );
+    assert!(!out.contains("v5 ="), "the shape was not written: {out}");
+    assert!(out.contains("v6 = load_slot v0, 1"), "slot 1 was, in one arm: {out}");
+}
+
+#[test]
 fn unknown_passes_are_named() {
     let mut f = parse_function("function %f() -> i32 {\nblock0:\n    v0 = iconst.i32 1\n    return v0\n}\n").unwrap();
     let e = run(&mut f, &["nope"], true).unwrap_err();
