@@ -378,6 +378,49 @@ struct Tx<'a> {
     /// Arrays `new_array` made that the program cannot have seen yet (values that hold
     /// one): an array literal being filled.
     fresh_arrays: std::collections::HashSet<Val>,
+    /// The register of the frame's arguments object and the value (undefined) standing for
+    /// it, when the code only forwards the frame's arguments (see `forwarding`).
+    forwarded: Option<(u32, Val)>,
+}
+
+/// `f.apply(x, arguments)` in a function that uses its arguments object for nothing else:
+/// the instruction that makes the object, its register, and the call. Compiled code then
+/// does not make the object: the call forwards the frame's arguments (`call_forwarding`),
+/// and an exit while the register is live has the VM make it (`ExitState::arguments`).
+/// Only in a function without handlers (a throw caught in it could resume where the
+/// object is needed) or loops (a loop header's resume exit would lose it).
+fn forwarding(src: &Source) -> Option<(u32, u32, u32)> {
+    if src.entry != 0 || !src.handlers.is_empty() {
+        return None;
+    }
+    let mut made = None;
+    let mut call = None;
+    for (ip, inst) in src.insts.iter().enumerate() {
+        if inst.branch_offset().is_some_and(|o| o <= 0) {
+            return None;
+        }
+        match *inst {
+            Inst::CreateArguments { dst } if made.is_none() => made = Some((ip as u32, dst)),
+            Inst::Call { first, argc: 3, .. } if call.is_none() => call = Some((ip as u32, first + 2)),
+            _ => {}
+        }
+    }
+    let ((at, r), (call_ip, arg)) = (made?, call?);
+    if arg != r || call_ip <= at {
+        return None;
+    }
+    // Nothing else touches the register (and the call's callee and `this` are others).
+    let mut other_use = false;
+    for (ip, inst) in src.insts.iter().enumerate() {
+        let ip = ip as u32;
+        if ip == at {
+            continue;
+        }
+        let mut mentions = 0;
+        inst.for_each_register(|reg, _| mentions += u32::from(reg == r));
+        other_use |= if ip == call_ip { mentions != 1 } else { mentions != 0 };
+    }
+    (!other_use).then_some((at, r, call_ip))
 }
 
 /// What translating an inlined callee needs of its caller.
@@ -469,7 +512,7 @@ pub fn translate(src: &Source, profile: &dyn Profile, vm: &Interface) -> Result<
     for (ip, b) in headers {
         let params = &f.block(b).params;
         let regs = live[ip as usize].iter().zip(params).map(|(r, &p)| (r, ExitValue::Val(p))).collect();
-        let e = f.add_exit(ExitState { offset: ip, regs, inlined: Vec::new() });
+        let e = f.add_exit(ExitState { offset: ip, regs, ..ExitState::default() });
         f.blocks[b.0 as usize].resume = Some(e);
     }
     Ok(f)
@@ -499,6 +542,7 @@ impl<'a> Tx<'a> {
             last_exit: None,
             inline,
             fresh_arrays: Default::default(),
+            forwarded: None,
         }
     }
 
@@ -612,7 +656,11 @@ impl Tx<'_> {
 
     fn new_exit(&mut self, ip: u32) -> ExitId {
         let (regs, inlined) = self.exit_state(ip);
-        self.f.add_exit(ExitState { offset: ip, regs, inlined })
+        // The arguments object the code did not make, if its register is live here.
+        let arguments = self
+            .forwarded
+            .and_then(|(r, v)| regs.iter().any(|&(reg, value)| reg == r && value == ExitValue::Val(v)).then_some(r));
+        self.f.add_exit(ExitState { offset: ip, regs, inlined, arguments })
     }
 
     /// The registers an exit at `ip` writes, and the inlined frames it rebuilds.
@@ -1675,6 +1723,20 @@ impl Tx<'_> {
             Inst::PutByVal { obj, key, value } if self.sometimes_dense(ip) => {
                 self.element_or_vm(ip, obj, key, None, Some(value));
             }
+            Inst::CreateArguments { dst }
+                if self.inline.is_none() && forwarding(self.src).is_some_and(|f| f.0 == ip) =>
+            {
+                // Not made (see `forwarding`).
+                let u = self.vconst(JsConst::Undefined);
+                self.set(dst, u);
+                self.forwarded = Some((dst, u));
+            }
+            Inst::Call { dst, callee, first, argc }
+                if self.forwarded.is_some() && forwarding(self.src).is_some_and(|f| f.2 == ip) =>
+            {
+                let undefined = self.vconst(JsConst::Undefined);
+                self.call(ip, "call_forwarding", dst, callee, first, argc, undefined);
+            }
             Inst::NewArray { dst, .. } => {
                 self.exec(ip);
                 let v = self.get(dst);
@@ -2270,6 +2332,38 @@ mod tests {
         assert!(!cold.iter().any(|op| matches!(op, Op::CallHelper(..))), "{cold:?}");
         let warm = ops(&translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32 | kind::DENSE)])));
         assert!(warm.iter().any(|op| matches!(op, Op::LoadElem(..))), "{warm:?}");
+    }
+
+    #[test]
+    fn an_arguments_object_only_passed_to_apply_is_forwarded_not_made() {
+        // r0 = f.apply(r2, arguments): no object, the call forwards; exits before the call
+        // have the VM make it. With another use of the object, it is made as usual.
+        let insts = [
+            Inst::LoadThisNS { dst: 2 },
+            Inst::CreateArguments { dst: 3 },
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::Inc { dst: 0, src: 0 },
+            Inst::GetById { dst: 1, obj: 2, name: 0, ic: 0 },
+            Inst::GetById { dst: 0, obj: 1, name: 1, ic: 1 },
+            Inst::Call { dst: 0, callee: 0, first: 1, argc: 3 },
+            Inst::Ret { value: 0 },
+        ];
+        let seen = || Seen::of(vec![(3, kind::INT32)]);
+        let f = translate_all(&insts, &[], seen());
+        let calls: Vec<String> = ops(&f)
+            .into_iter()
+            .filter_map(|op| match op {
+                Op::CallHelper(name, _) => Some(name),
+                _ => None,
+            })
+            .collect();
+        assert!(calls.contains(&"call_forwarding".to_string()), "{calls:?}");
+        assert!(f.exits.iter().any(|e| e.arguments == Some(3)), "{f}");
+        let mut used = insts.to_vec();
+        used[7] = Inst::Ret { value: 3 };
+        let f = translate_all(&used, &[], seen());
+        assert!(!ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "call_forwarding")), "{f}");
+        assert!(f.exits.iter().all(|e| e.arguments.is_none()), "{f}");
     }
 
     #[test]

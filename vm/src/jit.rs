@@ -241,8 +241,13 @@ fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled, at: 
 /// through an exit, with `status` (not 0).
 pub(crate) fn left(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled, status: u64) -> Outcome {
     let k = (status & 0xffff_ffff) as usize - 1;
-    let none = Exit { ip: 0, inlined: Box::new([]) };
+    let none = Exit { ip: 0, inlined: Box::new([]), arguments: None };
     let exit = code.exits.get(k).unwrap_or(&none);
+    if let Some(r) = exit.arguments {
+        let arguments = crate::interp::ops::call::create_arguments(rt, fi);
+        let base = rt.calls.frames[fi].base as usize;
+        rt.calls.stack[base + r as usize] = arguments;
+    }
     // Each caller resumes at its call once the callee pushed above it returns; the
     // innermost callee at the exit's instruction.
     let ip = exit.inlined.first().map_or(exit.ip, |i| i.call);
@@ -573,6 +578,7 @@ fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Resul
                     window: i.window,
                 })
                 .collect(),
+            arguments: e.arguments,
         })
         .collect();
     // Registers exits may write: the frame's, and inlined callees' windows above it.

@@ -356,6 +356,10 @@ macro_rules! for_each_helper {
             /// `callee(...)` for the `call` at `ip` of the running frame: compiled callees run
             /// their code right away.
             call => call, Call, true;
+            /// `callee(...)` for the `call` at `ip` whose last argument is the frame's
+            /// arguments object, which compiled code did not make: `f.apply(x, arguments)`
+            /// calls `f` with the frame's arguments; any other callee gets the object.
+            call_forwarding => call_forwarding, Call, true;
             /// `new callee(...)` for the `construct` at `ip` of the running frame.
             construct => construct, Construct, true;
             /// Runs instruction `ip` (a number) of the running frame as the interpreter does,
@@ -400,6 +404,27 @@ fn exec(rt: &mut Runtime, ip: Value) -> JsResult<Value> {
 fn call(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32, _new_target: Value) -> JsResult<Value> {
     let first = call_site(rt, ip, first);
     crate::interp::step::call(rt, f, first, argc as usize, 0, Value::UNDEFINED, false)
+}
+
+/// The `call_forwarding` helper (see the list).
+fn call_forwarding(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32, new_target: Value) -> JsResult<Value> {
+    let fi = rt.calls.frames.len() - 1;
+    let frame = rt.calls.frames[fi];
+    let at = frame.base as usize + first as usize;
+    if argc == 3 && f == rt.intrinsic(crate::runtime::Intrinsic::FunctionProtoApply) {
+        // Function.prototype.apply(target, this, the frame's arguments), as it would run.
+        rt.calls.frames[fi].ip = ip;
+        let (target, this) = (rt.calls.stack[at], rt.calls.stack[at + 1]);
+        if !rt.is_callable(target) {
+            return Err(rt.throw_type_error("Function.prototype.apply was called on a non-function"));
+        }
+        let from = frame.args as usize + 1;
+        let args = rt.calls.stack[from..from + frame.argc as usize - 1].to_vec();
+        return rt.call(target, this, &args);
+    }
+    let arguments = crate::interp::ops::call::create_arguments(rt, fi);
+    rt.calls.stack[at + argc as usize - 1] = arguments;
+    call(rt, ip, f, first, argc, new_target)
 }
 
 /// The `construct` helper: as `call`, for `new` with `new_target`.

@@ -468,6 +468,10 @@ pub struct ExitState {
     /// into it, and so on): the frames of those callees, outermost first, which the VM
     /// pushes above the function's before the interpreter resumes the innermost at `offset`.
     pub inlined: Vec<InlinedFrame>,
+    /// The register that holds the frame's arguments object when the code did not make it
+    /// (it only forwarded the frame's arguments): the VM makes it as the interpreter
+    /// resumes (the exit writes undefined there).
+    pub arguments: Option<u32>,
 }
 
 /// The frame of an inlined callee an exit rebuilds. Its caller (the function, or the

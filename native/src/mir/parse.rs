@@ -338,8 +338,17 @@ impl Parser {
             }
         }
         let mut inlined = Vec::new();
+        let mut arguments = None;
         while line.peek().is_some() {
-            let (kw, l, c) = line.word("'inlined'")?;
+            let (kw, l, c) = line.word("'inlined' or 'arguments'")?;
+            if kw == "arguments" && arguments.is_none() && inlined.is_empty() {
+                let (r, l, c) = line.word("a register")?;
+                let Some(reg) = numbered(&r, "r") else {
+                    return err(l, c, format!("expected a register, found '{r}'"));
+                };
+                arguments = Some(reg);
+                continue;
+            }
             if kw != "inlined" {
                 return err(l, c, format!("expected 'inlined', found '{kw}'"));
             }
@@ -367,7 +376,7 @@ impl Parser {
         if self.f.exits.len() <= i {
             self.f.exits.resize(i + 1, ExitState::default());
         }
-        self.f.exits[i] = ExitState { offset, regs, inlined };
+        self.f.exits[i] = ExitState { offset, regs, inlined, arguments };
         Ok(())
     }
 

@@ -308,11 +308,13 @@ fn builder_makes_what_the_parser_makes() {
             (3, ExitValue::Const(JsConst::Number(Ieee64::new(-0.0)))),
         ],
         inlined: Vec::new(),
+        arguments: None,
     });
     let resume = f.add_exit(ExitState {
         offset: 8,
         regs: vec![(0, ExitValue::Val(i)), (1, ExitValue::Val(acc))],
         inlined: Vec::new(),
+        arguments: None,
     });
     f.blocks[b1.0 as usize].resume = Some(resume);
     f.push(b0, Op::Jump(b1, vec![zero, zero]), None, None);

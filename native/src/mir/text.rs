@@ -3,6 +3,7 @@
 //! ```text
 //! function %sum(ptr, i32) -> value {
 //!     e0 = exit @14 [r0: v1, r1: v4, r2: undefined]
+//!     e2 = exit @4 [r0: v1, r3: undefined] arguments r3   (the VM makes r3's arguments object)
 //!     e1 = exit @2 [r0: v1, r9: v7] inlined 0x5e10 at @14 window 9   (in an inlined callee;
 //!                                   one `inlined` per frame, outermost first, when nested)
 //! block0(v0: ptr, v1: i32):
@@ -297,6 +298,9 @@ pub fn exit_to_string(id: ExitId, state: &ExitState) -> String {
         };
     }
     out.push(']');
+    if let Some(r) = state.arguments {
+        let _ = write!(out, " arguments r{r}");
+    }
     for i in &state.inlined {
         let _ = write!(out, " inlined {:#x} at @{} window {}", i.function, i.call, i.window);
     }

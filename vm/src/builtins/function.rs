@@ -10,13 +10,8 @@ use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
 /// This module's registration (see `Builtin`).
-pub(crate) const BUILTIN: Builtin = Builtin {
-    init,
-    rows: ROWS,
-    link: init_throw_type_error,
-    globals: &[("Function", Intrinsic::Function)],
-    ..Builtin::NONE
-};
+pub(crate) const BUILTIN: Builtin =
+    Builtin { init, rows: ROWS, link, globals: &[("Function", Intrinsic::Function)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     FunctionPrototype."apply" => apply, 2;
@@ -33,8 +28,17 @@ pub(crate) fn init(rt: &mut Runtime) {
     rt.set_intrinsic(Intrinsic::Function, Value::object(c));
 }
 
+/// What the table made that other parts find as intrinsics: %Function.prototype.apply%
+/// (compiled code forwards its arguments when it is called with a frame's own arguments
+/// object), and %ThrowTypeError%.
+fn link(rt: &mut Runtime) {
+    let apply = rt.intrinsic_prop(Intrinsic::FunctionPrototype, "apply");
+    rt.set_intrinsic(Intrinsic::FunctionProtoApply, apply);
+    init_throw_type_error(rt);
+}
+
 /// %ThrowTypeError% (10.2.4.1): a frozen function that always throws.
-pub(crate) fn init_throw_type_error(rt: &mut Runtime) {
+fn init_throw_type_error(rt: &mut Runtime) {
     let f = rt.new_native("", throw_type_error, 0);
     rt.prevent_extensions(f);
     for key in [Key::Name(rt.names.length), Key::Name(rt.names.name)] {

@@ -27,6 +27,8 @@ pub(crate) struct Exit {
     pub(crate) ip: u32,
     /// The frames of the inlined callees the exit is in, outermost first.
     pub(crate) inlined: Box<[InlinedExit]>,
+    /// The register to give the frame's arguments object, which the code did not make.
+    pub(crate) arguments: Option<u32>,
 }
 
 /// The frame an exit from an inlined callee pushes (see `native::mir::InlinedFrame`).

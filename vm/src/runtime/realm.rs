@@ -24,7 +24,7 @@ macro_rules! for_each_intrinsic {
             WeakSetPrototype, PromisePrototype,
             Object, Function, Array, String, Number, Boolean, Symbol, BigInt, Error, TypeError,
             RangeError, ReferenceError, SyntaxError, EvalError, UriError, AggregateError, Date, RegExp,
-            Map, Set, WeakMap, WeakSet, Promise, GeneratorFunction, ThrowTypeError, ArrayProtoValues,
+            Map, Set, WeakMap, WeakSet, Promise, GeneratorFunction, ThrowTypeError, ArrayProtoValues, FunctionProtoApply,
             ObjectProtoToString, Eval, ArrayIteratorProtoNext, StringIteratorProtoNext,
             StringProtoIterator, RegExpProtoExec, ArgumentsMapKey,
             Iterator, IteratorHelperPrototype, WrapForValidIteratorPrototype,
