@@ -2006,51 +2006,20 @@ mod tests {
     use crate::mir::verify::verify;
 
     /// Feedback by instruction index, and the callee the call at instruction 3 always
-    /// called, if any.
-    struct Seen(Vec<(u32, u8)>, Option<Vec<Inst>>);
+    /// called, if any: its instructions, frame size and profile (which may name a callee
+    /// in turn, to nest inlined calls). The callee is function 0x5e00 + its frame size.
+    struct Seen {
+        kinds: Vec<(u32, u8)>,
+        callee: Option<(Vec<Inst>, u32, Box<Seen>)>,
+    }
 
     impl Seen {
         fn of(kinds: Vec<(u32, u8)>) -> Seen {
-            Seen(kinds, None)
+            Seen { kinds, callee: None }
         }
     }
 
     impl Profile for Seen {
-        fn kinds(&self, ip: u32) -> u8 {
-            self.0.iter().find(|&&(i, _)| i == ip).map_or(0, |&(_, k)| k)
-        }
-        fn property(&self, _ip: u32) -> PropertySite {
-            PropertySite::default()
-        }
-        fn global_object(&self) -> u64 {
-            0x1000
-        }
-        fn string(&self, id: u32) -> u64 {
-            0x2000 + u64::from(id)
-        }
-        fn is_length(&self, _id: u32) -> bool {
-            false
-        }
-        fn inlinee(&self, ip: u32) -> Option<Inlinee<'_>> {
-            let insts = self.1.as_ref().filter(|_| ip == 3)?;
-            Some(Inlinee {
-                function: 0x5e10,
-                name: "g".to_string(),
-                insts,
-                frame_size: 2,
-                profile: Box::new(Seen::of(vec![(1, kind::INT32)])),
-            })
-        }
-    }
-
-    /// A profile whose call at 3 calls `callee` (its instructions, frame size and
-    /// profile), to nest inlined calls.
-    struct Nested {
-        kinds: Vec<(u32, u8)>,
-        callee: Option<(Vec<Inst>, u32, Box<Nested>)>,
-    }
-
-    impl Profile for Nested {
         fn kinds(&self, ip: u32) -> u8 {
             self.kinds.iter().find(|&&(i, _)| i == ip).map_or(0, |&(_, k)| k)
         }
@@ -2073,14 +2042,15 @@ mod tests {
                 name: format!("g{frame_size}"),
                 insts,
                 frame_size: *frame_size,
-                profile: Box::new(NestedRef(profile)),
+                profile: Box::new(SeenRef(profile)),
             })
         }
     }
 
-    struct NestedRef<'a>(&'a Nested);
+    /// A callee's profile, borrowed from its caller's.
+    struct SeenRef<'a>(&'a Seen);
 
-    impl Profile for NestedRef<'_> {
+    impl Profile for SeenRef<'_> {
         fn kinds(&self, ip: u32) -> u8 {
             self.0.kinds(ip)
         }
@@ -2215,7 +2185,12 @@ mod tests {
             stress: false,
             proto_epoch: 0x3000,
         };
-        let f = translate(&src, &Seen(vec![(3, kind::INT32)], Some(g)), &vm()).expect("translates");
+        let f = translate(
+            &src,
+            &Seen { kinds: vec![(3, kind::INT32)], callee: Some((g, 2, Box::new(Seen::of(vec![(1, kind::INT32)])))) },
+            &vm(),
+        )
+        .expect("translates");
         verify(&f).unwrap_or_else(|e| panic!("{e:?}\n{f}"));
         assert!(!ops(&f).iter().any(|op| matches!(op, Op::CallHelper(..))), "no call left:\n{f}");
         assert!(ops(&f).iter().any(|op| matches!(op, Op::Load(Type::I64, _, 32))), "the closure's function checked");
@@ -2223,7 +2198,7 @@ mod tests {
         // the call, then g's two registers above the caller's window and its arguments.
         let exit = f.exits.iter().find(|e| !e.inlined.is_empty()).expect("an exit inside g");
         assert_eq!(exit.offset, 1);
-        assert_eq!(exit.inlined, vec![InlinedFrame { function: 0x5e10, call: 3, window: 6 }]);
+        assert_eq!(exit.inlined, vec![InlinedFrame { function: 0x5e02, call: 3, window: 6 }]);
         let regs: Vec<u32> = exit.regs.iter().map(|&(r, _)| r).collect();
         assert_eq!(regs, vec![1, 2, 3, 6, 7]);
     }
@@ -2245,9 +2220,9 @@ mod tests {
             .collect::<Vec<_>>()
         };
         let g = vec![Inst::LoadParam { dst: 0, index: 1 }, Inst::Inc { dst: 1, src: 0 }, Inst::Ret { value: 1 }];
-        let leaf = Nested { kinds: vec![(1, kind::INT32)], callee: None };
-        let h = Nested { kinds: vec![], callee: Some((g, 2, Box::new(leaf))) };
-        let f = Nested { kinds: vec![], callee: Some((call(5), 4, Box::new(h))) };
+        let leaf = Seen::of(vec![(1, kind::INT32)]);
+        let h = Seen { kinds: vec![], callee: Some((g, 2, Box::new(leaf))) };
+        let f = Seen { kinds: vec![], callee: Some((call(5), 4, Box::new(h))) };
         let insts = call(5);
         let src = Source {
             name: "f",
