@@ -193,6 +193,9 @@ pub struct HelperSig {
     pub name: String,
     /// How many value operands it takes.
     pub arity: usize,
+    /// It runs no JavaScript, never collects and does not use the frame: code calls it
+    /// without storing its registers first, from an inlined callee too.
+    pub pure: bool,
 }
 
 /// Byte offsets in the VM's cells (see `vm::runtime_interface::layout`).
@@ -296,6 +299,9 @@ pub(crate) fn test_interface(helpers: &[(&str, usize)]) -> Interface {
         extensible: 1,
         is_prototype: 2,
     };
-    let helpers = helpers.iter().map(|&(name, arity)| HelperSig { name: name.to_string(), arity }).collect();
+    let helpers = helpers
+        .iter()
+        .map(|&(name, arity)| HelperSig { name: name.to_string(), arity, pure: name == "create_this" })
+        .collect();
     Interface { values, objects, helpers, calls: None }
 }

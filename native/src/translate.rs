@@ -38,8 +38,8 @@ use bytecode::{BuiltinId, Inst};
 use crate::lower::const_bits;
 use crate::mir::verify::Dominators;
 use crate::mir::{
-    Block, CheckedOp, ExitId, ExitState, ExitValue, FloatCC, FloatOp, Function, Ieee64, InlinedFrame, IntCC, IntOp,
-    JsConst, Op, Tag, Type, Val,
+    Block, CheckedOp, ExitId, ExitState, ExitValue, FloatCC, FloatOp, FrameKind, Function, Ieee64, InlinedFrame, IntCC,
+    IntOp, JsConst, Op, Tag, Type, Val,
 };
 use crate::Interface;
 
@@ -79,6 +79,9 @@ pub struct PropertyCase {
     /// A write that adds the property: objects move to this shape (while the prototype
     /// epoch is `Holder::epoch`: no prototype got a setter or read-only property).
     pub transition: Option<Holder>,
+    /// The slot may hold the VM's empty marker (a function's `prototype` not made yet):
+    /// a read that finds it leaves for the VM.
+    pub maybe_empty: bool,
 }
 
 /// What a property access's inline cache saw.
@@ -113,10 +116,40 @@ pub trait Profile {
     fn string(&self, id: u32) -> u64;
     /// Whether string `id` of the function's bundle is "length".
     fn is_length(&self, id: u32) -> bool;
-    /// The one function the call at `ip` called, when the VM lets it be inlined there.
+    /// The one function the call (or `construct`) at `ip` called, when the VM lets it be
+    /// inlined there.
     fn inlinee(&self, _ip: u32) -> Option<Inlinee<'_>> {
         None
     }
+    /// The one shape of the objects the `construct` at `ip` made as `this` (which fixes
+    /// their prototype), if it saw one.
+    fn this_shape(&self, _ip: u32) -> Option<u64> {
+        None
+    }
+    /// Property `name` (a string id of the function's bundle) of the objects of `shape`:
+    /// where they have it, when it is a data property of their own or of a prototype (a
+    /// lookup the VM makes now, which holds while the prototype epoch stays), and the value
+    /// it has now.
+    fn lookup(&self, _shape: u64, _name: u32) -> Option<Found> {
+        None
+    }
+    /// The function a closure (a value's bits, read while compiling) would be inlined as.
+    fn closure_inlinee(&self, _closure: u64) -> Option<Inlinee<'_>> {
+        None
+    }
+    /// The bits of `Function.prototype.apply` of the function's realm.
+    fn apply_function(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// A property as `Profile::lookup` finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Where it is (the case's shape is the one looked up; no transition).
+    pub case: PropertyCase,
+    /// Its value now (the bits of a value; a guess for what compiled code will load).
+    pub value: u64,
 }
 
 /// A callee a call site may inline.
@@ -146,11 +179,27 @@ fn inlinable(g: &Inlinee, depth: usize, budget: &mut usize) -> bool {
         return false;
     }
     *budget -= g.insts.len();
-    g.insts.iter().enumerate().all(|(ip, inst)| match *inst {
-        Inst::Call { argc, .. } => {
-            argc > 0 && g.profile.inlinee(ip as u32).is_some_and(|h| inlinable(&h, depth + 1, budget))
+    let forwarded = forwarded_arguments(g.insts);
+    g.insts.iter().enumerate().all(|(ip, inst)| {
+        let ip = ip as u32;
+        match *inst {
+            // `f.apply(x, arguments)`: whether `f` can be inlined is known only where the
+            // callee is inlined (see `Tx::inline_forwarded`).
+            Inst::CreateArguments { .. } | Inst::Call { .. }
+                if forwarded.is_some_and(|(made, _, call)| ip == made || ip == call) =>
+            {
+                true
+            }
+            Inst::Call { argc, .. } => {
+                argc > 0 && g.profile.inlinee(ip).is_some_and(|h| inlinable(&h, depth + 1, budget))
+            }
+            Inst::Construct { callee, new_target, .. } => {
+                callee == new_target
+                    && g.profile.this_shape(ip).is_some()
+                    && g.profile.inlinee(ip).is_some_and(|h| inlinable(&h, depth + 1, budget))
+            }
+            _ => leaf_inlinable(inst),
         }
-        _ => leaf_inlinable(inst),
     })
 }
 
@@ -381,6 +430,16 @@ struct Tx<'a> {
     /// The register of the frame's arguments object and the value (undefined) standing for
     /// it, when the code only forwards the frame's arguments (see `forwarding`).
     forwarded: Option<(u32, Val)>,
+    /// Object values whose shape is known here: the object a constructor inlined here
+    /// made, and what the properties it was given made of it. (Kept along straight-line
+    /// code only, and forgotten wherever something else could change a shape.)
+    known: HashMap<Val, u64>,
+    /// What values loaded from a prototype held when this was compiled (`Found::value`):
+    /// a guess, which code may speculate on behind a guard (the callee `apply` calls).
+    guesses: HashMap<Val, u64>,
+    /// Set in an inlined callee that cannot be translated inline after all: its caller
+    /// throws the translation away and makes the call the general way.
+    failed: bool,
 }
 
 /// `f.apply(x, arguments)` in a function that uses its arguments object for nothing else:
@@ -393,9 +452,14 @@ fn forwarding(src: &Source) -> Option<(u32, u32, u32)> {
     if src.entry != 0 || !src.handlers.is_empty() {
         return None;
     }
+    forwarded_arguments(src.insts)
+}
+
+/// `forwarding` in code without handlers, entered at its start.
+fn forwarded_arguments(insts: &[Inst]) -> Option<(u32, u32, u32)> {
     let mut made = None;
     let mut call = None;
-    for (ip, inst) in src.insts.iter().enumerate() {
+    for (ip, inst) in insts.iter().enumerate() {
         if inst.branch_offset().is_some_and(|o| o <= 0) {
             return None;
         }
@@ -411,7 +475,7 @@ fn forwarding(src: &Source) -> Option<(u32, u32, u32)> {
     }
     // Nothing else touches the register (and the call's callee and `this` are others).
     let mut other_use = false;
-    for (ip, inst) in src.insts.iter().enumerate() {
+    for (ip, inst) in insts.iter().enumerate() {
         let ip = ip as u32;
         if ip == at {
             continue;
@@ -428,10 +492,27 @@ struct Inline {
     /// The registers of the callers (the function's live at its call, and every register
     /// of each inlined caller's window), which every exit of the callee restores.
     outer: Vec<(u32, ExitValue)>,
+    /// The register of the function's arguments object that its code did not make, if it
+    /// is among `outer` (see `ExitState::arguments`).
+    outer_arguments: Option<u32>,
     /// The frames of the inlined callers and of this callee, outermost first.
     frames: Vec<InlinedFrame>,
     /// Where a return goes: the caller's block after the call (its parameter the result).
     ret: Block,
+    /// The arguments it was called with (`this` first), as many as were passed.
+    args: Vec<Val>,
+    /// For a constructor: the object made as `this` (what a return of anything but an
+    /// object gives).
+    this: Option<Val>,
+}
+
+/// The state of a translation to go back to when inlining a callee fails (`Tx::failed`).
+struct Saved {
+    f: Function,
+    cur: Block,
+    regs: Vec<Option<Val>>,
+    dirty: Vec<bool>,
+    last_exit: Option<(u32, ExitId)>,
 }
 
 /// The instructions reachable from the entry, and those that start a block.
@@ -543,6 +624,9 @@ impl<'a> Tx<'a> {
             inline,
             fresh_arrays: Default::default(),
             forwarded: None,
+            known: HashMap::new(),
+            guesses: HashMap::new(),
+            failed: false,
         }
     }
 
@@ -655,32 +739,46 @@ impl Tx<'_> {
     }
 
     fn new_exit(&mut self, ip: u32) -> ExitId {
-        let (regs, inlined) = self.exit_state(ip);
-        // The arguments object the code did not make, if its register is live here.
-        let arguments = self
-            .forwarded
-            .and_then(|(r, v)| regs.iter().any(|&(reg, value)| reg == r && value == ExitValue::Val(v)).then_some(r));
+        let (regs, inlined, arguments) = self.exit_state(ip);
         self.f.add_exit(ExitState { offset: ip, regs, inlined, arguments })
     }
 
-    /// The registers an exit at `ip` writes, and the inlined frames it rebuilds.
-    fn exit_state(&mut self, ip: u32) -> (Vec<(u32, ExitValue)>, Vec<InlinedFrame>) {
+    /// The registers an exit at `ip` writes, the inlined frames it rebuilds, and the
+    /// register of the function's arguments object that the VM makes (as does each
+    /// frame's, where the code forwarded its arguments without making the object and the
+    /// register is live).
+    fn exit_state(&mut self, ip: u32) -> (Vec<(u32, ExitValue)>, Vec<InlinedFrame>, Option<u32>) {
         let live = self.live[ip as usize].clone();
-        let Some(inline) = &self.inline else {
-            return (live.iter().map(|r| (r, ExitValue::Val(self.get(r)))).collect(), Vec::new());
-        };
-        // The callers' registers, then every register of the callee's window to be (the
-        // VM makes the frame of what the exit writes).
-        let (mut regs, frames) = (inline.outer.clone(), inline.frames.clone());
         let window = self.window();
-        let mut is_live = vec![false; self.src.frame_size as usize];
-        live.iter().for_each(|r| is_live[r as usize] = true);
-        for r in 0..self.src.frame_size {
-            let v =
-                if is_live[r as usize] { ExitValue::Val(self.get(r)) } else { ExitValue::Const(JsConst::Undefined) };
-            regs.push((window + r, v));
+        let (regs, mut frames, mut arguments) = match &self.inline {
+            None => (live.iter().map(|r| (r, ExitValue::Val(self.get(r)))).collect(), Vec::new(), None),
+            Some(inline) => {
+                // The callers' registers, then every register of the callee's window to be
+                // (the VM makes the frame of what the exit writes).
+                let (mut regs, frames, arguments) =
+                    (inline.outer.clone(), inline.frames.clone(), inline.outer_arguments);
+                let mut is_live = vec![false; self.src.frame_size as usize];
+                live.iter().for_each(|r| is_live[r as usize] = true);
+                for r in 0..self.src.frame_size {
+                    let v = if is_live[r as usize] {
+                        ExitValue::Val(self.get(r))
+                    } else {
+                        ExitValue::Const(JsConst::Undefined)
+                    };
+                    regs.push((window + r, v));
+                }
+                (regs, frames, arguments)
+            }
+        };
+        // The arguments object the code did not make, if its register is live here.
+        let unmade = self.forwarded.and_then(|(r, v)| {
+            regs.iter().any(|&(reg, value)| reg == window + r && value == ExitValue::Val(v)).then_some(r)
+        });
+        match frames.last_mut() {
+            Some(frame) => frame.arguments = unmade,
+            None => arguments = unmade,
         }
-        (regs, frames)
+        (regs, frames, arguments)
     }
 
     /// Where this code's register 0 is among the function's (0, or an inlined callee's
@@ -743,8 +841,20 @@ impl Tx<'_> {
             return self.vconst(JsConst::Undefined);
         }
         self.flush(ip);
+        // It may run JavaScript, which may change any object's shape.
+        self.known.clear();
         // Every register live here is in the frame now: the exit has nothing to store.
         let exit = self.f.add_exit(ExitState { offset: ip, ..ExitState::default() });
+        self.push_exit(Op::CallHelper(name.to_string(), args), Some(Type::Value), exit).expect("a helper's result")
+    }
+
+    /// Calls helper `name` for the instruction at `ip`, a helper that runs no JavaScript,
+    /// never collects and does not use the frame (`HelperSig::pure`): nothing needs to be
+    /// in the frame, and an inlined callee may call it too. If it throws, its exit writes
+    /// the registers (and rebuilds the frames) as a check's would.
+    fn pure_helper(&mut self, ip: u32, name: &str, args: Vec<Val>) -> Val {
+        debug_assert!(self.vm.helpers.iter().any(|h| h.name == name && h.pure), "@{name} is a pure helper");
+        let exit = self.exit(ip);
         self.push_exit(Op::CallHelper(name.to_string(), args), Some(Type::Value), exit).expect("a helper's result")
     }
 
@@ -822,6 +932,11 @@ impl Tx<'_> {
     /// Translates the block starting at `ip`.
     fn block(&mut self, start: u32, starts: &[bool]) -> Result<(), String> {
         let b = self.blocks[&start];
+        // What is known of shapes holds along straight-line code: into an inlined
+        // callee's first block, whose one predecessor is its caller's call.
+        if self.inline.is_none() || start != self.src.entry {
+            self.known.clear();
+        }
         self.regs.iter_mut().for_each(|r| *r = None);
         let params = self.f.block(b).params.clone();
         for (r, v) in self.live[start as usize].clone().iter().zip(params) {
@@ -1234,13 +1349,77 @@ impl Tx<'_> {
         let want = self.iconst(Type::I32, i64::from(objects.extensible));
         let forbidden = self.push(Op::Icmp(IntCC::Ne, relevant, want), Type::I32);
         self.push_exit(Op::Check(forbidden), None, exit);
-        let addr = self.iconst(Type::Ptr, self.src.proto_epoch as i64);
-        let now = self.push(Op::Load(Type::I32, addr, 0), Type::I32);
-        let then = self.iconst(Type::I32, t.epoch as i32 as i64);
-        let changed = self.push(Op::Icmp(IntCC::Ne, now, then), Type::I32);
-        self.push_exit(Op::Check(changed), None, exit);
+        self.check_epoch(t.epoch, exit);
         let shape = self.iconst(Type::Ptr, t.object as i64);
         self.effect(Op::StoreShape(p, shape));
+    }
+
+    /// Leaves through `exit` unless the prototype epoch is still `epoch` (no prototype
+    /// changed its layout since a property was found).
+    fn check_epoch(&mut self, epoch: u32, exit: ExitId) {
+        let addr = self.iconst(Type::Ptr, self.src.proto_epoch as i64);
+        let now = self.push(Op::Load(Type::I32, addr, 0), Type::I32);
+        let then = self.iconst(Type::I32, epoch as i32 as i64);
+        let changed = self.push(Op::Icmp(IntCC::Ne, now, then), Type::I32);
+        self.push_exit(Op::Check(changed), None, exit);
+    }
+
+    /// The value in `slot` of the object `p` points to.
+    fn load_slot(&mut self, p: Val, slot: SlotAt) -> Val {
+        match slot {
+            SlotAt::Inline(off) => self.push(Op::LoadSlot(p, off), Type::Value),
+            SlotAt::OutOfLine(i) => self.push(Op::LoadOolSlot(p, i), Type::Value),
+        }
+    }
+
+    /// `obj.name` (property `name`, a string id) where the object's shape is known
+    /// (`known`): read where objects of that shape have it, as the VM finds it now
+    /// (`Profile::lookup`), with no check but the prototype epoch's for a prototype's.
+    /// False (nothing done): not known, or not a data property found so.
+    fn known_get(&mut self, ip: u32, dst: u32, obj: u32, name: u32) -> bool {
+        let v = self.get(obj);
+        let Some(&shape) = self.known.get(&v) else { return false };
+        let Some(found) = self.profile.lookup(shape, name) else { return false };
+        let exit = self.exit(ip);
+        let p = self.push_exit(Op::UnboxObject(v), Some(Type::Ptr), exit).expect("a result");
+        let at = match found.case.holder {
+            None => p,
+            Some(h) => {
+                self.check_epoch(h.epoch, exit);
+                self.iconst(Type::Ptr, h.object as i64)
+            }
+        };
+        let loaded = self.load_slot(at, found.case.slot);
+        self.set(dst, loaded);
+        self.guesses.insert(loaded, found.value);
+        true
+    }
+
+    /// `obj.name = value` where the object's shape is known (`known`) and the inline cache
+    /// saw that shape: its case without a shape guard, and the shape it gives is known
+    /// after. False (nothing done): not so.
+    fn known_put(&mut self, ip: u32, obj: u32, value: u32) -> bool {
+        let o = self.get(obj);
+        let Some(&shape) = self.known.get(&o) else { return false };
+        let (cases, _) = self.property_cases(ip, |c| {
+            c.shape == shape
+                && c.holder.is_none()
+                && c.dict_version.is_none()
+                && (c.transition.is_none() || matches!(c.slot, SlotAt::Inline(_)))
+        });
+        let Some(case) = cases.first().copied() else { return false };
+        let exit = self.exit(ip);
+        let v = self.get(value);
+        let p = self.push_exit(Op::UnboxObject(o), Some(Type::Ptr), exit).expect("a result");
+        if let Some(t) = case.transition {
+            self.transition(ip, p, t);
+            self.known.insert(o, t.object);
+        }
+        match case.slot {
+            SlotAt::Inline(off) => self.effect(Op::StoreSlot(p, off, v)),
+            SlotAt::OutOfLine(i) => self.effect(Op::StoreOolSlot(p, i, v)),
+        }
+        true
     }
 
     /// The byte at `offset` (one of the first four) of the cell `p` points to, as an i32.
@@ -1352,21 +1531,16 @@ impl Tx<'_> {
                 None => p,
                 Some(h) => {
                     // A prototype's property: still there while the epoch is the same.
-                    let addr = self.iconst(Type::Ptr, self.src.proto_epoch as i64);
-                    let now = self.push(Op::Load(Type::I32, addr, 0), Type::I32);
-                    let then = self.iconst(Type::I32, h.epoch as i32 as i64);
-                    let changed = self.push(Op::Icmp(IntCC::Ne, now, then), Type::I32);
-                    self.push_exit(Op::Check(changed), None, exit);
+                    self.check_epoch(h.epoch, exit);
                     self.iconst(Type::Ptr, h.object as i64)
                 }
             };
-            let v = match case.slot {
-                SlotAt::Inline(off) => self.push(Op::LoadSlot(at, off), Type::Value),
-                SlotAt::OutOfLine(i) => self.push(Op::LoadOolSlot(at, i), Type::Value),
-            };
-            // An empty slot (an uninitialized global binding) is the VM's to report.
-            let empty = self.is_const(v, JsConst::Empty);
-            self.push_exit(Op::Check(empty), None, exit);
+            let v = self.load_slot(at, case.slot);
+            if case.maybe_empty {
+                // The VM makes what an empty slot stands for.
+                let empty = self.is_const(v, JsConst::Empty);
+                self.push_exit(Op::Check(empty), None, exit);
+            }
             self.effect(Op::Jump(join, vec![v]));
             self.cur = no;
         }
@@ -1569,6 +1743,10 @@ impl Tx<'_> {
                 let v = self.boolean(c);
                 self.set(dst, v);
             }
+            Inst::LoadThisNS { dst } if self.known.contains_key(&self.params[0]) => {
+                let this = self.params[0];
+                self.set(dst, this);
+            }
             Inst::LoadThisNS { dst } => {
                 // An object `this` is itself; the VM converts the others.
                 let this = self.params[0];
@@ -1655,12 +1833,11 @@ impl Tx<'_> {
             Inst::JmpNotGreaterEq { off, lhs, rhs } => jump_if!(off, lhs, rhs, FloatCC::Ge, true),
             Inst::Ret { value } => {
                 let v = self.get(value);
-                self.ret(v);
+                self.ret(Some(v));
                 return Ok(true);
             }
             Inst::RetUndefined {} => {
-                let v = self.vconst(JsConst::Undefined);
-                self.ret(v);
+                self.ret(None);
                 return Ok(true);
             }
             Inst::Throw { .. } | Inst::ThrowError { .. } | Inst::Trap {} => {
@@ -1671,7 +1848,7 @@ impl Tx<'_> {
                 return Ok(true);
             }
             Inst::GetById { dst, obj, name, .. } => {
-                if !self.get_property(ip, dst, Some(obj)) {
+                if !self.known_get(ip, dst, obj, name) && !self.get_property(ip, dst, Some(obj)) {
                     if self.profile.is_length(name) {
                         self.get_length(ip, dst, obj);
                     } else {
@@ -1690,8 +1867,12 @@ impl Tx<'_> {
                 }
             }
             Inst::PutById { obj, value, .. } | Inst::TryPutById { obj, value, .. } => {
-                if !self.put_property(ip, obj, value) {
-                    self.exec(ip);
+                if !self.known_put(ip, obj, value) {
+                    // The object may be one whose shape is known.
+                    self.known.clear();
+                    if !self.put_property(ip, obj, value) {
+                        self.exec(ip);
+                    }
                 }
             }
             Inst::GetByVal { .. } | Inst::PutByVal { .. } if self.unprofiled(ip) => {
@@ -1723,9 +1904,7 @@ impl Tx<'_> {
             Inst::PutByVal { obj, key, value } if self.sometimes_dense(ip) => {
                 self.element_or_vm(ip, obj, key, None, Some(value));
             }
-            Inst::CreateArguments { dst }
-                if self.inline.is_none() && forwarding(self.src).is_some_and(|f| f.0 == ip) =>
-            {
+            Inst::CreateArguments { dst } if forwarding(self.src).is_some_and(|f| f.0 == ip) => {
                 // Not made (see `forwarding`).
                 let u = self.vconst(JsConst::Undefined);
                 self.set(dst, u);
@@ -1734,8 +1913,16 @@ impl Tx<'_> {
             Inst::Call { dst, callee, first, argc }
                 if self.forwarded.is_some() && forwarding(self.src).is_some_and(|f| f.2 == ip) =>
             {
-                let undefined = self.vconst(JsConst::Undefined);
-                self.call(ip, "call_forwarding", dst, callee, first, argc, undefined);
+                if self.inline.is_some() {
+                    // An inlined callee calls no helper: `f` is inlined too, or this is not.
+                    if !self.inline_forwarded(ip, dst, callee, first) {
+                        self.give_up(ip);
+                        return Ok(true);
+                    }
+                } else {
+                    let undefined = self.vconst(JsConst::Undefined);
+                    self.call(ip, "call_forwarding", dst, callee, first, argc, undefined);
+                }
             }
             Inst::NewArray { dst, .. } => {
                 self.exec(ip);
@@ -1751,18 +1938,29 @@ impl Tx<'_> {
                 let v = self.get(value);
                 self.push_exit(Op::InitElem(p, i, v), None, exit);
             }
-            Inst::Call { dst, callee, first, argc } => match self.profile.inlinee(ip) {
-                Some(g) if argc > 0 && self.may_inline(&g) => {
-                    self.inline_call(ip, &g, dst, callee, first, argc)?;
-                }
-                _ => {
+            Inst::Call { dst, callee, first, argc } => {
+                let inlined = match self.profile.inlinee(ip) {
+                    Some(g) if argc > 0 && self.may_inline(&g) => self.inline_call(ip, &g, dst, callee, first, argc),
+                    _ => false,
+                };
+                if !inlined {
+                    if self.inline.is_some() {
+                        self.give_up(ip);
+                        return Ok(true);
+                    }
                     let undefined = self.vconst(JsConst::Undefined);
                     self.call(ip, "call", dst, callee, first, argc, undefined);
                 }
-            },
+            }
             Inst::Construct { dst, callee, new_target, first, argc } => {
-                let nt = self.get(new_target);
-                self.call(ip, "construct", dst, callee, first, argc, nt);
+                if !self.inline_construct(ip, dst, callee, new_target, first, argc) {
+                    if self.inline.is_some() {
+                        self.give_up(ip);
+                        return Ok(true);
+                    }
+                    let nt = self.get(new_target);
+                    self.call(ip, "construct", dst, callee, first, argc, nt);
+                }
             }
             Inst::InstanceOf { dst, lhs, rhs } => {
                 let operands = vec![self.get(lhs), self.get(rhs)];
@@ -1824,43 +2022,145 @@ impl Tx<'_> {
         Ok(false)
     }
 
-    /// Ends the block returning `v`: from the function, or from an inlined callee to its
-    /// caller.
-    fn ret(&mut self, v: Val) {
-        match &self.inline {
-            None => self.effect(Op::Return(v)),
-            Some(inline) => {
-                let ret = inline.ret;
-                self.effect(Op::Jump(ret, vec![v]));
+    /// Ends the block returning `v` (None: undefined): from the function, or from an
+    /// inlined callee to its caller (from a constructor, what `new` gives: `v` if it is an
+    /// object, else `this`).
+    fn ret(&mut self, v: Option<Val>) {
+        let Some(inline) = &self.inline else {
+            let v = v.unwrap_or_else(|| self.vconst(JsConst::Undefined));
+            self.effect(Op::Return(v));
+            return;
+        };
+        let (ret, this) = (inline.ret, inline.this);
+        let v = match (v, this) {
+            (None, Some(this)) => this,
+            (Some(v), Some(this)) if v != this => {
+                let object = self.push(Op::TagIs(Tag::Object, v), Type::I32);
+                self.decide_if(object, ret, v);
+                this
             }
+            (Some(v), _) => v,
+            (None, None) => self.vconst(JsConst::Undefined),
+        };
+        self.effect(Op::Jump(ret, vec![v]));
+    }
+
+    /// The state to go back to if inlining fails.
+    fn save(&self) -> Saved {
+        Saved {
+            f: self.f.clone(),
+            cur: self.cur,
+            regs: self.regs.clone(),
+            dirty: self.dirty.clone(),
+            last_exit: self.last_exit,
         }
     }
 
-    /// The call at `ip` of the one closure the feedback saw, of function `g`, translated
-    /// inline: a guard that the callee is a closure of `g` (the call leaves otherwise),
-    /// then `g`'s code on the arguments, its returns joining after the call with the result
-    /// in `dst`.
-    fn inline_call(
-        &mut self,
-        ip: u32,
-        g: &Inlinee,
-        dst: u32,
-        callee: u32,
-        first: u32,
-        argc: u32,
-    ) -> Result<(), String> {
+    fn restore(&mut self, saved: Saved) {
+        let Saved { f, cur, regs, dirty, last_exit } = saved;
+        (self.f, self.cur, self.regs, self.dirty, self.last_exit) = (f, cur, regs, dirty, last_exit);
+    }
+
+    /// Gives up translating this inlined callee inline (see `failed`); what follows is
+    /// unreachable.
+    fn give_up(&mut self, ip: u32) {
+        self.failed = true;
         let exit = self.exit(ip);
+        self.push_exit(Op::Deopt, None, exit);
+        self.cur = self.f.add_block();
+        self.last_exit = None;
+    }
+
+    /// Guards (leaving through `exit`) that value `v` is a closure of the function the VM
+    /// identifies as `function`.
+    fn guard_closure(&mut self, v: Val, function: u64, exit: ExitId) {
         let objects = self.vm.objects;
-        let v = self.get(callee);
         let p = self.push_exit(Op::UnboxObject(v), Some(Type::Ptr), exit).expect("a result");
         let kind = self.header_byte(p, objects.cell_kind);
         let closure = self.iconst(Type::I32, i64::from(objects.closure_kind));
         let not_closure = self.push(Op::Icmp(IntCC::Ne, kind, closure), Type::I32);
         self.push_exit(Op::Check(not_closure), None, exit);
-        let function = self.push(Op::Load(Type::I64, p, objects.closure_func), Type::I64);
-        let want = self.iconst(Type::I64, g.function as i64);
-        let other = self.push(Op::Icmp(IntCC::Ne, function, want), Type::I32);
+        let f = self.push(Op::Load(Type::I64, p, objects.closure_func), Type::I64);
+        let want = self.iconst(Type::I64, function as i64);
+        let other = self.push(Op::Icmp(IntCC::Ne, f, want), Type::I32);
         self.push_exit(Op::Check(other), None, exit);
+    }
+
+    /// The call at `ip` of the one closure the feedback saw, of function `g`, translated
+    /// inline: a guard that the callee is a closure of `g` (the call leaves otherwise),
+    /// then `g`'s code on the arguments, its returns joining after the call with the result
+    /// in `dst`. False (nothing changed): `g` could not be translated inline.
+    fn inline_call(&mut self, ip: u32, g: &Inlinee, dst: u32, callee: u32, first: u32, argc: u32) -> bool {
+        let saved = self.save();
+        let exit = self.exit(ip);
+        let v = self.get(callee);
+        self.guard_closure(v, g.function, exit);
+        let args = (0..argc).map(|i| self.get(first + i)).collect();
+        self.inline(ip, g, FrameKind::Call, args, dst, saved)
+    }
+
+    /// `new callee(...)` at `ip` (the `construct` with `argc` registers from `first`, `this`
+    /// first) of the one function `g` the feedback saw, whose objects had one shape, inlined:
+    /// a guard that the callee is a closure of `g`, the object made (`create_this`) and
+    /// guarded to have that shape, then `g`'s code on it and the arguments. False (nothing
+    /// changed): not such a site, or `g` could not be inlined.
+    fn inline_construct(&mut self, ip: u32, dst: u32, callee: u32, new_target: u32, first: u32, argc: u32) -> bool {
+        // `new C(...)`: `new.target` is the callee.
+        if new_target != callee {
+            return false;
+        }
+        let (Some(g), Some(shape)) = (self.profile.inlinee(ip), self.profile.this_shape(ip)) else { return false };
+        if !self.may_inline(&g) {
+            return false;
+        }
+        let saved = self.save();
+        let exit = self.exit(ip);
+        let v = self.get(callee);
+        self.guard_closure(v, g.function, exit);
+        // Made but not seen by the program until the shape is checked: leaving re-runs
+        // the `construct` (which makes another). `create_this` gives undefined when the
+        // heap is due for a collection, which the VM makes as the code leaves.
+        let this = self.pure_helper(ip, "create_this", vec![v]);
+        let p = self.push_exit(Op::UnboxObject(this), Some(Type::Ptr), exit).expect("a result");
+        let s = self.push(Op::LoadShape(p), Type::Ptr);
+        let want = self.iconst(Type::Ptr, shape as i64);
+        let other = self.push(Op::Icmp(IntCC::Ne, s, want), Type::I32);
+        self.push_exit(Op::Check(other), None, exit);
+        self.known.insert(this, shape);
+        let args = std::iter::once(this).chain((1..argc).map(|i| self.get(first + i))).collect();
+        self.inline(ip, &g, FrameKind::Construct, args, dst, saved)
+    }
+
+    /// `f.apply(x, arguments)` at `ip` in an inlined callee that only forwards its
+    /// arguments (see `forwarding`), when `f` was loaded from a prototype and held a
+    /// closure of a function that can be inlined: guards that the callee is `apply` and
+    /// `f` a closure of that function, then its code on `x` and the arguments this callee
+    /// got. False: it cannot be made inline.
+    fn inline_forwarded(&mut self, ip: u32, dst: u32, callee: u32, first: u32) -> bool {
+        let (Some(apply), Some(inline)) = (self.profile.apply_function(), &self.inline) else { return false };
+        let passed: Vec<Val> = inline.args[1..].to_vec();
+        let f = self.get(first);
+        let Some(g) = self.guesses.get(&f).and_then(|&bits| self.profile.closure_inlinee(bits)) else { return false };
+        if !self.may_inline(&g) {
+            return false;
+        }
+        let saved = self.save();
+        let exit = self.exit(ip);
+        let a = self.get(callee);
+        let bits = self.push(Op::Bits(a), Type::I64);
+        let want = self.iconst(Type::I64, apply as i64);
+        let other = self.push(Op::Icmp(IntCC::Ne, bits, want), Type::I32);
+        self.push_exit(Op::Check(other), None, exit);
+        self.guard_closure(f, g.function, exit);
+        let this = self.get(first + 1);
+        let args = std::iter::once(this).chain(passed).collect();
+        self.inline(ip, &g, FrameKind::Forward, args, dst, saved)
+    }
+
+    /// Translates callee `g` into this code for the call at `ip` (after the guards that
+    /// it is the callee) on `args` (`this` first, as passed), its result in `dst`; a
+    /// constructor's `this` is `args[0]`. On failure, goes back to `saved` and gives false.
+    fn inline(&mut self, ip: u32, g: &Inlinee, kind: FrameKind, args: Vec<Val>, dst: u32, saved: Saved) -> bool {
         let src = Source {
             name: &g.name,
             insts: g.insts,
@@ -1871,30 +2171,49 @@ impl Tx<'_> {
             stress: self.src.stress,
             proto_epoch: self.src.proto_epoch,
         };
-        let (reached, starts) = reach(&src)?;
-        let mut args: Vec<Val> = (0..argc).map(|i| self.get(first + i)).collect();
-        while (args.len() as u32) < params_read(&src, &reached) {
-            args.push(self.vconst(JsConst::Undefined));
-        }
-        // An exit in the callee restores the registers an exit here would, and its frame
-        // goes above this code's window.
-        let (outer, mut frames) = self.exit_state(ip);
-        let (ret, result) = self.join(Type::Value);
-        frames.push(InlinedFrame {
-            function: g.function,
-            call: ip,
-            window: self.window() + self.src.frame_size + argc,
+        let Ok((reached, starts)) = reach(&src) else {
+            self.restore(saved);
+            return false;
+        };
+        let mut params = args.clone();
+        params.resize_with(params_read(&src, &reached).max(args.len() as u32) as usize, || {
+            self.f.push(self.cur, Op::Vconst(JsConst::Undefined), Some(Type::Value), None).expect("a constant")
         });
-        let f = std::mem::replace(&mut self.f, Function::new("", Type::Value));
-        let mut callee = Tx::new(&src, &*g.profile, self.vm, f, args, self.cur, Some(Inline { outer, frames, ret }));
+        // An exit in the callee restores the registers an exit here would (a
+        // constructor's `this` in the register of the call's `this`), and its frame goes
+        // above this code's window, after its arguments.
+        let (mut outer, mut frames, outer_arguments) = self.exit_state(ip);
+        let this = (kind == FrameKind::Construct).then(|| args[0]);
+        if let (Some(this), Inst::Construct { first, .. }) = (this, self.src.insts[ip as usize]) {
+            let r = self.window() + first;
+            match outer.iter_mut().find(|(reg, _)| *reg == r) {
+                Some(entry) => entry.1 = ExitValue::Val(this),
+                None => outer.push((r, ExitValue::Val(this))),
+            }
+        }
+        let (ret, result) = self.join(Type::Value);
+        let window = self.window() + self.src.frame_size + args.len() as u32;
+        frames.push(InlinedFrame { function: g.function, call: ip, window, kind, arguments: None });
+        let known: HashMap<Val, u64> =
+            args.first().and_then(|a| self.known.get(a).map(|&s| (*a, s))).into_iter().collect();
+        let f = std::mem::take(&mut self.f);
+        let inline = Inline { outer, outer_arguments, frames, ret, args, this };
+        let mut callee = Tx::new(&src, &*g.profile, self.vm, f, params, self.cur, Some(inline));
+        callee.known = known;
         let translated = callee.body(&reached, &starts);
+        let failed = callee.failed || translated.is_err();
         self.f = callee.f;
-        translated?;
-        // On in the caller, whose registers the callee left as they were.
+        if failed {
+            self.restore(saved);
+            return false;
+        }
+        // On in the caller, whose registers the callee left as they were (but any object
+        // may have changed shape).
+        self.known.clear();
         self.cur = ret;
         self.last_exit = None;
         self.set(dst, result);
-        Ok(())
+        true
     }
 
     /// Whether callee `g` can be inlined here (with what it inlines in turn).
@@ -2005,26 +2324,48 @@ mod tests {
     use super::*;
     use crate::mir::verify::verify;
 
-    /// Feedback by instruction index, and the callee the call at instruction 3 always
-    /// called, if any: its instructions, frame size and profile (which may name a callee
-    /// in turn, to nest inlined calls). The callee is function 0x5e00 + its frame size.
+    /// Feedback by instruction index, and the callee the call (or `construct`) at
+    /// instruction 3 always called, if any: its instructions, frame size and profile (which
+    /// may name a callee in turn, to nest inlined calls). The callee is function 0x5e00 +
+    /// its frame size. For a `construct`: the shape of the objects it made, when it saw
+    /// one. What `lookup` finds (whatever the shape and name), and the function (0x6e00 +
+    /// its frame size) a closure it found is.
+    #[derive(Default)]
     struct Seen {
         kinds: Vec<(u32, u8)>,
         callee: Option<(Vec<Inst>, u32, Box<Seen>)>,
+        this_shape: Option<u64>,
+        properties: Vec<(u32, PropertySite)>,
+        found: Option<Found>,
+        closure: Option<(Vec<Inst>, u32, Box<Seen>)>,
     }
+
+    /// The bits of `Function.prototype.apply` in tests.
+    const APPLY: u64 = 0xa991;
 
     impl Seen {
         fn of(kinds: Vec<(u32, u8)>) -> Seen {
-            Seen { kinds, callee: None }
+            Seen { kinds, ..Seen::default() }
         }
+    }
+
+    fn inlinee_of(function: u64, callee: &Option<(Vec<Inst>, u32, Box<Seen>)>) -> Option<Inlinee<'_>> {
+        let (insts, frame_size, profile) = callee.as_ref()?;
+        Some(Inlinee {
+            function: function + u64::from(*frame_size),
+            name: format!("g{frame_size}"),
+            insts,
+            frame_size: *frame_size,
+            profile: Box::new(SeenRef(profile)),
+        })
     }
 
     impl Profile for Seen {
         fn kinds(&self, ip: u32) -> u8 {
             self.kinds.iter().find(|&&(i, _)| i == ip).map_or(0, |&(_, k)| k)
         }
-        fn property(&self, _ip: u32) -> PropertySite {
-            PropertySite::default()
+        fn property(&self, ip: u32) -> PropertySite {
+            self.properties.iter().find(|(i, _)| *i == ip).map(|(_, p)| p.clone()).unwrap_or_default()
         }
         fn global_object(&self) -> u64 {
             0x1000
@@ -2036,14 +2377,19 @@ mod tests {
             false
         }
         fn inlinee(&self, ip: u32) -> Option<Inlinee<'_>> {
-            let (insts, frame_size, profile) = self.callee.as_ref().filter(|_| ip == 3)?;
-            Some(Inlinee {
-                function: 0x5e00 + u64::from(*frame_size),
-                name: format!("g{frame_size}"),
-                insts,
-                frame_size: *frame_size,
-                profile: Box::new(SeenRef(profile)),
-            })
+            inlinee_of(0x5e00, &self.callee).filter(|_| ip == 3)
+        }
+        fn this_shape(&self, ip: u32) -> Option<u64> {
+            self.this_shape.filter(|_| ip == 3)
+        }
+        fn lookup(&self, shape: u64, _name: u32) -> Option<Found> {
+            self.found.map(|f| Found { case: PropertyCase { shape, ..f.case }, ..f })
+        }
+        fn closure_inlinee(&self, closure: u64) -> Option<Inlinee<'_>> {
+            inlinee_of(0x6e00, &self.closure).filter(|_| self.found.is_some_and(|f| f.value == closure))
+        }
+        fn apply_function(&self) -> Option<u64> {
+            Some(APPLY)
         }
     }
 
@@ -2069,10 +2415,34 @@ mod tests {
         fn inlinee(&self, ip: u32) -> Option<Inlinee<'_>> {
             self.0.inlinee(ip)
         }
+        fn this_shape(&self, ip: u32) -> Option<u64> {
+            self.0.this_shape(ip)
+        }
+        fn lookup(&self, shape: u64, name: u32) -> Option<Found> {
+            self.0.lookup(shape, name)
+        }
+        fn closure_inlinee(&self, closure: u64) -> Option<Inlinee<'_>> {
+            self.0.closure_inlinee(closure)
+        }
+        fn apply_function(&self) -> Option<u64> {
+            self.0.apply_function()
+        }
+    }
+
+    /// An inlined frame of a plain call.
+    fn frame(function: u64, call: u32, window: u32) -> InlinedFrame {
+        InlinedFrame { function, call, window, kind: FrameKind::Call, arguments: None }
     }
 
     fn vm() -> Interface {
-        crate::test_interface(&[("exec", 1), ("safepoint", 0), ("call", 5), ("construct", 5), ("instance_of", 2)])
+        crate::test_interface(&[
+            ("exec", 1),
+            ("safepoint", 0),
+            ("call", 5),
+            ("construct", 5),
+            ("instance_of", 2),
+            ("create_this", 1),
+        ])
     }
 
     fn translate_all(insts: &[Inst], handlers: &[(u32, u32, u32)], seen: Seen) -> Function {
@@ -2187,7 +2557,11 @@ mod tests {
         };
         let f = translate(
             &src,
-            &Seen { kinds: vec![(3, kind::INT32)], callee: Some((g, 2, Box::new(Seen::of(vec![(1, kind::INT32)])))) },
+            &Seen {
+                kinds: vec![(3, kind::INT32)],
+                callee: Some((g, 2, Box::new(Seen::of(vec![(1, kind::INT32)])))),
+                ..Seen::default()
+            },
             &vm(),
         )
         .expect("translates");
@@ -2198,7 +2572,7 @@ mod tests {
         // the call, then g's two registers above the caller's window and its arguments.
         let exit = f.exits.iter().find(|e| !e.inlined.is_empty()).expect("an exit inside g");
         assert_eq!(exit.offset, 1);
-        assert_eq!(exit.inlined, vec![InlinedFrame { function: 0x5e02, call: 3, window: 6 }]);
+        assert_eq!(exit.inlined, vec![frame(0x5e02, 3, 6)]);
         let regs: Vec<u32> = exit.regs.iter().map(|&(r, _)| r).collect();
         assert_eq!(regs, vec![1, 2, 3, 6, 7]);
     }
@@ -2221,8 +2595,8 @@ mod tests {
         };
         let g = vec![Inst::LoadParam { dst: 0, index: 1 }, Inst::Inc { dst: 1, src: 0 }, Inst::Ret { value: 1 }];
         let leaf = Seen::of(vec![(1, kind::INT32)]);
-        let h = Seen { kinds: vec![], callee: Some((g, 2, Box::new(leaf))) };
-        let f = Seen { kinds: vec![], callee: Some((call(5), 4, Box::new(h))) };
+        let h = Seen { callee: Some((g, 2, Box::new(leaf))), ..Seen::default() };
+        let f = Seen { callee: Some((call(5), 4, Box::new(h))), ..Seen::default() };
         let insts = call(5);
         let src = Source {
             name: "f",
@@ -2239,13 +2613,7 @@ mod tests {
         assert!(!ops(&m).iter().any(|op| matches!(op, Op::CallHelper(..))), "no call left:\n{m}");
         let exit = m.exits.iter().find(|e| e.inlined.len() == 2).expect("an exit inside g");
         assert_eq!(exit.offset, 1);
-        assert_eq!(
-            exit.inlined,
-            vec![
-                InlinedFrame { function: 0x5e04, call: 3, window: 6 },
-                InlinedFrame { function: 0x5e02, call: 3, window: 12 }
-            ]
-        );
+        assert_eq!(exit.inlined, vec![frame(0x5e04, 3, 6), frame(0x5e02, 3, 12)]);
         // f's registers live at its call, every register of h's window, then g's.
         let regs: Vec<u32> = exit.regs.iter().map(|&(r, _)| r).collect();
         assert_eq!(regs, vec![1, 2, 3, 6, 7, 8, 9, 12, 13]);
@@ -2376,5 +2744,150 @@ mod tests {
         assert!(f.iter().any(|op| matches!(op, Op::StoreElem(..))), "{f:?}");
         assert!(f.iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "exec")), "{f:?}");
         assert!(!f.iter().any(|op| matches!(op, Op::Deopt)), "{f:?}");
+    }
+
+    /// `function f(x) { return new C(x) }`: the `construct` at 3, of `C`, with `this` at
+    /// register 1 and `x` at 2.
+    fn construct_c() -> [Inst; 5] {
+        [
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::LoadConstUndefined { dst: 1 },
+            Inst::Mov { dst: 2, src: 0 },
+            Inst::Construct { dst: 0, callee: 3, new_target: 3, first: 1, argc: 2 },
+            Inst::Ret { value: 0 },
+        ]
+    }
+
+    fn translate_f(insts: &[Inst], seen: &Seen) -> Function {
+        let src = Source {
+            name: "f",
+            insts,
+            handlers: &[],
+            frame_size: 4,
+            entry: 0,
+            interrupt: 0x2000,
+            stress: false,
+            proto_epoch: 0x3000,
+        };
+        let f = translate(&src, seen, &vm()).expect("translates");
+        verify(&f).unwrap_or_else(|e| panic!("{e:?}\n{f}"));
+        f
+    }
+
+    #[test]
+    fn a_constructor_is_inlined_on_the_object_create_this_makes() {
+        // C(a) { this.a = a + 1 }, which saw objects of shape 0x7000 get `a` by a transition
+        // to 0x7100 (an inline slot).
+        let c = vec![
+            Inst::LoadParam { dst: 0, index: 0 },
+            Inst::LoadParam { dst: 1, index: 1 },
+            Inst::Inc { dst: 1, src: 1 },
+            Inst::PutById { obj: 0, name: 0, value: 1, ic: 0 },
+            Inst::RetUndefined {},
+        ];
+        let add = PropertyCase {
+            shape: 0x7000,
+            slot: SlotAt::Inline(24),
+            holder: None,
+            dict_version: None,
+            transition: Some(Holder { object: 0x7100, epoch: 5 }),
+            maybe_empty: false,
+        };
+        let callee = Seen {
+            kinds: vec![(2, kind::INT32)],
+            properties: vec![(3, PropertySite { cases: vec![add], megamorphic: false })],
+            ..Seen::default()
+        };
+        let seen = Seen { callee: Some((c.clone(), 2, Box::new(callee))), this_shape: Some(0x7000), ..Seen::default() };
+        let f = translate_f(&construct_c(), &seen);
+        let helpers: Vec<String> = ops(&f)
+            .into_iter()
+            .filter_map(|op| match op {
+                Op::CallHelper(name, _) => Some(name),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(helpers, vec!["create_this".to_string()], "no construct left:\n{f}");
+        // The shape is known: the transition's store with no shape guard before it.
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::StoreSlot(_, 24, _))), "{f}");
+        let guards = ops(&f).iter().filter(|op| matches!(op, Op::LoadShape(_))).count();
+        assert_eq!(guards, 1, "only the check of what create_this made:\n{f}");
+        // The increment's exit rebuilds a constructor's frame with `this` where the
+        // construct's `this` register is.
+        let exit = f.exits.iter().find(|e| !e.inlined.is_empty()).expect("an exit inside C");
+        assert_eq!(exit.inlined[0].kind, FrameKind::Construct);
+        assert_eq!(exit.inlined[0].window, 6);
+        let this = exit.regs.iter().find(|&&(r, _)| r == 1).expect("the this register").1;
+        assert!(
+            matches!(this, ExitValue::Val(v) if matches!(f.values[v.0 as usize].def, crate::mir::ValueDef::Inst(..)))
+        );
+        // Without a shape of `this`, or with another new.target, it is a construct.
+        let unseen = Seen { callee: Some((c, 2, Box::new(Seen::default()))), ..Seen::default() };
+        let f = translate_f(&construct_c(), &unseen);
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "construct")), "{f}");
+    }
+
+    #[test]
+    fn apply_of_a_method_found_on_the_prototype_inlines_the_method() {
+        // K() { this.init.apply(this, arguments) } (Class.create's constructor), whose
+        // `this` has a known shape and `init` (found on its prototype) holds a closure of
+        // init(a) { return a + 1 }.
+        let k = vec![
+            Inst::LoadParam { dst: 5, index: 0 },
+            Inst::CreateArguments { dst: 6 },
+            Inst::GetById { dst: 4, obj: 5, name: 7, ic: 0 },
+            Inst::GetById { dst: 7, obj: 4, name: 8, ic: 1 },
+            Inst::Call { dst: 0, callee: 7, first: 4, argc: 3 },
+            Inst::RetUndefined {},
+        ];
+        let init = vec![Inst::LoadParam { dst: 0, index: 1 }, Inst::Inc { dst: 1, src: 0 }, Inst::RetUndefined {}];
+        let apply = PropertyCase {
+            shape: 0x7200,
+            slot: SlotAt::Inline(40),
+            holder: Some(Holder { object: 0x8800, epoch: 5 }),
+            dict_version: None,
+            transition: None,
+            maybe_empty: true,
+        };
+        let found = Found {
+            case: PropertyCase {
+                shape: 0,
+                slot: SlotAt::Inline(32),
+                holder: Some(Holder { object: 0x8000, epoch: 5 }),
+                dict_version: None,
+                transition: None,
+                maybe_empty: false,
+            },
+            value: 0x9999,
+        };
+        let callee = Seen {
+            properties: vec![(3, PropertySite { cases: vec![apply], megamorphic: false })],
+            found: Some(found),
+            closure: Some((init, 2, Box::new(Seen::of(vec![(1, kind::INT32)])))),
+            ..Seen::default()
+        };
+        let seen = Seen { callee: Some((k, 8, Box::new(callee))), this_shape: Some(0x7000), ..Seen::default() };
+        let f = translate_f(&construct_c(), &seen);
+        assert!(
+            !ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name != "create_this")),
+            "no call left:\n{f}"
+        );
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::Iconst(Type::I64, c) if *c == APPLY as i64)), "{f}");
+        // init's exit rebuilds K's frame (a constructor's, whose arguments object the VM
+        // makes) and init's (called through apply).
+        let exit = f.exits.iter().find(|e| e.inlined.len() == 2).expect("an exit inside init");
+        let kinds: Vec<FrameKind> = exit.inlined.iter().map(|i| i.kind).collect();
+        assert_eq!(kinds, vec![FrameKind::Construct, FrameKind::Forward]);
+        assert_eq!(exit.inlined[0].arguments, Some(6));
+        assert_eq!(exit.inlined[0].window, 6, "f's 4 registers and K's two arguments");
+        assert_eq!(exit.inlined[1].window, 6 + 8 + 2, "K's 8 registers and its two arguments again");
+        // Without a closure the method could be, K is not inlined at all.
+        let mut unknown = seen;
+        if let Some((_, _, k)) = unknown.callee.as_mut() {
+            k.closure = None;
+        }
+        let f = translate_f(&construct_c(), &unknown);
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "construct")), "{f}");
+        assert!(f.exits.iter().all(|e| e.inlined.is_empty()), "{f}");
     }
 }

@@ -31,7 +31,7 @@ use crate::code::compiled::{Compiled, Exit, InlinedExit};
 use crate::code::{ic, info_ref, FuncRef, FunctionInfo};
 use crate::gc::{CellKind, Gc};
 use crate::object::{JsObject, Shape};
-use crate::runtime::frame::{push_call_window, Frame, ENTRY};
+use crate::runtime::frame::{push_call_window, Frame, CONSTRUCT, ENTRY};
 use crate::runtime::function::Closure;
 use crate::runtime::{JsResult, Runtime};
 use crate::runtime_interface;
@@ -176,8 +176,11 @@ pub(crate) fn finish(rt: &mut Runtime, fi: usize, outcome: JsResult<Outcome>) ->
         Ok(Outcome::Resume(_)) => false,
         Ok(Outcome::Threw(_)) | Err(_) => true,
     };
-    // The frame's handlers may catch what it threw; otherwise it is the caller's.
-    if threw && crate::interp::unwind(rt, fi).is_none() {
+    // The frame's handlers may catch what it threw (or those of the frames its code's
+    // exit pushed above it, for inlined callees); otherwise it is the caller's.
+    let top = rt.calls.frames.len() - 1;
+    debug_assert!(top >= fi);
+    if threw && crate::interp::unwind(rt, top).is_none() {
         return Err(crate::runtime::Exception);
     }
     crate::interp::run(rt)
@@ -272,6 +275,15 @@ pub(crate) fn left(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Comp
     if status & native::THREW != 0 {
         return Outcome::Threw(ip);
     }
+    if rt.heap.should_collect() {
+        // Code that allocates without collecting (`create_this`) leaves when the heap is
+        // due for a collection, which is not a failed speculation: the collection happens
+        // here, where every live value is in a frame.
+        return match rt.safepoint() {
+            Ok(()) => Outcome::Resume(ip),
+            Err(_) => Outcome::Threw(ip),
+        };
+    }
     let n = code.deopts.get() + 1;
     code.deopts.set(n);
     if n == MAX_DEOPTS {
@@ -282,51 +294,76 @@ pub(crate) fn left(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Comp
 
 /// Pushes the frame of a callee an exit from its inlined copy left (resuming at its
 /// instruction `ip`), above its caller's frame, which is the top one: the arguments from the
-/// caller's registers (the call's operands, which the exit wrote back), its registers where
-/// the exit wrote them (every one, just above the caller's window; `inlined.window` counts
-/// from `base`, the compiled frame's first register).
+/// caller's registers (the call's operands, which the exit wrote back; for `f.apply(x,
+/// arguments)`, `x` and the caller's own arguments), its registers where the exit wrote
+/// them (every one, just above the caller's window; `inlined.window` counts from `base`,
+/// the compiled frame's first register).
 fn push_inlined(rt: &mut Runtime, base: u32, inlined: InlinedExit, ip: u32) {
+    use native::mir::FrameKind;
     let caller = *rt.calls.frames.last().expect("the caller's frame");
     // SAFETY: functions of this runtime's bundles, used while the runtime lives.
     let (caller_info, callee) = unsafe { (info_ref(caller.info), inlined.callee.as_ref()) };
-    let Some(&Inst::Call { dst, callee: closure, first, argc }) = caller_info.code().insts.get(inlined.call as usize)
-    else {
-        unreachable!("an inlined callee's exit names its call");
-    };
+    let caller_base = caller.base as usize;
+    // Where the arguments are (stack indices: `this`, then the others), the closure's
+    // register, `new.target`'s, and the register the result goes to.
+    let (this_at, rest_at, argc, closure, new_target, dst) =
+        match (inlined.kind, caller_info.code().insts.get(inlined.call as usize)) {
+            (FrameKind::Call, Some(&Inst::Call { dst, callee, first, argc })) => {
+                let at = caller_base + first as usize;
+                (at, at + 1, argc, callee, None, dst)
+            }
+            (FrameKind::Construct, Some(&Inst::Construct { dst, callee, new_target, first, argc })) => {
+                let at = caller_base + first as usize;
+                (at, at + 1, argc, callee, Some(new_target), dst)
+            }
+            (FrameKind::Forward, Some(&Inst::Call { dst, first, .. })) => {
+                let at = caller_base + first as usize;
+                (at + 1, caller.args as usize + 1, caller.argc, first, None, dst)
+            }
+            _ => unreachable!("an inlined callee's exit names its call"),
+        };
     let at = rt.calls.stack.len();
     let args = argc as usize;
     let total = args + callee.header.frame_size as usize;
     assert!(
-        at == base as usize + inlined.window as usize - args && at + total <= rt.calls.stack_limit,
+        args >= 1 && at == base as usize + inlined.window as usize - args && at + total <= rt.calls.stack_limit,
         "an inlined callee's window is above its caller's, on the stack"
     );
-    let caller_base = caller.base as usize;
+    assert!(this_at < at && rest_at + args - 1 <= at, "an inlined callee's arguments are below its window");
     let p = rt.calls.stack.as_mut_ptr();
     // SAFETY: `[at, at + total)` is within the stack's capacity (checked above; the stack
     // never reallocates), and the exit wrote every one of the callee's registers,
     // `[at + args, at + total)`, with live values (`Function::exits` lists them all); the
-    // arguments are copied from the caller's registers (below `at`) before the length
-    // covers them, so every value up to the new length is initialized.
+    // arguments are copied from below `at` (checked above: the caller's registers or its
+    // arguments) before the length covers them, so every value up to the new length is
+    // initialized.
     unsafe {
-        for i in 0..args {
-            p.add(at + i).write(*p.add(caller_base + first as usize + i));
+        p.add(at).write(*p.add(this_at));
+        for i in 1..args {
+            p.add(at + i).write(*p.add(rest_at + i - 1));
         }
         rt.calls.stack.set_len(at + total);
     }
+    let construct = new_target.is_some();
     rt.calls.frames.push(Frame {
         info: FuncRef::new(callee),
         closure: rt.calls.stack[caller_base + closure as usize],
-        new_target: Value::UNDEFINED,
+        new_target: new_target.map_or(Value::UNDEFINED, |r| rt.calls.stack[caller_base + r as usize]),
         generator: Value::UNDEFINED,
         base: (at + args) as u32,
         args: at as u32,
         argc,
         ip,
         ret_reg: dst,
-        flags: 0,
+        flags: if construct { CONSTRUCT } else { 0 },
         saved_realm: rt.realm,
     });
     rt.realm = callee.realm();
+    if let Some(r) = inlined.arguments {
+        let fi = rt.calls.frames.len() - 1;
+        let arguments = crate::interp::ops::call::create_arguments(rt, fi);
+        rt.calls.stack[at + args + r as usize] = arguments;
+    }
     callee.jit.inline_exits.set(callee.jit.inline_exits.get() + 1);
 }
 
@@ -411,7 +448,21 @@ impl translate::Profile for Observed<'_> {
             let slot =
                 if e.loc & out_of_line != 0 { SlotAt::OutOfLine(e.loc & !out_of_line) } else { SlotAt::Inline(e.loc) };
             let dict_version = (e.kind == ic::OWN_DICT).then_some(e.epoch);
-            cases.push(PropertyCase { shape: shape.addr() as u64, slot, holder, dict_version, transition });
+            // Only functions (whose `prototype` is made on first use) keep the empty marker
+            // in a named slot.
+            let kind = match e.holder.filter(|_| holder.is_some()) {
+                Some(h) => self.rt.heap.kind_of(h),
+                None => self.rt.heap.get(shape).object_kind,
+            };
+            let maybe_empty = kind != CellKind::Object;
+            cases.push(PropertyCase {
+                shape: shape.addr() as u64,
+                slot,
+                holder,
+                dict_version,
+                transition,
+                maybe_empty,
+            });
         }
         PropertySite { cases, megamorphic: vm_cases }
     }
@@ -431,7 +482,11 @@ impl translate::Profile for Observed<'_> {
 
     fn inlinee(&self, ip: u32) -> Option<Inlinee<'_>> {
         let code = self.info.code();
-        let Some(Inst::Call { .. }) = code.insts.get(ip as usize) else { return None };
+        let construct = match code.insts.get(ip as usize) {
+            Some(Inst::Call { .. }) => false,
+            Some(Inst::Construct { .. }) => true,
+            _ => return None,
+        };
         let site = (code.feedback.sites.get(ip as usize)?.get() as usize).checked_sub(1)?;
         let target = code.feedback.calls.get(site)?.get();
         if target == crate::code::feedback::NONE || target == crate::code::feedback::MANY {
@@ -440,6 +495,119 @@ impl translate::Profile for Observed<'_> {
         // SAFETY: a call site's feedback records the address of the `FunctionInfo` it
         // called, a function of this runtime's bundles, which live as long as it.
         let callee: &FunctionInfo = unsafe { &*(target as *const FunctionInfo) };
+        // A constructor inlined makes its `this` as a base constructor does.
+        let flags = callee.flags();
+        if construct && (!flags.contains(FunctionFlags::CONSTRUCTOR) || flags.contains(FunctionFlags::DERIVED)) {
+            return None;
+        }
+        self.inlinee_of(callee)
+    }
+
+    fn this_shape(&self, ip: u32) -> Option<u64> {
+        let code = self.info.code();
+        let Some(Inst::Construct { .. }) = code.insts.get(ip as usize) else { return None };
+        let shape = code.feedback.this_shape(ip as usize, &self.rt.code.feedback_shapes)?;
+        // Made by `create_this`: an ordinary object.
+        if self.rt.heap.get(shape).object_kind != CellKind::Object {
+            return None;
+        }
+        self.shapes.borrow_mut().push(shape);
+        Some(shape.addr() as u64)
+    }
+
+    fn lookup(&self, shape: u64, name: u32) -> Option<translate::Found> {
+        // Only shapes handed out for this compile, which are alive.
+        let shape = self.shapes.borrow().iter().copied().find(|s| s.addr() as u64 == shape)?;
+        let atom = *self.info.bundle().strings.get(name as usize)?;
+        let crate::object::Key::Name(key) = self.rt.key_from_atom(atom) else { return None };
+        let heap = &self.rt.heap;
+        let own = heap.get(shape);
+        if own.is_dictionary() || own.object_kind != CellKind::Object {
+            return None;
+        }
+        let data = |attrs: u8| attrs & crate::object::shape::ACCESSOR == 0;
+        if let Some((slot, attrs)) = own.lookup(key) {
+            // Where an ordinary object of this shape keeps its slot.
+            let cap = u32::from(own.inline_cap);
+            let at = if slot < cap {
+                SlotAt::Inline(crate::object::inline_offset::<JsObject>() + 8 * slot)
+            } else {
+                SlotAt::OutOfLine(slot - cap)
+            };
+            let case = PropertyCase {
+                shape: shape.addr() as u64,
+                slot: at,
+                holder: None,
+                dict_version: None,
+                transition: None,
+                maybe_empty: false,
+            };
+            return data(attrs).then_some(translate::Found { case, value: Value::UNDEFINED.bits() });
+        }
+        // Up the prototype chain, through ordinary objects only (whose named properties
+        // are their shapes'): each is a prototype, whose layout changes bump the epoch.
+        let mut proto = own.proto;
+        for _ in 0..32 {
+            if !proto.is_object() {
+                return None;
+            }
+            let p: Gc<JsObject> = proto.gc();
+            if heap.kind_of(p) != CellKind::Object {
+                return None;
+            }
+            let ps = heap.get(heap.get(p).shape);
+            if ps.is_dictionary() {
+                return None;
+            }
+            if let Some((slot, attrs)) = ps.lookup(key) {
+                let loc = heap.slot_location(p, slot);
+                let value = heap.slot_at(p, loc);
+                if !data(attrs) || value.is_empty() {
+                    return None;
+                }
+                self.holders.borrow_mut().push(p);
+                let out_of_line = crate::object::OUT_OF_LINE;
+                let at =
+                    if loc & out_of_line != 0 { SlotAt::OutOfLine(loc & !out_of_line) } else { SlotAt::Inline(loc) };
+                let holder = Holder { object: p.addr() as u64, epoch: *self.rt.caches.proto_epoch };
+                let case = PropertyCase {
+                    shape: shape.addr() as u64,
+                    slot: at,
+                    holder: Some(holder),
+                    dict_version: None,
+                    transition: None,
+                    maybe_empty: false,
+                };
+                return Some(translate::Found { case, value: value.bits() });
+            }
+            proto = ps.proto;
+        }
+        None
+    }
+
+    fn closure_inlinee(&self, closure: u64) -> Option<Inlinee<'_>> {
+        // The value of a property `lookup` just read: alive (nothing collects during a
+        // compile), but anything.
+        let v = value::from_bits(closure);
+        if !v.is_object() || self.rt.heap.kind_of(v.gc::<JsObject>()) != CellKind::Closure {
+            return None;
+        }
+        // SAFETY: a closure's function is one of this runtime's bundles, which live as
+        // long as it.
+        let callee = unsafe { info_ref(self.rt.heap.get(v.gc::<JsObject>().cast::<Closure>()).func) };
+        self.inlinee_of(callee)
+    }
+
+    fn apply_function(&self) -> Option<u64> {
+        let realm = &self.rt.realms[self.info.realm() as usize];
+        Some(realm.intrinsic(crate::runtime::Intrinsic::FunctionProtoApply).bits())
+    }
+}
+
+impl<'a> Observed<'a> {
+    /// `callee` as an inlinee, if the VM lets it be inlined into this function.
+    fn inlinee_of(&self, callee: &'a FunctionInfo) -> Option<Inlinee<'a>> {
+        let target = FuncRef::new(callee).addr();
         let flags = callee.flags();
         let ok = !std::ptr::eq(callee, self.info)
             && std::ptr::eq(callee.bundle, self.info.bundle)
@@ -576,6 +744,8 @@ fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Resul
                     ),
                     call: i.call,
                     window: i.window,
+                    kind: i.kind,
+                    arguments: i.arguments,
                 })
                 .collect(),
             arguments: e.arguments,

@@ -207,6 +207,10 @@ pub struct Helper {
     /// Whether it may run JavaScript (getters, `valueOf`, proxies): compiled code must
     /// assume any heap state changed after the call.
     pub calls_js: bool,
+    /// Whether it runs no JavaScript, never reaches a safepoint (so never collects) and
+    /// does not use the running frame: code may call it with live values outside the
+    /// frame, from an inlined callee too (`native::HelperSig::pure`).
+    pub pure: bool,
     /// The C-ABI entry compiled code calls.
     pub entry: NativeEntry,
 }
@@ -328,56 +332,61 @@ macro_rules! for_each_helper {
     ($m:ident) => {
         $m! {
             /// `a + b` (13.15.3): numbers, strings, or ToPrimitive first.
-            add => Runtime::op_add, Binary, true;
+            add => Runtime::op_add, Binary, true, false;
             /// Concatenation of two strings (no conversion).
-            concat_strings => Runtime::concat_strings, Binary, false;
+            concat_strings => Runtime::concat_strings, Binary, false, false;
             /// `-v` on a non-number.
-            negate => Runtime::op_negate, Unary, true;
+            negate => Runtime::op_negate, Unary, true, false;
             /// `~v` on a non-number.
-            bit_not => Runtime::op_bit_not, Unary, true;
+            bit_not => Runtime::op_bit_not, Unary, true, false;
             /// ToNumeric (7.1.3).
-            to_numeric => Runtime::to_numeric, Unary, true;
+            to_numeric => Runtime::to_numeric, Unary, true, false;
             /// ToString (7.1.17), as a string value.
-            to_string => Runtime::to_string, Unary, true;
+            to_string => Runtime::to_string, Unary, true, false;
             /// `a == b` (7.2.14).
-            loose_equals => Runtime::loose_equals, Predicate, true;
+            loose_equals => Runtime::loose_equals, Predicate, true, false;
             /// `v instanceof target` (13.10.2).
-            instance_of => Runtime::op_instance_of, Predicate, true;
+            instance_of => Runtime::op_instance_of, Predicate, true, false;
             /// `key in obj` (13.10.1).
-            has_property => Runtime::op_in, Predicate, true;
+            has_property => Runtime::op_in, Predicate, true, false;
             /// GetV(v, key) (7.3.3): any value, primitives through their prototype.
-            get_v => Runtime::get_v, GetByKey, true;
+            get_v => Runtime::get_v, GetByKey, true, false;
             /// `obj[key]` with ToPropertyKey, past the inline caches.
-            get_by_val => crate::interp::ops::property::get_by_val_slow, Binary, true;
+            get_by_val => crate::interp::ops::property::get_by_val_slow, Binary, true, false;
             /// `obj[key] = value` with ToPropertyKey, past the inline caches.
-            put_by_val => crate::interp::ops::property::put_by_val_slow, PutByVal, true;
+            put_by_val => crate::interp::ops::property::put_by_val_slow, PutByVal, true, false;
             /// A safepoint: collects when the heap budget is spent and checks for interrupts.
-            safepoint => Runtime::safepoint, Poll, false;
+            safepoint => Runtime::safepoint, Poll, false, false;
             /// `callee(...)` for the `call` at `ip` of the running frame: compiled callees run
             /// their code right away.
-            call => call, Call, true;
+            call => call, Call, true, false;
             /// `callee(...)` for the `call` at `ip` whose last argument is the frame's
             /// arguments object, which compiled code did not make: `f.apply(x, arguments)`
             /// calls `f` with the frame's arguments; any other callee gets the object.
-            call_forwarding => call_forwarding, Call, true;
+            call_forwarding => call_forwarding, Call, true, false;
             /// `new callee(...)` for the `construct` at `ip` of the running frame.
-            construct => construct, Construct, true;
+            construct => construct, Construct, true, false;
             /// Runs instruction `ip` (a number) of the running frame as the interpreter does,
             /// its operands and results in the frame's registers; gives a comparison's or a
             /// conditional jump's outcome as a boolean (see `interp::step`).
-            exec => exec, Unary, true;
+            exec => exec, Unary, true, false;
+            /// The object `new f(...)` makes as `this` for `f`, a closure of a base
+            /// constructor, or undefined when the heap is due for a collection (which
+            /// compiled code leaves for). Pure: allocates without collecting.
+            create_this => create_this, Unary, false, true;
         }
     };
 }
 
 macro_rules! define_helpers {
-    ($($(#[$doc:meta])* $name:ident => $f:path, $sig:ident, $calls_js:literal;)*) => {
+    ($($(#[$doc:meta])* $name:ident => $f:path, $sig:ident, $calls_js:literal, $pure:literal;)*) => {
         /// Every helper, by name. The index is the helper's number in compiled code.
         pub static HELPERS: &[Helper] = &[
             $( Helper {
                 name: stringify!($name),
                 f: HelperFn::$sig($f),
                 calls_js: $calls_js,
+                pure: $pure,
                 entry: {
                     unsafe extern "C" fn entry(rt: *mut c_void, operands: *const u64, result: *mut u64) -> u32 {
                         // SAFETY: `NativeEntry`'s contract is this function's.
@@ -431,6 +440,29 @@ fn call_forwarding(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32, n
 fn construct(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32, new_target: Value) -> JsResult<Value> {
     let first = call_site(rt, ip, first);
     crate::interp::step::call(rt, f, first, argc as usize, 0, new_target, true)
+}
+
+/// The `create_this` helper (see the list): what `construct` makes as `this` for a
+/// closure of a base constructor (`interp::ops::call::start_call`), without a safepoint.
+fn create_this(rt: &mut Runtime, f: Value) -> JsResult<Value> {
+    if rt.heap.should_collect() || !f.is_object() {
+        return Ok(Value::UNDEFINED);
+    }
+    let o: crate::gc::Gc<JsObject> = f.gc();
+    if rt.heap.kind_of(o) != crate::gc::CellKind::Closure {
+        return Ok(Value::UNDEFINED);
+    }
+    // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+    let info = unsafe { crate::code::info_ref(rt.heap.get(o.cast::<crate::runtime::function::Closure>()).func) };
+    let flags = info.flags();
+    if !flags.contains(bytecode::FunctionFlags::CONSTRUCTOR) || flags.contains(bytecode::FunctionFlags::DERIVED) {
+        return Ok(Value::UNDEFINED);
+    }
+    // A constructor's `prototype` is a data property of its own that cannot become an
+    // accessor (it is not configurable): reading it runs no JavaScript.
+    let proto = rt.prototype_from_constructor(f, crate::runtime::Intrinsic::ObjectPrototype)?;
+    let cap = info.ctor_slots.get();
+    Ok(Value::object(rt.new_object_of_kind(proto, crate::gc::CellKind::Object, cap)))
 }
 
 /// Records that the running frame is at call instruction `ip` (for stack traces and what
@@ -488,7 +520,8 @@ pub fn interface() -> &'static native::Interface {
             extensible: l::EXTENSIBLE,
             is_prototype: l::IS_PROTOTYPE,
         };
-        let helpers = HELPERS.iter().map(|h| HelperSig { name: h.name.to_string(), arity: h.f.arity() }).collect();
+        let helpers =
+            HELPERS.iter().map(|h| HelperSig { name: h.name.to_string(), arity: h.f.arity(), pure: h.pure }).collect();
         let calls = Some(native::CallPath {
             helper: "call".to_string(),
             left: call_left as NativeEntry as usize,

@@ -21,7 +21,7 @@ const p = new Point(2);
 for (let i = 0; i < 10; i++) sum(p, 10);
 
 // CHECK: ; sum#{{[0-9]+}} (entry)
-// CHECK: e{{[0-9]+}} = exit @1 [r0: v{{[0-9]+}}, {{.*}}, r7: v{{[0-9]+}}] inlined 0x{{[0-9a-f]+}} at @7 window 7
+// CHECK: e{{[0-9]+}} = exit @0 [r0: v{{[0-9]+}}, {{.*}}, r7: undefined] inlined 0x{{[0-9a-f]+}} at @7 window 7
 // CHECK-NOT: call_helper @call
 // CHECK: load.i64 v{{[0-9]+}}, 32
 // CHECK-NOT: call_helper @call

@@ -476,15 +476,38 @@ pub struct ExitState {
 
 /// The frame of an inlined callee an exit rebuilds. Its caller (the function, or the
 /// inlined callee before it in the list) resumes at its call instruction `call` once the
-/// callee returns (the call's operands, live there, give the callee and its arguments); the
-/// callee's register r is exit register `window + r` (registers count from the function's
-/// first), just above its caller's window where the callee's window goes.
+/// callee returns (the call's operands, live there, give the callee and its arguments, as
+/// `kind` says); the callee's register r is exit register `window + r` (registers count
+/// from the function's first), just above its caller's window where the callee's window
+/// goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InlinedFrame {
     /// The callee, as the VM identifies it (opaque here).
     pub function: u64,
     pub call: u32,
     pub window: u32,
+    pub kind: FrameKind,
+    /// The callee's register that holds its arguments object, which the code did not make
+    /// (it only forwarded the callee's arguments): the VM makes it when it pushes the frame
+    /// (`arguments rN` after the frame in the text form).
+    pub arguments: Option<u32>,
+}
+
+/// How an inlined callee was called, which says how the VM makes its frame from its
+/// caller's registers at the call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FrameKind {
+    /// A `call`: its operands are the callee, `this` and the arguments.
+    #[default]
+    Call,
+    /// A `construct`: its operands are the callee, `new.target` and the arguments after
+    /// the `this` register, which holds the object the code made as `this` (the exit
+    /// writes it there). The frame is a constructor's (`construct` in the text form).
+    Construct,
+    /// `f.apply(x, arguments)` in a caller that only forwards its own arguments: a `call`
+    /// of `apply` with operands `f`, `x` and the arguments object; the callee is `f`, its
+    /// `this` is `x` and its arguments are the caller's own (`forward` in the text form).
+    Forward,
 }
 
 /// A basic block.

@@ -93,6 +93,14 @@ impl Line {
         self.toks.get(self.pos)
     }
 
+    /// The next token if it is a word.
+    fn peek_word(&self) -> Option<&str> {
+        match &self.peek()?.tok {
+            Tok::Word(w) => Some(w),
+            _ => None,
+        }
+    }
+
     fn at(&self) -> (u32, u32) {
         self.peek().map_or(self.end, |t| (t.line, t.col))
     }
@@ -369,7 +377,22 @@ impl Parser {
             }
             let (w, l, c) = line.word("a register number")?;
             let Ok(window) = w.parse::<u32>() else { return err(l, c, format!("bad register number '{w}'")) };
-            inlined.push(InlinedFrame { function, call, window });
+            let mut frame = InlinedFrame { function, call, window, kind: FrameKind::Call, arguments: None };
+            for (word, kind) in [("construct", FrameKind::Construct), ("forward", FrameKind::Forward)] {
+                if line.peek_word() == Some(word) {
+                    line.word(word)?;
+                    frame.kind = kind;
+                }
+            }
+            if line.peek_word() == Some("arguments") {
+                line.word("'arguments'")?;
+                let (r, l, c) = line.word("a register")?;
+                let Some(reg) = numbered(&r, "r") else {
+                    return err(l, c, format!("expected a register, found '{r}'"));
+                };
+                frame.arguments = Some(reg);
+            }
+            inlined.push(frame);
         }
         line.done()?;
         let i = id as usize;

@@ -6,6 +6,9 @@
 //!     e2 = exit @4 [r0: v1, r3: undefined] arguments r3   (the VM makes r3's arguments object)
 //!     e1 = exit @2 [r0: v1, r9: v7] inlined 0x5e10 at @14 window 9   (in an inlined callee;
 //!                                   one `inlined` per frame, outermost first, when nested)
+//!     e3 = exit @1 [r0: v1, r4: v9] inlined 0x5e10 at @6 window 4 construct arguments r3
+//!                                   (a constructor's frame; the VM makes its r3's arguments
+//!                                   object; `forward` for f.apply(x, arguments))
 //! block0(v0: ptr, v1: i32):
 //!     v2 = iconst.i32 0
 //!     jump block1(v2, v2)
@@ -303,6 +306,14 @@ pub fn exit_to_string(id: ExitId, state: &ExitState) -> String {
     }
     for i in &state.inlined {
         let _ = write!(out, " inlined {:#x} at @{} window {}", i.function, i.call, i.window);
+        match i.kind {
+            FrameKind::Call => {}
+            FrameKind::Construct => out.push_str(" construct"),
+            FrameKind::Forward => out.push_str(" forward"),
+        }
+        if let Some(r) = i.arguments {
+            let _ = write!(out, " arguments r{r}");
+        }
     }
     out
 }

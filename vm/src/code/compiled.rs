@@ -41,6 +41,10 @@ pub(crate) struct InlinedExit {
     /// Where the exit wrote the callee's registers: from this register of the compiled
     /// frame's window on.
     pub(crate) window: u32,
+    /// How it was called (which says where its arguments are).
+    pub(crate) kind: native::mir::FrameKind,
+    /// The register to give its arguments object, which the code did not make.
+    pub(crate) arguments: Option<u32>,
 }
 
 /// A function's compiled code. Code is never freed before the function is (frames may

@@ -9,6 +9,9 @@
 //!                                          kinds of the elements read
 //!                calls:                    the call site's number + 1 (an index into `calls`)
 //!   calls[site]  NONE, the address of the one FunctionInfo called there, or MANY
+//!   this_shapes[site]   of a `construct`: NO_SHAPE, the one shape of the objects it made
+//!                as `this` (as an index + 1 into the runtime's `feedback_shapes`, which
+//!                keeps them alive), or MANY_SHAPES
 //!  Warmup (in the FunctionInfo)
 //!   budget       a countdown of calls (64 each) and loop back-edges (1 each)
 //!   profiling    whether it records the above (it is warm)
@@ -26,6 +29,8 @@ use std::cell::Cell;
 
 use bytecode::Inst;
 
+use crate::gc::Gc;
+use crate::object::Shape;
 use crate::value::Value;
 
 /// An operand or element that is a number with an int32 value (not -0).
@@ -49,10 +54,16 @@ pub const MANY: usize = 1;
 /// The call sites a function numbers (later ones are not observed).
 const MAX_CALL_SITES: usize = 255;
 
+/// A construct site that has not made an object yet.
+pub const NO_SHAPE: u32 = 0;
+/// A construct site that made objects of more than one shape.
+pub const MANY_SHAPES: u32 = u32::MAX;
+
 /// What the interpreter recorded for one function.
 pub struct Feedback {
     pub sites: Box<[Cell<u8>]>,
     pub calls: Box<[Cell<usize>]>,
+    pub this_shapes: Box<[Cell<u32>]>,
 }
 
 /// How warm a function is (kept in its `FunctionInfo`, next to what the interpreter reads
@@ -84,14 +95,48 @@ impl Feedback {
                 sites[i].set(n as u8);
             }
         }
-        Feedback { sites, calls: (0..n).map(|_| Cell::new(NONE)).collect() }
+        Feedback {
+            sites,
+            calls: (0..n).map(|_| Cell::new(NONE)).collect(),
+            this_shapes: (0..n).map(|_| Cell::new(NO_SHAPE)).collect(),
+        }
+    }
+
+    /// The call site number of the call at `ip`, if it is one.
+    #[inline]
+    fn site(&self, ip: usize) -> Option<usize> {
+        self.sites.get(ip).and_then(|s| (s.get() as usize).checked_sub(1))
+    }
+
+    /// Records that the `construct` at `ip` made an object of `shape` as `this`; `shapes`
+    /// is the runtime's table that keeps recorded shapes alive.
+    #[inline]
+    pub(crate) fn note_this_shape(&self, ip: usize, shape: Gc<Shape>, shapes: &mut Vec<Gc<Shape>>) {
+        let Some(c) = self.site(ip).and_then(|s| self.this_shapes.get(s)) else { return };
+        match c.get() {
+            NO_SHAPE => {
+                shapes.push(shape);
+                c.set(u32::try_from(shapes.len()).unwrap_or(MANY_SHAPES));
+            }
+            MANY_SHAPES => {}
+            k if shapes.get(k as usize - 1) != Some(&shape) => c.set(MANY_SHAPES),
+            _ => {}
+        }
+    }
+
+    /// The one shape of the objects the `construct` at `ip` made as `this`, if it saw one.
+    pub(crate) fn this_shape(&self, ip: usize, shapes: &[Gc<Shape>]) -> Option<Gc<Shape>> {
+        let k = self.this_shapes.get(self.site(ip)?)?.get();
+        if k == NO_SHAPE || k == MANY_SHAPES {
+            return None;
+        }
+        shapes.get(k as usize - 1).copied()
     }
 
     /// Records that the call at `ip` called the function whose info is at `target`.
     #[inline]
     pub(crate) fn note_call(&self, ip: usize, target: usize) {
-        let Some(site) = self.sites.get(ip).map(|s| s.get() as usize) else { return };
-        if let Some(c) = site.checked_sub(1).and_then(|s| self.calls.get(s)) {
+        if let Some(c) = self.site(ip).and_then(|s| self.calls.get(s)) {
             match c.get() {
                 NONE => c.set(target),
                 t if t != target => c.set(MANY),
@@ -250,5 +295,27 @@ mod tests {
         assert_eq!(f.calls[0].get(), MANY);
         f.note_call(0, 0x1000);
         assert_eq!(f.calls[1].get(), NONE, "not a call site");
+    }
+
+    #[test]
+    fn construct_sites_record_one_shape_of_this_then_many() {
+        let mut rt = crate::runtime::Runtime::new(crate::runtime::RuntimeOptions::default());
+        let (a, b) = (
+            rt.root_shape(Value::NULL, crate::gc::CellKind::Object, 4),
+            rt.root_shape(Value::NULL, crate::gc::CellKind::Object, 8),
+        );
+        let construct = Inst::Construct { dst: 0, callee: 1, new_target: 1, first: 2, argc: 1 };
+        let f = Feedback::new(&[construct, construct]);
+        let mut table = Vec::new();
+        assert_eq!(f.this_shape(0, &table), None, "nothing made yet");
+        f.note_this_shape(0, a, &mut table);
+        f.note_this_shape(0, a, &mut table);
+        f.note_this_shape(1, a, &mut table);
+        assert_eq!(f.this_shape(0, &table), Some(a));
+        assert_eq!(table.len(), 2, "one entry per site");
+        f.note_this_shape(1, b, &mut table);
+        assert_eq!(f.this_shape(1, &table), None, "two shapes: many");
+        assert_eq!(f.this_shapes[1].get(), MANY_SHAPES);
+        assert_eq!(f.this_shape(0, &table), Some(a));
     }
 }

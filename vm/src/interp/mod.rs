@@ -603,6 +603,11 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         Some(crate::jit::Outcome::Threw(at)) => {
                             ip = at as usize;
                             sync!();
+                            if rt.calls.frames.len() - 1 != fi {
+                                // It threw in an inlined callee, whose frame its exit pushed.
+                                fi = rt.calls.frames.len() - 1;
+                                ip = rt.calls.frames[fi].ip as usize;
+                            }
                             $threw;
                         }
                     }
@@ -637,6 +642,11 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                     Some(crate::jit::Outcome::Threw(at)) => {
                         ip = at as usize;
                         sync!();
+                        if rt.calls.frames.len() - 1 != fi {
+                            // It threw in an inlined callee, whose frame its exit pushed.
+                            fi = rt.calls.frames.len() - 1;
+                            ip = rt.calls.frames[fi].ip as usize;
+                        }
                         Some(Exception)
                     }
                     Some(crate::jit::Outcome::Returned(v)) => {
@@ -1392,6 +1402,15 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         sync!();
                         match tri!(ops::call::start_call(rt, f, base!() + first as usize, n as usize, dst, nt, true)) {
                             CallStart::Pushed => {
+                                if PROFILE {
+                                    // The shape of the object made as `this` (a derived
+                                    // constructor's is made later).
+                                    let this = rt.calls.stack[rt.calls.frames[fi + 1].args as usize];
+                                    if this.is_object() {
+                                        let shape = rt.heap.get(this.gc::<JsObject>()).shape;
+                                        fb.note_this_shape(ip, shape, &mut rt.code.feedback_shapes);
+                                    }
+                                }
                                 fi += 1;
                                 continue 'reload;
                             }

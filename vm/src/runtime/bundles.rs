@@ -22,6 +22,9 @@ pub(crate) struct LoadedCode {
     pub(crate) jit_shapes: Vec<crate::gc::Gc<crate::object::Shape>>,
     /// Prototypes compiled code reads properties of.
     pub(crate) jit_holders: Vec<crate::gc::Gc<crate::object::JsObject>>,
+    /// The shapes of `this` that construct sites recorded (`code::feedback`), kept alive
+    /// for the JIT to look properties up in.
+    pub(crate) feedback_shapes: Vec<crate::gc::Gc<crate::object::Shape>>,
     /// What the JIT compiled, with `RuntimeOptions::jit_dump`: (heading, MIR text after
     /// the passes, machine code).
     pub(crate) jit_dumps: Vec<(String, String, Vec<u8>)>,
@@ -38,7 +41,7 @@ impl LoadedCode {
         for ic in &self.ics {
             ic.trace(heap);
         }
-        for &s in &self.jit_shapes {
+        for &s in self.jit_shapes.iter().chain(&self.feedback_shapes) {
             heap.mark(s);
         }
         for &h in &self.jit_holders {
