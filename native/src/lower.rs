@@ -135,6 +135,7 @@ pub fn compile(f: &Function, target: Target, vm: &Interface, callees: &[Callee])
         regs: None,
         sigs: HashMap::new(),
         call_conv: isa.default_call_conv(),
+        target,
         callees,
         window: f.window(),
     };
@@ -179,6 +180,7 @@ struct Lowering<'a> {
     /// The signatures of helper entries and compiled code, by return type (`signature`).
     sigs: HashMap<ir::Type, ir::SigRef>,
     call_conv: isa::CallConv,
+    target: Target,
     callees: &'a [Callee],
     /// The registers of this function's window (a callee's window starts one above).
     window: u32,
@@ -1012,8 +1014,23 @@ impl Lowering<'_> {
     /// otherwise.
     fn f64_to_i32(&mut self, b: &mut FunctionBuilder, x: ir::Value, exit: Option<ExitId>) -> Result<ir::Value, String> {
         // Exact when converting back gives the same bits: that refuses fractions, values
-        // out of range (saturated), NaN (0) and -0 (+0).
-        let i = b.ins().fcvt_to_sint_sat(types::I32, x);
+        // out of range (saturated, or on x86-64 the "integer indefinite" 0x80000000), NaN
+        // (0 or 0x80000000) and -0 (+0).
+        let i = match self.target {
+            // AArch64's fcvtzs saturates by itself; x86-64's saturating sequence tests and
+            // branches around cvttsd2si, where the round trip needs none: cvttpd2dq (what
+            // Cranelift makes of a truncating f64x2 -> i32x4 narrowing) converts with no
+            // check, and lane 0 is this one.
+            Target::Aarch64 => b.ins().fcvt_to_sint_sat(types::I32, x),
+            Target::X86_64 => {
+                let v = b.ins().scalar_to_vector(types::F64X2, x);
+                let t = b.ins().x86_cvtt2dq(types::I64X2, v);
+                let zero = b.func.dfg.constants.insert(vec![0u8; 16].into());
+                let z = b.ins().vconst(types::I64X2, zero);
+                let n = b.ins().snarrow(t, z);
+                b.ins().extractlane(n, 0)
+            }
+        };
         let back = b.ins().fcvt_from_sint(types::F64, i);
         let back = b.ins().bitcast(types::I64, MemFlags::new(), back);
         let bits = b.ins().bitcast(types::I64, MemFlags::new(), x);

@@ -1193,24 +1193,16 @@ impl Tx<'_> {
     }
 
     /// `lhs == rhs` (loose or strict: the same on numbers) as an i32 where the feedback saw
-    /// only numbers: int32 or f64 compared, anything else leaves. None: the feedback saw
-    /// other values, or nothing.
+    /// only numbers: compared as f64s, anything else leaves. (Int32s too: checking that a
+    /// boxed number is an int32 costs two conversions, which `fold` saves where both sides
+    /// were i32s.) None: the feedback saw other values, or nothing.
     fn numbers_equal(&mut self, ip: u32, lhs: u32, rhs: u32) -> Option<Val> {
         let k = self.profile.kinds(ip);
         if k == 0 || k & !(kind::INT32 | kind::DOUBLE) != 0 {
             return None;
         }
-        let exit = self.exit(ip);
-        let (a, b) = (self.get(lhs), self.get(rhs));
-        Some(if k == kind::INT32 {
-            let x = self.push_exit(Op::UnboxI32(a), Some(Type::I32), exit).expect("a result");
-            let y = self.push_exit(Op::UnboxI32(b), Some(Type::I32), exit).expect("a result");
-            self.push(Op::Icmp(IntCC::Eq, x, y), Type::I32)
-        } else {
-            let x = self.push_exit(Op::UnboxF64(a), Some(Type::F64), exit).expect("a result");
-            let y = self.push_exit(Op::UnboxF64(b), Some(Type::F64), exit).expect("a result");
-            self.push(Op::Fcmp(FloatCC::Eq, x, y), Type::I32)
-        })
+        let (x, y) = self.float_operands(ip, lhs, rhs);
+        Some(self.push(Op::Fcmp(FloatCC::Eq, x, y), Type::I32))
     }
 
     /// Ends the block: to `join` with `value` when `cond`, else on in a new block.
@@ -2711,8 +2703,8 @@ mod tests {
 
     #[test]
     fn equality_on_numbers_the_feedback_saw_is_a_number_comparison() {
-        // return a == b: int32 feedback compares i32s, number feedback f64s, anything else
-        // takes the general way (which tests the kinds at run time).
+        // return a == b: number feedback (int32 or not) compares f64s, anything else takes
+        // the general way (which tests the kinds at run time).
         let insts = [
             Inst::LoadParam { dst: 0, index: 1 },
             Inst::LoadParam { dst: 1, index: 2 },
@@ -2720,8 +2712,8 @@ mod tests {
             Inst::Ret { value: 2 },
         ];
         let ints = ops(&translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32)])));
-        assert!(ints.iter().any(|op| matches!(op, Op::Icmp(IntCC::Eq, ..))), "{ints:?}");
-        assert!(!ints.iter().any(|op| matches!(op, Op::TagIs(..))), "{ints:?}");
+        assert!(ints.iter().any(|op| matches!(op, Op::Fcmp(FloatCC::Eq, ..))), "{ints:?}");
+        assert!(!ints.iter().any(|op| matches!(op, Op::TagIs(..) | Op::UnboxI32(_))), "{ints:?}");
         let numbers = ops(&translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32 | kind::DOUBLE)])));
         assert!(numbers.iter().any(|op| matches!(op, Op::Fcmp(FloatCC::Eq, ..))), "{numbers:?}");
         let mixed = ops(&translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32 | kind::STRING)])));

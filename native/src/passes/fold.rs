@@ -152,7 +152,21 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
         Op::Fneg(a) => float(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Fconst(Ieee64::new(-x)))),
         Op::Fcmp(cc, a, b) => match (float(a), float(b)) {
             (Some(x), Some(y)) => Simpler::Op(Op::Iconst(Type::I32, float_cmp(*cc, x, y) as i64)),
-            _ => Simpler::Same,
+            // Two int32s converted compare as the int32s (no NaN among them).
+            _ => match (defs.get(a), defs.get(b)) {
+                (Some(Op::I32ToF64(x)), Some(Op::I32ToF64(y))) => {
+                    let icc = match cc {
+                        FloatCC::Eq => IntCC::Eq,
+                        FloatCC::Ne => IntCC::Ne,
+                        FloatCC::Lt => IntCC::Slt,
+                        FloatCC::Le => IntCC::Sle,
+                        FloatCC::Gt => IntCC::Sgt,
+                        FloatCC::Ge => IntCC::Sge,
+                    };
+                    Simpler::Op(Op::Icmp(icc, *x, *y))
+                }
+                _ => Simpler::Same,
+            },
         },
         Op::I32ToF64(a) => int(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Fconst(Ieee64::new(x as i32 as f64)))),
         Op::Sext(a) => int(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Iconst(Type::I64, x as i32 as i64))),

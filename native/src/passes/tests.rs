@@ -98,6 +98,32 @@ block0(v0: i32):
 }
 
 #[test]
+fn fold_compares_int32s_converted_to_f64_as_int32s() {
+    // a == b on boxed int32s compares f64s; where both sides were i32s (a loop counter,
+    // the result of int32 arithmetic), the conversions go.
+    let out = after(
+        &["fold", "dce"],
+        "\
+function %f(i32, i32, f64) -> i32 {
+    e0 = exit @1 []
+block0(v0: i32, v1: i32, v2: f64):
+    v3 = box_i32 v0
+    v4 = box_i32 v1
+    v5 = unbox_f64 v3, e0
+    v6 = unbox_f64 v4, e0
+    v7 = fcmp.lt v5, v6
+    v8 = i32_to_f64 v0
+    v9 = fcmp.eq v8, v2
+    v10 = band.i32 v7, v9
+    return v10
+}
+",
+    );
+    assert!(out.contains("v7 = icmp.slt v0, v1"), "{out}");
+    assert!(out.contains("v9 = fcmp.eq v8, v2"), "one side a double: {out}");
+}
+
+#[test]
 fn gvn_merges_pure_operations_and_dominated_checks() {
     let out = after(
         &["gvn", "dce"],
