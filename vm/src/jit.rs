@@ -395,6 +395,8 @@ struct Observed<'a> {
     /// function's and its inlined callees' sites).
     shapes: &'a RefCell<Vec<Gc<Shape>>>,
     holders: &'a RefCell<Vec<Gc<JsObject>>>,
+    /// What the translation decided, for `--jit-log` (None: not logging).
+    notes: Option<&'a RefCell<Vec<String>>>,
 }
 
 impl translate::Profile for Observed<'_> {
@@ -602,6 +604,16 @@ impl translate::Profile for Observed<'_> {
         let realm = &self.rt.realms[self.info.realm() as usize];
         Some(realm.intrinsic(crate::runtime::Intrinsic::FunctionProtoApply).bits())
     }
+
+    fn logging(&self) -> bool {
+        self.notes.is_some()
+    }
+
+    fn note(&self, ip: u32, what: String) {
+        if let Some(notes) = self.notes {
+            notes.borrow_mut().push(format!("{} at pc {}: {what}", name_of(self.info), self.info.byte_pc(ip)));
+        }
+    }
 }
 
 impl<'a> Observed<'a> {
@@ -630,7 +642,13 @@ impl<'a> Observed<'a> {
             name: name_of(callee),
             insts: &callee_code.insts,
             frame_size: callee.header.frame_size,
-            profile: Box::new(Observed { rt: self.rt, info: callee, shapes: self.shapes, holders: self.holders }),
+            profile: Box::new(Observed {
+                rt: self.rt,
+                info: callee,
+                shapes: self.shapes,
+                holders: self.holders,
+                notes: self.notes,
+            }),
         })
     }
 }
@@ -643,6 +661,8 @@ struct Made {
     holders: Vec<Gc<JsObject>>,
     /// The MIR text and machine code, when kept (`RuntimeOptions::jit_dump`).
     dump: Option<(String, Vec<u8>)>,
+    /// What the translation decided (with `RuntimeOptions::jit_log`).
+    notes: Vec<String>,
 }
 
 /// Compiles `info` for an entry at `at` and keeps the code; None if it cannot be.
@@ -662,7 +682,7 @@ fn compile<'a>(rt: &mut Runtime, info: &'a FunctionInfo, at: u32) -> Option<&'a 
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| machine_code(rt, info, at, &name)))
             .unwrap_or_else(|_| Err("internal error in the JIT".to_string()))
     };
-    let Made { code, shapes, holders, dump } = match result {
+    let Made { code, shapes, holders, dump, notes } = match result {
         Ok(r) => r,
         Err(e) => {
             if rt.host.options.jit_log {
@@ -686,6 +706,9 @@ fn compile<'a>(rt: &mut Runtime, info: &'a FunctionInfo, at: u32) -> Option<&'a 
             info.code().insts.len(),
             start.elapsed().as_secs_f64() * 1e3
         );
+        for note in notes {
+            eprintln!("jit:   {note}");
+        }
     }
     if rt.host.options.perf_map {
         perf_map_line(code.memory.address(), size, &format!("js:{name} ({entry})"));
@@ -709,8 +732,9 @@ fn perf_map_line(start: usize, size: usize, name: &str) {
 /// Translates, optimizes and lowers `info` for an entry at `at`.
 fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Result<Made, String> {
     let code = info.code();
-    let (shapes, holders) = (RefCell::new(Vec::new()), RefCell::new(Vec::new()));
-    let observed = Observed { rt, info, shapes: &shapes, holders: &holders };
+    let (shapes, holders, notes) = (RefCell::new(Vec::new()), RefCell::new(Vec::new()), RefCell::new(Vec::new()));
+    let logging = rt.host.options.jit_log;
+    let observed = Observed { rt, info, shapes: &shapes, holders: &holders, notes: logging.then_some(&notes) };
     let source = translate::Source {
         name,
         insts: &code.insts,
@@ -756,7 +780,13 @@ fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Resul
         mir.exits.iter().flat_map(|e| e.regs.iter().map(|&(r, _)| r + 1)).fold(info.header.frame_size, u32::max);
     let dump = rt.host.options.jit_dump.then(|| (mir.to_string(), compiled.code.clone()));
     let compiled = Compiled { memory, exits, extent, params, deopts: std::cell::Cell::new(0) };
-    Ok(Made { code: compiled, shapes: shapes.into_inner(), holders: holders.into_inner(), dump })
+    Ok(Made {
+        code: compiled,
+        shapes: shapes.into_inner(),
+        holders: holders.into_inner(),
+        dump,
+        notes: notes.into_inner(),
+    })
 }
 
 #[cfg(test)]

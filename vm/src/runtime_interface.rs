@@ -371,9 +371,10 @@ macro_rules! for_each_helper {
             /// conditional jump's outcome as a boolean (see `interp::step`).
             exec => exec, Unary, true, false;
             /// The object `new f(...)` makes as `this` for `f`, a closure of a base
-            /// constructor, or undefined when the heap is due for a collection (which
-            /// compiled code leaves for). Pure: allocates without collecting.
-            create_this => create_this, Unary, false, true;
+            /// constructor, of the root shape given (as a cell value) if its prototype is
+            /// `f.prototype`; else, or when the heap is due for a collection (which
+            /// compiled code leaves for), undefined. Pure: allocates without collecting.
+            create_this => create_this, Binary, false, true;
         }
     };
 }
@@ -442,27 +443,44 @@ fn construct(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32, new_tar
     crate::interp::step::call(rt, f, first, argc as usize, 0, new_target, true)
 }
 
-/// The `create_this` helper (see the list): what `construct` makes as `this` for a
-/// closure of a base constructor (`interp::ops::call::start_call`), without a safepoint.
-fn create_this(rt: &mut Runtime, f: Value) -> JsResult<Value> {
-    if rt.heap.should_collect() || !f.is_object() {
+/// The `create_this` helper (see the list): what `construct` makes as `this` for `f`, a
+/// closure of a base constructor (`interp::ops::call::start_call`), when its prototype is
+/// that of `shape` (a root shape of ordinary objects, as a cell value): an object of that
+/// shape. Undefined otherwise, or when the heap is due for a collection. Never reaches a
+/// safepoint.
+fn create_this(rt: &mut Runtime, f: Value, shape: Value) -> JsResult<Value> {
+    use crate::gc::{CellKind, Gc};
+    if rt.heap.should_collect() || !f.is_object() || !shape.is_cell() {
         return Ok(Value::UNDEFINED);
     }
-    let o: crate::gc::Gc<JsObject> = f.gc();
-    if rt.heap.kind_of(o) != crate::gc::CellKind::Closure {
+    let o: Gc<JsObject> = f.gc();
+    let s: Gc<crate::object::Shape> = shape.gc::<crate::gc::CellHeader>().cast();
+    if rt.heap.kind_of(o) != CellKind::Closure {
         return Ok(Value::UNDEFINED);
     }
     // SAFETY: a function of this runtime's bundles, used while the runtime lives.
     let info = unsafe { crate::code::info_ref(rt.heap.get(o.cast::<crate::runtime::function::Closure>()).func) };
     let flags = info.flags();
-    if !flags.contains(bytecode::FunctionFlags::CONSTRUCTOR) || flags.contains(bytecode::FunctionFlags::DERIVED) {
+    let root = rt.heap.get(s);
+    if !flags.contains(bytecode::FunctionFlags::CONSTRUCTOR)
+        || flags.contains(bytecode::FunctionFlags::DERIVED)
+        || root.object_kind != CellKind::Object
+        || root.property_count() != 0
+        || root.is_dictionary()
+    {
         return Ok(Value::UNDEFINED);
     }
     // A constructor's `prototype` is a data property of its own that cannot become an
     // accessor (it is not configurable): reading it runs no JavaScript.
-    let proto = rt.prototype_from_constructor(f, crate::runtime::Intrinsic::ObjectPrototype)?;
-    let cap = info.ctor_slots.get();
-    Ok(Value::object(rt.new_object_of_kind(proto, crate::gc::CellKind::Object, cap)))
+    let key = crate::object::Key::Name(rt.names.prototype);
+    let proto = match rt.own_lookup(o, key) {
+        crate::object::property::Own::Slot(slot, _) => rt.heap.slot(o, slot),
+        _ => return Ok(Value::UNDEFINED),
+    };
+    if proto != rt.heap.get(s).proto {
+        return Ok(Value::UNDEFINED);
+    }
+    Ok(Value::object(rt.new_object_with_shape(s)))
 }
 
 /// Records that the running frame is at call instruction `ip` (for stack traces and what
