@@ -1096,17 +1096,16 @@ impl Tx<'_> {
         Some(self.push(Op::BoxF64(r), Type::Value))
     }
 
-    /// `lhs op rhs` for the int32 bitwise operators; None when not all numbers.
+    /// `lhs op rhs` for the int32 bitwise operators; None when not all numbers. The
+    /// operands go through ToInt32 even where the feedback saw only int32s: one conversion,
+    /// where checking that a number is an int32 takes two (and `fold` drops both where the
+    /// operand was an i32 already).
     fn bitwise(&mut self, ip: u32, op: IntOp, lhs: u32, rhs: u32) -> Option<Val> {
-        let (x, y) = if self.numbers(ip)? {
-            self.int_operands(ip, lhs, rhs)
-        } else {
-            let (x, y) = self.float_operands(ip, lhs, rhs);
-            let exit = self.exit(ip);
-            let x = self.push_exit(Op::ToInt32(x), Some(Type::I32), exit).expect("a result");
-            let y = self.push_exit(Op::ToInt32(y), Some(Type::I32), exit).expect("a result");
-            (x, y)
-        };
+        self.numbers(ip)?;
+        let (x, y) = self.float_operands(ip, lhs, rhs);
+        let exit = self.exit(ip);
+        let x = self.push_exit(Op::ToInt32(x), Some(Type::I32), exit).expect("a result");
+        let y = self.push_exit(Op::ToInt32(y), Some(Type::I32), exit).expect("a result");
         let r = self.push(Op::Int(op, x, y), Type::I32);
         if op != IntOp::Ushr {
             return Some(self.push(Op::BoxI32(r), Type::Value));
@@ -1140,6 +1139,8 @@ impl Tx<'_> {
     }
 
     /// A numeric comparison as an i32; None when the feedback does not allow it inline.
+    /// (Int32s compare as int32s here, unlike at `numbers_equal`: loop conditions are
+    /// comparisons, and `repr` keeps a loop's counters i32 where the loop unboxes them so.)
     fn compare(&mut self, ip: u32, cc: FloatCC, lhs: u32, rhs: u32) -> Option<Val> {
         let ints = self.numbers(ip)?;
         if ints {

@@ -72,6 +72,9 @@ enum Simpler {
     Value(Val),
     /// The instruction goes (a check that cannot fail).
     Remove,
+    /// An int32 comparison of a value with a constant (that goes first, or second): an
+    /// `iconst` is inserted for it.
+    IcmpConst(IntCC, Val, i32, bool),
 }
 
 fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, inst: &Inst) -> Simpler {
@@ -152,21 +155,32 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
         Op::Fneg(a) => float(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Fconst(Ieee64::new(-x)))),
         Op::Fcmp(cc, a, b) => match (float(a), float(b)) {
             (Some(x), Some(y)) => Simpler::Op(Op::Iconst(Type::I32, float_cmp(*cc, x, y) as i64)),
-            // Two int32s converted compare as the int32s (no NaN among them).
-            _ => match (defs.get(a), defs.get(b)) {
-                (Some(Op::I32ToF64(x)), Some(Op::I32ToF64(y))) => {
-                    let icc = match cc {
-                        FloatCC::Eq => IntCC::Eq,
-                        FloatCC::Ne => IntCC::Ne,
-                        FloatCC::Lt => IntCC::Slt,
-                        FloatCC::Le => IntCC::Sle,
-                        FloatCC::Gt => IntCC::Sgt,
-                        FloatCC::Ge => IntCC::Sge,
-                    };
-                    Simpler::Op(Op::Icmp(icc, *x, *y))
+            // Int32s converted (or constants that are int32s) compare as the int32s: there
+            // is no NaN among them.
+            _ => {
+                let icc = match cc {
+                    FloatCC::Eq => IntCC::Eq,
+                    FloatCC::Ne => IntCC::Ne,
+                    FloatCC::Lt => IntCC::Slt,
+                    FloatCC::Le => IntCC::Sle,
+                    FloatCC::Gt => IntCC::Sgt,
+                    FloatCC::Ge => IntCC::Sge,
+                };
+                let int32 =
+                    |x: f64| (x == (x as i32) as f64 && !(x == 0.0 && x.is_sign_negative())).then_some(x as i32);
+                match (defs.get(a), defs.get(b)) {
+                    (Some(Op::I32ToF64(x)), Some(Op::I32ToF64(y))) => Simpler::Op(Op::Icmp(icc, *x, *y)),
+                    (Some(Op::I32ToF64(x)), _) => match float(b).and_then(int32) {
+                        Some(n) => Simpler::IcmpConst(icc, *x, n, false),
+                        None => Simpler::Same,
+                    },
+                    (_, Some(Op::I32ToF64(y))) => match float(a).and_then(int32) {
+                        Some(n) => Simpler::IcmpConst(icc, *y, n, true),
+                        None => Simpler::Same,
+                    },
+                    _ => Simpler::Same,
                 }
-                _ => Simpler::Same,
-            },
+            }
         },
         Op::I32ToF64(a) => int(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Fconst(Ieee64::new(x as i32 as f64)))),
         Op::Sext(a) => int(a).map_or(Simpler::Same, |x| Simpler::Op(Op::Iconst(Type::I64, x as i32 as i64))),
@@ -175,9 +189,10 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
             (None, Some(Op::Sext(x))) => Simpler::Value(*x),
             _ => Simpler::Same,
         },
-        Op::ToInt32(a) => match float(a) {
-            Some(x) if x.is_nan() => Simpler::Op(Op::Iconst(Type::I32, 0)),
-            Some(x) if x.abs() < TWO_TO_63 => Simpler::Op(Op::Iconst(Type::I32, x.trunc() as i64 as i32 as i64)),
+        Op::ToInt32(a) => match (float(a), defs.get(a)) {
+            (Some(x), _) if x.is_nan() => Simpler::Op(Op::Iconst(Type::I32, 0)),
+            (Some(x), _) if x.abs() < TWO_TO_63 => Simpler::Op(Op::Iconst(Type::I32, x.trunc() as i64 as i32 as i64)),
+            (None, Some(Op::I32ToF64(x))) => Simpler::Value(*x),
             _ => Simpler::Same,
         },
         Op::F64ToI32(a) => match float(a) {
@@ -292,6 +307,19 @@ pub fn run(f: &mut Function) -> bool {
                     f.blocks[b.0 as usize].insts.remove(i);
                     changed = true;
                     continue;
+                }
+                Simpler::IcmpConst(cc, x, n, first) => {
+                    let k = Val(f.values.len() as u32);
+                    f.values.push(ValueData { ty: Type::I32, def: ValueDef::Inst(b, i as u32) });
+                    let konst = Inst { result: Some(k), op: Op::Iconst(Type::I32, i64::from(n)), exit: None };
+                    f.blocks[b.0 as usize].insts.insert(i, konst);
+                    known.insert(k, Known::Int(i64::from(n)));
+                    defs.insert(k, Op::Iconst(Type::I32, i64::from(n)));
+                    i += 1;
+                    let slot = &mut f.blocks[b.0 as usize].insts[i];
+                    slot.op = if first { Op::Icmp(cc, k, x) } else { Op::Icmp(cc, x, k) };
+                    slot.exit = None;
+                    changed = true;
                 }
             }
             let inst = &f.blocks[b.0 as usize].insts[i];
