@@ -121,6 +121,11 @@ pub trait Profile {
     fn inlinee(&self, _ip: u32) -> Option<Inlinee<'_>> {
         None
     }
+    /// The functions the call at `ip` called, when it called a few (two or more), first
+    /// seen first: each (as the VM identifies it) with its inlinee if it may be inlined.
+    fn polymorphic(&self, _ip: u32) -> Vec<(u64, Option<Inlinee<'_>>)> {
+        Vec::new()
+    }
     /// The one shape of the objects the `construct` at `ip` made as `this` (which fixes
     /// their prototype), if it saw one.
     fn this_shape(&self, _ip: u32) -> Option<u64> {
@@ -198,7 +203,16 @@ fn inlinable(g: &Inlinee, depth: usize, budget: &mut usize) -> bool {
                 true
             }
             Inst::Call { argc, .. } => {
-                argc > 0 && g.profile.inlinee(ip).is_some_and(|h| inlinable(&h, depth + 1, budget))
+                argc > 0
+                    && match g.profile.inlinee(ip) {
+                        Some(h) => inlinable(&h, depth + 1, budget),
+                        // A few callees: every one inlined.
+                        None => {
+                            let seen = g.profile.polymorphic(ip);
+                            !seen.is_empty()
+                                && seen.iter().all(|(_, h)| h.as_ref().is_some_and(|h| inlinable(h, depth + 1, budget)))
+                        }
+                    }
             }
             Inst::Construct { callee, new_target, .. } => {
                 callee == new_target
@@ -1946,7 +1960,9 @@ impl Tx<'_> {
                     Some(g) if argc > 0 && self.may_inline(ip, &g) => {
                         self.inline_call(ip, &g, dst, callee, first, argc)
                     }
-                    _ => false,
+                    Some(_) => false,
+                    None if argc > 0 => self.inline_polymorphic(ip, dst, callee, first, argc),
+                    None => false,
                 };
                 if !inlined {
                     if self.inline.is_some() {
@@ -2102,6 +2118,70 @@ impl Tx<'_> {
         self.guard_closure(v, g.function, exit);
         let args = (0..argc).map(|i| self.get(first + i)).collect();
         self.inline(ip, g, FrameKind::Call, args, dst, saved)
+    }
+
+    /// The call at `ip` of the few functions the feedback saw, each that can be inlined
+    /// translated inline behind a test of the callee's function; other callees are called
+    /// the general way (or leave, in an inlined callee, where every one seen must be
+    /// inlined). False (nothing changed): none could be inlined.
+    fn inline_polymorphic(&mut self, ip: u32, dst: u32, callee: u32, first: u32, argc: u32) -> bool {
+        let seen = self.profile.polymorphic(ip);
+        let all = seen.len();
+        let targets: Vec<Inlinee> =
+            seen.into_iter().filter_map(|(_, g)| g).filter(|g| self.may_inline(ip, g)).collect();
+        if targets.is_empty() || (self.inline.is_some() && targets.len() < all) {
+            return false;
+        }
+        let saved_all = self.save();
+        // The registers live here are loaded now, before the paths part.
+        let exit = self.exit(ip);
+        let objects = self.vm.objects;
+        let v = self.get(callee);
+        let p = self.push_exit(Op::UnboxObject(v), Some(Type::Ptr), exit).expect("a result");
+        let kind = self.header_byte(p, objects.cell_kind);
+        let closure = self.iconst(Type::I32, i64::from(objects.closure_kind));
+        let not_closure = self.push(Op::Icmp(IntCC::Ne, kind, closure), Type::I32);
+        self.push_exit(Op::Check(not_closure), None, exit);
+        let function = self.push(Op::Load(Type::I64, p, objects.closure_func), Type::I64);
+        let args: Vec<Val> = (0..argc).map(|i| self.get(first + i)).collect();
+        let (join, result) = self.join(Type::Value);
+        // Each path starts from the registers as they are here.
+        let (regs, dirty) = (self.regs.clone(), self.dirty.clone());
+        for g in &targets {
+            let want = self.iconst(Type::I64, g.function as i64);
+            let is = self.push(Op::Icmp(IntCC::Eq, function, want), Type::I32);
+            let (yes, no) = (self.f.add_block(), self.f.add_block());
+            self.effect(Op::Brif(is, yes, vec![], no, vec![]));
+            self.cur = yes;
+            let saved = self.save();
+            if !self.inline(ip, g, FrameKind::Call, args.clone(), dst, saved) {
+                if self.inline.is_some() {
+                    self.restore(saved_all);
+                    return false;
+                }
+                let undefined = self.vconst(JsConst::Undefined);
+                self.call(ip, "call", dst, callee, first, argc, undefined);
+            }
+            let r = self.get(dst);
+            self.effect(Op::Jump(join, vec![r]));
+            self.cur = no;
+            (self.regs, self.dirty) = (regs.clone(), dirty.clone());
+            self.last_exit = None;
+        }
+        // Another callee.
+        if self.inline.is_some() {
+            let exit = self.exit(ip);
+            self.push_exit(Op::Deopt, None, exit);
+        } else {
+            let undefined = self.vconst(JsConst::Undefined);
+            self.call(ip, "call", dst, callee, first, argc, undefined);
+            let r = self.get(dst);
+            self.effect(Op::Jump(join, vec![r]));
+        }
+        self.switch_to(join);
+        self.known.clear();
+        self.set(dst, result);
+        true
     }
 
     /// `new callee(...)` at `ip` (the `construct` with `argc` registers from `first`, `this`
@@ -2371,6 +2451,8 @@ mod tests {
         properties: Vec<(u32, PropertySite)>,
         found: Option<Found>,
         closure: Option<(Vec<Inst>, u32, Box<Seen>)>,
+        /// The callees the call at instruction 3 saw when it saw several.
+        several: Vec<(Vec<Inst>, u32, Box<Seen>)>,
     }
 
     /// The bits of `Function.prototype.apply` in tests.
@@ -2412,6 +2494,24 @@ mod tests {
         fn inlinee(&self, ip: u32) -> Option<Inlinee<'_>> {
             inlinee_of(0x5e00, &self.callee).filter(|_| ip == 3)
         }
+        fn polymorphic(&self, ip: u32) -> Vec<(u64, Option<Inlinee<'_>>)> {
+            if ip != 3 {
+                return Vec::new();
+            }
+            self.several
+                .iter()
+                .map(|(insts, frame_size, profile)| {
+                    let g = Inlinee {
+                        function: 0x5e00 + u64::from(*frame_size),
+                        name: format!("g{frame_size}"),
+                        insts,
+                        frame_size: *frame_size,
+                        profile: Box::new(SeenRef(profile)),
+                    };
+                    (g.function, Some(g))
+                })
+                .collect()
+        }
         fn this_shape(&self, ip: u32) -> Option<u64> {
             self.this_shape.filter(|_| ip == 3)
         }
@@ -2447,6 +2547,9 @@ mod tests {
         }
         fn inlinee(&self, ip: u32) -> Option<Inlinee<'_>> {
             self.0.inlinee(ip)
+        }
+        fn polymorphic(&self, ip: u32) -> Vec<(u64, Option<Inlinee<'_>>)> {
+            self.0.polymorphic(ip)
         }
         fn this_shape(&self, ip: u32) -> Option<u64> {
             self.0.this_shape(ip)
@@ -2921,5 +3024,46 @@ mod tests {
         let f = translate_f(&construct_c(), &unknown);
         assert!(ops(&f).iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "construct")), "{f}");
         assert!(f.exits.iter().all(|e| e.inlined.is_empty()), "{f}");
+    }
+
+    #[test]
+    fn a_call_that_saw_a_few_callees_inlines_each_behind_a_test_of_its_function() {
+        // f(x) { return g(x) } where g was a closure of g2 (a + 1) or g3 (a - 1): each
+        // inlined where the callee's function is its, any other called the general way;
+        // inside an inlined callee, another leaves.
+        let g2 = vec![Inst::LoadParam { dst: 0, index: 1 }, Inst::Inc { dst: 1, src: 0 }, Inst::Ret { value: 1 }];
+        let g3 = vec![
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::Dec { dst: 1, src: 0 },
+            Inst::LoadConstUndefined { dst: 2 },
+            Inst::Ret { value: 1 },
+        ];
+        let ints = || Box::new(Seen::of(vec![(1, kind::INT32)]));
+        let seen = Seen { several: vec![(g2, 2, ints()), (g3, 3, ints())], ..Seen::default() };
+        let insts = [
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::LoadConstUndefined { dst: 1 },
+            Inst::Mov { dst: 2, src: 0 },
+            Inst::Call { dst: 0, callee: 3, first: 1, argc: 2 },
+            Inst::Ret { value: 0 },
+        ];
+        let f = translate_f(&insts, &seen);
+        let tested: Vec<i64> = ops(&f)
+            .into_iter()
+            .filter_map(|op| match op {
+                Op::Iconst(Type::I64, c) if c == 0x5e02 || c == 0x5e03 => Some(c),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(tested, vec![0x5e02, 0x5e03], "{f}");
+        let calls = ops(&f).iter().filter(|op| matches!(op, Op::CallHelper(name, _) if name == "call")).count();
+        assert_eq!(calls, 1, "the general way for another callee:\n{f}");
+        let frames: Vec<u64> = f.exits.iter().flat_map(|e| e.inlined.iter().map(|i| i.function)).collect();
+        assert!(frames.contains(&0x5e02) && frames.contains(&0x5e03), "exits in both callees: {f}");
+        // The same call inside a callee inlined in turn: no call, another callee leaves.
+        let outer = Seen { callee: Some((insts.to_vec(), 4, Box::new(seen))), ..Seen::default() };
+        let f = translate_f(&insts, &outer);
+        assert!(!ops(&f).iter().any(|op| matches!(op, Op::CallHelper(..))), "{f}");
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::Deopt)), "{f}");
     }
 }

@@ -489,11 +489,7 @@ impl translate::Profile for Observed<'_> {
             Some(Inst::Construct { .. }) => true,
             _ => return None,
         };
-        let site = (code.feedback.sites.get(ip as usize)?.get() as usize).checked_sub(1)?;
-        let target = code.feedback.calls.get(site)?.get();
-        if target == crate::code::feedback::NONE || target == crate::code::feedback::MANY {
-            return None;
-        }
+        let [target] = code.feedback.call_targets(ip as usize)?[..] else { return None };
         // SAFETY: a call site's feedback records the address of the `FunctionInfo` it
         // called, a function of this runtime's bundles, which live as long as it.
         let callee: &FunctionInfo = unsafe { &*(target as *const FunctionInfo) };
@@ -503,6 +499,23 @@ impl translate::Profile for Observed<'_> {
             return None;
         }
         self.inlinee_of(callee)
+    }
+
+    fn polymorphic(&self, ip: u32) -> Vec<(u64, Option<Inlinee<'_>>)> {
+        let code = self.info.code();
+        let Some(Inst::Call { .. }) = code.insts.get(ip as usize) else { return Vec::new() };
+        let targets = code.feedback.call_targets(ip as usize).unwrap_or_default();
+        if targets.len() < 2 {
+            return Vec::new();
+        }
+        targets
+            .into_iter()
+            .map(|t| {
+                // SAFETY: as in `inlinee`.
+                let callee: &FunctionInfo = unsafe { &*(t as *const FunctionInfo) };
+                (t as u64, self.inlinee_of(callee))
+            })
+            .collect()
     }
 
     fn this_shape(&self, ip: u32) -> Option<u64> {

@@ -628,10 +628,15 @@ pub fn feedback_report(rt: &Runtime) -> String {
                     continue;
                 }
                 let seen = if crate::code::feedback::is_call(inst) {
-                    match fb.calls[bits as usize - 1].get() {
+                    match fb.calls[bits as usize - 1][0].get() {
                         NONE => "not called".to_string(),
                         MANY => "many targets".to_string(),
-                        t => format!("calls {}", name_of.get(&t).map_or("?", String::as_str)),
+                        _ => {
+                            let targets = fb.call_targets(ip).unwrap_or_default();
+                            let names: Vec<&str> =
+                                targets.iter().map(|t| name_of.get(t).map_or("?", String::as_str)).collect();
+                            format!("calls {}", names.join(", "))
+                        }
                     }
                 } else {
                     feedback::describe(bits)

@@ -121,6 +121,29 @@ block0(v0: i32, v1: i32, v2: f64):
     );
     assert!(out.contains("v7 = icmp.slt v0, v1"), "{out}");
     assert!(out.contains("v9 = fcmp.eq v8, v2"), "one side a double: {out}");
+    // An int32 converted against a constant that is an int32 (an i32 constant is made for
+    // it), and ToInt32 of an int32 converted.
+    let out = after(
+        &["fold", "dce"],
+        "\
+function %f(i32) -> i32 {
+    e0 = exit @1 []
+block0(v0: i32):
+    v1 = i32_to_f64 v0
+    v2 = fconst 0.0
+    v3 = fcmp.ne v1, v2
+    v4 = fconst 2.5
+    v5 = fcmp.lt v1, v4
+    v6 = to_int32 v1, e0
+    v7 = band.i32 v3, v5
+    v8 = band.i32 v7, v6
+    return v8
+}
+",
+    );
+    assert!(out.contains("icmp.ne v0, v"), "{out}");
+    assert!(out.contains("fcmp.lt v1, v4"), "2.5 is not an int32: {out}");
+    assert!(!out.contains("to_int32"), "{out}");
 }
 
 #[test]

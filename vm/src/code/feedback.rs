@@ -8,7 +8,8 @@
 //!                element reads and writes: DENSE (the fast path served it), SLOW, and the
 //!                                          kinds of the elements read
 //!                calls:                    the call site's number + 1 (an index into `calls`)
-//!   calls[site]  NONE, the address of the one FunctionInfo called there, or MANY
+//!   calls[site]  the addresses of the FunctionInfos called there, in the order first seen
+//!                (up to POLYMORPHIC; NONE after the last), or MANY first: more than that
 //!   this_shapes[site]   of a `construct`: NO_SHAPE, the one shape of the objects it made
 //!                as `this` (as an index + 1 into the runtime's `feedback_shapes`, which
 //!                keeps them alive), or MANY_SHAPES
@@ -53,6 +54,8 @@ pub const MANY: usize = 1;
 
 /// The call sites a function numbers (later ones are not observed).
 const MAX_CALL_SITES: usize = 255;
+/// The most functions a call site records (one that calls more is megamorphic).
+pub const POLYMORPHIC: usize = 4;
 
 /// A construct site that has not made an object yet.
 pub const NO_SHAPE: u32 = 0;
@@ -62,7 +65,7 @@ pub const MANY_SHAPES: u32 = u32::MAX;
 /// What the interpreter recorded for one function.
 pub struct Feedback {
     pub sites: Box<[Cell<u8>]>,
-    pub calls: Box<[Cell<usize>]>,
+    pub calls: Box<[[Cell<usize>; POLYMORPHIC]]>,
     pub this_shapes: Box<[Cell<u32>]>,
 }
 
@@ -97,7 +100,7 @@ impl Feedback {
         }
         Feedback {
             sites,
-            calls: (0..n).map(|_| Cell::new(NONE)).collect(),
+            calls: (0..n).map(|_| std::array::from_fn(|_| Cell::new(NONE))).collect(),
             this_shapes: (0..n).map(|_| Cell::new(NO_SHAPE)).collect(),
         }
     }
@@ -136,13 +139,23 @@ impl Feedback {
     /// Records that the call at `ip` called the function whose info is at `target`.
     #[inline]
     pub(crate) fn note_call(&self, ip: usize, target: usize) {
-        if let Some(c) = self.site(ip).and_then(|s| self.calls.get(s)) {
-            match c.get() {
-                NONE => c.set(target),
-                t if t != target => c.set(MANY),
+        let Some(targets) = self.site(ip).and_then(|s| self.calls.get(s)) else { return };
+        for t in targets {
+            match t.get() {
+                seen if seen == target || seen == MANY => return,
+                NONE => return t.set(target),
                 _ => {}
             }
         }
+        targets[0].set(MANY);
+    }
+
+    /// The functions the call at `ip` called (by `FunctionInfo` address, first seen first):
+    /// None if it called none, or more than `POLYMORPHIC`.
+    pub(crate) fn call_targets(&self, ip: usize) -> Option<Vec<usize>> {
+        let targets = self.calls.get(self.site(ip)?)?;
+        let seen: Vec<usize> = targets.iter().map(Cell::get).take_while(|&t| t != NONE).collect();
+        (!seen.is_empty() && seen[0] != MANY).then_some(seen)
     }
 }
 
@@ -284,17 +297,27 @@ mod tests {
     }
 
     #[test]
-    fn call_sites_go_from_none_to_one_target_to_many() {
+    fn call_sites_go_from_none_to_a_few_targets_to_many() {
         let call = Inst::Call { dst: 0, callee: 1, first: 2, argc: 1 };
         let f = Feedback::new(&[Inst::Mov { dst: 0, src: 1 }, call, call]);
         assert_eq!((f.sites[0].get(), f.sites[1].get(), f.sites[2].get()), (0, 1, 2));
+        assert_eq!(f.call_targets(1), None, "not called yet");
         f.note_call(1, 0x1000);
         f.note_call(1, 0x1000);
-        assert_eq!(f.calls[0].get(), 0x1000);
+        assert_eq!(f.call_targets(1), Some(vec![0x1000]));
         f.note_call(1, 0x2000);
-        assert_eq!(f.calls[0].get(), MANY);
+        f.note_call(1, 0x1000);
+        assert_eq!(f.call_targets(1), Some(vec![0x1000, 0x2000]), "polymorphic, first seen first");
+        for t in [0x3000, 0x4000, 0x3000] {
+            f.note_call(1, t);
+        }
+        assert_eq!(f.call_targets(1), Some(vec![0x1000, 0x2000, 0x3000, 0x4000]));
+        f.note_call(1, 0x5000);
+        assert_eq!(f.call_targets(1), None, "megamorphic");
+        f.note_call(1, 0x1000);
+        assert_eq!(f.calls[0][0].get(), MANY, "for good");
         f.note_call(0, 0x1000);
-        assert_eq!(f.calls[1].get(), NONE, "not a call site");
+        assert_eq!(f.call_targets(2), None, "not a call site");
     }
 
     #[test]
