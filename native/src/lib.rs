@@ -122,7 +122,8 @@ pub struct Interface {
 /// ```text
 ///  callee: an object ─▶ a closure cell ─▶ its function's Direct record
 ///           code ≠ 0, params ≤ argc, room for argc + room values and one more frame
-///  push:    stack[len..] = the argc arguments, then frame_size undefined registers
+///  push:    stack[len..] = the argc arguments, then the frame_size registers (which the
+///           callee's code sets to undefined before anything can see them)
 ///           frames[depth] = { info, closure, base, args, argc, flags: ENTRY, saved realm }
 ///           the caller's frame ip = the call's; realm = the callee's
 ///  status = code(ctx, &its registers, &its arguments)

@@ -550,7 +550,8 @@ impl Lowering<'_> {
         let due = b.ins().bor(interrupted, stress);
         unless(b, due);
 
-        // The window: the arguments from the caller's registers, then undefined registers.
+        // The window: the arguments from the caller's registers; the callee's code sets its
+        // registers to undefined itself, before anything can see them.
         let compiled = load(b, types::I64, info, path.direct_compiled);
         let frame_size = uload32(b, info, path.direct_frame_size);
         let stack = load(b, types::I64, runtime, path.stack_ptr);
@@ -566,21 +567,6 @@ impl Lowering<'_> {
             b.ins().store(flags(), v, arguments, Self::offset(0, 8 * i)?);
         }
         let registers = b.ins().iadd_imm_s(arguments, i64c(8 * argc));
-        let (fill, fill_body, filled) = (b.create_block(), b.create_block(), b.create_block());
-        let i = b.append_block_param(fill, types::I64);
-        let zero = b.ins().iconst(types::I64, 0);
-        b.ins().jump(fill, &[ir::BlockArg::Value(zero)]);
-        b.switch_to_block(fill);
-        let more = b.ins().icmp(CIntCC::UnsignedLessThan, i, frame_size);
-        b.ins().brif(more, fill_body, &[], filled, &[]);
-        b.switch_to_block(fill_body);
-        let offset = b.ins().ishl_imm_s(i, 3);
-        let slot = b.ins().iadd(registers, offset);
-        let undefined = b.ins().iconst(types::I64, values.undefined as i64);
-        b.ins().store(flags(), undefined, slot, 0);
-        let next = b.ins().iadd_imm_s(i, 1);
-        b.ins().jump(fill, &[ir::BlockArg::Value(next)]);
-        b.switch_to_block(filled);
         let top = b.ins().iadd_imm_s(len, i64c(argc));
         let top = b.ins().iadd(top, frame_size);
         b.ins().store(flags(), top, runtime, path.stack_len);

@@ -665,6 +665,15 @@ impl<'a> Tx<'a> {
             }
             self.blocks.insert(ip as u32, b);
         }
+        // Code entered by calls sets its registers to undefined first: a compiled caller
+        // pushes the frame without (see `CallPath`), and the collector reads them. Nothing
+        // reaches a safepoint in between.
+        if self.inline.is_none() && self.src.entry == 0 {
+            let undefined = self.vconst(JsConst::Undefined);
+            for r in 0..self.src.frame_size {
+                self.effect(Op::StoreReg(r, undefined));
+            }
+        }
         // The prologue: the live registers from the frame (an inlined callee has none yet:
         // they would be undefined).
         for r in self.live[self.src.entry as usize].clone().iter() {
@@ -3065,5 +3074,42 @@ mod tests {
         let f = translate_f(&insts, &outer);
         assert!(!ops(&f).iter().any(|op| matches!(op, Op::CallHelper(..))), "{f}");
         assert!(ops(&f).iter().any(|op| matches!(op, Op::Deopt)), "{f}");
+    }
+
+    #[test]
+    fn code_entered_by_calls_sets_its_registers_to_undefined_first() {
+        // A compiled caller pushes the frame without filling its registers; the collector
+        // reads them. Code for a loop entry (whose registers hold live values) does not.
+        let f = translate_all(&add_params(), &[], Seen::of(vec![(2, kind::INT32)]));
+        let entry = f.block(f.entry().unwrap());
+        let stored: Vec<u32> = entry
+            .insts
+            .iter()
+            .filter_map(|i| match i.op {
+                Op::StoreReg(r, _) => Some(r),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(stored, vec![0, 1, 2, 3], "{f}");
+        let insts = [
+            Inst::LoadConstInt { dst: 0, value: 0 },
+            Inst::LoadParam { dst: 1, index: 1 },
+            Inst::Inc { dst: 0, src: 0 },
+            Inst::JmpLess { off: -1, lhs: 0, rhs: 1 },
+            Inst::RetUndefined {},
+        ];
+        let src = Source {
+            name: "f",
+            insts: &insts,
+            handlers: &[],
+            frame_size: 4,
+            entry: 2,
+            interrupt: 0x2000,
+            stress: false,
+            proto_epoch: 0x3000,
+        };
+        let f = translate(&src, &Seen::of(vec![(2, kind::INT32), (3, kind::INT32)]), &vm()).expect("translates");
+        let entry = f.block(f.entry().unwrap());
+        assert!(!entry.insts.iter().any(|i| matches!(i.op, Op::StoreReg(..))), "{f}");
     }
 }
