@@ -332,7 +332,13 @@ fn run_here(module: &[Function], callees: &[Callee], args: &str, time: Option<u3
         let state = f.exits.get(e).ok_or_else(|| format!("iris: the code returned an unknown status {status}"))?;
         let shown: Vec<String> =
             state.regs.iter().map(|(r, _)| format!("r{r} = {}", show_value(regs[*r as usize], &mut rt))).collect();
-        let _ = writeln!(out, "exit e{e} @{}: {}", state.offset, shown.join(", "));
+        // Why a check left (a helper's throw and a callee's exit say so below).
+        let why = if status & (native::THREW | native::INNER) == 0 {
+            format!(" ({})", native::mir::Reason::of_status(status).describe())
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "exit e{e} @{}: {}{why}", state.offset, shown.join(", "));
         // A callee that left first: its status is below its window, just above ours (its
         // own callee's, if it has INNER too, is above its window, whose size only its
         // code knows).

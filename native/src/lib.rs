@@ -26,6 +26,7 @@
 //!                 offset with the registers it lists already in `regs`
 //!   status k + 1 | THREW    the same, taken because a helper threw: its exception is
 //!                 pending in the runtime, and the interpreter throws it at that offset
+//!   bits 40..48   why a check left (`mir::Reason`), for the log
 //!
 //!  helper call:  status = helpers[i](runtime, operands: *const u64, &ctx.result)
 //!                0 = returned (result in ctx.result), 1 = threw
@@ -93,6 +94,8 @@ impl Default for Context {
 pub const THREW: u64 = 1 << 32;
 /// The bit of a status that says a called compiled function left through its exit first.
 pub const INNER: u64 = 1 << 33;
+/// Where a status keeps why a check left (`mir::Reason`, 8 bits).
+pub const REASON_SHIFT: u32 = 40;
 
 /// Offsets of the context's fields.
 pub const CONTEXT_RESULT: usize = std::mem::offset_of!(Context, result);

@@ -215,7 +215,7 @@ impl Lowering<'_> {
         for &mb in &f.layout {
             let cb = self.blocks[&mb];
             b.func.layout.append_block(cb);
-            if matches!(f.block(mb).insts.last(), Some(Inst { op: Op::Deopt, .. })) {
+            if matches!(f.block(mb).insts.last(), Some(Inst { op: Op::Deopt(_), .. })) {
                 b.set_cold_block(cb);
             }
         }
@@ -240,8 +240,8 @@ impl Lowering<'_> {
         exits.sort();
         for ((exit, why), cb) in exits {
             b.switch_to_block(cb);
-            let callee_status = b.block_params(cb).first().copied();
-            self.leave(b, exit, why, callee_status)?;
+            let arg = b.block_params(cb).first().copied();
+            self.leave(b, exit, why, arg)?;
         }
         // Blocks the entry cannot reach still need a body.
         for &mb in &f.layout {
@@ -280,24 +280,33 @@ impl Lowering<'_> {
         b.ins().ushr_imm_s(v, self.layout.tag_shift as i64)
     }
 
-    /// Leaves through `exit` when `fail` (an integer) is non-zero; continues in a new block.
-    fn exit_if(&mut self, b: &mut FunctionBuilder, fail: ir::Value, exit: Option<ExitId>) -> Result<(), String> {
-        self.exit_or_throw_if(b, fail, exit, Leave::Check)
+    /// Leaves through `exit` when `fail` (an integer) is non-zero, for `reason`; continues
+    /// in a new block.
+    fn exit_if(
+        &mut self,
+        b: &mut FunctionBuilder,
+        fail: ir::Value,
+        exit: Option<ExitId>,
+        reason: Reason,
+    ) -> Result<(), String> {
+        let bits = b.ins().iconst(types::I64, reason.status_bits() as i64);
+        self.exit_or_throw_if(b, fail, exit, Leave::Check, Some(bits))
     }
 
-    /// `exit_if`, saying why in the status (`Leave`); a callee's status is the argument
-    /// of an `Inner` leave.
+    /// `exit_if`, saying why in the status (`Leave`); the argument of the exit's block is
+    /// a check's reason bits or, for an `Inner` leave, the callee's status.
     fn exit_or_throw_if(
         &mut self,
         b: &mut FunctionBuilder,
         fail: ir::Value,
         exit: Option<ExitId>,
         why: Leave,
+        arg: Option<ir::Value>,
     ) -> Result<(), String> {
         let Some(exit) = exit else { return Err("an exiting instruction without an exit".into()) };
         let out = *self.exits.entry((exit, why)).or_insert_with(|| {
             let out = b.create_block();
-            if why == Leave::Inner {
+            if why != Leave::Threw {
                 b.append_block_param(out, types::I64);
             }
             b.set_cold_block(out);
@@ -306,8 +315,8 @@ impl Lowering<'_> {
         let here = b.current_block().ok_or("no current block")?;
         let cont = b.create_block();
         b.insert_block_after(cont, here);
-        let args: &[ir::BlockArg] = if why == Leave::Inner { &[ir::BlockArg::Value(fail)] } else { &[] };
-        b.ins().brif(fail, out, args, cont, &[]);
+        let args: Vec<ir::BlockArg> = arg.into_iter().map(ir::BlockArg::Value).collect();
+        b.ins().brif(fail, out, &args, cont, &[]);
         b.switch_to_block(cont);
         Ok(())
     }
@@ -334,10 +343,10 @@ impl Lowering<'_> {
         let (o, i) = (self.val(o)?, self.val(i)?);
         let vec = b.ins().load(types::I64, flags(), o, objects.elements);
         let none = b.ins().icmp_imm_s(CIntCC::Equal, vec, 0);
-        self.exit_if(b, none, exit)?;
+        self.exit_if(b, none, exit, Reason::NoElement)?;
         let len = b.ins().load(types::I32, flags(), vec, objects.vec_len);
         let out_of_bounds = b.ins().icmp(CIntCC::UnsignedGreaterThanOrEqual, i, len);
-        self.exit_if(b, out_of_bounds, exit)?;
+        self.exit_if(b, out_of_bounds, exit, Reason::NoElement)?;
         let index = b.ins().uextend(types::I64, i);
         let scaled = b.ins().ishl_imm_s(index, 3);
         Ok(b.ins().iadd(vec, scaled))
@@ -352,7 +361,7 @@ impl Lowering<'_> {
     ) -> Result<ir::Value, String> {
         let v = b.ins().load(types::I64, flags(), addr, self.vm.objects.vec_data);
         let hole = b.ins().icmp_imm_s(CIntCC::Equal, v, self.layout.empty as i64);
-        self.exit_if(b, hole, exit)?;
+        self.exit_if(b, hole, exit, Reason::NoElement)?;
         Ok(v)
     }
 
@@ -387,14 +396,14 @@ impl Lowering<'_> {
         let e = self.val(e)?;
         let tag = b.ins().ushr_imm_s(e, i64::from(values.tag_shift));
         let not_cell = b.ins().icmp_imm_s(CIntCC::NotEqual, tag, values.tag_cell as i64);
-        self.exit_if(b, not_cell, exit)?;
+        self.exit_if(b, not_cell, exit, Reason::NotEnvironment)?;
         let cell = b.ins().band_imm_s(e, values.payload_mask as i64);
         let kind = b.ins().uload8(types::I32, flags(), cell, objects.cell_kind);
         let not_env = b.ins().icmp_imm_s(CIntCC::NotEqual, kind, i64::from(objects.env_kind));
-        self.exit_if(b, not_env, exit)?;
+        self.exit_if(b, not_env, exit, Reason::NotEnvironment)?;
         let size = b.ins().load(types::I32, flags(), cell, objects.env_size);
         let beyond = b.ins().icmp_imm_s(CIntCC::UnsignedLessThanOrEqual, size, i64::from(n));
-        self.exit_if(b, beyond, exit)?;
+        self.exit_if(b, beyond, exit, Reason::NotEnvironment)?;
         Ok(b.ins().iadd_imm_s(cell, i64::from(objects.env_slots) + 8 * i64::from(n)))
     }
 
@@ -441,7 +450,7 @@ impl Lowering<'_> {
         let sig = self.signature(b, types::I32);
         let call = b.ins().call_indirect(sig, entry, &[runtime, operands, result]);
         let status = b.inst_results(call)[0];
-        self.exit_or_throw_if(b, status, exit, Leave::Threw)?;
+        self.exit_or_throw_if(b, status, exit, Leave::Threw, None)?;
         Ok(b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RESULT as i32))
     }
 
@@ -670,18 +679,19 @@ impl Lowering<'_> {
         let sig = self.signature(b, types::I64);
         let call = b.ins().call_indirect(sig, entry, &[ctx, window, operands]);
         let status = b.inst_results(call)[0];
-        self.exit_or_throw_if(b, status, exit, Leave::Inner)?;
+        self.exit_or_throw_if(b, status, exit, Leave::Inner, Some(status))?;
         Ok(b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RESULT as i32))
     }
 
     /// Stores exit `exit`'s state into the register window and returns its status, marked
-    /// with why it leaves (`crate::THREW`, `crate::INNER` and the callee's status).
+    /// with why it leaves (`crate::THREW`; a check's reason bits, `arg`; `crate::INNER`
+    /// and the callee's status, `arg`).
     fn leave(
         &mut self,
         b: &mut FunctionBuilder,
         exit: ExitId,
         why: Leave,
-        callee_status: Option<ir::Value>,
+        arg: Option<ir::Value>,
     ) -> Result<(), String> {
         let state = self.f.exits.get(exit.0 as usize).ok_or_else(|| format!("{exit} is not declared"))?;
         let regs = self.regs.ok_or("no register window")?;
@@ -702,11 +712,16 @@ impl Lowering<'_> {
             Leave::Inner => crate::INNER,
         };
         let mut status = b.ins().iconst(types::I64, ((exit.0 as u64 + 1) | bits) as i64);
-        if let Some(inner) = callee_status {
-            // The callee's status goes below its window; its THREW bit is the caller's too.
-            b.ins().store(flags(), inner, regs, reg_offset(self.window)?);
-            let threw = b.ins().band_imm_s(inner, crate::THREW as i64);
-            status = b.ins().bor(status, threw);
+        match (why, arg) {
+            (Leave::Inner, Some(inner)) => {
+                // The callee's status goes below its window; its THREW bit is the caller's
+                // too.
+                b.ins().store(flags(), inner, regs, reg_offset(self.window)?);
+                let threw = b.ins().band_imm_s(inner, crate::THREW as i64);
+                status = b.ins().bor(status, threw);
+            }
+            (Leave::Check, Some(reason)) => status = b.ins().bor(status, reason),
+            _ => {}
         }
         b.ins().return_(&[status]);
         Ok(())
@@ -741,7 +756,7 @@ impl Lowering<'_> {
                     CheckedOp::Sub => b.ins().ssub_overflow(x, y),
                     CheckedOp::Mul => b.ins().smul_overflow(x, y),
                 };
-                self.exit_if(b, overflow, inst.exit)?;
+                self.exit_if(b, overflow, inst.exit, Reason::Overflow)?;
                 Some(r)
             }
             Op::Icmp(cc, x, y) => {
@@ -777,7 +792,7 @@ impl Lowering<'_> {
                 let magnitude = b.ins().fabs(x);
                 let limit = b.ins().f64const(TWO_TO_63);
                 let big = b.ins().fcmp(CFloatCC::GreaterThanOrEqual, magnitude, limit);
-                self.exit_if(b, big, inst.exit)?;
+                self.exit_if(b, big, inst.exit, Reason::OutOfRange)?;
                 Some(b.ins().ireduce(types::I32, wide))
             }
             Op::Sext(x) => Some(b.ins().sextend(types::I64, self.val(*x)?)),
@@ -804,14 +819,14 @@ impl Lowering<'_> {
                 let tag = self.tag(b, v);
                 let not_number =
                     b.ins().icmp_imm_s(CIntCC::UnsignedGreaterThanOrEqual, tag, self.layout.first_tag as i64);
-                self.exit_if(b, not_number, inst.exit)?;
+                self.exit_if(b, not_number, inst.exit, Reason::NotNumber)?;
                 Some(b.ins().bitcast(types::F64, MemFlags::new(), v))
             }
             Op::UnboxObject(v) => {
                 let v = self.val(*v)?;
                 let tag = self.tag(b, v);
                 let not_object = b.ins().icmp_imm_s(CIntCC::NotEqual, tag, self.layout.tag_object as i64);
-                self.exit_if(b, not_object, inst.exit)?;
+                self.exit_if(b, not_object, inst.exit, Reason::NotObject)?;
                 Some(b.ins().band_imm_s(v, self.layout.payload_mask as i64))
             }
             Op::TagIs(t, v) => {
@@ -842,9 +857,9 @@ impl Lowering<'_> {
                 };
                 Some(b.ins().uextend(types::I32, c))
             }
-            Op::Check(c) => {
+            Op::Check(c, why) => {
                 let c = self.val(*c)?;
-                self.exit_if(b, c, inst.exit)?;
+                self.exit_if(b, c, inst.exit, *why)?;
                 None
             }
             Op::LoadReg(n) => {
@@ -887,9 +902,10 @@ impl Lowering<'_> {
                 b.ins().return_(&[ok]);
                 None
             }
-            Op::Deopt => {
+            Op::Deopt(why) => {
                 let exit = inst.exit.ok_or("deopt without an exit")?;
-                self.leave(b, exit, Leave::Check, None)?;
+                let bits = b.ins().iconst(types::I64, why.status_bits() as i64);
+                self.leave(b, exit, Leave::Check, Some(bits))?;
                 None
             }
             Op::LoadShape(o) => Some(b.ins().load(types::I64, flags(), self.val(*o)?, self.vm.objects.shape)),
@@ -902,7 +918,7 @@ impl Lowering<'_> {
                 let (o, s) = (self.val(*o)?, self.val(*s)?);
                 let shape = b.ins().load(types::I64, flags(), o, self.vm.objects.shape);
                 let other = b.ins().icmp(CIntCC::NotEqual, shape, s);
-                self.exit_if(b, other, inst.exit)?;
+                self.exit_if(b, other, inst.exit, Reason::Shape)?;
                 None
             }
             Op::LoadSlot(o, n) => Some(b.ins().load(types::I64, flags(), self.val(*o)?, Self::offset(0, *n as u64)?)),
@@ -939,7 +955,7 @@ impl Lowering<'_> {
                 let o = self.val(*o)?;
                 let len = b.ins().load(types::I32, flags(), o, self.vm.objects.array_length);
                 let beyond = b.ins().icmp_imm_s(CIntCC::SignedLessThan, len, 0);
-                self.exit_if(b, beyond, inst.exit)?;
+                self.exit_if(b, beyond, inst.exit, Reason::OutOfRange)?;
                 Some(len)
             }
             Op::LoadElem(o, i) => {
@@ -1021,7 +1037,7 @@ impl Lowering<'_> {
         let back = b.ins().bitcast(types::I64, MemFlags::new(), back);
         let bits = b.ins().bitcast(types::I64, MemFlags::new(), x);
         let fail = b.ins().icmp(CIntCC::NotEqual, back, bits);
-        self.exit_if(b, fail, exit)?;
+        self.exit_if(b, fail, exit, Reason::NotInt32)?;
         Ok(i)
     }
 }
@@ -1107,7 +1123,8 @@ block0(v0: i32, v1: i32):
         let (status, result, ..) = call(2, 3);
         assert_eq!((status, result), (0, 5));
         let (status, _, r0, r1) = call(i32::MAX, 1);
-        assert_eq!((status, r0, r1), (1, i32::MAX as f64, 1.0));
+        assert_eq!((status & 0xffff_ffff, r0, r1), (1, i32::MAX as f64, 1.0));
+        assert_eq!(Reason::of_status(status), Reason::Overflow, "the status says why");
     }
 
     /// Runs `f` (compiled for this machine) with `args` and a context whose helpers are
@@ -1171,13 +1188,19 @@ block0(v0: i32, v1: i32):
         assert_eq!(o[4], 2f64.to_bits(), "the slot at byte 32 holds the boxed length");
         // SAFETY: `elements` was written by the code through a pointer derived from it.
         assert_eq!(unsafe { std::ptr::read_volatile(&elements[1]) }, 11f64.to_bits(), "element 0 overwritten");
+        // Exit e0, and why.
+        let exit = |args: &[u64]| {
+            let status = run(&f, args).0;
+            (status & 0xffff_ffff, Reason::of_status(status))
+        };
         let other_shape = [0u64; 1];
-        assert_eq!(run(&f, &[o.as_mut_ptr() as u64, other_shape.as_ptr() as u64, 0]).0, 1, "shape guard");
-        assert_eq!(run(&f, &[o.as_mut_ptr() as u64, shape.as_ptr() as u64, 1]).0, 1, "a hole");
-        assert_eq!(run(&f, &[o.as_mut_ptr() as u64, shape.as_ptr() as u64, 2]).0, 1, "out of bounds");
-        assert_eq!(run(&f, &[o.as_mut_ptr() as u64, shape.as_ptr() as u64, -1i32 as u32 as u64]).0, 1, "negative");
+        let (at, no) = (shape.as_ptr() as u64, Reason::NoElement);
+        assert_eq!(exit(&[o.as_mut_ptr() as u64, other_shape.as_ptr() as u64, 0]), (1, Reason::Shape), "shape guard");
+        assert_eq!(exit(&[o.as_mut_ptr() as u64, at, 1]), (1, no), "a hole");
+        assert_eq!(exit(&[o.as_mut_ptr() as u64, at, 2]), (1, no), "out of bounds");
+        assert_eq!(exit(&[o.as_mut_ptr() as u64, at, -1i32 as u32 as u64]), (1, no), "negative");
         let mut long = object(1 << 31);
-        assert_eq!(run(&f, &[long.as_mut_ptr() as u64, shape.as_ptr() as u64, 0]).0, 1, "length beyond int32");
+        assert_eq!(exit(&[long.as_mut_ptr() as u64, at, 0]), (1, Reason::OutOfRange), "length beyond int32");
     }
 
     #[test]

@@ -39,7 +39,7 @@ use crate::lower::const_bits;
 use crate::mir::verify::Dominators;
 use crate::mir::{
     Block, CheckedOp, ExitId, ExitState, ExitValue, FloatCC, FloatOp, FrameKind, Function, Ieee64, InlinedFrame, IntCC,
-    IntOp, JsConst, Op, Tag, Type, Val,
+    IntOp, JsConst, Op, Reason, Tag, Type, Val,
 };
 use crate::Interface;
 
@@ -868,7 +868,7 @@ impl Tx<'_> {
             // does not have: it leaves, and the interpreter runs the instruction in the
             // frame the exit rebuilds. (What follows is unreachable.)
             let exit = self.exit(ip);
-            self.push_exit(Op::Deopt, None, exit);
+            self.push_exit(Op::Deopt(Reason::Unsupported), None, exit);
             self.cur = self.f.add_block();
             self.last_exit = None;
             return self.vconst(JsConst::Undefined);
@@ -1110,7 +1110,7 @@ impl Tx<'_> {
                 let either = self.push(Op::Int(IntOp::Or, x, y), Type::I32);
                 let negative = self.push(Op::Icmp(IntCC::Slt, either, zero), Type::I32);
                 let minus_zero = self.push(Op::Int(IntOp::And, is_zero, negative), Type::I32);
-                self.push_exit(Op::Check(minus_zero), None, exit);
+                self.push_exit(Op::Check(minus_zero, Reason::MinusZero), None, exit);
             }
             return Some(self.push(Op::BoxI32(r), Type::Value));
         }
@@ -1374,7 +1374,7 @@ impl Tx<'_> {
         let relevant = self.push(Op::Int(IntOp::And, flags, mask), Type::I32);
         let want = self.iconst(Type::I32, i64::from(objects.extensible));
         let forbidden = self.push(Op::Icmp(IntCC::Ne, relevant, want), Type::I32);
-        self.push_exit(Op::Check(forbidden), None, exit);
+        self.push_exit(Op::Check(forbidden, Reason::NotExtensible), None, exit);
         self.check_epoch(t.epoch, exit);
         let shape = self.iconst(Type::Ptr, t.object as i64);
         self.effect(Op::StoreShape(p, shape));
@@ -1387,7 +1387,7 @@ impl Tx<'_> {
         let now = self.push(Op::Load(Type::I32, addr, 0), Type::I32);
         let then = self.iconst(Type::I32, epoch as i32 as i64);
         let changed = self.push(Op::Icmp(IntCC::Ne, now, then), Type::I32);
-        self.push_exit(Op::Check(changed), None, exit);
+        self.push_exit(Op::Check(changed, Reason::Prototype), None, exit);
     }
 
     /// The value in `slot` of the object `p` points to.
@@ -1565,13 +1565,13 @@ impl Tx<'_> {
             if case.maybe_empty {
                 // The VM makes what an empty slot stands for.
                 let empty = self.is_const(v, JsConst::Empty);
-                self.push_exit(Op::Check(empty), None, exit);
+                self.push_exit(Op::Check(empty, Reason::Empty), None, exit);
             }
             self.effect(Op::Jump(join, vec![v]));
             self.cur = no;
         }
         if !megamorphic {
-            self.push_exit(Op::Deopt, None, exit);
+            self.push_exit(Op::Deopt(Reason::Shape), None, exit);
             self.switch_to(join);
             self.dirty = saved;
             self.set(dst, result);
@@ -1624,7 +1624,7 @@ impl Tx<'_> {
             self.exec(ip);
             self.effect(Op::Jump(join, vec![]));
         } else {
-            self.push_exit(Op::Deopt, None, exit);
+            self.push_exit(Op::Deopt(Reason::Shape), None, exit);
         }
         self.switch_to(join);
         self.dirty = saved;
@@ -1870,7 +1870,7 @@ impl Tx<'_> {
                 // The VM throws; the exit after it is never taken.
                 self.exec(ip);
                 let exit = self.exit(ip);
-                self.push_exit(Op::Deopt, None, exit);
+                self.push_exit(Op::Deopt(Reason::Check), None, exit);
                 return Ok(true);
             }
             Inst::GetById { dst, obj, name, .. } => {
@@ -1906,7 +1906,7 @@ impl Tx<'_> {
                 // code, which records no feedback): the interpreter runs it, and records what
                 // it sees there for the code compiled once this one has left often enough.
                 let exit = self.exit(ip);
-                self.push_exit(Op::Deopt, None, exit);
+                self.push_exit(Op::Deopt(Reason::Unprofiled), None, exit);
                 return Ok(true);
             }
             Inst::GetByVal { dst, obj, key } if self.dense(ip) => {
@@ -2039,7 +2039,7 @@ impl Tx<'_> {
             }
             _ if unsupported(&inst) => {
                 let exit = self.exit(ip);
-                self.push_exit(Op::Deopt, None, exit);
+                self.push_exit(Op::Deopt(Reason::Unsupported), None, exit);
                 return Ok(true);
             }
             _ => {
@@ -2096,7 +2096,7 @@ impl Tx<'_> {
     fn give_up(&mut self, ip: u32) {
         self.failed = true;
         let exit = self.exit(ip);
-        self.push_exit(Op::Deopt, None, exit);
+        self.push_exit(Op::Deopt(Reason::Unsupported), None, exit);
         self.cur = self.f.add_block();
         self.last_exit = None;
     }
@@ -2109,11 +2109,11 @@ impl Tx<'_> {
         let kind = self.header_byte(p, objects.cell_kind);
         let closure = self.iconst(Type::I32, i64::from(objects.closure_kind));
         let not_closure = self.push(Op::Icmp(IntCC::Ne, kind, closure), Type::I32);
-        self.push_exit(Op::Check(not_closure), None, exit);
+        self.push_exit(Op::Check(not_closure, Reason::Callee), None, exit);
         let f = self.push(Op::Load(Type::I64, p, objects.closure_func), Type::I64);
         let want = self.iconst(Type::I64, function as i64);
         let other = self.push(Op::Icmp(IntCC::Ne, f, want), Type::I32);
-        self.push_exit(Op::Check(other), None, exit);
+        self.push_exit(Op::Check(other, Reason::Callee), None, exit);
     }
 
     /// The call at `ip` of the one closure the feedback saw, of function `g`, translated
@@ -2150,7 +2150,7 @@ impl Tx<'_> {
         let kind = self.header_byte(p, objects.cell_kind);
         let closure = self.iconst(Type::I32, i64::from(objects.closure_kind));
         let not_closure = self.push(Op::Icmp(IntCC::Ne, kind, closure), Type::I32);
-        self.push_exit(Op::Check(not_closure), None, exit);
+        self.push_exit(Op::Check(not_closure, Reason::Callee), None, exit);
         let function = self.push(Op::Load(Type::I64, p, objects.closure_func), Type::I64);
         let args: Vec<Val> = (0..argc).map(|i| self.get(first + i)).collect();
         let (join, result) = self.join(Type::Value);
@@ -2180,7 +2180,7 @@ impl Tx<'_> {
         // Another callee.
         if self.inline.is_some() {
             let exit = self.exit(ip);
-            self.push_exit(Op::Deopt, None, exit);
+            self.push_exit(Op::Deopt(Reason::Callee), None, exit);
         } else {
             let undefined = self.vconst(JsConst::Undefined);
             self.call(ip, "call", dst, callee, first, argc, undefined);
@@ -2255,7 +2255,7 @@ impl Tx<'_> {
         let bits = self.push(Op::Bits(a), Type::I64);
         let want = self.iconst(Type::I64, apply as i64);
         let other = self.push(Op::Icmp(IntCC::Ne, bits, want), Type::I32);
-        self.push_exit(Op::Check(other), None, exit);
+        self.push_exit(Op::Check(other, Reason::Callee), None, exit);
         self.guard_closure(f, g.function, exit);
         let this = self.get(first + 1);
         let args = std::iter::once(this).chain(passed).collect();
@@ -2816,7 +2816,7 @@ mod tests {
             Inst::Ret { value: 2 },
         ];
         let cold = ops(&translate_all(&insts, &[], Seen::of(vec![])));
-        assert!(cold.iter().any(|op| matches!(op, Op::Deopt)), "{cold:?}");
+        assert!(cold.iter().any(|op| matches!(op, Op::Deopt(_))), "{cold:?}");
         assert!(!cold.iter().any(|op| matches!(op, Op::CallHelper(..))), "{cold:?}");
         let warm = ops(&translate_all(&insts, &[], Seen::of(vec![(2, kind::INT32 | kind::DENSE)])));
         assert!(warm.iter().any(|op| matches!(op, Op::LoadElem(..))), "{warm:?}");
@@ -2888,7 +2888,7 @@ mod tests {
         assert!(f.iter().any(|op| matches!(op, Op::HasElem(..))), "{f:?}");
         assert!(f.iter().any(|op| matches!(op, Op::StoreElem(..))), "{f:?}");
         assert!(f.iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "exec")), "{f:?}");
-        assert!(!f.iter().any(|op| matches!(op, Op::Deopt)), "{f:?}");
+        assert!(!f.iter().any(|op| matches!(op, Op::Deopt(_))), "{f:?}");
     }
 
     /// `function f(x) { return new C(x) }`: the `construct` at 3, of `C`, with `this` at
@@ -3073,7 +3073,7 @@ mod tests {
         let outer = Seen { callee: Some((insts.to_vec(), 4, Box::new(seen))), ..Seen::default() };
         let f = translate_f(&insts, &outer);
         assert!(!ops(&f).iter().any(|op| matches!(op, Op::CallHelper(..))), "{f}");
-        assert!(ops(&f).iter().any(|op| matches!(op, Op::Deopt)), "{f}");
+        assert!(ops(&f).iter().any(|op| matches!(op, Op::Deopt(_))), "{f}");
     }
 
     #[test]

@@ -261,7 +261,13 @@ pub(crate) fn left(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Comp
         push_inlined(rt, base, inlined, resume);
     }
     if rt.host.options.jit_log {
-        let why = if status & native::THREW != 0 { "a helper threw" } else { "a check failed" };
+        let why = if status & native::THREW != 0 {
+            "a helper threw"
+        } else if rt.heap.should_collect() {
+            "the heap is due for a collection"
+        } else {
+            native::mir::Reason::of_status(status).describe()
+        };
         match exit.inlined.last() {
             None => eprintln!("jit: exit {} at pc {} ({why})", name_of(info), info.byte_pc(ip)),
             Some(i) => {

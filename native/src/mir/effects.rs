@@ -117,7 +117,7 @@ pub fn of(inst: &Inst) -> Effects {
         | Op::UnboxI32(_)
         | Op::UnboxF64(_)
         | Op::UnboxObject(_)
-        | Op::Check(_) => e(None, None),
+        | Op::Check(..) => e(None, None),
         Op::LoadShape(_) | Op::GuardShape(..) => e(Some(Heap::Kind(Shape)), None),
         Op::StoreShape(..) => e(None, Some(Heap::Kind(Shape))),
         Op::LoadSlot(_, n) => e(Some(Heap::At(Slot, *n)), None),
@@ -134,7 +134,7 @@ pub fn of(inst: &Inst) -> Effects {
         Op::Load(..) => e(Some(Heap::Kind(Memory)), None),
         Op::Store(..) => e(None, Some(Heap::Kind(Memory))),
         Op::CallHelper(..) | Op::Call(..) => e(Some(Heap::World), Some(Heap::World)),
-        Op::Jump(..) | Op::Brif(..) | Op::Return(_) | Op::Deopt => Effects { terminates: true, ..e(None, None) },
+        Op::Jump(..) | Op::Brif(..) | Op::Return(_) | Op::Deopt(_) => Effects { terminates: true, ..e(None, None) },
     }
 }
 

@@ -199,6 +199,120 @@ pub enum JsConst {
     Number(Ieee64),
 }
 
+/// Why code leaves through an exit, for the log: what a `check` or `deopt` says (`check.shape`
+/// in the text form; plain `check` says nothing more), and what the other instructions that
+/// can leave imply (`unbox_i32`: not an int32 ...). Compiled code puts it in the status
+/// (`Reason::status_bits`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Reason {
+    #[default]
+    Check,
+    /// An object of a shape the code was not made for.
+    Shape,
+    /// A prototype changed its layout since the code was made (the epoch moved).
+    Prototype,
+    /// Another function than the one the code inlined, or another value than it expected.
+    Callee,
+    /// A slot held the empty marker.
+    Empty,
+    /// An object that cannot take a property by the transition (not extensible, or a
+    /// prototype).
+    NotExtensible,
+    /// -0 where an int32 was expected.
+    MinusZero,
+    /// An instruction that never ran before the code was made.
+    Unprofiled,
+    /// An instruction the code does not run (or, in an inlined callee, one that needs the
+    /// VM).
+    Unsupported,
+    /// Int32 arithmetic overflowed.
+    Overflow,
+    NotInt32,
+    NotNumber,
+    NotObject,
+    /// A number out of the range of a fast conversion.
+    OutOfRange,
+    /// No element there: out of bounds, or a hole.
+    NoElement,
+    NotEnvironment,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 16] = [
+        Reason::Check,
+        Reason::Shape,
+        Reason::Prototype,
+        Reason::Callee,
+        Reason::Empty,
+        Reason::NotExtensible,
+        Reason::MinusZero,
+        Reason::Unprofiled,
+        Reason::Unsupported,
+        Reason::Overflow,
+        Reason::NotInt32,
+        Reason::NotNumber,
+        Reason::NotObject,
+        Reason::OutOfRange,
+        Reason::NoElement,
+        Reason::NotEnvironment,
+    ];
+
+    /// The suffix in the text form (`check.shape`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Check => "check",
+            Reason::Shape => "shape",
+            Reason::Prototype => "prototype",
+            Reason::Callee => "callee",
+            Reason::Empty => "empty",
+            Reason::NotExtensible => "not_extensible",
+            Reason::MinusZero => "minus_zero",
+            Reason::Unprofiled => "unprofiled",
+            Reason::Unsupported => "unsupported",
+            Reason::Overflow => "overflow",
+            Reason::NotInt32 => "not_int32",
+            Reason::NotNumber => "not_number",
+            Reason::NotObject => "not_object",
+            Reason::OutOfRange => "out_of_range",
+            Reason::NoElement => "no_element",
+            Reason::NotEnvironment => "not_environment",
+        }
+    }
+
+    /// What it says, for a log.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::Check => "a check failed",
+            Reason::Shape => "an object of another shape",
+            Reason::Prototype => "a prototype changed",
+            Reason::Callee => "another callee or value",
+            Reason::Empty => "an empty slot",
+            Reason::NotExtensible => "an object that cannot take the property",
+            Reason::MinusZero => "-0",
+            Reason::Unprofiled => "code that had not run",
+            Reason::Unsupported => "code the JIT does not run",
+            Reason::Overflow => "int32 overflow",
+            Reason::NotInt32 => "not an int32",
+            Reason::NotNumber => "not a number",
+            Reason::NotObject => "not an object",
+            Reason::OutOfRange => "a number out of range",
+            Reason::NoElement => "no element there",
+            Reason::NotEnvironment => "not an environment",
+        }
+    }
+
+    /// The reason's bits in a status (see the crate docs).
+    pub fn status_bits(self) -> u64 {
+        (self as u64) << crate::REASON_SHIFT
+    }
+
+    /// The reason a status carries.
+    pub fn of_status(status: u64) -> Reason {
+        let n = ((status >> crate::REASON_SHIFT) & 0xff) as usize;
+        Reason::ALL.get(n).copied().unwrap_or_default()
+    }
+}
+
 /// 2^63: `to_int32` is exact below this magnitude (where an f64 truncates to an i64).
 pub const TWO_TO_63: f64 = 9_223_372_036_854_775_808.0;
 
@@ -254,8 +368,8 @@ pub enum Op {
     UnboxObject(Val),
     /// Whether a value is of a kind (i32).
     TagIs(Tag, Val),
-    /// Exits when the i32 condition is non-zero.
-    Check(Val),
+    /// Exits when the i32 condition is non-zero, for a reason.
+    Check(Val, Reason),
     /// An object's shape pointer.
     LoadShape(Val),
     /// Sets an object's shape pointer (a property added by a shape transition).
@@ -305,14 +419,15 @@ pub enum Op {
     Brif(Val, Block, Vec<Val>, Block, Vec<Val>),
     /// Ends the block: returns a value.
     Return(Val),
-    /// Ends the block: leaves through the instruction's exit unconditionally.
-    Deopt,
+    /// Ends the block: leaves through the instruction's exit unconditionally, for a
+    /// reason.
+    Deopt(Reason),
 }
 
 impl Op {
     /// Whether the instruction ends its block.
     pub fn is_terminator(&self) -> bool {
-        matches!(self, Op::Jump(..) | Op::Brif(..) | Op::Return(_) | Op::Deopt)
+        matches!(self, Op::Jump(..) | Op::Brif(..) | Op::Return(_) | Op::Deopt(_))
     }
 
     /// Whether the instruction needs an exit (it can leave compiled code).
@@ -325,7 +440,7 @@ impl Op {
                 | Op::UnboxI32(_)
                 | Op::UnboxF64(_)
                 | Op::UnboxObject(_)
-                | Op::Check(_)
+                | Op::Check(..)
                 | Op::GuardShape(..)
                 | Op::ArrayLength(_)
                 | Op::LoadEnv(..)
@@ -335,7 +450,7 @@ impl Op {
                 | Op::InitElem(..)
                 | Op::CallHelper(..)
                 | Op::Call(..)
-                | Op::Deopt
+                | Op::Deopt(_)
         )
     }
 
@@ -352,7 +467,7 @@ impl Op {
     /// Replaces every operand with `f(operand)`.
     pub fn map_args(&mut self, mut f: impl FnMut(Val) -> Val) {
         match self {
-            Op::Iconst(..) | Op::Fconst(_) | Op::Vconst(_) | Op::LoadReg(_) | Op::Deopt => {}
+            Op::Iconst(..) | Op::Fconst(_) | Op::Vconst(_) | Op::LoadReg(_) | Op::Deopt(_) => {}
             Op::Int(_, a, b)
             | Op::Checked(_, a, b)
             | Op::Icmp(_, a, b)
@@ -384,7 +499,7 @@ impl Op {
             | Op::UnboxF64(a)
             | Op::UnboxObject(a)
             | Op::TagIs(_, a)
-            | Op::Check(a)
+            | Op::Check(a, _)
             | Op::LoadShape(a)
             | Op::LoadSlot(a, _)
             | Op::LoadOolSlot(a, _)

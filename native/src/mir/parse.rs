@@ -603,6 +603,20 @@ fn build(
                 };
                 (op, Some(I32))
             }
+            "check" | "deopt" => {
+                let why = match suffix {
+                    None => Reason::Check,
+                    Some(s) => match Reason::ALL.iter().find(|r| r.name() == s) {
+                        Some(r) => *r,
+                        None => return err(at.0, at.1, format!("unknown reason '{s}' in '{mnemonic}'")),
+                    },
+                };
+                if base == "check" {
+                    (Op::Check(val!(), why), None)
+                } else {
+                    (Op::Deopt(why), None)
+                }
+            }
             _ => {
                 no_suffix(suffix)?;
                 match base {
@@ -634,7 +648,6 @@ fn build(
                     "unbox_i32" => (Op::UnboxI32(val!()), Some(I32)),
                     "unbox_f64" => (Op::UnboxF64(val!()), Some(F64)),
                     "unbox_object" => (Op::UnboxObject(val!()), Some(Ptr)),
-                    "check" => (Op::Check(val!()), None),
                     "load_shape" => (Op::LoadShape(val!()), Some(Ptr)),
                     "store_shape" => (Op::StoreShape(val!(), val!()), None),
                     "guard_shape" => (Op::GuardShape(val!(), val!()), None),
@@ -679,7 +692,6 @@ fn build(
                         (Op::Brif(c, t, ta, e, ea), None)
                     }
                     "return" => (Op::Return(val!()), None),
-                    "deopt" => (Op::Deopt, None),
                     _ => return err(at.0, at.1, format!("unknown operation '{mnemonic}'")),
                 }
             }

@@ -186,7 +186,8 @@ impl Op {
             Op::UnboxF64(_) => "unbox_f64".into(),
             Op::UnboxObject(_) => "unbox_object".into(),
             Op::TagIs(tag, _) => format!("tag_is.{}", tag.name()),
-            Op::Check(_) => "check".into(),
+            Op::Check(_, Reason::Check) => "check".into(),
+            Op::Check(_, why) => format!("check.{}", why.name()),
             Op::LoadShape(_) => "load_shape".into(),
             Op::StoreShape(..) => "store_shape".into(),
             Op::GuardShape(..) => "guard_shape".into(),
@@ -210,7 +211,8 @@ impl Op {
             Op::Jump(..) => "jump".into(),
             Op::Brif(..) => "brif".into(),
             Op::Return(_) => "return".into(),
-            Op::Deopt => "deopt".into(),
+            Op::Deopt(Reason::Check) => "deopt".into(),
+            Op::Deopt(why) => format!("deopt.{}", why.name()),
         }
     }
 }

@@ -488,7 +488,7 @@ impl Verifier<'_> {
                 want!(*a, Value, "operand");
                 Some(I32)
             }
-            Op::Check(c) => {
+            Op::Check(c, _) => {
                 want!(*c, I32, "condition");
                 None
             }
@@ -573,7 +573,7 @@ impl Verifier<'_> {
                 }
                 None
             }
-            Op::Jump(..) | Op::Deopt => None,
+            Op::Jump(..) | Op::Deopt(_) => None,
         };
         if let Op::CallHelper(name, _) = &inst.op {
             if name.is_empty() {

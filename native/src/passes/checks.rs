@@ -110,7 +110,7 @@ pub fn run(f: &mut Function) -> bool {
             }
             for (i, inst) in f.block(b).insts.iter().enumerate() {
                 match inst.op {
-                    Op::Check(cond) => match c.compare(cond) {
+                    Op::Check(cond, _) => match c.compare(cond) {
                         Some((cc, x, y)) if c.decide(cc, x, y) == Some(false) => removed.push((b, i)),
                         Some((cc, x, y)) => c.facts.push(Fact { cc: inverse(cc), x, y }),
                         None => {}

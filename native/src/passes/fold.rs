@@ -246,7 +246,7 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
             };
             Simpler::Op(Op::Iconst(Type::I32, (is == *tag) as i64))
         }
-        Op::Check(c) if int(c) == Some(0) => Simpler::Remove,
+        Op::Check(c, _) if int(c) == Some(0) => Simpler::Remove,
         Op::Brif(c, t, ta, e, ea) => match int(c) {
             Some(0) => Simpler::Op(Op::Jump(*e, ea.clone())),
             Some(_) => Simpler::Op(Op::Jump(*t, ta.clone())),

@@ -156,13 +156,13 @@ fn number_block(
                     changed = true;
                 }
             }
-            Op::Check(c) if scope.facts.get(&c) == Some(&true) => {
+            Op::Check(c, _) if scope.facts.get(&c) == Some(&true) => {
                 f.blocks[b.0 as usize].insts.remove(i);
                 changed = true;
                 continue;
             }
             // Past a check, its condition holds.
-            Op::Check(c) => {
+            Op::Check(c, _) => {
                 let old = scope.facts.insert(c, true);
                 scope.fact_undo.push((c, old));
             }

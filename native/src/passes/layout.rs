@@ -9,7 +9,7 @@ use crate::mir::{Function, Op};
 
 pub fn run(f: &mut Function) -> bool {
     let dom = Dominators::new(f);
-    let cold = |b: &crate::mir::Block| matches!(f.block(*b).insts.last().map(|i| &i.op), Some(Op::Deopt));
+    let cold = |b: &crate::mir::Block| matches!(f.block(*b).insts.last().map(|i| &i.op), Some(Op::Deopt(_)));
     let mut order: Vec<_> = dom.rpo.iter().copied().filter(|b| !cold(b)).collect();
     order.extend(dom.rpo.iter().copied().filter(|b| cold(b)));
     // Blocks the entry does not reach keep their place at the end (DCE removes them).
