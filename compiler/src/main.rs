@@ -43,7 +43,7 @@ const EXAMPLES: &str = "\
 Examples:
   iris hello.js                      compile in memory and run (hot code as machine code)
   iris --no-jit hello.js             the interpreter only
-  iris --jit-log hello.js            stderr: what the JIT compiles, each exit and why
+  iris --jit-log hello.js            stderr: what the JIT compiles and inlines, each exit and why
   iris dump --mir --jit-threshold 0 app.js   MIR of every function the JIT compiled
   iris compile app.js -o app.irb     write a bytecode bundle
   iris app.irb                       run the bundle (recognized by its magic bytes)
@@ -76,8 +76,9 @@ struct GlobalOpts {
     #[arg(long, global = true, value_name = "N")]
     jit_threshold: Option<u32>,
 
-    /// Report on stderr each function the JIT compiles, each entry into a loop, each exit
-    /// back to the interpreter (why, and at which bytecode offset) and each recompile.
+    /// Report on stderr each function the JIT compiles (what it inlined, and why not
+    /// where it did not), each entry into a loop, each exit back to the interpreter (why,
+    /// and at which bytecode offset) and each recompile.
     #[arg(long, global = true)]
     jit_log: bool,
 
