@@ -84,10 +84,12 @@ if [ "$quick" = 0 ]; then
     step "native tier on AArch64: iris cross-built, MIR programs and lit-test programs with --jit-threshold 0 under qemu-aarch64"
     CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
       cargo build -q --target aarch64-unknown-linux-gnu -p compiler --bin iris
+    # A debug build (its MIR and Cranelift verifiers check the AArch64 code too) emulated:
+    # the programs that collect at every safepoint (--gc-stress) take minutes.
     IRIS_AARCH64="$PWD/target/aarch64-unknown-linux-gnu/debug/iris" \
-      cargo run -q -p lit-tests -- --no-build --iris "$PWD/lit-tests/qemu-aarch64-iris" lit-tests/tests/mir/run
+      cargo run -q -p lit-tests -- --no-build --timeout 300 --iris "$PWD/lit-tests/qemu-aarch64-iris" lit-tests/tests/mir/run
     IRIS_AARCH64="$PWD/target/aarch64-unknown-linux-gnu/debug/iris" \
-      cargo run -q -p lit-tests -- --no-build --iris "$PWD/lit-tests/qemu-aarch64-iris" \
+      cargo run -q -p lit-tests -- --no-build --timeout 300 --iris "$PWD/lit-tests/qemu-aarch64-iris" \
       --iris-arg=--jit-threshold=0 lit-tests/tests/run lit-tests/tests/jit
   elif [ "${IRIS_REQUIRE_AARCH64:-0}" = 1 ]; then
     echo "test.sh: the AArch64 tests need qemu-aarch64, aarch64-linux-gnu-gcc and the rust target aarch64-unknown-linux-gnu" >&2

@@ -244,7 +244,7 @@ fn enter(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled, at: 
 /// through an exit, with `status` (not 0).
 pub(crate) fn left(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Compiled, status: u64) -> Outcome {
     let k = (status & 0xffff_ffff) as usize - 1;
-    let none = Exit { ip: 0, inlined: Box::new([]), arguments: None };
+    let none = Exit { ip: 0, inlined: Box::new([]), arguments: None, written: Box::new([]) };
     let exit = code.exits.get(k).unwrap_or(&none);
     if let Some(r) = exit.arguments {
         let arguments = crate::interp::ops::call::create_arguments(rt, fi);
@@ -258,7 +258,7 @@ pub(crate) fn left(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Comp
     let base = rt.calls.frames[fi].base;
     for (j, &inlined) in exit.inlined.iter().enumerate() {
         let resume = exit.inlined.get(j + 1).map_or(exit.ip, |next| next.call);
-        push_inlined(rt, base, inlined, resume);
+        push_inlined(rt, base, inlined, resume, &exit.written);
     }
     if rt.host.options.jit_log {
         let why = if status & native::THREW != 0 {
@@ -302,9 +302,9 @@ pub(crate) fn left(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Comp
 /// instruction `ip`), above its caller's frame, which is the top one: the arguments from the
 /// caller's registers (the call's operands, which the exit wrote back; for `f.apply(x,
 /// arguments)`, `x` and the caller's own arguments), its registers where the exit wrote
-/// them (every one, just above the caller's window; `inlined.window` counts from `base`,
-/// the compiled frame's first register).
-fn push_inlined(rt: &mut Runtime, base: u32, inlined: InlinedExit, ip: u32) {
+/// them (just above the caller's window; `inlined.window` counts from `base`, the compiled
+/// frame's first register), undefined where it did not (`written`: dead registers).
+fn push_inlined(rt: &mut Runtime, base: u32, inlined: InlinedExit, ip: u32, written: &[u32]) {
     use native::mir::FrameKind;
     let caller = *rt.calls.frames.last().expect("the caller's frame");
     // SAFETY: functions of this runtime's bundles, used while the runtime lives.
@@ -337,19 +337,27 @@ fn push_inlined(rt: &mut Runtime, base: u32, inlined: InlinedExit, ip: u32) {
     );
     assert!(this_at < at && rest_at + args - 1 <= at, "an inlined callee's arguments are below its window");
     let p = rt.calls.stack.as_mut_ptr();
+    let window = base as usize + inlined.window as usize;
     // SAFETY: `[at, at + total)` is within the stack's capacity (checked above; the stack
-    // never reallocates), and the exit wrote every one of the callee's registers,
-    // `[at + args, at + total)`, with live values (`Function::exits` lists them all); the
-    // arguments are copied from below `at` (checked above: the caller's registers or its
-    // arguments) before the length covers them, so every value up to the new length is
-    // initialized.
+    // never reallocates). The exit wrote the callee's live registers (those in `written`,
+    // in `[at + args, at + total)` = `[window, window + frame size)`) with live values, and
+    // the others are set to undefined here; the arguments are copied from below `at`
+    // (checked above: the caller's registers or its arguments). All that is done before
+    // the length covers them, so every value up to the new length is initialized.
     unsafe {
         p.add(at).write(*p.add(this_at));
         for i in 1..args {
             p.add(at + i).write(*p.add(rest_at + i - 1));
         }
+        for r in at + args..at + total {
+            let reg = (r - base as usize) as u32;
+            if written.binary_search(&reg).is_err() {
+                p.add(r).write(Value::UNDEFINED);
+            }
+        }
         rt.calls.stack.set_len(at + total);
     }
+    debug_assert_eq!(at + args, window);
     let construct = new_target.is_some();
     rt.calls.frames.push(Frame {
         info: FuncRef::new(callee),
@@ -403,6 +411,10 @@ struct Observed<'a> {
     holders: &'a RefCell<Vec<Gc<JsObject>>>,
     /// What the translation decided, for `--jit-log` (None: not logging).
     notes: Option<&'a RefCell<Vec<String>>>,
+    /// Set when the code is given what holds only while the prototype epoch stays.
+    epoch: &'a std::cell::Cell<bool>,
+    /// The dictionary-mode shapes the code reads properties of at their slots.
+    dictionaries: &'a RefCell<Vec<Gc<Shape>>>,
 }
 
 impl translate::Profile for Observed<'_> {
@@ -437,10 +449,12 @@ impl translate::Profile for Observed<'_> {
             let (holder, transition) = match (e.kind, e.holder, e.new_shape) {
                 (ic::OWN | ic::OWN_DICT, _, _) => (None, None),
                 (ic::PROTO, Some(h), _) if current => {
+                    self.epoch.set(true);
                     self.holders.borrow_mut().push(h);
                     (Some(Holder { object: h.addr() as u64, epoch: e.epoch }), None)
                 }
                 (ic::ADD, _, Some(to)) if current => {
+                    self.epoch.set(true);
                     self.shapes.borrow_mut().push(to);
                     (None, Some(Holder { object: to.addr() as u64, epoch: e.epoch }))
                 }
@@ -456,6 +470,9 @@ impl translate::Profile for Observed<'_> {
             let slot =
                 if e.loc & out_of_line != 0 { SlotAt::OutOfLine(e.loc & !out_of_line) } else { SlotAt::Inline(e.loc) };
             let dict_version = (e.kind == ic::OWN_DICT).then_some(e.epoch);
+            if dict_version.is_some() {
+                self.dictionaries.borrow_mut().push(shape);
+            }
             // Only functions (whose `prototype` is made on first use) keep the empty marker
             // in a named slot.
             let kind = match e.holder.filter(|_| holder.is_some()) {
@@ -586,6 +603,7 @@ impl translate::Profile for Observed<'_> {
                 if !data(attrs) || value.is_empty() {
                     return None;
                 }
+                self.epoch.set(true);
                 self.holders.borrow_mut().push(p);
                 let out_of_line = crate::object::OUT_OF_LINE;
                 let at =
@@ -667,6 +685,8 @@ impl<'a> Observed<'a> {
                 shapes: self.shapes,
                 holders: self.holders,
                 notes: self.notes,
+                epoch: self.epoch,
+                dictionaries: self.dictionaries,
             }),
         })
     }
@@ -682,6 +702,10 @@ struct Made {
     dump: Option<(String, Vec<u8>)>,
     /// What the translation decided (with `RuntimeOptions::jit_log`).
     notes: Vec<String>,
+    /// Whether the code assumes the current prototype epoch, and the dictionary-mode
+    /// shapes whose versions it assumes (see `invalidate`).
+    epoch: bool,
+    dictionaries: Vec<Gc<Shape>>,
 }
 
 /// Compiles `info` for an entry at `at` and keeps the code; None if it cannot be.
@@ -701,7 +725,7 @@ fn compile<'a>(rt: &mut Runtime, info: &'a FunctionInfo, at: u32) -> Option<&'a 
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| machine_code(rt, info, at, &name)))
             .unwrap_or_else(|_| Err("internal error in the JIT".to_string()))
     };
-    let Made { code, shapes, holders, dump, notes } = match result {
+    let Made { code, shapes, holders, dump, notes, epoch, dictionaries } = match result {
         Ok(r) => r,
         Err(e) => {
             if rt.host.options.jit_log {
@@ -713,6 +737,14 @@ fn compile<'a>(rt: &mut Runtime, info: &'a FunctionInfo, at: u32) -> Option<&'a 
     };
     rt.code.jit_shapes.extend(shapes);
     rt.code.jit_holders.extend(holders);
+    if epoch {
+        rt.code.epoch_dependents.push(FuncRef::new(info));
+    }
+    for d in dictionaries {
+        if !rt.code.dictionary_dependents.iter().any(|&(s, f)| s == d && f == FuncRef::new(info)) {
+            rt.code.dictionary_dependents.push((d, FuncRef::new(info)));
+        }
+    }
     let size = code.memory.len();
     let code = info.jit.install(at, code);
     if at == 0 && !flags.contains(FunctionFlags::CLASS_CONSTRUCTOR) {
@@ -753,7 +785,16 @@ fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Resul
     let code = info.code();
     let (shapes, holders, notes) = (RefCell::new(Vec::new()), RefCell::new(Vec::new()), RefCell::new(Vec::new()));
     let logging = rt.host.options.jit_log;
-    let observed = Observed { rt, info, shapes: &shapes, holders: &holders, notes: logging.then_some(&notes) };
+    let (epoch, dictionaries) = (std::cell::Cell::new(false), RefCell::new(Vec::new()));
+    let observed = Observed {
+        rt,
+        info,
+        shapes: &shapes,
+        holders: &holders,
+        notes: logging.then_some(&notes),
+        epoch: &epoch,
+        dictionaries: &dictionaries,
+    };
     let source = translate::Source {
         name,
         insts: &code.insts,
@@ -792,11 +833,24 @@ fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Resul
                 })
                 .collect(),
             arguments: e.arguments,
+            written: {
+                let mut w: Vec<u32> = e.regs.iter().map(|&(r, _)| r).collect();
+                w.sort_unstable();
+                w.into()
+            },
         })
         .collect();
-    // Registers exits may write: the frame's, and inlined callees' windows above it.
-    let extent =
-        mir.exits.iter().flat_map(|e| e.regs.iter().map(|&(r, _)| r + 1)).fold(info.header.frame_size, u32::max);
+    // Registers exits may make frames of: the frame's, and inlined callees' windows above
+    // it.
+    let windows = mir.exits.iter().flat_map(|e| {
+        e.inlined.iter().map(|i| {
+            // SAFETY: as above.
+            let callee = unsafe { &*(i.function as *const FunctionInfo) };
+            i.window + callee.header.frame_size
+        })
+    });
+    let written = mir.exits.iter().flat_map(|e| e.regs.iter().map(|&(r, _)| r + 1));
+    let extent = windows.chain(written).fold(info.header.frame_size, u32::max);
     let dump = rt.host.options.jit_dump.then(|| (mir.to_string(), compiled.code.clone()));
     let compiled = Compiled { memory, exits, extent, params, deopts: std::cell::Cell::new(0) };
     Ok(Made {
@@ -805,6 +859,8 @@ fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Resul
         holders: holders.into_inner(),
         dump,
         notes: notes.into_inner(),
+        epoch: epoch.get(),
+        dictionaries: dictionaries.into_inner(),
     })
 }
 

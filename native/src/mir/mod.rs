@@ -126,6 +126,20 @@ pub enum FloatCC {
     Ge,
 }
 
+impl FloatCC {
+    /// The signed integer condition that says the same of int32s (which have no NaN).
+    pub fn for_int32s(self) -> IntCC {
+        match self {
+            FloatCC::Eq => IntCC::Eq,
+            FloatCC::Ne => IntCC::Ne,
+            FloatCC::Lt => IntCC::Slt,
+            FloatCC::Le => IntCC::Sle,
+            FloatCC::Gt => IntCC::Sgt,
+            FloatCC::Ge => IntCC::Sge,
+        }
+    }
+}
+
 /// Binary integer operations (same-typed operands and result).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntOp {

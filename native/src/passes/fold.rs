@@ -158,14 +158,7 @@ fn simplify(f: &Function, known: &HashMap<Val, Known>, defs: &HashMap<Val, Op>, 
             // Int32s converted (or constants that are int32s) compare as the int32s: there
             // is no NaN among them.
             _ => {
-                let icc = match cc {
-                    FloatCC::Eq => IntCC::Eq,
-                    FloatCC::Ne => IntCC::Ne,
-                    FloatCC::Lt => IntCC::Slt,
-                    FloatCC::Le => IntCC::Sle,
-                    FloatCC::Gt => IntCC::Sgt,
-                    FloatCC::Ge => IntCC::Sge,
-                };
+                let icc = cc.for_int32s();
                 let int32 =
                     |x: f64| (x == (x as i32) as f64 && !(x == 0.0 && x.is_sign_negative())).then_some(x as i32);
                 match (defs.get(a), defs.get(b)) {

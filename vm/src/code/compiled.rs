@@ -4,6 +4,9 @@
 use std::cell::{Cell, RefCell};
 use std::ptr::NonNull;
 
+/// Times a function's code is invalidated after which it stays interpreted.
+const MAX_INVALIDATIONS: u32 = 16;
+
 /// Machine code for a function, entered at its start or at one loop header.
 pub(crate) struct Compiled {
     pub(crate) memory: native::code_memory::CodeMemory,
@@ -29,6 +32,10 @@ pub(crate) struct Exit {
     pub(crate) inlined: Box<[InlinedExit]>,
     /// The register to give the frame's arguments object, which the code did not make.
     pub(crate) arguments: Option<u32>,
+    /// The registers the exit writes (counting from the compiled frame's first), in order:
+    /// the others of an inlined callee's window are dead there, and set to undefined when
+    /// its frame is made.
+    pub(crate) written: Box<[u32]>,
 }
 
 /// The frame an exit from an inlined callee pushes (see `native::mir::InlinedFrame`).
@@ -59,8 +66,10 @@ pub(crate) struct JitState {
     entry: Cell<Option<NonNull<Compiled>>>,
     /// The code entered at loop headers: (instruction index, code in `made`).
     loops: RefCell<Vec<(u32, NonNull<Compiled>)>>,
-    /// How many times its code was dropped (for exiting too often).
+    /// How many times its code was dropped (for exiting too often), and invalidated (what
+    /// it assumed changed).
     pub(crate) drops: Cell<u32>,
+    pub(crate) invalidations: Cell<u32>,
     /// Never compile it again: it could not be, or its code kept exiting.
     pub(crate) given_up: Cell<bool>,
     /// Exits taken from copies of it inlined into callers (past a few, it is not inlined
@@ -124,6 +133,23 @@ impl JitState {
         d.frame_size.set(frame_size);
         d.realm.set(realm);
         d.code.set(code.memory.address());
+    }
+
+    /// Whether any code of the function is entered.
+    pub(crate) fn has_code(&self) -> bool {
+        self.entry.get().is_some() || !self.loops.borrow().is_empty()
+    }
+
+    /// Stops entering its code because what the code assumed changed (not because it left
+    /// too often); whether the function stays interpreted from now on (a program that keeps
+    /// changing what code assumes would have it compiled again and again).
+    pub(crate) fn invalidate(&self) -> bool {
+        self.drop_all();
+        self.invalidations.set(self.invalidations.get() + 1);
+        if self.invalidations.get() >= MAX_INVALIDATIONS {
+            self.given_up.set(true);
+        }
+        self.given_up.get()
     }
 
     /// Stops entering every code of the function (frames running it finish with it).

@@ -25,6 +25,15 @@ pub(crate) struct LoadedCode {
     /// The shapes of `this` that construct sites recorded (`code::feedback`), kept alive
     /// for the JIT to look properties up in.
     pub(crate) feedback_shapes: Vec<crate::gc::Gc<crate::object::Shape>>,
+    /// Functions whose compiled code assumes the current prototype epoch (read properties
+    /// of prototypes, or added properties by transitions): when it moves, their code is not
+    /// entered again (`jit::invalidate`).
+    #[cfg(feature = "jit")]
+    pub(crate) epoch_dependents: Vec<FuncRef>,
+    /// Functions whose compiled code read properties of a dictionary-mode shape at their
+    /// slots, which hold while its version stays (the shapes are kept in `jit_shapes`).
+    #[cfg(feature = "jit")]
+    pub(crate) dictionary_dependents: Vec<(crate::gc::Gc<crate::object::Shape>, FuncRef)>,
     /// What the JIT compiled, with `RuntimeOptions::jit_dump`: (heading, MIR text after
     /// the passes, machine code).
     pub(crate) jit_dumps: Vec<(String, String, Vec<u8>)>,
@@ -51,6 +60,46 @@ impl LoadedCode {
 }
 
 impl Runtime {
+    /// What compiled code assumed changed: the prototype epoch moved (`shape` None,
+    /// `prototypes_changed`: what the code read on a prototype chain, the transitions it
+    /// adds properties by), or the version of dictionary-mode `shape` (what the code read
+    /// at its slots). The code that assumed it is not entered again, and frames running it
+    /// leave at its next check. Its functions run in the interpreter until they are warm
+    /// again, which refills their inline caches, then are compiled anew; that is not
+    /// counted against them as exits are.
+    #[cfg(feature = "jit")]
+    pub(crate) fn invalidate_code(&mut self, shape: Option<crate::gc::Gc<crate::object::Shape>>) {
+        let dependents: Vec<FuncRef> = match shape {
+            None => std::mem::take(&mut self.code.epoch_dependents),
+            Some(s) => {
+                if self.code.dictionary_dependents.is_empty() {
+                    return;
+                }
+                let all = std::mem::take(&mut self.code.dictionary_dependents);
+                let (hit, kept): (Vec<_>, Vec<_>) = all.into_iter().partition(|d| d.0 == s);
+                self.code.dictionary_dependents = kept;
+                hit.into_iter().map(|(_, f)| f).collect()
+            }
+        };
+        for f in dependents {
+            // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+            let info = unsafe { crate::code::info_ref(f) };
+            if !info.jit.has_code() {
+                continue;
+            }
+            let stays = info.jit.invalidate();
+            info.warm.entries.set(0);
+            info.warm.back_edges.set(0);
+            if self.host.options.jit_log {
+                let what = if shape.is_some() { "a dictionary's properties changed" } else { "a prototype changed" };
+                let again = if stays { "it stays interpreted" } else { "to be compiled again" };
+                let name = info.display_name();
+                let name = if name.is_empty() { "<anonymous>".to_string() } else { name };
+                eprintln!("jit: invalidated the code of {name}#{}: {what}, {again}", info.id);
+            }
+        }
+    }
+
     /// Loads a bundle into `realm` and runs its global code; returns the completion value.
     pub(crate) fn eval_bundle(&mut self, bytes: Vec<u8>, realm: u32) -> JsResult<Value> {
         let bundle = match bytecode::Bundle::from_bytes(bytes) {

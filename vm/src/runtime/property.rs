@@ -555,9 +555,7 @@ impl Runtime {
             self.heap.get_mut(obj).shape = next;
         }
         self.heap.init_slot(obj, slot, value);
-        if self.heap.get(obj).header.flags & IS_PROTOTYPE != 0 {
-            *self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
-        }
+        self.bump_if_prototype(obj);
         slot
     }
 
@@ -575,8 +573,25 @@ impl Runtime {
 
     fn bump_if_prototype(&mut self, obj: Gc<JsObject>) {
         if self.heap.get(obj).header.flags & IS_PROTOTYPE != 0 {
-            *self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
+            self.prototypes_changed();
         }
+    }
+
+    /// A prototype's layout changed: what inline caches and compiled code found on
+    /// prototype chains may not hold any more. The epoch moves (caches compare it), and
+    /// compiled code that assumed the old one is not entered again.
+    pub(crate) fn prototypes_changed(&mut self) {
+        *self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
+        #[cfg(feature = "jit")]
+        self.invalidate_code(None);
+    }
+
+    /// A dictionary-mode shape's version moved (a property removed, or its attributes
+    /// changed; `dict_version`): compiled code that read its properties at their slots
+    /// (the global object's, say) is not entered again.
+    fn dictionary_changed(&mut self, _shape: Gc<Shape>) {
+        #[cfg(feature = "jit")]
+        self.invalidate_code(Some(_shape));
     }
 
     /// Changes the attributes of named property `k` (in slot `slot`) to `attrs`.
@@ -590,6 +605,7 @@ impl Runtime {
         if attrs & (ACCESSOR | WRITABLE) != WRITABLE {
             s.header.flags |= HAS_SPECIAL;
         }
+        self.dictionary_changed(d);
         self.bump_if_prototype(obj);
     }
 
@@ -933,6 +949,7 @@ impl Runtime {
                 }
                 s.dict_version = s.dict_version.wrapping_add(1);
                 self.heap.set_slot(obj, slot, Value::UNDEFINED);
+                self.dictionary_changed(d);
                 self.bump_if_prototype(obj);
                 Ok(true)
             }
@@ -1052,9 +1069,8 @@ impl Runtime {
             }
             self.heap.get_mut(obj).shape = s;
         }
-        self.bump_if_prototype(obj);
         // Caches keyed on shapes of objects inheriting from `obj` depend on its chain.
-        *self.caches.proto_epoch = self.caches.proto_epoch.wrapping_add(1);
+        self.prototypes_changed();
     }
 
     /// `[[IsExtensible]]`.
