@@ -96,12 +96,16 @@ pub fn mir(req: &MirRequest) -> Result<String, String> {
     {
         let mut out = String::new();
         for f in &module {
-            let compiled = lower::compile(f, target, runtime_interface::interface(), &callees)
-                .map_err(|e| format!("{name}: {e}"))?;
+            let vm = runtime_interface::interface();
             if module.len() > 1 && req.disasm {
                 let _ = writeln!(out, "%{}:", f.name);
             }
-            out.push_str(&if req.clif { compiled.clif } else { disassemble(&compiled.code, target)? });
+            if req.clif {
+                out.push_str(&lower::clif(f, target, vm, &callees).map_err(|e| format!("{name}: {e}"))?);
+            } else {
+                let compiled = lower::compile(f, target, vm, &callees).map_err(|e| format!("{name}: {e}"))?;
+                out.push_str(&disassemble(&compiled.code, target)?);
+            }
         }
         Ok(out)
     }
