@@ -7,10 +7,10 @@
 #      allocation), and every lit-test with the JIT compiling each function at its first call
 #      (`--jit-threshold 0`), with and without `--gc-stress`,
 #   3. when node is installed, the lit-test programs' expected output against node,
-#   4. the test262 gate (`test262-runner --check` against test262-runner/expectations.txt) when
-#      test262 is at $TEST262_DIR or ../shared/test262, in the interpreter and again (a release
-#      build) with the JIT compiling every function at its first call, and once more compiling
-#      at the second call (where callers have call feedback and inline their callees),
+#   4. the test262 gate (`test262-runner --check` against test262-runner/expectations.txt, a
+#      release build) when test262 is at $TEST262_DIR or ../shared/test262, in the interpreter
+#      and again with the JIT compiling every function at its first call, and once more
+#      compiling at the second call (where callers have call feedback and inline their callees),
 #   5. the native tier on AArch64: iris cross-built for aarch64-unknown-linux-gnu, its runnable
 #      MIR tests and the lit-test programs with `--jit-threshold 0` run under qemu-aarch64,
 #      when the cross toolchain and qemu are installed (IRIS_REQUIRE_AARCH64=1, as CI sets it,
@@ -56,12 +56,14 @@ fi
 if [ "$quick" = 0 ]; then
   t262="${TEST262_DIR:-../shared/test262}"
   if [ -d "$t262/test" ]; then
-    step "test262 gate ($t262)"
-    cargo run -q -p test262-runner -- --test262-dir "$t262" --check
     # A release build: the JIT compiles every function of every test, which the debug
-    # build's MIR and Cranelift verifiers make twice as slow (they run in the lit-tests).
-    step "test262 gate with --jit-threshold 0 ($t262), release build"
+    # build's MIR and Cranelift verifiers make twice as slow (they run in the lit-tests),
+    # and the interpreter's run takes half the time of a debug build's (with the HIR
+    # verifier after every pass, as a debug build runs it).
     cargo build -q --release -p test262-runner
+    step "test262 gate ($t262), release build, HIR verified after every pass"
+    target/release/test262-runner --test262-dir "$t262" --check --verify
+    step "test262 gate with --jit-threshold 0 ($t262), release build"
     target/release/test262-runner --test262-dir "$t262" --check --jit-threshold 0 \
       --json target/test262-results-jit.json
     # Compiled at their first call, functions have no call feedback and inline nothing: a

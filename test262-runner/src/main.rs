@@ -77,6 +77,10 @@ struct Cli {
     #[arg(long)]
     o0: bool,
 
+    /// Run the HIR verifier after IRGen and after every pass (the default in debug builds).
+    #[arg(long)]
+    verify: bool,
+
     /// Run with the JIT, compiling a function after this many calls (0: every function at
     /// its first call). Without it, tests run in the interpreter.
     #[arg(long, value_name = "N")]
@@ -104,6 +108,7 @@ fn engine_config(cli: &Cli) -> engine::EngineConfig {
     if cli.o0 {
         compile.opt_level = ir::passes::OptLevel::O0;
     }
+    compile.verify |= cli.verify;
     engine::EngineConfig { compile, heap_limit: cli.heap_limit_mb << 20, jit_threshold: cli.jit_threshold }
 }
 
@@ -202,6 +207,9 @@ fn supervisor_config(cli: &Cli, root: &Path, timeout: u64, threads: usize) -> su
     ];
     if cli.o0 {
         worker_args.push("--o0".to_string());
+    }
+    if cli.verify {
+        worker_args.push("--verify".to_string());
     }
     if let Some(t) = cli.jit_threshold {
         worker_args.extend(["--jit-threshold".to_string(), t.to_string()]);
