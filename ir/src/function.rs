@@ -8,7 +8,7 @@
 //! A value is either the result of an instruction or a literal. Literals are interned per
 //! function, so two uses of `1` share one `Value`.
 
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 use crate::effects::Effects;
 use crate::entity::EntityMap;
@@ -312,10 +312,20 @@ impl Function {
 
     /// Removes `block` and its instructions from the layout.
     pub fn remove_block(&mut self, block: Block) {
-        for inst in std::mem::take(&mut self.blocks[block].insts) {
-            self.insts[inst].block = None;
+        self.remove_blocks(&[block]);
+    }
+
+    /// Removes `blocks` from the layout and their instructions from them, in one pass over
+    /// the layout.
+    pub fn remove_blocks(&mut self, blocks: &[Block]) {
+        let mut gone = HashSet::with_capacity(blocks.len());
+        for &block in blocks {
+            for inst in std::mem::take(&mut self.blocks[block].insts) {
+                self.insts[inst].block = None;
+            }
+            gone.insert(block);
         }
-        self.layout.retain(|&b| b != block);
+        self.layout.retain(|b| !gone.contains(b));
     }
 
     /// The result value of `inst`; panics if its opcode has none (a compiler bug).

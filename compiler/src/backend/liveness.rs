@@ -16,7 +16,7 @@
 
 use super::lir::{LFunction, RegClass, VReg};
 
-/// A dense bit set over vreg indices.
+/// A dense bit set over vreg indices (one for the whole function, reused block by block).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BitSet {
     words: Vec<u64>,
@@ -42,36 +42,6 @@ impl BitSet {
     pub fn contains(&self, i: usize) -> bool {
         self.words[i / 64] & (1u64 << (i % 64)) != 0
     }
-    /// `self ∪= other`; returns whether `self` changed.
-    pub fn union_with(&mut self, other: &BitSet) -> bool {
-        let mut changed = false;
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
-            let new = *a | b;
-            changed |= new != *a;
-            *a = new;
-        }
-        changed
-    }
-    /// `self = (self − minus) ∪ plus`.
-    fn assign_minus_union(&mut self, base: &BitSet, minus: &BitSet, plus: &BitSet) {
-        for i in 0..self.words.len() {
-            self.words[i] = (base.words[i] & !minus.words[i]) | plus.words[i];
-        }
-    }
-    /// The members, ascending.
-    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(w, &bits)| {
-            let mut bits = bits;
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let t = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Some(w * 64 + t)
-            })
-        })
-    }
 }
 
 /// A half-open range of positions.
@@ -96,6 +66,10 @@ impl Liveness {
 }
 
 /// Computes liveness for every vreg of `f` that is not a stack slot.
+///
+/// The sets of the dataflow are sorted lists of vreg indices, not bit sets over every vreg:
+/// a function of forty thousand blocks and as many values keeps only what is live at each
+/// block's edges, and a worklist revisits only the blocks whose successors changed.
 pub fn compute(f: &LFunction) -> Result<Liveness, String> {
     let n = f.vreg_count();
     let nb = f.blocks.len();
@@ -108,60 +82,75 @@ pub fn compute(f: &LFunction) -> Result<Liveness, String> {
         next += b.insts.len() as u32;
     }
 
-    // Upward-exposed uses and definitions of every block.
-    let mut gen = vec![BitSet::new(n); nb];
-    let mut kill = vec![BitSet::new(n); nb];
+    // Upward-exposed uses and definitions of every block, and the blocks that reach each one
+    // by a normal edge or an exception edge.
+    let (mut defined, mut used) = (BitSet::new(n), BitSet::new(n));
+    let mut gen: Vec<Vec<u32>> = Vec::with_capacity(nb);
+    let mut kill: Vec<Vec<u32>> = Vec::with_capacity(nb);
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); nb];
     for (bi, b) in f.blocks.iter().enumerate() {
+        let (mut g, mut k) = (Vec::new(), Vec::new());
         for inst in &b.insts {
             inst.for_each_use(|v| {
-                if tracked(v) && !kill[bi].contains(v.index()) {
-                    gen[bi].insert(v.index());
+                if tracked(v) && !defined.contains(v.index()) && used.insert(v.index()) {
+                    g.push(v.0);
                 }
             });
             inst.for_each_def(|v| {
-                if tracked(v) {
-                    kill[bi].insert(v.index());
+                if tracked(v) && defined.insert(v.index()) {
+                    k.push(v.0);
                 }
             });
         }
-    }
-
-    // Fixed point, visiting blocks backwards (fast for forward layouts).
-    let mut live_in = vec![BitSet::new(n); nb];
-    let mut live_out = vec![BitSet::new(n); nb];
-    let mut exc_in = vec![BitSet::new(n); nb];
-    let mut changed = true;
-    let mut rounds = 0;
-    while changed {
-        changed = false;
-        rounds += 1;
-        if rounds > nb + 2 {
-            // Monotone dataflow over a finite lattice converges in at most one round per
-            // block plus one; more means a bug.
-            return Err("liveness did not converge".to_string());
+        for &v in &g {
+            used.remove(v as usize);
         }
-        for bi in (0..nb).rev() {
-            let mut out = BitSet::new(n);
-            for &s in &f.blocks[bi].succs {
-                out.union_with(&live_in[s]);
-            }
-            let mut exc = BitSet::new(n);
-            for &h in &f.blocks[bi].handlers {
-                exc.union_with(&live_in[h]);
-            }
-            let mut new_in = BitSet::new(n);
-            new_in.assign_minus_union(&out, &kill[bi], &gen[bi]);
-            new_in.union_with(&exc);
-            if new_in != live_in[bi] {
-                live_in[bi] = new_in;
-                changed = true;
-            }
-            live_out[bi] = out;
-            exc_in[bi] = exc;
+        for &v in &k {
+            defined.remove(v as usize);
+        }
+        g.sort_unstable();
+        k.sort_unstable();
+        gen.push(g);
+        kill.push(k);
+        for &s in b.succs.iter().chain(&b.handlers) {
+            preds[s].push(bi as u32);
         }
     }
 
-    if let Some(v) = live_in.first().and_then(|s| s.iter().next()) {
+    // live_in = gen ∪ (live_out − kill) ∪ exc_in, where live_out is the union of the
+    // successors' live_in and exc_in that of the handlers'. Every set only grows, so a
+    // block's live_in changed when its size did.
+    let mut live_in: Vec<Vec<u32>> = vec![Vec::new(); nb];
+    let union_of = |sets: &mut dyn Iterator<Item = &Vec<u32>>| -> Vec<u32> {
+        let mut out: Vec<u32> = sets.flatten().copied().collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    // Blocks to visit, last block first (fast for forward layouts).
+    let mut work: Vec<u32> = (0..nb as u32).collect();
+    let mut queued = vec![true; nb];
+    while let Some(bi) = work.pop() {
+        let bi = bi as usize;
+        queued[bi] = false;
+        let b = &f.blocks[bi];
+        let out = union_of(&mut b.succs.iter().map(|&s| &live_in[s]));
+        let mut new_in = minus(&out, &kill[bi]);
+        new_in.extend_from_slice(&gen[bi]);
+        new_in.extend(b.handlers.iter().flat_map(|&h| live_in[h].iter().copied()));
+        new_in.sort_unstable();
+        new_in.dedup();
+        if new_in.len() != live_in[bi].len() {
+            live_in[bi] = new_in;
+            for &p in &preds[bi] {
+                if !std::mem::replace(&mut queued[p as usize], true) {
+                    work.push(p);
+                }
+            }
+        }
+    }
+
+    if let Some(v) = live_in.first().and_then(|s| s.first()) {
         return Err(format!("v{v} is used before it is defined"));
     }
 
@@ -177,13 +166,18 @@ pub fn compute(f: &LFunction) -> Result<Liveness, String> {
         }
         iv.push((from, to));
     }
+    // What is live at the current instruction of the block being walked, and every vreg
+    // that set held (to empty it for the next block).
+    let mut live = BitSet::new(n);
+    let mut touched: Vec<u32> = Vec::new();
     for bi in (0..nb).rev() {
         let b = &f.blocks[bi];
         let from = 2 * block_start[bi];
         let to = 2 * (block_start[bi] + b.insts.len() as u32);
-        let mut live = live_out[bi].clone();
-        for v in live.iter() {
-            add_range(&mut intervals[v], from, to);
+        for &v in &union_of(&mut b.succs.iter().map(|&s| &live_in[s])) {
+            add_range(&mut intervals[v as usize], from, to);
+            live.insert(v as usize);
+            touched.push(v);
         }
         for (k, inst) in b.insts.iter().enumerate().rev() {
             let i = block_start[bi] + k as u32;
@@ -205,18 +199,38 @@ pub fn compute(f: &LFunction) -> Result<Liveness, String> {
             inst.for_each_use(|v| {
                 if tracked(v) {
                     add_range(&mut intervals[v.index()], from, Liveness::use_pos(i) + 1);
-                    live.insert(v.index());
+                    if live.insert(v.index()) {
+                        touched.push(v.0);
+                    }
                 }
             });
         }
-        for v in exc_in[bi].iter() {
-            add_range(&mut intervals[v], from, to);
+        for v in touched.drain(..) {
+            live.remove(v as usize);
+        }
+        for &v in &union_of(&mut b.handlers.iter().map(|&h| &live_in[h])) {
+            add_range(&mut intervals[v as usize], from, to);
         }
     }
     for iv in &mut intervals {
         normalize(iv);
     }
     Ok(Liveness { intervals })
+}
+
+/// The members of sorted `a` that are not in sorted `b`.
+fn minus(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(a.len());
+    let mut j = 0;
+    for &x in a {
+        while j < b.len() && b[j] < x {
+            j += 1;
+        }
+        if j >= b.len() || b[j] != x {
+            out.push(x);
+        }
+    }
+    out
 }
 
 /// Sorts segments and merges the overlapping or touching ones.
@@ -233,6 +247,7 @@ pub fn normalize(iv: &mut Vec<Segment>) {
 }
 
 /// Whether two sorted segment lists share a position.
+#[cfg(test)]
 pub fn overlaps(a: &[Segment], b: &[Segment]) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
@@ -247,34 +262,136 @@ pub fn overlaps(a: &[Segment], b: &[Segment]) -> bool {
     false
 }
 
-/// Whether `segs` (sorted) shares a position with `occupied` (sorted, disjoint, large),
-/// by binary search.
-pub fn overlaps_sparse(segs: &[Segment], occupied: &[Segment]) -> bool {
-    segs.iter().any(|&(s, e)| {
-        let k = occupied.partition_point(|&(_, oe)| oe <= s);
-        k < occupied.len() && occupied[k].0 < e
-    })
+/// A set of positions that grows by segments: a sorted list while it is small, a search tree
+/// once it is large, so that adding to it and testing a segment against it cost a logarithm
+/// of its size (a register's occupancy over a function of a million instructions).
+#[derive(Clone, Debug)]
+pub enum IntervalSet {
+    /// Sorted segments, merged where they overlap or touch.
+    List(Vec<Segment>),
+    /// Disjoint segments, start to end, merged where they overlap or touch.
+    Tree(std::collections::BTreeMap<u32, u32>),
 }
 
-/// Merges sorted `add` into sorted `into`, keeping it sorted (segments may touch).
-pub fn merge_into(into: &mut Vec<Segment>, add: &[Segment]) {
-    let mut out: Vec<Segment> = Vec::with_capacity(into.len() + add.len());
-    let (mut i, mut j) = (0, 0);
-    while i < into.len() || j < add.len() {
-        let take_into = j >= add.len() || (i < into.len() && into[i].0 <= add[j].0);
-        let seg = if take_into {
-            i += 1;
-            into[i - 1]
+impl Default for IntervalSet {
+    fn default() -> IntervalSet {
+        IntervalSet::List(Vec::new())
+    }
+}
+
+/// Past this many segments a list becomes a tree.
+const LIST_LIMIT: usize = 32;
+
+impl IntervalSet {
+    /// The set of sorted, disjoint `segs`.
+    pub fn from_sorted(segs: Vec<Segment>) -> IntervalSet {
+        if segs.len() > LIST_LIMIT {
+            IntervalSet::Tree(segs.into_iter().collect())
         } else {
-            j += 1;
-            add[j - 1]
-        };
-        match out.last_mut() {
-            Some(last) if seg.0 <= last.1 => last.1 = last.1.max(seg.1),
-            _ => out.push(seg),
+            IntervalSet::List(segs)
         }
     }
-    *into = out;
+
+    /// Number of segments.
+    pub fn len(&self) -> usize {
+        match self {
+            IntervalSet::List(l) => l.len(),
+            IntervalSet::Tree(t) => t.len(),
+        }
+    }
+
+    /// Whether the set has no position.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The segments, ascending.
+    pub fn iter(&self) -> Box<dyn Iterator<Item = Segment> + '_> {
+        match self {
+            IntervalSet::List(l) => Box::new(l.iter().copied()),
+            IntervalSet::Tree(t) => Box::new(t.iter().map(|(&s, &e)| (s, e))),
+        }
+    }
+
+    /// The first segment.
+    pub fn first(&self) -> Option<Segment> {
+        match self {
+            IntervalSet::List(l) => l.first().copied(),
+            IntervalSet::Tree(t) => t.first_key_value().map(|(&s, &e)| (s, e)),
+        }
+    }
+
+    /// The last segment.
+    pub fn last(&self) -> Option<Segment> {
+        match self {
+            IntervalSet::List(l) => l.last().copied(),
+            IntervalSet::Tree(t) => t.last_key_value().map(|(&s, &e)| (s, e)),
+        }
+    }
+
+    /// Whether the set shares a position with `[s, e)`.
+    pub fn overlaps_segment(&self, (s, e): Segment) -> bool {
+        match self {
+            IntervalSet::List(l) => {
+                let k = l.partition_point(|&(_, le)| le <= s);
+                k < l.len() && l[k].0 < e
+            }
+            // Disjoint segments sorted by start have their ends sorted too: the last one
+            // starting before `e` ends last of those.
+            IntervalSet::Tree(t) => t.range(..e).next_back().is_some_and(|(_, &te)| te > s),
+        }
+    }
+
+    /// Whether the set shares a position with any of `segs`.
+    pub fn overlaps(&self, segs: &[Segment]) -> bool {
+        segs.iter().any(|&seg| self.overlaps_segment(seg))
+    }
+
+    /// Whether two sets share a position (the smaller one is looked up in the larger).
+    pub fn overlaps_set(&self, other: &IntervalSet) -> bool {
+        let (small, big) = if self.len() <= other.len() { (self, other) } else { (other, self) };
+        small.iter().any(|seg| big.overlaps_segment(seg))
+    }
+
+    /// Adds `[s, e)`.
+    pub fn insert(&mut self, (mut s, mut e): Segment) {
+        match self {
+            IntervalSet::List(l) => {
+                // The segments that overlap or touch [s, e) are l[lo..hi].
+                let lo = l.partition_point(|&(_, le)| le < s);
+                let hi = l.partition_point(|&(ls, _)| ls <= e);
+                if lo < hi {
+                    s = s.min(l[lo].0);
+                    e = e.max(l[hi - 1].1);
+                }
+                l.splice(lo..hi, [(s, e)]);
+                if l.len() > LIST_LIMIT {
+                    *self = IntervalSet::Tree(std::mem::take(l).into_iter().collect());
+                }
+            }
+            IntervalSet::Tree(t) => {
+                if let Some((&ps, &pe)) = t.range(..=s).next_back() {
+                    if pe >= s {
+                        s = ps;
+                        e = e.max(pe);
+                        t.remove(&ps);
+                    }
+                }
+                while let Some((&ns, &ne)) = t.range(s..=e).next() {
+                    e = e.max(ne);
+                    t.remove(&ns);
+                }
+                t.insert(s, e);
+            }
+        }
+    }
+
+    /// Adds every segment of `segs`.
+    pub fn insert_all(&mut self, segs: impl IntoIterator<Item = Segment>) {
+        for seg in segs {
+            self.insert(seg);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -287,7 +404,7 @@ mod tests {
         assert!(s.insert(3));
         assert!(!s.insert(3));
         s.insert(129);
-        assert_eq!(s.iter().collect::<Vec<_>>(), vec![3, 129]);
+        assert!(s.contains(3) && s.contains(129) && !s.contains(4));
         s.remove(3);
         assert!(!s.contains(3));
         assert!(s.contains(129));
@@ -300,10 +417,44 @@ mod tests {
         assert_eq!(iv, vec![(0, 6), (10, 13)]);
         assert!(overlaps(&[(0, 2), (5, 7)], &[(6, 9)]));
         assert!(!overlaps(&[(0, 2), (5, 7)], &[(2, 5), (7, 8)]));
-        assert!(overlaps_sparse(&[(4, 5)], &[(0, 2), (3, 6)]));
-        assert!(!overlaps_sparse(&[(2, 3)], &[(0, 2), (3, 6)]));
-        let mut occ = vec![(0, 2), (8, 9)];
-        merge_into(&mut occ, &[(2, 4), (10, 11)]);
-        assert_eq!(occ, vec![(0, 4), (8, 9), (10, 11)]);
+        let mut occ = IntervalSet::from_sorted(vec![(0, 2), (8, 9)]);
+        assert!(occ.overlaps(&[(4, 5), (1, 2)]));
+        assert!(!occ.overlaps(&[(2, 3), (9, 10)]));
+        occ.insert_all([(2, 4), (10, 11)]);
+        assert_eq!(occ.iter().collect::<Vec<_>>(), vec![(0, 4), (8, 9), (10, 11)]);
+    }
+
+    #[test]
+    fn interval_sets_agree_with_a_position_model() {
+        // Random segments into a set (a list, then a tree past LIST_LIMIT) and into a plain
+        // array of positions; every query must agree.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(m)) as u32
+        };
+        for _ in 0..20 {
+            let mut set = IntervalSet::default();
+            let mut model = vec![false; 600];
+            for _ in 0..120 {
+                let s = next(580);
+                let e = s + 1 + next(12);
+                let overlaps = (s..e).any(|p| model[p as usize]);
+                assert_eq!(set.overlaps_segment((s, e)), overlaps, "[{s}, {e}) against {set:?}");
+                if next(3) > 0 {
+                    set.insert((s, e));
+                    (s..e).for_each(|p| model[p as usize] = true);
+                }
+                let segs: Vec<Segment> = set.iter().collect();
+                assert!(segs.windows(2).all(|w| w[0].1 < w[1].0), "sorted, disjoint, apart: {segs:?}");
+                let covered: Vec<bool> = (0..600).map(|p| segs.iter().any(|&(a, b)| a <= p && p < b)).collect();
+                assert_eq!(covered, model);
+            }
+            assert!(matches!(set, IntervalSet::Tree(_)) || set.len() <= LIST_LIMIT);
+            let other = IntervalSet::from_sorted(vec![(0, 1), (599, 600)]);
+            assert_eq!(set.overlaps_set(&other), model[0] || model[599]);
+        }
     }
 }

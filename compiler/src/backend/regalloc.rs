@@ -22,7 +22,7 @@
 //!    use the `wide` encodings).
 
 use super::lir::{LFunction, LKind, LOp, RegClass, VReg};
-use super::liveness::{self, Liveness, Segment};
+use super::liveness::{self, IntervalSet, Liveness};
 
 /// The frame register of every vreg.
 #[derive(Clone, Debug)]
@@ -82,7 +82,7 @@ pub fn allocate(f: &LFunction) -> Result<Allocation, String> {
     let mut stats = AllocStats::default();
 
     // Group intervals, indexed by group representative.
-    let mut segs: Vec<Vec<Segment>> = live.intervals.clone();
+    let mut segs: Vec<IntervalSet> = live.intervals.iter().map(|iv| IntervalSet::from_sorted(iv.clone())).collect();
     let mut groups = Groups::new(n);
     let is_normal = |v: VReg| f.classes[v.index()] == RegClass::Normal;
 
@@ -101,13 +101,13 @@ pub fn allocate(f: &LFunction) -> Result<Allocation, String> {
                     stats.phi_moves_coalesced += 1;
                     continue;
                 }
-                if liveness::overlaps(&segs[a], &segs[c]) {
+                if segs[a].overlaps_set(&segs[c]) {
                     stats.phi_moves_kept += 1;
                     continue;
                 }
                 let (big, small) = if groups.size[a] >= groups.size[c] { (a, c) } else { (c, a) };
                 let moved = std::mem::take(&mut segs[small]);
-                liveness::merge_into(&mut segs[big], &moved);
+                segs[big].insert_all(moved.iter());
                 groups.parent[small] = big as u32;
                 groups.size[big] += groups.size[small];
                 stats.phi_moves_coalesced += 1;
@@ -119,10 +119,10 @@ pub fn allocate(f: &LFunction) -> Result<Allocation, String> {
     let max_args = f.max_args as usize;
     let mut out_of: Vec<Option<u32>> = vec![None; n];
     // Occupancy of each argument register: sorted disjoint segments.
-    let mut out_occ: Vec<Vec<Segment>> = vec![Vec::new(); max_args];
+    let mut out_occ: Vec<IntervalSet> = vec![IntervalSet::default(); max_args];
     for (v, class) in f.classes.iter().enumerate() {
         if let RegClass::Out(i) = *class {
-            liveness::merge_into(&mut out_occ[i as usize], &live.intervals[v]);
+            out_occ[i as usize].insert_all(live.intervals[v].iter().copied());
         }
     }
     let mut call_positions: Vec<u32> = Vec::new();
@@ -140,7 +140,12 @@ pub fn allocate(f: &LFunction) -> Result<Allocation, String> {
     let mut index = 0u32;
     for b in &f.blocks {
         let base = index;
+        // The source of the last move into each register so far in this block.
+        let mut moved_from: hashbrown::HashMap<VReg, VReg> = hashbrown::HashMap::new();
         for (k, inst) in b.insts.iter().enumerate() {
+            if let LKind::Op(LOp::Mov { dst, src }) = inst.kind {
+                moved_from.insert(dst, src);
+            }
             let LKind::Call(_, args) = &inst.kind else { continue };
             let call = Liveness::use_pos(base + k as u32);
             for &a in args {
@@ -148,11 +153,7 @@ pub fn allocate(f: &LFunction) -> Result<Allocation, String> {
                     return Err(format!("call argument {a} is not an argument register"));
                 };
                 // The move filling `a`, in this block before the call.
-                let src = b.insts[..k].iter().rev().find_map(|i| match i.kind {
-                    LKind::Op(LOp::Mov { dst, src }) if dst == a => Some(src),
-                    _ => None,
-                });
-                let Some(v) = src else { continue };
+                let Some(&v) = moved_from.get(&a) else { continue };
                 if !is_normal(v) || out_of[v.index()].is_some() {
                     continue;
                 }
@@ -161,11 +162,11 @@ pub fn allocate(f: &LFunction) -> Result<Allocation, String> {
                     continue;
                 }
                 let iv = &segs[g];
-                let Some(&(_, end)) = iv.last() else { continue };
+                let Some((_, end)) = iv.last() else { continue };
                 if end > call + 1 {
                     continue;
                 }
-                let crosses_call = iv.iter().any(|&(s, e)| {
+                let crosses_call = iv.iter().any(|(s, e)| {
                     let k = call_positions.partition_point(|&p| p < s);
                     k < call_positions.len() && call_positions[k] < e && call_positions[k] != call
                 });
@@ -176,7 +177,7 @@ pub fn allocate(f: &LFunction) -> Result<Allocation, String> {
                 // move of this very value); anything else there belongs to another value.
                 let own = live.intervals[a.index()].first().copied().unwrap_or((0, 0));
                 let mut outside = Vec::new();
-                for &(s, e) in iv {
+                for (s, e) in iv.iter() {
                     if s < own.0 {
                         outside.push((s, e.min(own.0)));
                     }
@@ -185,11 +186,11 @@ pub fn allocate(f: &LFunction) -> Result<Allocation, String> {
                     }
                 }
                 let occ = &mut out_occ[slot as usize];
-                if liveness::overlaps_sparse(&outside, occ) {
+                if occ.overlaps(&outside) {
                     continue;
                 }
                 out_of[v.index()] = Some(slot);
-                liveness::merge_into(occ, iv);
+                occ.insert_all(iv.iter());
                 stats.arg_moves_coalesced += 1;
             }
         }
@@ -200,19 +201,19 @@ pub fn allocate(f: &LFunction) -> Result<Allocation, String> {
     let mut order: Vec<usize> = (0..n)
         .filter(|&v| is_normal(VReg(v as u32)) && out_of[v].is_none() && groups.find(v) == v && !segs[v].is_empty())
         .collect();
-    order.sort_by_key(|&g| (segs[g][0].0, g));
-    let mut occupied: Vec<Vec<Segment>> = Vec::new();
+    order.sort_by_key(|&g| (segs[g].first().map_or(0, |(s, _)| s), g));
+    let mut occupied: Vec<IntervalSet> = Vec::new();
     let mut reg_of_group: Vec<u32> = vec![u32::MAX; n];
     for g in order {
         let iv = &segs[g];
-        let r = match occupied.iter().position(|occ| !liveness::overlaps_sparse(iv, occ)) {
+        let r = match occupied.iter().position(|occ| !occ.overlaps_set(iv)) {
             Some(r) => r,
             None => {
-                occupied.push(Vec::new());
+                occupied.push(IntervalSet::default());
                 occupied.len() - 1
             }
         };
-        liveness::merge_into(&mut occupied[r], iv);
+        occupied[r].insert_all(iv.iter());
         reg_of_group[g] = r as u32;
     }
 

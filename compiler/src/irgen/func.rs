@@ -18,6 +18,7 @@
 //! result) and an async generator's returns `asyncGeneratorStart(%1)` (the AsyncGenerator
 //! object); their inner functions suspend at each `await` (and `yield`).
 
+use hashbrown::HashMap;
 use ir::{FuncId, FunctionKind, Imm, Literal, Loc, Opcode, Value};
 use swc_common::Span;
 use swc_ecma_ast::*;
@@ -68,11 +69,11 @@ impl<'a> Gen<'a> {
         self.init_tdz(script_scope);
         // Global declarations: functions, then vars (GlobalDeclarationInstantiation).
         let functions = scope::top_level_functions(&script.body);
-        let mut function_names = Vec::new();
+        // The last declaration of a name is the one that counts.
+        let last: HashMap<&str, usize> = functions.iter().enumerate().map(|(i, f)| (&*f.ident.sym, i)).collect();
         for (i, f) in functions.iter().enumerate() {
             let name = f.ident.sym.to_string();
-            function_names.push(name.clone());
-            if functions[i + 1..].iter().any(|g| g.ident.sym == f.ident.sym) {
+            if last[&*f.ident.sym] != i {
                 continue;
             }
             self.at(f.ident.span);
@@ -81,7 +82,7 @@ impl<'a> Gen<'a> {
             self.call_builtin(BuiltinId::DeclareGlobalFunction, vec![n, closure]);
         }
         for v in &tree.global_vars {
-            if !function_names.contains(v) {
+            if !last.contains_key(v.as_str()) {
                 let n = self.str_lit(v);
                 self.call_builtin(BuiltinId::DeclareGlobalVar, vec![n]);
             }
@@ -461,7 +462,8 @@ impl<'a> Gen<'a> {
         let mut values = vec![args];
         let argc = self.emit(Opcode::ArgCount, Vec::new(), Imm::None);
         values.push(argc);
-        let last = |i: usize| !names[i + 1..].contains(&names[i]);
+        let last_of: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+        let last = |i: usize| last_of[names[i].as_str()] == i;
         for i in 0..names.len() {
             if last(i) && i < 53 {
                 mask |= 1 << i;

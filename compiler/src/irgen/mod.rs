@@ -486,9 +486,7 @@ impl<'a> Gen<'a> {
             }
         }
         let dead: Vec<Block> = func.layout.iter().copied().filter(|b| !reachable.contains(b)).collect();
-        for b in dead {
-            func.remove_block(b);
-        }
+        func.remove_blocks(&dead);
         let layout = func.layout.clone();
         for b in layout {
             let phis: Vec<Inst> =
