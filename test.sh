@@ -11,7 +11,9 @@
 #      release build) when test262 is at $TEST262_DIR or ../shared/test262, in the interpreter
 #      and again with the JIT compiling every function at its first call, and once more
 #      compiling at the second call (where callers have call feedback and inline their callees),
-#   5. the native tier on AArch64: iris cross-built for aarch64-unknown-linux-gnu, its runnable
+#   5. the generated large and hostile programs (`iris-stress`), each within a time and a
+#      memory limit, in a release build,
+#   6. the native tier on AArch64: iris cross-built for aarch64-unknown-linux-gnu, its runnable
 #      MIR tests and the lit-test programs with `--jit-threshold 0` run under qemu-aarch64,
 #      when the cross toolchain and qemu are installed (IRIS_REQUIRE_AARCH64=1, as CI sets it,
 #      makes their absence a failure).
@@ -74,6 +76,13 @@ if [ "$quick" = 0 ]; then
   else
     step "no test262 at $t262: skipping the conformance gate (set TEST262_DIR to run it)"
   fi
+fi
+
+if [ "$quick" = 0 ]; then
+  # Release builds: the limits are about what users run.
+  step "large and hostile programs (iris-stress: each within its time and memory limits), release build"
+  cargo build -q --release -p compiler --bin iris -p iris-bench
+  target/release/iris-stress --iris target/release/iris
 fi
 
 if [ "$quick" = 0 ]; then

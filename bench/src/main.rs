@@ -9,12 +9,12 @@
 //! A measuring tool, not a test: nothing fails on a time. A benchmark an engine cannot run is
 //! reported as failed with the reason (its error, exit status or time limit), never hidden.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, ExitCode};
+use std::time::Duration;
 
 use clap::Parser;
+use iris_bench::measure;
 
 /// The Octane benchmarks, in the suite's order.
 const BENCHMARKS: [&str; 8] =
@@ -138,80 +138,29 @@ fn script(octane: &Path, bench: &str) -> Result<String, String> {
     Ok(s)
 }
 
-/// Runs `engine` on `file`, measuring the child's peak RSS with wait4.
+/// Runs `engine` on `file`, measuring the child's peak RSS.
 fn run(engine: &Engine, file: &Path, timeout: Duration) -> (Outcome, String) {
-    let start = Instant::now();
-    let mut child = match Command::new(&engine.program)
-        .args(&engine.args)
-        .arg(file)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => return (Outcome::Failed(format!("cannot start {}: {e}", engine.program)), String::new()),
+    let mut args = engine.args.clone();
+    args.push(file.display().to_string());
+    let m = match measure::run(&engine.program, &args, timeout) {
+        Ok(m) => m,
+        Err(e) => return (Outcome::Failed(e), String::new()),
     };
-    let mut out = child.stdout.take().expect("piped");
-    let mut err = child.stderr.take().expect("piped");
-    let out_t = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let err_t = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err.read_to_string(&mut s);
-        s
-    });
-    let Ok(pid) = libc::pid_t::try_from(child.id()) else {
-        return (Outcome::Failed("child pid out of range".into()), String::new());
-    };
-    let mut status: libc::c_int = 0;
-    // SAFETY: rusage is plain old data; wait4 fills it in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let mut timed_out = false;
-    loop {
-        // SAFETY: pid is our own child, not yet reaped; status and usage are valid out-pointers.
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid {
-            break;
-        }
-        if r < 0 {
-            return (Outcome::Failed(format!("wait4 failed: {}", std::io::Error::last_os_error())), String::new());
-        }
-        if start.elapsed() > timeout && !timed_out {
-            timed_out = true;
-            let _ = child.kill();
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    let stdout = out_t.join().unwrap_or_default();
-    let stderr = err_t.join().unwrap_or_default();
-    let log = format!("{stdout}{stderr}");
-    if timed_out {
+    let log = format!("{}{}", m.stdout, m.stderr);
+    if m.timed_out {
         return (Outcome::Failed(format!("timed out after {}s", timeout.as_secs())), log);
     }
-    let exited_ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
-    if let Some(line) = stdout.lines().find(|l| l.contains(": ERROR ")) {
+    if let Some(line) = m.stdout.lines().find(|l| l.contains(": ERROR ")) {
         return (Outcome::Failed(line.to_string()), log);
     }
-    if !exited_ok {
-        let how = if libc::WIFSIGNALED(status) {
-            format!("killed by signal {}", libc::WTERMSIG(status))
-        } else {
-            format!("exit status {}", libc::WEXITSTATUS(status))
-        };
-        let first = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
-        return (Outcome::Failed(format!("{how}: {first}")), log);
+    if !m.succeeded() {
+        let first = m.stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+        return (Outcome::Failed(format!("{}: {first}", m.how())), log);
     }
-    let score = stdout.lines().filter_map(|l| l.strip_prefix("Score: ")).find_map(|s| s.trim().parse::<f64>().ok());
+    let score = m.stdout.lines().filter_map(|l| l.strip_prefix("Score: ")).find_map(|s| s.trim().parse::<f64>().ok());
     match score {
         Some(score) if score.is_finite() && score > 0.0 => {
-            // ru_maxrss is in KiB on Linux.
-            let peak_rss_kb = u64::try_from(usage.ru_maxrss).unwrap_or(0);
-            (Outcome::Score { score, peak_rss_kb, seconds }, log)
+            (Outcome::Score { score, peak_rss_kb: m.peak_rss_kb, seconds: m.seconds }, log)
         }
         _ => (Outcome::Failed("no score printed".to_string()), log),
     }

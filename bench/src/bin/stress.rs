@@ -1,0 +1,392 @@
+//! `iris-stress`: large and hostile programs, generated at several sizes and run with a time
+//! and a memory limit each, so that what once took Iris seconds, gigabytes or the whole
+//! process does not come back.
+//!
+//! ```text
+//!  for each program: for each size: write stress-<name>-<size>.js ─ iris FILE ─▶
+//!     the output (or the error) it must give, within the program's time and memory limits
+//! ```
+//! A program passes when it ends the way it must: printing what node prints for it, or with
+//! the JavaScript error it must raise (exit status 1, never a signal), inside its limits.
+//! `--scaling` runs the size-linear programs at ten times the largest size too and prints how
+//! the time grows; `--vs NAME=COMMAND` runs another engine on the same files for comparison
+//! (reported, never judged).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use iris_bench::measure::{self, Measured};
+
+/// Generates large and hostile JavaScript programs and runs each with Iris, under a time and
+/// a memory limit; fails when one ends otherwise than it must.
+#[derive(Parser, Debug)]
+#[command(name = "iris-stress", version)]
+struct Cli {
+    /// The iris binary (default: the iris beside this executable).
+    #[arg(long, value_name = "PATH")]
+    iris: Option<PathBuf>,
+
+    /// Another engine to run on the same files, for comparison only: NAME=COMMAND. Repeatable.
+    #[arg(long = "vs", value_name = "NAME=COMMAND")]
+    vs: Vec<String>,
+
+    /// Only the programs whose names contain this, repeatable.
+    #[arg(short, long = "only", value_name = "NAME")]
+    only: Vec<String>,
+
+    /// Also run each size-linear program at ten times its largest size and print how its
+    /// time grows.
+    #[arg(long)]
+    scaling: bool,
+
+    /// Where to write the programs (default: a directory under the system's temporary one).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+/// How a program must end.
+#[derive(Clone, Debug)]
+enum Expect {
+    /// Exit status 0, printing exactly this (trailing whitespace aside).
+    Prints(String),
+    /// Exit status 1 with this text on stderr (the name of the error).
+    Throws(&'static str),
+}
+
+/// One program at one size.
+struct Case {
+    name: &'static str,
+    size: usize,
+    make: fn(usize) -> (String, Expect),
+    /// Seconds and MiB it may take.
+    seconds: f64,
+    mib: u64,
+}
+
+/// A family of programs: its sizes and how to make one.
+struct Program {
+    name: &'static str,
+    /// Sizes run by default; the time grows about linearly with them.
+    sizes: &'static [usize],
+    linear: bool,
+    seconds: f64,
+    mib: u64,
+    make: fn(usize) -> (String, Expect),
+}
+
+/// `s += i;` n times at the top level (a megabyte of statements at 100,000).
+fn straight_line(n: usize) -> (String, Expect) {
+    let mut s = String::from("var s = 0;\n");
+    for i in 0..n {
+        let _ = writeln!(s, "s += {i};");
+    }
+    s.push_str("console.log(s);\n");
+    let sum = (n as u64) * (n as u64).saturating_sub(1) / 2;
+    (s, Expect::Prints(sum.to_string()))
+}
+
+/// `var x = (a, a, ..., a)` with n operands.
+fn comma(n: usize) -> (String, Expect) {
+    let mut s = String::from("var a = 7;\nvar x = (a");
+    for _ in 1..n {
+        s.push_str(",a");
+    }
+    s.push_str(");\nconsole.log(x);\n");
+    (s, Expect::Prints("7".into()))
+}
+
+/// A function whose `switch` has n cases.
+fn switch(n: usize) -> (String, Expect) {
+    let mut s = String::from("function f(x) {\n  switch (x) {\n");
+    for i in 0..n {
+        let _ = writeln!(s, "    case {i}: return {};", 2 * i);
+    }
+    s.push_str("  }\n  return -1;\n}\nvar t = 0;\nfor (var i = 0; i < 1000; i++) t += f(i);\n");
+    let _ = writeln!(s, "console.log(t, f({}), f(-5));", n - 1);
+    let t: u64 = (0..1000u64).map(|i| if (i as usize) < n { 2 * i } else { u64::MAX }).fold(0, |t, x| {
+        if x == u64::MAX {
+            t.wrapping_sub(1)
+        } else {
+            t + x
+        }
+    });
+    (s, Expect::Prints(format!("{t} {} -1", 2 * (n - 1))))
+}
+
+/// An object literal with n properties.
+fn object_literal(n: usize) -> (String, Expect) {
+    let mut s = String::from("var o = {\n");
+    for i in 0..n {
+        let _ = writeln!(s, "  p{i}: {i},");
+    }
+    s.push_str("};\nvar k = Object.keys(o);\n");
+    let _ = writeln!(s, "console.log(k.length, o.p{});", n - 1);
+    (s, Expect::Prints(format!("{n} {}", n - 1)))
+}
+
+/// An array literal with n elements.
+fn array_literal(n: usize) -> (String, Expect) {
+    let mut s = String::from("var a = [");
+    for i in 0..n {
+        let _ = write!(s, "{},", i % 10);
+    }
+    s.push_str("];\nvar t = 0;\nfor (var i = 0; i < a.length; i++) t += a[i];\nconsole.log(a.length, t);\n");
+    let t: usize = (0..n).map(|i| i % 10).sum();
+    (s, Expect::Prints(format!("{n} {t}")))
+}
+
+/// n functions, each calling the one before.
+fn many_functions(n: usize) -> (String, Expect) {
+    let mut s = String::from("function f0(x) { return x + 1; }\n");
+    for i in 1..n {
+        let _ = writeln!(s, "function f{i}(x) {{ return f{}(x) + 1; }}", i - 1);
+    }
+    let _ = writeln!(s, "console.log(f{}(0));", n.min(2000) - 1);
+    (s, Expect::Prints(n.min(2000).to_string()))
+}
+
+/// A loop that throws and catches n errors: garbage from the exception path is collected.
+fn throw_loop(n: usize) -> (String, Expect) {
+    let s = format!(
+        "var c = 0;\nfor (var i = 0; i < {n}; i++) {{\n  try {{ throw new Error('x' + i); }} catch (e) {{ c++; }}\n}}\n\
+         console.log(c);\n"
+    );
+    (s, Expect::Prints(n.to_string()))
+}
+
+/// `var x = ((...(1)...));` nested n deep: too deep for the compiler, a SyntaxError.
+fn nested_parens(n: usize) -> (String, Expect) {
+    let s = format!("var x = {}1{};\nconsole.log(x);\n", "(".repeat(n), ")".repeat(n));
+    (s, Expect::Throws("SyntaxError"))
+}
+
+const PROGRAMS: &[Program] = &[
+    Program {
+        name: "straight-line",
+        sizes: &[10_000, 100_000],
+        linear: true,
+        seconds: 5.0,
+        mib: 400,
+        make: straight_line,
+    },
+    Program { name: "comma", sizes: &[20_000, 200_000], linear: true, seconds: 5.0, mib: 400, make: comma },
+    Program { name: "switch", sizes: &[4_000, 40_000], linear: true, seconds: 5.0, mib: 400, make: switch },
+    Program {
+        name: "object-literal",
+        sizes: &[20_000, 200_000],
+        linear: true,
+        seconds: 5.0,
+        mib: 400,
+        make: object_literal,
+    },
+    Program {
+        name: "array-literal",
+        sizes: &[20_000, 200_000],
+        linear: true,
+        seconds: 5.0,
+        mib: 400,
+        make: array_literal,
+    },
+    Program {
+        name: "many-functions",
+        sizes: &[2_000, 20_000],
+        linear: true,
+        seconds: 5.0,
+        mib: 400,
+        make: many_functions,
+    },
+    Program { name: "nested-parens", sizes: &[10_000], linear: false, seconds: 5.0, mib: 400, make: nested_parens },
+    Program { name: "throw-loop", sizes: &[1_000_000], linear: false, seconds: 10.0, mib: 400, make: throw_loop },
+];
+
+/// Whether `m` ended as `expect` says; why not otherwise.
+fn judge(m: &Measured, expect: &Expect) -> Result<(), String> {
+    let first_err = || m.stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
+    match expect {
+        Expect::Prints(want) => {
+            if !m.succeeded() {
+                return Err(format!("{}: {}", m.how(), first_err()));
+            }
+            let got = m.stdout.trim_end();
+            if got != want {
+                return Err(format!("printed {got:?}, not {want:?}"));
+            }
+        }
+        Expect::Throws(name) => {
+            if m.exit_code != Some(1) || !m.stderr.contains(name) {
+                return Err(format!("{}, not a {name}: {}", m.how(), first_err()));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn locate_iris() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    let iris = exe.with_file_name("iris");
+    if iris.exists() {
+        Ok(iris)
+    } else {
+        Err(format!(
+            "{} not found: build it (cargo build --release -p compiler --bin iris) or pass --iris",
+            iris.display()
+        ))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let iris = match cli.iris.clone().map(Ok).unwrap_or_else(locate_iris) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut others: Vec<(String, String, Vec<String>)> = Vec::new();
+    for spec in &cli.vs {
+        let Some((name, cmd)) = spec.split_once('=') else {
+            eprintln!("error: --vs wants NAME=COMMAND, got {spec:?}");
+            return ExitCode::from(2);
+        };
+        let mut words = cmd.split_whitespace().map(str::to_string);
+        let Some(program) = words.next() else {
+            eprintln!("error: --vs {name}= has no command");
+            return ExitCode::from(2);
+        };
+        others.push((name.to_string(), program, words.collect()));
+    }
+    let dir =
+        cli.dir.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("iris-stress-{}", std::process::id())));
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("error: cannot create {}: {e}", dir.display());
+        return ExitCode::from(2);
+    }
+
+    let mut cases = Vec::new();
+    for p in PROGRAMS {
+        if !cli.only.is_empty() && !cli.only.iter().any(|o| p.name.contains(o.as_str())) {
+            continue;
+        }
+        let mut sizes = p.sizes.to_vec();
+        if cli.scaling && p.linear {
+            sizes.push(10 * p.sizes[p.sizes.len() - 1]);
+        }
+        for size in sizes {
+            // The larger sizes of --scaling get the limits scaled with them.
+            let scale = (size / p.sizes[p.sizes.len() - 1]).max(1);
+            cases.push(Case {
+                name: p.name,
+                size,
+                make: p.make,
+                seconds: p.seconds * scale as f64,
+                mib: p.mib * scale as u64,
+            });
+        }
+    }
+
+    println!("{:<16} {:>9} {:>9} {:>9}  {:<8} others", "program", "size", "seconds", "MiB", "verdict");
+    let mut failures = 0;
+    let mut times: Vec<(&str, usize, f64)> = Vec::new();
+    for case in &cases {
+        let file = dir.join(format!("stress-{}-{}.js", case.name, case.size));
+        // Made here and dropped before the runs: a child's peak resident memory counts
+        // what this process holds when it starts one.
+        let expect = {
+            let (source, expect) = (case.make)(case.size);
+            if let Err(e) = std::fs::write(&file, source) {
+                eprintln!("error: cannot write {}: {e}", file.display());
+                return ExitCode::from(2);
+            }
+            expect
+        };
+        let limit = Duration::from_secs_f64(case.seconds);
+        let args = vec![file.display().to_string()];
+        let verdict = match measure::run(&iris.display().to_string(), &args, limit) {
+            Err(e) => Err((e, None)),
+            Ok(m) => {
+                let mib = m.peak_rss_kb as f64 / 1024.0;
+                let judged = judge(&m, &expect).and_then(|()| {
+                    if m.seconds > case.seconds {
+                        Err(format!("took {:.2} s, over its {} s", m.seconds, case.seconds))
+                    } else if mib > case.mib as f64 {
+                        Err(format!("took {mib:.0} MiB, over its {} MiB", case.mib))
+                    } else {
+                        Ok(())
+                    }
+                });
+                match judged {
+                    Ok(()) => Ok(m),
+                    Err(e) => Err((e, Some(m))),
+                }
+            }
+        };
+        let mut compare = String::new();
+        for (name, program, extra) in &others {
+            let mut a = extra.clone();
+            a.push(file.display().to_string());
+            match measure::run(program, &a, limit) {
+                Ok(m) => {
+                    let _ =
+                        write!(compare, "{name} {:.2} s {:.0} MiB{}  ", m.seconds, m.peak_rss_kb as f64 / 1024.0, {
+                            if judge(&m, &expect).is_ok() {
+                                String::new()
+                            } else {
+                                format!(" ({})", m.how())
+                            }
+                        });
+                }
+                Err(e) => {
+                    let _ = write!(compare, "{name}: {e}  ");
+                }
+            }
+        }
+        match verdict {
+            Ok(m) => {
+                println!(
+                    "{:<16} {:>9} {:>9.2} {:>9.0}  {:<8} {compare}",
+                    case.name,
+                    case.size,
+                    m.seconds,
+                    m.peak_rss_kb as f64 / 1024.0,
+                    "ok"
+                );
+                times.push((case.name, case.size, m.seconds));
+            }
+            Err((why, m)) => {
+                failures += 1;
+                let (secs, mib) = m.map_or((f64::NAN, f64::NAN), |m| (m.seconds, m.peak_rss_kb as f64 / 1024.0));
+                println!("{:<16} {:>9} {:>9.2} {:>9.0}  {:<8} {compare}", case.name, case.size, secs, mib, "FAIL");
+                println!("    {}: {why}", file.display());
+            }
+        }
+    }
+    if cli.scaling {
+        println!("\ntime growth per tenfold size:");
+        for w in times.windows(2) {
+            let ((n0, s0, t0), (n1, s1, t1)) = (w[0], w[1]);
+            if n0 == n1 {
+                println!("  {n0:<16} {s0:>9} -> {s1:>9}: {:.1}x", t1 / t0.max(1e-3));
+            }
+        }
+    }
+    let _ = cleanup(&dir, cli.dir.is_none());
+    if failures > 0 {
+        println!("\n{failures} of {} programs failed", cases.len());
+        ExitCode::from(1)
+    } else {
+        println!("\nall {} programs passed", cases.len());
+        ExitCode::SUCCESS
+    }
+}
+
+/// Removes the programs' directory when this run made it.
+fn cleanup(dir: &Path, ours: bool) -> std::io::Result<()> {
+    if ours {
+        std::fs::remove_dir_all(dir)?;
+    }
+    Ok(())
+}
