@@ -163,6 +163,11 @@ fn nested_parens(n: usize) -> (String, Expect) {
     (s, Expect::Throws("SyntaxError"))
 }
 
+/// `var x = !!...!1;` with n `!`: a SyntaxError, not a parser that overflows its stack.
+fn nested_unary(n: usize) -> (String, Expect) {
+    (format!("var x = {}1;\nconsole.log(x);\n", "!".repeat(n)), Expect::Throws("SyntaxError"))
+}
+
 const PROGRAMS: &[Program] = &[
     Program {
         name: "straight-line",
@@ -198,7 +203,15 @@ const PROGRAMS: &[Program] = &[
         mib: 400,
         make: many_functions,
     },
-    Program { name: "nested-parens", sizes: &[10_000], linear: false, seconds: 5.0, mib: 400, make: nested_parens },
+    Program {
+        name: "nested-parens",
+        sizes: &[10_000, 100_000],
+        linear: false,
+        seconds: 5.0,
+        mib: 400,
+        make: nested_parens,
+    },
+    Program { name: "nested-unary", sizes: &[1_000_000], linear: false, seconds: 5.0, mib: 400, make: nested_unary },
     Program { name: "throw-loop", sizes: &[1_000_000], linear: false, seconds: 10.0, mib: 400, make: throw_loop },
 ];
 

@@ -2,7 +2,8 @@
 //! swc does not report, and scope analysis.
 //!
 //! ```text
-//!  source ─ parse.rs (swc, script goal) ─▶ swc AST + LineTable
+//!  source ─ nesting.rs (a bound on the depth, before swc recurses) ─ parse.rs (swc, script
+//!         goal) ─▶ swc AST + LineTable
 //!         ─ scope.rs, one walk ─▶ ScopeTree: every declaration, which are captured by closures
 //!              └ early_errors.rs, called at each node ─▶ the diagnostics swc leaves out
 //!                (redeclarations, labels, escapes, `super`, ...)
@@ -12,6 +13,7 @@
 //! with a 1-based line and a 1-based column counted in UTF-16 code units.
 
 pub mod early_errors;
+pub mod nesting;
 pub mod parse;
 pub mod scope;
 
@@ -38,23 +40,41 @@ impl Diagnostic {
     pub fn render(&self, file_name: &str, source: &str) -> String {
         let mut out = format!("{}:{}:{}: SyntaxError: {}", file_name, self.line, self.col, self.message);
         if let Some(text) = LineTable::new(source).line_text(source, self.line) {
+            // The characters before the column, and the line from the column on; a long line
+            // (minified code, a generated program) shows only what is near the column.
+            let mut units = 0u32;
+            let split = text
+                .char_indices()
+                .find(|&(_, ch)| {
+                    let at = units + 1 >= self.col;
+                    units += ch.len_utf16() as u32;
+                    at
+                })
+                .map_or(text.len(), |(i, _)| i);
+            let (before, after) = text.split_at(split);
+            let before_start = before.char_indices().rev().nth(CONTEXT_BEFORE - 1).map_or(0, |(i, _)| i);
+            let after_end = after.char_indices().nth(CONTEXT_AFTER).map_or(after.len(), |(i, _)| i);
+            let (lead, trail) =
+                (if before_start > 0 { "..." } else { "" }, if after_end < after.len() { "..." } else { "" });
+            let shown = &before[before_start..];
             out.push('\n');
-            out.push_str(text);
+            out.push_str(lead);
+            out.push_str(shown);
+            out.push_str(&after[..after_end]);
+            out.push_str(trail);
             out.push('\n');
             // The caret sits under the column; tabs in the prefix are kept so it lines up.
-            let mut units = 0u32;
-            for ch in text.chars() {
-                if units + 1 >= self.col {
-                    break;
-                }
-                out.push(if ch == '\t' { '\t' } else { ' ' });
-                units += ch.len_utf16() as u32;
-            }
+            out.push_str(&" ".repeat(lead.len()));
+            out.extend(shown.chars().map(|ch| if ch == '\t' { '\t' } else { ' ' }));
             out.push('^');
         }
         out
     }
 }
+
+/// Characters of the source line shown before and after a diagnostic's column.
+const CONTEXT_BEFORE: usize = 80;
+const CONTEXT_AFTER: usize = 40;
 
 impl std::fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -78,5 +98,14 @@ mod tests {
         let src = "\tx = @";
         let d = Diagnostic::new("bad", 1, 6);
         assert_eq!(d.render("a.js", src), "a.js:1:6: SyntaxError: bad\n\tx = @\n\t    ^");
+    }
+
+    #[test]
+    fn render_shows_the_part_of_a_long_line_near_the_column() {
+        let src = format!("{}@{}", "a".repeat(1000), "b".repeat(1000));
+        let d = Diagnostic::new("bad", 1, 1001);
+        let want =
+            format!("a.js:1:1001: SyntaxError: bad\n...{}@{}...\n{}^", "a".repeat(80), "b".repeat(39), " ".repeat(83));
+        assert_eq!(d.render("a.js", &src), want);
     }
 }

@@ -159,6 +159,7 @@ pub fn parse_script(source: &str, strict: bool) -> Result<ParsedScript, Vec<Diag
     let Some(len) = len else {
         return Err(vec![Diagnostic::new("the source file is too large", 1, 1)]);
     };
+    super::nesting::check(source, &lines).map_err(|d| vec![d])?;
     let input = StringInput::new(source, BytePos(BASE), BytePos(BASE + len));
     let syntax = Syntax::Es(EsSyntax { allow_return_outside_function: false, ..EsSyntax::default() });
     let lexer = Lexer::new(syntax, EsVersion::latest(), input, None);

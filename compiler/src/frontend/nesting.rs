@@ -1,0 +1,358 @@
+//! A bound on how deeply a program nests, found before swc parses it.
+//!
+//! swc's parser descends recursively and has no depth limit of its own: 100,000 nested
+//! parentheses or a million `!` overflow the lowering thread's stack, which aborts the
+//! process. This scan runs first, over the raw text, and rejects a program whose nesting
+//! estimate passes [`LIMIT`] with a SyntaxError at the token where it does.
+//!
+//! The estimate counts, at every point, the open brackets (`(`, `[`, `{`, `${`) plus, for
+//! each open bracket level, the operators and keywords since that level's last `;` or `,` or
+//! statement boundary (an operand right after an operand: `x = 1⏎y = 2`). Each recursion of
+//! the parser (a nested expression, a prefix operator, an `if` without braces, an arrow's
+//! body, the right side of `=`) consumes one of these, so the estimate is at least the
+//! parser's depth; a program it rejects is one the scope analysis would reject too
+//! (`scope::MAX_DEPTH` levels of syntax). Strings, comments, template text and regular
+//! expressions are skipped; where a `/` is ambiguous the guess can only move brackets inside
+//! a literal into the count, and a wrong guess ends at the line's end.
+
+use super::Diagnostic;
+use super::LineTable;
+
+/// The deepest nesting estimate a program may reach: three times what the scope analysis
+/// accepts (so the estimate's overcounting rejects nothing it would take), and far below the
+/// depth that overflows the parser's stack (about 85,000 parentheses).
+pub const LIMIT: u32 = 3 * super::scope::MAX_DEPTH;
+
+/// What kind of bracket is open.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Open {
+    Paren,
+    /// The parentheses after `if`, `while`, `for` or `with`: a statement follows them, not
+    /// an operator.
+    Condition,
+    Square,
+    Brace,
+    /// `${` in a template: its `}` goes back to the template's text.
+    Substitution,
+}
+
+/// Checks the nesting of `source`; the error is at the token that nests too deeply.
+pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
+    let b = source.as_bytes();
+    // Open brackets, each with the operator count of the level it interrupted.
+    let mut stack: Vec<(Open, u32)> = Vec::new();
+    // Operators since the last boundary at this level, and the sum over interrupted levels.
+    let (mut chain, mut saved) = (0u32, 0u32);
+    // The previous token ended an operand (a `/` after it divides; an operand after it
+    // starts a new statement).
+    let mut after_operand = false;
+    // The previous token was `if`, `while`, `for` or `with`.
+    let mut control = false;
+    let mut i = 0usize;
+    let too_deep = |at: usize| {
+        let (line, col) = lines.loc(at as u32);
+        Err(Diagnostic::new("the program is nested too deeply", line, col))
+    };
+    while i < b.len() {
+        let c = b[i];
+        if !c.is_ascii_whitespace() && c != b'(' && c != b'/' {
+            control = false;
+        }
+        match c {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 2;
+            }
+            b'\'' | b'"' => {
+                i = skip_string(b, i);
+                if after_operand {
+                    chain = 0;
+                }
+                after_operand = true;
+            }
+            b'`' => {
+                if after_operand {
+                    chain = 0;
+                }
+                match skip_template(b, i + 1) {
+                    (next, true) => {
+                        stack.push((Open::Substitution, chain));
+                        saved += chain;
+                        chain = 0;
+                        i = next;
+                        after_operand = false;
+                    }
+                    (next, false) => {
+                        i = next;
+                        after_operand = true;
+                    }
+                }
+            }
+            b'/' if !after_operand => {
+                i = skip_regexp(b, i + 1);
+                after_operand = true;
+            }
+            b'(' | b'[' | b'{' => {
+                let kind = match c {
+                    b'(' if std::mem::take(&mut control) => Open::Condition,
+                    b'(' => Open::Paren,
+                    b'[' => Open::Square,
+                    _ => Open::Brace,
+                };
+                stack.push((kind, chain));
+                saved += chain;
+                chain = 0;
+                i += 1;
+                after_operand = false;
+            }
+            b')' | b']' | b'}' => {
+                match stack.pop() {
+                    Some((open, outer)) => {
+                        saved -= outer;
+                        chain = outer;
+                        if open == Open::Condition {
+                            i += 1;
+                            after_operand = false;
+                            continue;
+                        }
+                        if open == Open::Substitution {
+                            // Back into the template's text.
+                            match skip_template(b, i + 1) {
+                                (next, true) => {
+                                    stack.push((Open::Substitution, chain));
+                                    saved += chain;
+                                    chain = 0;
+                                    i = next;
+                                    after_operand = false;
+                                    continue;
+                                }
+                                (next, false) => {
+                                    i = next;
+                                    after_operand = true;
+                                    continue;
+                                }
+                            }
+                        }
+                    }
+                    // Unbalanced: the parser reports it.
+                    None => chain = 0,
+                }
+                i += 1;
+                after_operand = true;
+            }
+            b';' | b',' => {
+                chain = 0;
+                i += 1;
+                after_operand = false;
+            }
+            b'.' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                i = skip_word(b, i + 1);
+                after_operand = true;
+            }
+            b'.' if b.get(i + 1) == Some(&b'.') && b.get(i + 2) == Some(&b'.') => {
+                chain += 1;
+                i += 3;
+                after_operand = false;
+            }
+            // Member access does not nest.
+            b'.' => {
+                i += 1;
+                after_operand = false;
+            }
+            b':' => {
+                i += 1;
+                after_operand = false;
+            }
+            _ if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'\\' || c >= 0x80 => {
+                let start = i;
+                i = skip_word(b, i);
+                let word = &b[start..i];
+                if c.is_ascii_digit() {
+                    if after_operand {
+                        chain = 0;
+                    }
+                    after_operand = true;
+                } else if matches!(word, b"in" | b"instanceof") {
+                    chain += 1;
+                    after_operand = false;
+                } else {
+                    if after_operand {
+                        chain = 0;
+                    }
+                    if is_operator_keyword(word) {
+                        chain += 1;
+                        after_operand = false;
+                        control = matches!(word, b"if" | b"while" | b"for" | b"with");
+                    } else {
+                        after_operand = true;
+                    }
+                }
+            }
+            _ => {
+                // An operator character: one more level at this bracket level (`a?b:c`
+                // counts its `?`; `===` counts three, which only overcounts).
+                i += 1;
+                chain += 1;
+                after_operand = false;
+            }
+        }
+        if stack.len() as u32 + saved + chain > LIMIT {
+            return too_deep(i.saturating_sub(1).min(b.len().saturating_sub(1)));
+        }
+    }
+    Ok(())
+}
+
+/// Keywords after which an expression or a statement follows, nested one level deeper.
+fn is_operator_keyword(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"typeof"
+            | b"void"
+            | b"delete"
+            | b"new"
+            | b"await"
+            | b"yield"
+            | b"return"
+            | b"throw"
+            | b"if"
+            | b"else"
+            | b"for"
+            | b"while"
+            | b"do"
+            | b"with"
+            | b"case"
+            | b"async"
+            | b"function"
+            | b"class"
+            | b"extends"
+    )
+}
+
+/// Past an identifier, keyword or number (escapes and non-ASCII included).
+fn skip_word(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$' | b'\\') || b[i] >= 0x80) {
+        // `\u{...}` escapes in identifiers.
+        if b[i] == b'\\' && b.get(i + 1) == Some(&b'u') && b.get(i + 2) == Some(&b'{') {
+            while i < b.len() && b[i] != b'}' {
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Past a string literal starting at `i` (its quote); an unterminated one ends at the line.
+fn skip_string(b: &[u8], i: usize) -> usize {
+    let quote = b[i];
+    let mut j = i + 1;
+    while j < b.len() {
+        match b[j] {
+            b'\\' => j += 2,
+            b'\n' => return j,
+            x if x == quote => return j + 1,
+            _ => j += 1,
+        }
+    }
+    j
+}
+
+/// Past template text from `i` (just after a backquote or a substitution's `}`): where it
+/// ends, and whether a `${` ended it (true) or the closing backquote (false).
+fn skip_template(b: &[u8], mut i: usize) -> (usize, bool) {
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'`' => return (i + 1, false),
+            b'$' if b.get(i + 1) == Some(&b'{') => return (i + 2, true),
+            _ => i += 1,
+        }
+    }
+    (i, false)
+}
+
+/// Past a regular expression literal from `i` (just after its `/`), flags included; one that
+/// does not end on its line ends there.
+fn skip_regexp(b: &[u8], mut i: usize) -> usize {
+    let mut class = false;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'\n' => return i,
+            b'[' => {
+                class = true;
+                i += 1;
+            }
+            b']' => {
+                class = false;
+                i += 1;
+            }
+            b'/' if !class => return skip_word(b, i + 1),
+            _ => i += 1,
+        }
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depth_error(src: &str) -> Option<(u32, u32)> {
+        check(src, &LineTable::new(src)).err().map(|d| (d.line, d.col))
+    }
+
+    #[test]
+    fn ordinary_programs_pass() {
+        for src in [
+            "var x = (1 + 2) * [3, 4][0]; if (x) { f(x); } else { g(`a${x}b${[1, 2]}c`); }",
+            "var r = /[(]{2,}\\//g.test('((('); var s = \"[[[\" + '{{{'; // ((((\n/* [[[[ */ x = a / b / c;",
+            "a = b ? c : d ? e : f; x => y => z; !!x; typeof void 0;",
+        ] {
+            assert_eq!(depth_error(src), None, "{src}");
+        }
+        // Many statements, separated by semicolons or by newlines only, do not add up.
+        let lines: String = (0..20_000).map(|i| format!("x{i} = {i} + 1\n")).collect();
+        assert_eq!(depth_error(&lines), None);
+        let literal =
+            format!("var o = {{{}}};", (0..20_000).map(|i| format!("p{i}: -{i}")).collect::<Vec<_>>().join(", "));
+        assert_eq!(depth_error(&literal), None);
+    }
+
+    #[test]
+    fn deep_nesting_is_found_where_it_passes_the_limit() {
+        let n = LIMIT as usize + 10;
+        for (open, close) in [("(", ")"), ("[", "]"), ("{a:", "}"), ("`${", "}`"), ("f(", ")")] {
+            let src = format!("x = {}1{};", open.repeat(n), close.repeat(n));
+            let (line, col) = depth_error(&src).unwrap_or_else(|| panic!("{open} nested {n} deep passed"));
+            assert_eq!(line, 1);
+            assert!(
+                col > LIMIT / 2 && col as usize <= 1 + 4 + open.len() * (LIMIT as usize + 1),
+                "{open}: column {col}"
+            );
+        }
+        for chain in ["!", "-", "typeof ", "a = ", "x => ", "a ? 1 : ", "if (a) ", "new "] {
+            let src = format!("{}1;", chain.repeat(n));
+            assert!(depth_error(&src).is_some(), "{chain:?} repeated {n} times passed");
+        }
+        // On a later line.
+        let src = format!("ok();\n  x = {}1{};", "(".repeat(n), ")".repeat(n));
+        assert_eq!(depth_error(&src).map(|(l, _)| l), Some(2));
+    }
+
+    #[test]
+    fn nesting_just_under_the_limit_passes() {
+        let n = LIMIT as usize - 10;
+        assert_eq!(depth_error(&format!("x = {}1{};", "(".repeat(n), ")".repeat(n))), None);
+    }
+}
