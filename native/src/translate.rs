@@ -319,6 +319,9 @@ pub struct Source<'a> {
     /// The address of a byte that is non-zero when the runtime is asked to stop (polled at
     /// back-edges).
     pub interrupt: u64,
+    /// The address of a u32 that is non-zero when the heap is due for a collection (polled
+    /// at back-edges with the interrupt flag).
+    pub gc_due: u64,
     /// Call the safepoint helper at every back-edge (to collect there under stress).
     pub stress: bool,
     /// The address of the runtime's prototype epoch (a u32; see `Holder`).
@@ -934,7 +937,8 @@ impl Tx<'_> {
         (b, v)
     }
 
-    /// Polls for interrupts (and collects, under stress) at a back-edge from `ip`.
+    /// Polls for interrupts and a due collection (collects always, under stress) at a
+    /// back-edge from `ip`.
     fn poll(&mut self, ip: u32) {
         if self.src.stress {
             self.helper(ip, "safepoint", vec![]);
@@ -943,7 +947,10 @@ impl Tx<'_> {
         let addr = self.iconst(Type::Ptr, self.src.interrupt as i64);
         let word = self.push(Op::Load(Type::I32, addr, 0), Type::I32);
         let mask = self.iconst(Type::I32, 0xff);
-        let flag = self.push(Op::Int(IntOp::And, word, mask), Type::I32);
+        let interrupt = self.push(Op::Int(IntOp::And, word, mask), Type::I32);
+        let due_addr = self.iconst(Type::Ptr, self.src.gc_due as i64);
+        let due = self.push(Op::Load(Type::I32, due_addr, 0), Type::I32);
+        let flag = self.push(Op::Int(IntOp::Or, interrupt, due), Type::I32);
         let slow = self.f.add_block();
         let cont = self.f.add_block();
         self.effect(Op::Brif(flag, slow, vec![], cont, vec![]));
@@ -2259,6 +2266,7 @@ impl Tx<'_> {
             frame_size: g.frame_size,
             entry: 0,
             interrupt: self.src.interrupt,
+            gc_due: self.src.gc_due,
             stress: self.src.stress,
             proto_epoch: self.src.proto_epoch,
         };
@@ -2584,6 +2592,7 @@ mod tests {
             frame_size: 4,
             entry: 0,
             interrupt: 0x2000,
+            gc_due: 0x2004,
             stress: false,
             proto_epoch: 0x3000,
         };
@@ -2683,6 +2692,7 @@ mod tests {
             frame_size: 4,
             entry: 0,
             interrupt: 0x2000,
+            gc_due: 0x2004,
             stress: false,
             proto_epoch: 0x3000,
         };
@@ -2737,6 +2747,7 @@ mod tests {
             frame_size: 4,
             entry: 0,
             interrupt: 0x2000,
+            gc_due: 0x2004,
             stress: false,
             proto_epoch: 0x3000,
         };
@@ -2898,6 +2909,7 @@ mod tests {
             frame_size: 4,
             entry: 0,
             interrupt: 0x2000,
+            gc_due: 0x2004,
             stress: false,
             proto_epoch: 0x3000,
         };
@@ -3092,6 +3104,7 @@ mod tests {
             frame_size: 4,
             entry: 2,
             interrupt: 0x2000,
+            gc_due: 0x2004,
             stress: false,
             proto_epoch: 0x3000,
         };

@@ -802,6 +802,7 @@ fn machine_code(rt: &Runtime, info: &FunctionInfo, at: u32, name: &str) -> Resul
         frame_size: info.header.frame_size,
         entry: at,
         interrupt: Arc::as_ptr(&rt.host.interrupt) as u64,
+        gc_due: rt.heap.due_address(),
         stress: rt.host.gc_stress,
         proto_epoch: &*rt.caches.proto_epoch as *const u32 as u64,
     };

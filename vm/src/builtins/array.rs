@@ -824,8 +824,12 @@ fn pop(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
 
 /// 23.1.3.23 Array.prototype.push(...items).
 fn push(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
-    // Fast path: a dense array with default attributes.
-    if this.is_object() && rt.heap().object_kind(this.gc()) == CellKind::Array {
+    // Fast path: an array that stays below the largest length (at 2^32 - 1 the spec's
+    // steps store the element under a non-index key, then fail to set the length).
+    if this.is_object()
+        && rt.heap().object_kind(this.gc()) == CellKind::Array
+        && u64::from(rt.heap().array_length(this.gc())) + (args.len() as u64) < u64::from(u32::MAX)
+    {
         let a: Gc<JsObject> = this.gc();
         for &v in args {
             rt.array_push(a, v)?;

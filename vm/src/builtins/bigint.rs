@@ -108,6 +108,11 @@ fn value_of(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
 fn as_n(rt: &mut Runtime, args: &[Value], signed: bool) -> JsResult<Value> {
     let bits = rt.to_index(arg(args, 0))?;
     let b = to_bigint(rt, arg(args, 1))?;
+    // A value with fewer bits than asked for is its own result (only a negative one made
+    // unsigned grows: to 2^bits + b).
+    if bits > b.bits() as f64 && (signed || b.sign() != num_bigint::Sign::Minus) {
+        return Ok(rt.new_bigint(b));
+    }
     if bits > 1_000_000.0 {
         return Err(rt.throw_range_error("Maximum BigInt size exceeded"));
     }

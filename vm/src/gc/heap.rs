@@ -113,6 +113,10 @@ pub struct Heap {
     large_bytes: usize,
     peak_footprint: usize,
     ops: CellOps,
+    /// Non-zero once the allocation budget is spent, until the next collection: compiled
+    /// loops poll it (with the interrupt flag) at their back-edges. Boxed, so its address
+    /// stays put while code that embeds it lives.
+    due: Box<std::cell::Cell<u32>>,
 }
 
 impl Heap {
@@ -141,7 +145,14 @@ impl Heap {
             mapped_pages: 0,
             large_bytes: 0,
             peak_footprint: 0,
+            due: Box::new(std::cell::Cell::new(0)),
         }
+    }
+
+    /// The address of the word that is non-zero while a collection is due (read by compiled
+    /// code; 4 bytes).
+    pub(crate) fn due_address(&self) -> u64 {
+        self.due.as_ptr() as u64
     }
 
     /// Reads a cell.
@@ -271,8 +282,11 @@ impl Heap {
             return self.alloc_large(size);
         }
         let class = CLASS_OF[size.div_ceil(16)] as usize;
+        self.allocated_since_gc += self.classes[class].cell_size;
+        if self.allocated_since_gc >= self.budget {
+            self.due.set(1);
+        }
         let sc = &mut self.classes[class];
-        self.allocated_since_gc += sc.cell_size;
         if !sc.free.is_null() {
             let cell = sc.free;
             // SAFETY: the free list only links free cells of this class inside mapped pages.
@@ -312,6 +326,9 @@ impl Heap {
         self.large.push(LargeCell { ptr: p, size });
         self.large_bytes += size;
         self.allocated_since_gc += size;
+        if self.allocated_since_gc >= self.budget {
+            self.due.set(1);
+        }
         p
     }
 
@@ -467,6 +484,7 @@ impl Heap {
         // noticed while there is still room to throw (and catch) a RangeError.
         let room = self.limit.saturating_sub(live).max(256 * 1024);
         self.budget = MIN_BUDGET.max(live * GROWTH_NUM / GROWTH_DEN - live).min(room);
+        self.due.set(0);
         self.collections += 1;
     }
 

@@ -1534,6 +1534,19 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
         match unwind(rt, fi) {
             Some(f) => {
                 fi = f;
+                // Entering a handler is a safepoint: a loop whose only way back is a throw
+                // caught in it has no backward jump. (What the collector or the interrupt
+                // throws here replaces the pending exception: the handler catches it, or an
+                // uncatchable one unwinds past every handler.)
+                if (rt.host.gc_stress || rt.heap.should_collect() || rt.host.interrupt.load(Ordering::Relaxed))
+                    && rt.safepoint_slow().is_err()
+                    && rt.exception_kind != ExceptionKind::Normal
+                {
+                    match unwind(rt, fi) {
+                        Some(f) => fi = f,
+                        None => return Step::Done(Err(Exception)),
+                    }
+                }
                 continue 'reload;
             }
             None => return Step::Done(Err(Exception)),

@@ -142,18 +142,20 @@ impl Runtime {
             Some(NumOp::BitOr) => x | y,
             Some(NumOp::BitXor) => x ^ y,
             Some(NumOp::Shl) | Some(NumOp::Shr) => {
-                let shift: i64 = match i64::try_from(&y) {
-                    Ok(s) => s,
-                    Err(_) => return Err(self.throw_range_error("Maximum BigInt size exceeded")),
-                };
-                let shift = if op == Some(NumOp::Shr) { -shift } else { shift };
-                if shift >= 0 {
-                    if shift > 1 << 24 {
+                // x >> y is x << -y. The count may be any size: to the right, past the
+                // value's bits it leaves 0n or -1n; to the left, only 0n stays small.
+                let left = (y >= zero) == (op == Some(NumOp::Shl));
+                let count = u64::try_from(y.magnitude()).unwrap_or(u64::MAX);
+                if left {
+                    if x == zero {
+                        x
+                    } else if count > 1 << 24 {
                         return Err(self.throw_range_error("Maximum BigInt size exceeded"));
+                    } else {
+                        x << (count as usize)
                     }
-                    x << (shift as usize)
                 } else {
-                    let s = (-shift).min(1 << 30) as usize;
+                    let s = count.min(x.bits() + 1) as usize;
                     // Arithmetic shift right rounds toward negative infinity.
                     if x < zero {
                         let m: BigInt = -x - 1;
