@@ -168,6 +168,22 @@ fn nested_unary(n: usize) -> (String, Expect) {
     (format!("var x = {}1;\nconsole.log(x);\n", "!".repeat(n)), Expect::Throws("SyntaxError"))
 }
 
+/// A loop that makes n arrays of 10,000 elements with `new Array` (a native allocating for
+/// a loop that may be compiled): each is garbage by the next iteration.
+fn construct_loop(n: usize) -> (String, Expect) {
+    let s = format!("var a;\nfor (var i = 0; i < {n}; i++) a = new Array(10000);\nconsole.log(a.length);\n");
+    (s, Expect::Prints("10000".into()))
+}
+
+/// A loop whose only way back is a throw caught in it, throwing n arrays of 10,000 elements.
+fn throw_array_loop(n: usize) -> (String, Expect) {
+    let s = format!(
+        "var c = 0;\nfor (let i = 0; i < {n}; i++) {{ try {{ throw new Array(10000); }} catch (e) {{ c += e.length; }} }}\n\
+         console.log(c);\n"
+    );
+    (s, Expect::Prints((n * 10000).to_string()))
+}
+
 const PROGRAMS: &[Program] = &[
     Program {
         name: "straight-line",
@@ -212,6 +228,15 @@ const PROGRAMS: &[Program] = &[
         make: nested_parens,
     },
     Program { name: "nested-unary", sizes: &[1_000_000], linear: false, seconds: 5.0, mib: 400, make: nested_unary },
+    Program { name: "construct-loop", sizes: &[100_000], linear: false, seconds: 10.0, mib: 200, make: construct_loop },
+    Program {
+        name: "throw-array-loop",
+        sizes: &[100_000],
+        linear: false,
+        seconds: 10.0,
+        mib: 200,
+        make: throw_array_loop,
+    },
     Program { name: "throw-loop", sizes: &[1_000_000], linear: false, seconds: 10.0, mib: 400, make: throw_loop },
 ];
 
