@@ -184,6 +184,17 @@ fn throw_array_loop(n: usize) -> (String, Expect) {
     (s, Expect::Prints((n * 10000).to_string()))
 }
 
+/// forEach and indexOf over a sparse array-like of length n with two elements: probing each
+/// index must not make a string for it.
+fn sparse_array_like(n: usize) -> (String, Expect) {
+    let s = format!(
+        "var seen = [];\nArray.prototype.forEach.call({{ length: {n}, 7: 'x', {last}: 'y' }}, function (v, i) {{ seen.push(i + ':' + v); }});\n\
+         console.log(seen.join(' '), Array.prototype.indexOf.call({{ length: {n}, {last}: 1 }}, 1));\n",
+        last = n - 1
+    );
+    (s, Expect::Prints(format!("7:x {}:y {}", n - 1, n - 1)))
+}
+
 const PROGRAMS: &[Program] = &[
     Program {
         name: "straight-line",
@@ -236,6 +247,14 @@ const PROGRAMS: &[Program] = &[
         seconds: 10.0,
         mib: 200,
         make: throw_array_loop,
+    },
+    Program {
+        name: "sparse-array-like",
+        sizes: &[3_000_000],
+        linear: false,
+        seconds: 5.0,
+        mib: 64,
+        make: sparse_array_like,
     },
     Program { name: "throw-loop", sizes: &[1_000_000], linear: false, seconds: 10.0, mib: 400, make: throw_loop },
 ];

@@ -56,6 +56,24 @@ impl Runtime {
         PropKey::atom(self.atoms.intern_str(&mut self.heap, &s))
     }
 
+    /// The atom naming array index `i` if one exists: a lookup needs no new one (no property
+    /// can have a key that is not an atom), and a loop probing every index of a sparse
+    /// object would otherwise make a string per index.
+    fn existing_index_atom(&self, i: u32) -> Option<PropKey> {
+        let mut digits = [0u8; 10];
+        let mut n = i;
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.atoms.find_latin1(&self.heap, &digits[at..]).map(PropKey::atom)
+    }
+
     /// The key as a JavaScript value (a string or a symbol).
     pub(crate) fn key_to_value(&mut self, key: Key) -> Value {
         match key {
@@ -136,9 +154,10 @@ impl Runtime {
                 }
                 let shape = self.heap.get(obj).shape;
                 if self.heap.get(shape).flags() & HAS_INDEX_KEYS != 0 {
-                    let k = self.index_atom(i);
-                    if let Some((slot, attrs)) = self.heap.get(shape).lookup(k) {
-                        return Own::Slot(slot, attrs);
+                    if let Some(k) = self.existing_index_atom(i) {
+                        if let Some((slot, attrs)) = self.heap.get(shape).lookup(k) {
+                            return Own::Slot(slot, attrs);
+                        }
                     }
                 }
                 Own::Absent

@@ -80,6 +80,12 @@ impl AtomTable {
         s
     }
 
+    /// The atom with the contents of Latin-1 `bytes`, if there is one (nothing is made).
+    pub(crate) fn find_latin1(&self, heap: &Heap, bytes: &[u8]) -> Option<Gc<JsString>> {
+        let view = StrView::Latin1(bytes);
+        self.table.find(view.hash() as u64, |&a| heap.str_view(a).eq_view(&view)).copied()
+    }
+
     /// Drops the atoms the current collection did not mark.
     pub(crate) fn sweep(&mut self, heap: &Heap) {
         self.table.retain(|a| heap.is_marked(*a));
