@@ -83,19 +83,7 @@ pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
                 if after_operand {
                     chain = 0;
                 }
-                match skip_template(b, i + 1) {
-                    (next, true) => {
-                        stack.push((Open::Substitution, chain));
-                        saved += chain;
-                        chain = 0;
-                        i = next;
-                        after_operand = false;
-                    }
-                    (next, false) => {
-                        i = next;
-                        after_operand = true;
-                    }
-                }
+                (i, after_operand) = template_text(b, i + 1, &mut stack, &mut saved, &mut chain);
             }
             b'/' if !after_operand => {
                 i = skip_regexp(b, i + 1);
@@ -108,39 +96,24 @@ pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
                     b'[' => Open::Square,
                     _ => Open::Brace,
                 };
-                stack.push((kind, chain));
-                saved += chain;
-                chain = 0;
+                open(&mut stack, &mut saved, &mut chain, kind);
                 i += 1;
                 after_operand = false;
             }
             b')' | b']' | b'}' => {
                 match stack.pop() {
-                    Some((open, outer)) => {
+                    Some((kind, outer)) => {
                         saved -= outer;
                         chain = outer;
-                        if open == Open::Condition {
+                        if kind == Open::Condition {
                             i += 1;
                             after_operand = false;
                             continue;
                         }
-                        if open == Open::Substitution {
+                        if kind == Open::Substitution {
                             // Back into the template's text.
-                            match skip_template(b, i + 1) {
-                                (next, true) => {
-                                    stack.push((Open::Substitution, chain));
-                                    saved += chain;
-                                    chain = 0;
-                                    i = next;
-                                    after_operand = false;
-                                    continue;
-                                }
-                                (next, false) => {
-                                    i = next;
-                                    after_operand = true;
-                                    continue;
-                                }
-                            }
+                            (i, after_operand) = template_text(b, i + 1, &mut stack, &mut saved, &mut chain);
+                            continue;
                         }
                     }
                     // Unbalanced: the parser reports it.
@@ -210,6 +183,25 @@ pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
         }
     }
     Ok(())
+}
+
+/// Opens a bracket level of `kind`: the current level's operator count waits in the stack.
+fn open(stack: &mut Vec<(Open, u32)>, saved: &mut u32, chain: &mut u32, kind: Open) {
+    stack.push((kind, *chain));
+    *saved += *chain;
+    *chain = 0;
+}
+
+/// Skips template text from `i` (after a backquote or a substitution's `}`), opening a
+/// substitution level when `${` ends it: where to go on, and whether an operand ended there.
+fn template_text(b: &[u8], i: usize, stack: &mut Vec<(Open, u32)>, saved: &mut u32, chain: &mut u32) -> (usize, bool) {
+    match skip_template(b, i) {
+        (next, true) => {
+            open(stack, saved, chain, Open::Substitution);
+            (next, false)
+        }
+        (next, false) => (next, true),
+    }
 }
 
 /// Keywords after which an expression or a statement follows, nested one level deeper.
