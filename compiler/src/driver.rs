@@ -81,7 +81,7 @@ pub fn lower(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Mod
     let module =
         irgen::lower_script(source, file_name, &IrGenOptions { strict: opts.strict }).map_err(CompileError::Syntax)?;
     if opts.verify {
-        verify(&module, "after IRGen")?;
+        ir::timing::phase("verify", || verify(&module, "after IRGen"))?;
     }
     Ok(module)
 }
@@ -89,7 +89,8 @@ pub fn lower(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Mod
 /// Runs the optimizer pipeline of `opts.opt_level` (verifying after every pass when
 /// `opts.verify`).
 pub fn optimize(module: &mut Module, opts: &CompileOptions) -> Result<(), CompileError> {
-    ir::passes::run_pipeline(module, opts.opt_level, opts.verify).map_err(CompileError::Internal)
+    ir::timing::phase("optimize", || ir::passes::run_pipeline(module, opts.opt_level, opts.verify))
+        .map_err(CompileError::Internal)
 }
 
 /// Runs the named passes in order instead of a pipeline (each verified).
@@ -100,16 +101,18 @@ pub fn run_passes(module: &mut Module, passes: &[String]) -> Result<(), CompileE
     Ok(())
 }
 
-/// HIR → bundle bytes, with debug info (source locations for stack traces).
-pub fn emit(module: &Module) -> Result<Vec<u8>, CompileError> {
-    backend::compile_module(module, &BackendOptions { debug_info: true }).map_err(CompileError::Internal)
+/// HIR → bundle bytes, with debug info (source locations for stack traces). The HIR of each
+/// function is freed once it is lowered.
+pub fn emit(module: Module) -> Result<Vec<u8>, CompileError> {
+    ir::timing::phase("backend", || backend::compile_module(module, &BackendOptions { debug_info: true }))
+        .map_err(CompileError::Internal)
 }
 
 /// Source → bundle bytes.
 pub fn compile(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Vec<u8>, CompileError> {
     let mut module = lower(source, file_name, opts)?;
     optimize(&mut module, opts)?;
-    emit(&module)
+    emit(module)
 }
 
 /// Source → bundle bytes, with errors rendered for a terminal.
@@ -166,7 +169,7 @@ pub fn dump_bytecode(source: &str, file_name: &str, opts: &CompileOptions) -> Re
 }
 
 /// Register allocation figures per function, one line each.
-pub fn backend_stats(module: &Module) -> Result<String, CompileError> {
+pub fn backend_stats(module: &mut Module) -> Result<String, CompileError> {
     let (_, stats) = backend::compile_module_with_stats(module, &BackendOptions { debug_info: true })
         .map_err(CompileError::Internal)?;
     let mut out =

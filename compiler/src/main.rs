@@ -94,6 +94,16 @@ struct GlobalOpts {
     /// builds).
     #[arg(long, global = true)]
     verify: bool,
+
+    /// The most memory the program's values may take, in MiB (default 3072): past it,
+    /// allocating throws a RangeError the program can catch.
+    #[arg(long, global = true, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    heap_limit: Option<u32>,
+
+    /// Print on stderr, at exit, how long each phase of the compiler took (each optimizer
+    /// pass and backend stage summed over functions) and the memory held after each.
+    #[arg(long, global = true)]
+    time_passes: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -245,7 +255,7 @@ fn bundle_for(path: &Path, opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     if is_ir(path) {
         let mut module = driver::parse_ir(&source).map_err(|e| compile_error(e, &name, &source))?;
         driver::optimize(&mut module, opts).map_err(|e| compile_error(e, &name, &source))?;
-        return driver::emit(&module).map_err(|e| compile_error(e, &name, &source));
+        return driver::emit(module).map_err(|e| compile_error(e, &name, &source));
     }
     driver::compile(&source, &name, opts).map_err(|e| compile_error(e, &name, &source))
 }
@@ -272,11 +282,12 @@ fn run_then<T>(
         jit_log: g.jit_log,
         jit_dump,
         perf_map: g.perf_map,
+        heap_limit: g.heap_limit.map_or(RuntimeOptions::default().heap_limit, |mib| (mib as usize) << 20),
         ..RuntimeOptions::default()
     });
     rt.set_compiler(driver::compile_hook(opts));
     rt.set_output(Box::new(std::io::BufWriter::new(std::io::stdout())));
-    let result = rt.run_bundle(bundle);
+    let result = ir::timing::phase("run", || rt.run_bundle(bundle));
     let t = after(&rt);
     // Dropping the runtime flushes what the program printed before the error is reported.
     drop(rt);
@@ -353,9 +364,9 @@ fn dump(what: &DumpWhat, disasm: bool, passes: &[String], path: &Path, g: &Globa
     }
     driver::optimize(&mut module, &opts).map_err(fail)?;
     if what.stats {
-        return driver::backend_stats(&module).map_err(fail);
+        return driver::backend_stats(&mut module).map_err(fail);
     }
-    let bytes = driver::emit(&module).map_err(fail)?;
+    let bytes = driver::emit(module).map_err(fail)?;
     driver::disassemble(bytes)
         .map_err(|e| Failure(format!("{name}: internal compiler error: the backend wrote a bad bundle: {e}"), 1))
 }
@@ -407,6 +418,9 @@ fn normalize_args(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ff
 
 fn main() -> ExitCode {
     let cli = Cli::parse_from(normalize_args(std::env::args_os()));
+    if cli.opts.time_passes {
+        ir::timing::enable();
+    }
     // Deeply nested programs recurse in the parser and IRGen: give them room. The VM measures
     // this thread's stack itself.
     let worker = std::thread::Builder::new().name("iris".into()).stack_size(256 << 20).spawn(move || real_main(cli));
@@ -417,6 +431,10 @@ fn main() -> ExitCode {
         },
         Err(e) => Err(Failure(format!("iris: cannot start the main thread: {e}"), 1)),
     };
+    if ir::timing::enabled() {
+        let _ = std::io::stdout().flush();
+        eprint!("{}", ir::timing::take_report());
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(msg, code)) => {

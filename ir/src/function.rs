@@ -315,6 +315,16 @@ impl Function {
         self.remove_blocks(&[block]);
     }
 
+    /// Frees the body (instructions, blocks, values), keeping the signature: what a backend
+    /// does with a function it has compiled.
+    pub fn clear_body(&mut self) {
+        self.insts = EntityMap::new();
+        self.blocks = EntityMap::new();
+        self.layout = Vec::new();
+        self.values = EntityMap::new();
+        self.literals = HashMap::new();
+    }
+
     /// Removes `blocks` from the layout and their instructions from them, in one pass over
     /// the layout.
     pub fn remove_blocks(&mut self, blocks: &[Block]) {

@@ -28,6 +28,7 @@ pub mod inst;
 pub mod module;
 pub mod parse;
 pub mod passes;
+pub mod timing;
 pub mod types;
 pub mod verify;
 

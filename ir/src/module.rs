@@ -70,11 +70,14 @@ pub struct ScopeData {
     pub vars: Vec<VarData>,
 }
 
+/// A module's interned strings: an `Atom` is an index into it.
+pub type AtomSet = IndexSet<Vec<u16>>;
+
 /// A compilation unit.
 #[derive(Debug, Default)]
 pub struct Module {
     /// Interned strings; an `Atom` indexes this set.
-    pub atoms: IndexSet<Vec<u16>>,
+    pub atoms: AtomSet,
     /// Variable scopes.
     pub scopes: EntityMap<ScopeId, ScopeData>,
     /// Functions.

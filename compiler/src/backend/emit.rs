@@ -154,7 +154,7 @@ pub fn emit(f: &LFunction, alloc: &Allocation, debug_info: bool) -> Result<Emitt
     let end_label = asm.new_label();
     for &b in &emitted {
         asm.bind(labels[b]);
-        let mut items = lists[b].clone();
+        let mut items = std::mem::take(&mut lists[b]);
         let next = next_emitted[b];
         // Fallthrough into the next emitted block.
         if let Some(&Item { inst: Inst::Jmp { .. }, target: Some(t), .. }) = items.last() {

@@ -11,7 +11,7 @@ use ir::cfg::Cfg;
 use ir::domtree::DomTree;
 use ir::{BinOp, Block, Function, FunctionKind, Imm, Literal, Module, Opcode, Value};
 
-use super::{compile_module, BackendOptions};
+use super::{compile_module_with_stats, BackendOptions};
 
 /// xorshift64*: deterministic and dependency-free.
 struct Rng(u64);
@@ -370,10 +370,10 @@ fn random_functions_compute_the_same_as_their_hir() {
     let mut rng = Rng(0x1234_5678_9abc_def1);
     let mut finished = 0;
     for case in 0..10_000 {
-        let module = random_module(&mut rng);
+        let mut module = random_module(&mut rng);
         let text = ir::dump::dump_module(&module);
-        let bytes =
-            compile_module(&module, &BackendOptions::default()).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        let (bytes, _) = compile_module_with_stats(&mut module, &BackendOptions::default())
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         let bundle = Bundle::from_bytes(bytes).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         let f = &module.functions[module.top_level.unwrap()];
         for params in [[1.0, 2.0, 3.0], [0.0, -1.0, 0.5]] {
@@ -393,8 +393,8 @@ fn random_functions_compute_the_same_as_their_hir() {
 
 /// Runs hand-written HIR at both levels with parameter `n`.
 fn differential(text: &str, params: &[f64]) -> (f64, f64, String) {
-    let module = ir::parse::parse_module(text).unwrap();
-    let bytes = compile_module(&module, &BackendOptions::default()).unwrap();
+    let mut module = ir::parse::parse_module(text).unwrap();
+    let (bytes, _) = compile_module_with_stats(&mut module, &BackendOptions::default()).unwrap();
     let bundle = Bundle::from_bytes(bytes).unwrap();
     let dis = bytecode::disassemble(&bundle);
     let want = run_hir(&module.functions[module.top_level.unwrap()], params, 10_000).expect("HIR finishes");

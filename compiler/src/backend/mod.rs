@@ -58,7 +58,7 @@ mod tests;
 use hashbrown::HashMap;
 
 use bytecode::{BundleBuilder, FunctionDesc};
-use ir::{Atom, FuncId, Module};
+use ir::{timing, Atom, FuncId, Module};
 
 pub use lower::array_index;
 
@@ -93,15 +93,25 @@ pub struct FunctionStats {
     pub code_size: u32,
 }
 
-/// Compiles every function of `module` into a bundle.
-pub fn compile_module(module: &Module, opts: &BackendOptions) -> Result<Vec<u8>, String> {
-    compile_module_with_stats(module, opts).map(|(bytes, _)| bytes)
+/// Compiles every function of `module` into a bundle. Each function's HIR is freed once it
+/// is lowered, so that a large program never holds its HIR, LIR and bytecode at once.
+pub fn compile_module(mut module: Module, opts: &BackendOptions) -> Result<Vec<u8>, String> {
+    compile_functions(&mut module, opts, true).map(|(bytes, _)| bytes)
 }
 
-/// Like [`compile_module`], also returning figures for every function (in bundle order).
+/// Like [`compile_module`], keeping the HIR and returning figures for every function (in
+/// bundle order).
 pub fn compile_module_with_stats(
-    module: &Module,
+    module: &mut Module,
     opts: &BackendOptions,
+) -> Result<(Vec<u8>, Vec<FunctionStats>), String> {
+    compile_functions(module, opts, false)
+}
+
+fn compile_functions(
+    module: &mut Module,
+    opts: &BackendOptions,
+    free_hir: bool,
 ) -> Result<(Vec<u8>, Vec<FunctionStats>), String> {
     let top = module.top_level.ok_or("the module has no top-level function")?;
     let mut builder = BundleBuilder::new(&module.source_name);
@@ -111,19 +121,25 @@ pub fn compile_module_with_stats(
     for &f in &order {
         func_ids.insert(f, builder.reserve_function());
     }
-    let mut ids = BundleIds { builder: &mut builder, module, atoms: HashMap::new(), funcs: func_ids };
+    let mut ids = BundleIds { builder: &mut builder, atoms: &module.atoms, ids: HashMap::new(), funcs: func_ids };
     let mut stats = Vec::with_capacity(order.len());
     let mut descs = Vec::with_capacity(order.len());
     for &f in &order {
-        let (desc, st) = compile_function(module, f, opts, &mut ids)
-            .map_err(|e| format!("internal compiler error in function {f} ({}): {e}", function_label(module, f)))?;
+        let label = function_label(module, f);
+        let fail = |e: String| format!("internal compiler error in function {f} ({label}): {e}");
+        let lowered = lower_function(module, f, &mut ids).map_err(fail)?;
+        if free_hir {
+            // Later functions need only this one's existence (closures name it by id).
+            module.functions[f].clear_body();
+        }
+        let (desc, st) = finish_function(lowered, opts).map_err(fail)?;
         descs.push((ids.funcs[&f], desc));
         stats.push(st);
     }
     for (id, desc) in descs {
         builder.define_function(id, desc);
     }
-    let bytes = builder.try_finish().map_err(|e| e.to_string())?;
+    let bytes = timing::time("write the bundle", || builder.try_finish()).map_err(|e| e.to_string())?;
     Ok((bytes, stats))
 }
 
@@ -136,27 +152,27 @@ fn function_label(module: &Module, f: FuncId) -> String {
     }
 }
 
-/// Lowers, allocates and emits one function.
-fn compile_function(
-    module: &Module,
-    f: FuncId,
-    opts: &BackendOptions,
-    ids: &mut BundleIds<'_>,
-) -> Result<(FunctionDesc, FunctionStats), String> {
+/// A function lowered to LIR, with what its bundle entry and figures need of its HIR.
+struct Lowered {
+    lir: lir::LFunction,
+    desc: FunctionDesc,
+    stats: FunctionStats,
+}
+
+/// Lowers one function and fills in what its bundle entry takes from the HIR.
+fn lower_function(module: &Module, f: FuncId, ids: &mut BundleIds<'_>) -> Result<Lowered, String> {
     let func = &module.functions[f];
-    let lir = lower::lower_function(module, f, ids)?;
-    let alloc = regalloc::allocate(&lir)?;
-    let out = emit::emit(&lir, &alloc, opts.debug_info)?;
+    let lir = timing::time("lower", || lower::lower_function(module, f, ids))?;
     let desc = FunctionDesc {
         name: lower::Ids::atom(ids, func.name),
         length: func.length,
         param_count: func.params.len() as u32,
-        frame_size: out.frame_size,
+        frame_size: 0,
         ic_count: lir.ic_count,
         flags: lower::function_flags(func),
-        code: out.code,
-        handlers: out.handlers,
-        locations: out.locations,
+        code: Vec::new(),
+        handlers: Vec::new(),
+        locations: Vec::new(),
         source: func.source.map(|s| lower::Ids::atom(ids, s)),
     };
     let ssa_values = func
@@ -168,32 +184,46 @@ fn compile_function(
     let stats = FunctionStats {
         name: function_label(module, f),
         ssa_values,
-        frame_size: desc.frame_size,
         stack_slots: lir.slot_count,
-        allocated_registers: alloc.allocated,
-        phi_moves_coalesced: alloc.stats.phi_moves_coalesced,
-        phi_moves_kept: alloc.stats.phi_moves_kept,
-        arg_moves_coalesced: alloc.stats.arg_moves_coalesced,
-        code_size: desc.code.len() as u32,
+        ..FunctionStats::default()
     };
+    Ok(Lowered { lir, desc, stats })
+}
+
+/// Allocates registers for a lowered function and emits its code.
+fn finish_function(lowered: Lowered, opts: &BackendOptions) -> Result<(FunctionDesc, FunctionStats), String> {
+    let Lowered { lir, mut desc, mut stats } = lowered;
+    let alloc = timing::time("regalloc", || regalloc::allocate(&lir))?;
+    let out = timing::time("emit", || emit::emit(&lir, &alloc, opts.debug_info))?;
+    desc.frame_size = out.frame_size;
+    desc.code = out.code;
+    desc.handlers = out.handlers;
+    desc.locations = out.locations;
+    stats.frame_size = desc.frame_size;
+    stats.allocated_registers = alloc.allocated;
+    stats.phi_moves_coalesced = alloc.stats.phi_moves_coalesced;
+    stats.phi_moves_kept = alloc.stats.phi_moves_kept;
+    stats.arg_moves_coalesced = alloc.stats.arg_moves_coalesced;
+    stats.code_size = desc.code.len() as u32;
     Ok((desc, stats))
 }
 
 /// Bundle ids of strings and functions during compilation.
 struct BundleIds<'a> {
     builder: &'a mut BundleBuilder,
-    module: &'a Module,
-    atoms: HashMap<Atom, u32>,
+    /// The module's atoms.
+    atoms: &'a ir::module::AtomSet,
+    ids: HashMap<Atom, u32>,
     funcs: HashMap<FuncId, u32>,
 }
 
 impl lower::Ids for BundleIds<'_> {
     fn atom(&mut self, atom: Atom) -> u32 {
-        if let Some(&id) = self.atoms.get(&atom) {
+        if let Some(&id) = self.ids.get(&atom) {
             return id;
         }
-        let id = self.builder.add_string(self.module.atom_units(atom));
-        self.atoms.insert(atom, id);
+        let id = self.builder.add_string(&self.atoms[atom.0 as usize]);
+        self.ids.insert(atom, id);
         id
     }
     fn function(&self, func: FuncId) -> u32 {

@@ -54,6 +54,7 @@ mod tests;
 
 use bytecode::BuiltinId;
 use hashbrown::{HashMap, HashSet};
+use ir::timing;
 use ir::{Atom, Block, FuncId, Imm, Inst, Literal, Loc, Module, Opcode, Value};
 use swc_common::Span;
 use swc_ecma_ast::BlockStmt;
@@ -124,24 +125,28 @@ thread_local! {
 }
 
 fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
-    let parsed = parse_script(source, opts.strict)?;
+    let parsed = timing::phase("parse", || parse_script(source, opts.strict))?;
     let lines = &parsed.lines;
     let to_diags = |errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
         errs.into_iter().map(|(span, m)| lines.diag(span, m)).collect()
     };
-    let (tree, errors) = scope::analyze(&parsed.script, lines, opts.strict, &parsed.deferred);
+    let (tree, errors) =
+        timing::phase("scope analysis", || scope::analyze(&parsed.script, lines, opts.strict, &parsed.deferred));
     if !errors.is_empty() {
         return Err(to_diags(errors));
     }
     let mut g = Gen::new(&tree, lines, file_name);
-    g.gen_script(&parsed.script);
+    timing::phase("irgen", || g.gen_script(&parsed.script));
     if !g.diags.is_empty() {
         let mut diags = std::mem::take(&mut g.diags);
         diags.sort_by_key(|d| (d.line, d.col));
         diags.dedup();
         return Err(diags);
     }
-    Ok(g.module)
+    let module = std::mem::replace(&mut g.module, Module::new(file_name));
+    drop(g);
+    timing::phase("free the syntax tree", || drop((tree, parsed)));
+    Ok(module)
 }
 
 /// Where a declaration lives while its scope is active.

@@ -44,9 +44,9 @@ pub fn run_pipeline_with_stats(module: &mut Module, level: OptLevel, verify_each
     };
     let mut stats = Stats::default();
     if !steps.is_empty() && !verify_each {
-        for id in module.functions.keys() {
-            verify(module, id, "before the pipeline")?;
-        }
+        crate::timing::time("verify", || {
+            module.functions.keys().try_for_each(|id| verify(module, id, "before the pipeline"))
+        })?;
     }
     run_steps(module, &steps, verify_each, &mut stats)?;
     Ok(stats)
@@ -156,7 +156,7 @@ fn run_one(
     let mut func = std::mem::replace(&mut module.functions[id], placeholder);
     let changed = {
         let mut cx = PassCx { module, func_id: id, stats, pass: info.id };
-        (info.run)(&mut func, &mut cx)
+        crate::timing::time(info.id, || (info.run)(&mut func, &mut cx))
     };
     module.functions[id] = func;
     if changed.any() {
