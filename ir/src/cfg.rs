@@ -19,8 +19,12 @@ use crate::{Block, Inst};
 /// Successors, predecessors and reverse post-order of a function.
 #[derive(Clone, Debug)]
 pub struct Cfg {
-    succs: Vec<Vec<Block>>,
-    preds: Vec<Vec<Block>>,
+    /// The successors of block `b` are `succ_list[succ_range[b].0..succ_range[b].1]`.
+    succ_range: Vec<(u32, u32)>,
+    succ_list: Vec<Block>,
+    /// The predecessors of block `b` are `pred_list[pred_start[b]..pred_start[b + 1]]`.
+    pred_start: Vec<u32>,
+    pred_list: Vec<Block>,
     rpo: Vec<Block>,
     /// Position of each block in `rpo`; `u32::MAX` when unreachable or not in the layout.
     rpo_index: Vec<u32>,
@@ -37,19 +41,42 @@ impl Cfg {
                 in_layout[b.index()] = true;
             }
         }
-        let mut succs = vec![Vec::new(); n];
-        let mut preds = vec![Vec::new(); n];
+        // Successors in layout order, each block's list one run of `succ_list`; then the
+        // predecessors by counting and placing, which keeps them in layout order.
+        let mut succ_range = vec![(0u32, 0u32); n];
+        let mut succ_list = Vec::new();
+        let mut pred_start = vec![0u32; n + 1];
         for &b in &func.layout {
             if b.index() >= n || func.blocks[b].insts.last().is_some_and(|i| i.index() >= func.insts.len()) {
                 continue; // reported by the verifier
             }
+            let start = succ_list.len();
             for &s in func.successors(b) {
-                if s.index() < n && in_layout[s.index()] && !succs[b.index()].contains(&s) {
-                    succs[b.index()].push(s);
-                    preds[s.index()].push(b);
+                if s.index() < n && in_layout[s.index()] && !succ_list[start..].contains(&s) {
+                    succ_list.push(s);
+                    pred_start[s.index() + 1] += 1;
+                }
+            }
+            succ_range[b.index()] = (start as u32, succ_list.len() as u32);
+        }
+        for k in 1..pred_start.len() {
+            pred_start[k] += pred_start[k - 1];
+        }
+        let mut next = pred_start.clone();
+        let mut pred_list = vec![Block::new(0); succ_list.len()];
+        for &b in &func.layout {
+            if b.index() < n {
+                let (start, end) = succ_range[b.index()];
+                for &s in &succ_list[start as usize..end as usize] {
+                    pred_list[next[s.index()] as usize] = b;
+                    next[s.index()] += 1;
                 }
             }
         }
+        let succs = |b: Block| -> &[Block] {
+            let (start, end) = succ_range[b.index()];
+            &succ_list[start as usize..end as usize]
+        };
         // Reverse post-order by an iterative depth-first search from the entry, visiting
         // successors in target order.
         let mut rpo = Vec::new();
@@ -58,7 +85,7 @@ impl Cfg {
             let mut stack: Vec<(Block, usize)> = vec![(entry, 0)];
             visited[entry.index()] = true;
             while let Some(&mut (b, ref mut next)) = stack.last_mut() {
-                if let Some(&s) = succs[b.index()].get(*next) {
+                if let Some(&s) = succs(b).get(*next) {
                     *next += 1;
                     if !visited[s.index()] {
                         visited[s.index()] = true;
@@ -75,17 +102,23 @@ impl Cfg {
         for (i, &b) in rpo.iter().enumerate() {
             rpo_index[b.index()] = i as u32;
         }
-        Cfg { succs, preds, rpo, rpo_index, in_layout }
+        Cfg { succ_range, succ_list, pred_start, pred_list, rpo, rpo_index, in_layout }
     }
 
     /// The distinct successors of `b`, in target order.
     pub fn succs(&self, b: Block) -> &[Block] {
-        self.succs.get(b.index()).map_or(&[], |v| v.as_slice())
+        match self.succ_range.get(b.index()) {
+            Some(&(start, end)) => &self.succ_list[start as usize..end as usize],
+            None => &[],
+        }
     }
 
     /// The distinct predecessors of `b` (blocks in the layout), in layout order.
     pub fn preds(&self, b: Block) -> &[Block] {
-        self.preds.get(b.index()).map_or(&[], |v| v.as_slice())
+        match (self.pred_start.get(b.index()), self.pred_start.get(b.index() + 1)) {
+            (Some(&start), Some(&end)) => &self.pred_list[start as usize..end as usize],
+            _ => &[],
+        }
     }
 
     /// The blocks reachable from the entry, in reverse post-order (the entry first).

@@ -109,6 +109,56 @@ impl<K: EntityRef, V> std::ops::IndexMut<K> for EntityMap<K, V> {
     }
 }
 
+/// A map from entity handles to values, stored densely by handle index: a hash map's
+/// interface at a vector's cost, for the per-block and per-value tables of passes (a
+/// function's handles are small and dense).
+#[derive(Clone, Debug)]
+pub struct SecondaryMap<K: EntityRef, V> {
+    items: Vec<Option<V>>,
+    _key: PhantomData<K>,
+}
+
+impl<K: EntityRef, V> Default for SecondaryMap<K, V> {
+    fn default() -> Self {
+        SecondaryMap { items: Vec::new(), _key: PhantomData }
+    }
+}
+
+impl<K: EntityRef, V> SecondaryMap<K, V> {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// The value for `key`, if there is one.
+    pub fn get(&self, key: &K) -> Option<&V> {
+        self.items.get(key.index()).and_then(Option::as_ref)
+    }
+    /// The value for `key`, mutably, if there is one.
+    pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
+        self.items.get_mut(key.index()).and_then(Option::as_mut)
+    }
+    /// Whether `key` has a value.
+    pub fn contains_key(&self, key: &K) -> bool {
+        self.get(key).is_some()
+    }
+    /// Sets the value for `key`, returning the one it replaces.
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        let i = key.index();
+        if i >= self.items.len() {
+            self.items.resize_with(i + 1, || None);
+        }
+        self.items[i].replace(value)
+    }
+}
+
+impl<K: EntityRef, V> std::ops::Index<&K> for SecondaryMap<K, V> {
+    type Output = V;
+    /// The value for `key`; panics when there is none, as a hash map's index does.
+    fn index(&self, key: &K) -> &V {
+        self.get(key).expect("no entry for the key")
+    }
+}
+
 impl<K: EntityRef, V: std::fmt::Debug> std::fmt::Debug for EntityMap<K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_map().entries(self.iter()).finish()

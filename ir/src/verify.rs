@@ -21,8 +21,6 @@
 //!   region; StartGenerator opens a generator body, SaveAndYield resumes at a block that begins
 //!   with ResumeGenerator, and these appear only in `generator_inner` functions.
 
-use hashbrown::HashMap;
-
 use crate::cfg::{Cfg, TryRegions};
 use crate::domtree::DomTree;
 use crate::dump::Namer;
@@ -156,7 +154,7 @@ impl Verifier<'_> {
 
         // Structure: the layout, back-links and terminators. `pos` maps every instruction
         // in the layout to its block and index.
-        let mut pos: HashMap<Inst, (Block, usize)> = HashMap::new();
+        let mut pos: Vec<Option<(Block, usize)>> = vec![None; func.insts.len()];
         let mut seen_blocks = vec![false; func.blocks.len()];
         let mut dangling = false;
         for &b in &func.layout {
@@ -179,7 +177,7 @@ impl Verifier<'_> {
                     dangling = true;
                     continue;
                 }
-                if pos.insert(i, (b, k)).is_some() {
+                if pos[i.index()].replace((b, k)).is_some() {
                     self.err(Some(b), Some(i), "the instruction is in the layout twice");
                 }
                 if func.insts[i].block != Some(b) {
@@ -270,7 +268,7 @@ impl Verifier<'_> {
         }
     }
 
-    fn inst_rules(&mut self, b: Block, i: Inst, cfg: &Cfg, dom: &DomTree, pos: &HashMap<Inst, (Block, usize)>) {
+    fn inst_rules(&mut self, b: Block, i: Inst, cfg: &Cfg, dom: &DomTree, pos: &[Option<(Block, usize)>]) {
         let func = self.func;
         let module = self.module;
         let data = &func.insts[i];
@@ -311,7 +309,7 @@ impl Verifier<'_> {
 
         // Position of FIRST_IN_BLOCK instructions.
         let insts = &func.blocks[b].insts;
-        let k = pos.get(&i).map_or(0, |p| p.1);
+        let k = pos[i.index()].map_or(0, |p| p.1);
         if info.effects.has(Effects::FIRST_IN_BLOCK) {
             let before = &insts[..k];
             let ok = if data.opcode == Opcode::Phi {
@@ -336,7 +334,7 @@ impl Verifier<'_> {
                 continue;
             };
             let ValueDef::Inst(def) = vd.def else { continue };
-            let Some(&(def_block, def_pos)) = pos.get(&def) else {
+            let Some((def_block, def_pos)) = pos.get(def.index()).copied().flatten() else {
                 e(self, format!("operand {n} is the result of an instruction that was removed"));
                 continue;
             };

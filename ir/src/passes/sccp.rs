@@ -21,6 +21,7 @@
 use hashbrown::{HashMap, HashSet};
 
 use crate::cfg::Cfg;
+use crate::entity::EntityRef;
 use crate::function::{Function, Literal, ValueDef};
 use crate::inst::{Imm, Opcode};
 use crate::passes::const_fold::{fold_binary, fold_unary, literal_prim};
@@ -62,10 +63,14 @@ fn same_prim(a: &Prim, b: &Prim) -> bool {
 struct Solver<'a> {
     func: &'a Function,
     cfg: Cfg,
-    values: HashMap<Value, Lattice>,
-    executable_blocks: HashSet<Block>,
+    /// By value index (literals are read from the function instead).
+    values: Vec<Lattice>,
+    /// By block index.
+    executable_blocks: Vec<bool>,
     executable_edges: HashSet<(Block, Block)>,
-    users: HashMap<Value, Vec<Inst>>,
+    /// The users of value `v` are `user_list[user_start[v]..user_start[v + 1]]`.
+    user_start: Vec<u32>,
+    user_list: Vec<Inst>,
     block_work: Vec<Block>,
     inst_work: Vec<Inst>,
 }
@@ -76,18 +81,15 @@ pub fn run(func: &mut Function, cx: &mut PassCx) -> Changed {
     let mut s = Solver {
         func,
         cfg: Cfg::new(func),
-        values: HashMap::new(),
-        executable_blocks: HashSet::new(),
+        values: vec![Lattice::Unknown; func.values.len()],
+        executable_blocks: vec![false; func.blocks.len()],
         executable_edges: HashSet::new(),
-        users: HashMap::new(),
+        user_start: Vec::new(),
+        user_list: Vec::new(),
         block_work: vec![entry],
         inst_work: Vec::new(),
     };
-    for i in func.inst_order() {
-        for &a in &func.insts[i].args {
-            s.users.entry(a).or_default().push(i);
-        }
-    }
+    s.index_users();
     s.solve(cx);
 
     // Replace constant results by literals; give constant conditions to branches.
@@ -98,8 +100,8 @@ pub fn run(func: &mut Function, cx: &mut PassCx) -> Changed {
         .inst_order()
         .filter_map(|i| {
             let r = func.insts[i].result?;
-            match s.values.get(&r) {
-                Some(Lattice::Const(p)) => Some((i, r, p.clone())),
+            match &s.values[r.index()] {
+                Lattice::Const(p) => Some((i, r, p.clone())),
                 _ => None,
             }
         })
@@ -145,14 +147,37 @@ impl Solver<'_> {
                 Some(p) => Lattice::Const(p),
                 None => Lattice::Varying,
             },
-            ValueDef::Inst(_) => self.values.get(&v).cloned().unwrap_or(Lattice::Unknown),
+            ValueDef::Inst(_) => self.values[v.index()].clone(),
         }
+    }
+
+    /// Fills `user_start` and `user_list` (counting, then placing).
+    fn index_users(&mut self) {
+        let func = self.func;
+        let mut start = vec![0u32; func.values.len() + 1];
+        for i in func.inst_order() {
+            for &a in &func.insts[i].args {
+                start[a.index() + 1] += 1;
+            }
+        }
+        for k in 1..start.len() {
+            start[k] += start[k - 1];
+        }
+        let mut next = start.clone();
+        self.user_list = vec![Inst::new(0); start[func.values.len()] as usize];
+        for i in func.inst_order() {
+            for &a in &func.insts[i].args {
+                self.user_list[next[a.index()] as usize] = i;
+                next[a.index()] += 1;
+            }
+        }
+        self.user_start = start;
     }
 
     fn solve(&mut self, cx: &PassCx) {
         loop {
             if let Some(b) = self.block_work.pop() {
-                if self.executable_blocks.insert(b) {
+                if !std::mem::replace(&mut self.executable_blocks[b.index()], true) {
                     for &i in &self.func.blocks[b].insts {
                         self.visit(cx, i);
                     }
@@ -166,7 +191,7 @@ impl Solver<'_> {
                 }
             } else if let Some(i) = self.inst_work.pop() {
                 match self.func.insts[i].block {
-                    Some(b) if self.executable_blocks.contains(&b) => self.visit(cx, i),
+                    Some(b) if self.executable_blocks[b.index()] => self.visit(cx, i),
                     _ => {}
                 }
             } else {
@@ -182,13 +207,12 @@ impl Solver<'_> {
     }
 
     fn set(&mut self, v: Value, new: Lattice) {
-        let old = self.values.get(&v).cloned().unwrap_or(Lattice::Unknown);
+        let old = &self.values[v.index()];
         let merged = old.meet(&new);
-        if merged != old {
-            self.values.insert(v, merged);
-            if let Some(users) = self.users.get(&v) {
-                self.inst_work.extend(users.iter().copied());
-            }
+        if merged != *old {
+            self.values[v.index()] = merged;
+            let (start, end) = (self.user_start[v.index()], self.user_start[v.index() + 1]);
+            self.inst_work.extend_from_slice(&self.user_list[start as usize..end as usize]);
         }
     }
 

@@ -224,12 +224,10 @@ fn decode(bundle: &Bundle, id: u32) -> Code {
     let bytes = bundle.code(id);
     let mut insts = Vec::new();
     let mut pcs = Vec::new();
-    let mut index_of_pc = vec![u32::MAX; bytes.len() + 1];
     let mut pc = 0;
     while pc < bytes.len() {
         match Inst::decode(bytes, pc) {
             Ok((inst, len)) => {
-                index_of_pc[pc] = insts.len() as u32;
                 insts.push(inst);
                 pcs.push(pc as u32);
                 pc += len;
@@ -239,28 +237,13 @@ fn decode(bundle: &Bundle, id: u32) -> Code {
             Err(_) => break,
         }
     }
-    index_of_pc[bytes.len().min(pc)] = insts.len() as u32;
-    // Map a byte pc to the index of the first instruction at or after it.
-    let index_at = |p: u32| -> u32 {
-        let p = p as usize;
-        if p >= index_of_pc.len() {
-            return insts.len() as u32;
-        }
-        let mut q = p;
-        while q < index_of_pc.len() && index_of_pc[q] == u32::MAX {
-            q += 1;
-        }
-        index_of_pc.get(q).copied().unwrap_or(insts.len() as u32)
-    };
-    let mut out = Vec::with_capacity(insts.len());
-    for (i, inst) in insts.iter().enumerate() {
-        match inst.branch_offset() {
-            Some(off) => {
-                let target = (pcs[i] as i64 + off as i64).max(0) as u32;
-                let ti = index_at(target) as i64;
-                out.push(inst.with_branch_offset((ti - i as i64) as i32));
-            }
-            None => out.push(*inst),
+    // The index of the first instruction at or after byte pc `p` (`pcs` is sorted).
+    let index_at = |p: u32| -> u32 { pcs.partition_point(|&q| q < p) as u32 };
+    for i in 0..insts.len() {
+        if let Some(off) = insts[i].branch_offset() {
+            let target = (pcs[i] as i64 + off as i64).max(0) as u32;
+            let ti = index_at(target) as i64;
+            insts[i] = insts[i].with_branch_offset((ti - i as i64) as i32);
         }
     }
     let handlers = bundle
@@ -269,11 +252,11 @@ fn decode(bundle: &Bundle, id: u32) -> Code {
         .collect::<Vec<_>>()
         .into_boxed_slice();
     // `index_at` maps every target to at most `insts.len()`: the index of this trap.
-    out.push(Inst::Trap {});
+    insts.push(Inst::Trap {});
     pcs.push(bytes.len() as u32);
-    let literal_caps = literal_caps(&out);
-    let feedback = feedback::Feedback::new(&out);
-    Code { insts: out.into_boxed_slice(), pcs: pcs.into_boxed_slice(), handlers, literal_caps, feedback }
+    let literal_caps = literal_caps(&insts);
+    let feedback = feedback::Feedback::new(&insts);
+    Code { insts: insts.into_boxed_slice(), pcs: pcs.into_boxed_slice(), handlers, literal_caps, feedback }
 }
 
 /// Sizes object literals: counts the own-property definitions into the `new_object`'s

@@ -28,7 +28,7 @@
 //!   the region. The regions become handler-table ranges in `emit.rs`.
 
 use hashbrown::{HashMap, HashSet};
-use ir::entity::EntityRef as _;
+use ir::entity::{EntityRef as _, SecondaryMap};
 
 use ir::{
     BinOp, Block, Effects, FuncId, Function, FunctionKind, Imm, Inst, Literal, Loc, Module, Opcode, ScopeId, Type,
@@ -95,19 +95,19 @@ struct Lowering<'a> {
     /// Reachable HIR blocks in layout order.
     order: Vec<Block>,
     /// HIR block -> its LIR block.
-    lblock: HashMap<Block, LBlockId>,
+    lblock: SecondaryMap<Block, LBlockId>,
     /// Reachable predecessors, deduplicated, in layout order.
-    preds: HashMap<Block, Vec<Block>>,
+    preds: SecondaryMap<Block, Vec<Block>>,
     /// How the moves of edge (pred, succ) are placed, for successors with Phis.
     edges: HashMap<(Block, Block), EdgeMoves>,
     /// Split blocks created after each HIR block: (successor, split block).
     splits: HashMap<Block, Vec<(Block, LBlockId)>>,
     /// Try-region stack of every reachable block.
-    region_stack: HashMap<Block, Vec<u32>>,
+    region_stack: SecondaryMap<Block, Vec<u32>>,
     /// The HIR handler block of every region.
     handler_blocks: Vec<Block>,
     /// The vreg of every instruction result.
-    vregs: HashMap<Value, VReg>,
+    vregs: SecondaryMap<Value, VReg>,
     /// Results that are their operand (no code).
     aliases: HashMap<Value, Value>,
     /// AllocStack instruction -> its slot vreg.
@@ -149,13 +149,13 @@ impl<'a> Lowering<'a> {
             ids,
             out: LFunction::default(),
             order: Vec::new(),
-            lblock: HashMap::new(),
-            preds: HashMap::new(),
+            lblock: SecondaryMap::new(),
+            preds: SecondaryMap::new(),
             edges: HashMap::new(),
             splits: HashMap::new(),
-            region_stack: HashMap::new(),
+            region_stack: SecondaryMap::new(),
             handler_blocks: Vec::new(),
-            vregs: HashMap::new(),
+            vregs: SecondaryMap::new(),
             aliases: HashMap::new(),
             slots: HashMap::new(),
             slot_stores: HashMap::new(),
