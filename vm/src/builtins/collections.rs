@@ -124,11 +124,8 @@ fn create(rt: &mut Runtime, kind: Kind) -> JsResult<Gc<JsObject>> {
     };
     let proto = rt.prototype_from_constructor(nt, default)?;
     let shape = rt.root_shape(proto, CellKind::Collection, 0);
-    let data = CollectionData {
-        is_set: matches!(kind, Kind::Set | Kind::WeakSet),
-        weak: matches!(kind, Kind::WeakMap | Kind::WeakSet),
-        ..Default::default()
-    };
+    let data =
+        CollectionData::new(matches!(kind, Kind::Set | Kind::WeakSet), matches!(kind, Kind::WeakMap | Kind::WeakSet));
     let c = CollectionObject { base: JsObject::new(CellKind::Collection, shape), data: Box::new(data) };
     let o: Gc<JsObject> = rt.heap_mut().alloc_object(c, 0).cast();
     rt.root(Value::object(o));
@@ -294,8 +291,9 @@ fn key_bits(rt: &mut Runtime, k: Value) -> (u64, Value) {
 
 fn find(rt: &mut Runtime, c: Gc<CollectionObject>, k: Value) -> Option<usize> {
     let (bits, norm) = key_bits(rt, k);
-    let positions: Vec<usize> = rt.heap().get(c).data.index.get(&bits).cloned().unwrap_or_default();
-    for p in positions {
+    let mut next = rt.heap().get(c).data.newest(bits);
+    while let Some(p) = next {
+        next = rt.heap().get(c).data.older(p);
         let existing = rt.heap().get(c).data.entries[p].0;
         if existing.is_empty() {
             continue;
@@ -314,10 +312,10 @@ fn insert(rt: &mut Runtime, c: Gc<CollectionObject>, k: Value, v: Value) {
     }
     let (bits, norm) = key_bits(rt, k);
     let d = &mut rt.heap_mut().get_mut(c).data;
-    let pos = d.entries.len();
-    d.entries.push((norm, v));
-    d.index.entry(bits).or_default().push(pos);
-    d.live += 1;
+    let before = d.external_bytes();
+    d.push(bits, norm, v);
+    let grown = d.external_bytes().saturating_sub(before);
+    rt.heap_mut().note_external(grown);
 }
 
 fn check_weak_key(rt: &mut Runtime, c: Gc<CollectionObject>, k: Value) -> JsResult<()> {
@@ -374,26 +372,13 @@ fn delete(rt: &mut Runtime, this: Value, args: &[Value], kind: Kind) -> JsResult
 fn remove_at(rt: &mut Runtime, c: Gc<CollectionObject>, p: usize) {
     let k = rt.heap().get(c).data.entries[p].0;
     let (bits, _) = key_bits(rt, k);
-    let d = &mut rt.heap_mut().get_mut(c).data;
-    d.entries[p] = (Value::EMPTY, Value::UNDEFINED);
-    if let Some(list) = d.index.get_mut(&bits) {
-        list.retain(|&q| q != p);
-        if list.is_empty() {
-            d.index.remove(&bits);
-        }
-    }
-    d.live -= 1;
+    rt.heap_mut().get_mut(c).data.remove(bits, p);
 }
 
 /// 24.1.3.1 Map.prototype.clear() (and Set).
 fn clear(rt: &mut Runtime, this: Value, _args: &[Value], kind: Kind) -> JsResult<Value> {
     let c = this_of(rt, this, kind)?;
-    let d = &mut rt.heap_mut().get_mut(c).data;
-    for e in d.entries.iter_mut() {
-        *e = (Value::EMPTY, Value::UNDEFINED);
-    }
-    d.index.clear();
-    d.live = 0;
+    rt.heap_mut().get_mut(c).data.clear();
     Ok(Value::UNDEFINED)
 }
 
@@ -656,7 +641,7 @@ fn live(rt: &Runtime, c: Gc<CollectionObject>) -> f64 {
 fn new_set(rt: &mut Runtime) -> Gc<CollectionObject> {
     let sp = rt.intrinsic(Intrinsic::SetPrototype);
     let shape = rt.root_shape(sp, CellKind::Collection, 0);
-    let data = CollectionData { is_set: true, ..Default::default() };
+    let data = CollectionData::new(true, false);
     let c = CollectionObject { base: JsObject::new(CellKind::Collection, shape), data: Box::new(data) };
     let s: Gc<CollectionObject> = rt.heap_mut().alloc_object(c, 0);
     rt.root(Value::object(s));
@@ -666,21 +651,15 @@ fn new_set(rt: &mut Runtime) -> Gc<CollectionObject> {
 /// A new Set holding a copy of `src`'s elements, in order (tombstones dropped).
 fn copy_set(rt: &mut Runtime, src: Gc<CollectionObject>) -> Gc<CollectionObject> {
     let s = new_set(rt);
-    let d = &rt.heap().get(src).data;
-    let mut remap = vec![usize::MAX; d.entries.len()];
-    let mut entries = Vec::with_capacity(d.live);
-    for (i, e) in d.entries.iter().enumerate() {
-        if !e.0.is_empty() {
-            remap[i] = entries.len();
-            entries.push(*e);
+    for i in 0..rt.heap().get(src).data.entries.len() {
+        let (k, v) = rt.heap().get(src).data.entries[i];
+        if !k.is_empty() {
+            let (bits, _) = key_bits(rt, k);
+            rt.heap_mut().get_mut(s).data.push(bits, k, v);
         }
     }
-    let index = d.index.iter().map(|(&bits, ps)| (bits, ps.iter().map(|&p| remap[p]).collect())).collect();
-    let live = d.live;
-    let nd = &mut rt.heap_mut().get_mut(s).data;
-    nd.entries = entries;
-    nd.index = index;
-    nd.live = live;
+    let external = rt.heap().get(s).data.external_bytes();
+    rt.heap_mut().note_external(external);
     s
 }
 

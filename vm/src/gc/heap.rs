@@ -102,6 +102,9 @@ pub struct Heap {
     mark_stack: Vec<Gc<CellHeader>>,
     allocated_since_gc: usize,
     live_bytes: usize,
+    /// Bytes the cells marked so far own outside the heap (summed by `drain`, part of
+    /// `live_bytes` after the sweep).
+    marked_external: usize,
     budget: usize,
     limit: usize,
     collections: u64,
@@ -139,6 +142,7 @@ impl Heap {
             mark_stack: Vec::new(),
             allocated_since_gc: 0,
             live_bytes: 0,
+            marked_external: 0,
             budget: MIN_BUDGET,
             limit,
             collections: 0,
@@ -332,6 +336,17 @@ impl Heap {
         p
     }
 
+    /// Counts `bytes` of memory a cell now owns outside the heap (a table or buffer that
+    /// grew) as allocated: it brings the next collection nearer, and past the limit the next
+    /// safepoint throws, as for cells.
+    #[inline]
+    pub(crate) fn note_external(&mut self, bytes: usize) {
+        self.allocated_since_gc += bytes;
+        if self.allocated_since_gc >= self.budget {
+            self.due.set(1);
+        }
+    }
+
     /// Whether the allocation budget since the last collection is spent.
     #[inline(always)]
     pub(crate) fn should_collect(&self) -> bool {
@@ -396,7 +411,8 @@ impl Heap {
     /// Traces everything reachable from the marked cells.
     pub(crate) fn drain(&mut self) {
         while let Some(h) = self.mark_stack.pop() {
-            (self.ops.trace)(self, h);
+            let external = (self.ops.trace)(self, h);
+            self.marked_external += external;
         }
     }
 
@@ -478,7 +494,7 @@ impl Heap {
                 self.large.swap_remove(i);
             }
         }
-        self.live_bytes = live;
+        self.live_bytes = live + std::mem::take(&mut self.marked_external);
         self.allocated_since_gc = 0;
         // Collect again before the heap outgrows its limit, so that reaching the limit is
         // noticed while there is still room to throw (and catch) a RangeError.

@@ -49,8 +49,10 @@ pub use heap::Heap;
 /// sizes and mark bits, never layouts.
 #[derive(Clone, Copy)]
 pub struct CellOps {
-    /// Marks (with `Heap::mark` and `Heap::mark_value`) every cell that cell `h` refers to.
-    pub trace: fn(heap: &mut Heap, h: Gc<CellHeader>),
+    /// Marks (with `Heap::mark` and `Heap::mark_value`) every cell that cell `h` refers to,
+    /// and returns the bytes the cell owns outside the heap (Rust-owned tables and buffers),
+    /// which count towards the heap's limit like cells do.
+    pub trace: fn(heap: &mut Heap, h: Gc<CellHeader>) -> usize,
     /// Drops the Rust-owned parts of a dead cell.
     ///
     /// Safety contract: called only with an initialized, unreachable cell, once per cell.

@@ -25,11 +25,13 @@ thread_local! {
     static FINALIZED: Cell<usize> = const { Cell::new(0) };
 }
 
-fn trace_pair(heap: &mut Heap, h: Gc<CellHeader>) {
+fn trace_pair(heap: &mut Heap, h: Gc<CellHeader>) -> usize {
     let p = heap.get(h.cast::<Pair>());
     let (a, b) = (p.a, p.b);
     heap.mark_value(a);
     heap.mark_value(b);
+    // A pair whose first half is a number owns that many bytes outside the heap.
+    a.as_number().map_or(0, |n| n as usize)
 }
 
 /// # Safety
@@ -138,6 +140,19 @@ fn the_limit_counts_what_is_allocated() {
     assert!(heap.over_limit(), "live cells still exceed the limit");
     collect(&mut heap, &[]);
     assert!(!heap.over_limit(), "collecting them brings the heap back under");
+}
+
+#[test]
+fn the_limit_counts_what_cells_own_outside_the_heap() {
+    let mut heap = Heap::new(1 << 20, OPS);
+    let p = pair(&mut heap, Value::number((64 << 20) as f64), Value::UNDEFINED);
+    heap.note_external(64 << 20);
+    assert!(heap.over_limit(), "noted bytes count as allocated");
+    assert!(heap.should_collect(), "and bring the next collection nearer");
+    collect(&mut heap, &[p]);
+    assert!(heap.over_limit(), "a live cell's outside bytes count as live");
+    collect(&mut heap, &[]);
+    assert!(!heap.over_limit(), "a dead cell's do not");
 }
 
 #[test]

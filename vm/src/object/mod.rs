@@ -362,18 +362,95 @@ unsafe impl CellType for RegExpObject {
 unsafe impl ObjectCell for RegExpObject {}
 
 /// Map/Set storage: insertion-ordered entries with an index by key.
+///
+/// The index maps a key's normalized bits to the newest entry with those bits; `chain`
+/// links each entry to the next older one with the same bits (only BigInts, hashed by
+/// value, can share bits without being the same key).
 #[derive(Default)]
 pub struct CollectionData {
     /// Entries in insertion order; deleted ones have an empty key.
     pub entries: Vec<(Value, Value)>,
-    /// Key (normalized bits) → index in `entries`.
-    pub index: hashbrown::HashMap<u64, Vec<usize>>,
+    /// Key bits → the newest entry with them.
+    index: hashbrown::HashMap<u64, usize>,
+    /// Per entry: the next older entry with the same bits, or `NO_ENTRY`.
+    chain: Vec<usize>,
     /// Number of live entries.
     pub live: usize,
     /// Whether this is a Set (values are the keys).
     pub is_set: bool,
     /// Whether this is a WeakMap/WeakSet (entries are still traced strongly).
     pub weak: bool,
+}
+
+const NO_ENTRY: usize = usize::MAX;
+
+impl CollectionData {
+    /// Empty storage for a Set (`is_set`) or a Map, weak or not.
+    pub fn new(is_set: bool, weak: bool) -> CollectionData {
+        CollectionData { is_set, weak, ..CollectionData::default() }
+    }
+
+    /// The first live-or-dead entry position with key bits `bits`, newest first; follow
+    /// with [`CollectionData::older`].
+    pub fn newest(&self, bits: u64) -> Option<usize> {
+        self.index.get(&bits).copied()
+    }
+
+    /// The next older entry with the same key bits as entry `p`.
+    pub fn older(&self, p: usize) -> Option<usize> {
+        Some(self.chain[p]).filter(|&q| q != NO_ENTRY)
+    }
+
+    /// Appends an entry whose key has bits `bits`.
+    pub fn push(&mut self, bits: u64, key: Value, value: Value) {
+        let p = self.entries.len();
+        self.entries.push((key, value));
+        self.chain.push(self.index.insert(bits, p).unwrap_or(NO_ENTRY));
+        self.live += 1;
+    }
+
+    /// Empties entry `p` (its key has bits `bits`), leaving a tombstone.
+    pub fn remove(&mut self, bits: u64, p: usize) {
+        self.entries[p] = (Value::EMPTY, Value::UNDEFINED);
+        let next = self.chain[p];
+        match self.index.get(&bits).copied() {
+            Some(head) if head == p => {
+                if next == NO_ENTRY {
+                    self.index.remove(&bits);
+                } else {
+                    self.index.insert(bits, next);
+                }
+            }
+            Some(mut q) => {
+                while self.chain[q] != NO_ENTRY && self.chain[q] != p {
+                    q = self.chain[q];
+                }
+                if self.chain[q] == p {
+                    self.chain[q] = next;
+                }
+            }
+            None => {}
+        }
+        self.chain[p] = NO_ENTRY;
+        self.live -= 1;
+    }
+
+    /// Empties every entry (positions stay, for iterators walking them).
+    pub fn clear(&mut self) {
+        for (e, c) in self.entries.iter_mut().zip(self.chain.iter_mut()) {
+            *e = (Value::EMPTY, Value::UNDEFINED);
+            *c = NO_ENTRY;
+        }
+        self.index.clear();
+        self.live = 0;
+    }
+
+    /// The bytes the tables take (outside the heap, counted towards its limit).
+    pub fn external_bytes(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<(Value, Value)>()
+            + self.chain.capacity() * std::mem::size_of::<usize>()
+            + self.index.capacity() * (std::mem::size_of::<(u64, usize)>() + 1)
+    }
 }
 
 /// A Map, Set, WeakMap or WeakSet.

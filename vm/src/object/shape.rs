@@ -107,6 +107,13 @@ pub struct PropTable {
 const LINEAR_LIMIT: usize = 8;
 
 impl PropTable {
+    /// The bytes the table takes outside the heap (counted towards the heap's limit).
+    pub(crate) fn external_bytes(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<PropEntry>()
+            + self.index.as_ref().map_or(0, |m| m.capacity() * (std::mem::size_of::<(PropKey, u32)>() + 1))
+            + self.free_slots.capacity() * 4
+    }
+
     /// The entry index of `key`.
     #[inline]
     pub(crate) fn find(&self, key: PropKey) -> Option<usize> {
@@ -198,6 +205,13 @@ impl Shape {
             table: Box::default(),
             transitions: Vec::new(),
         }
+    }
+
+    /// The bytes the shape owns outside the heap: its table and transitions.
+    pub(crate) fn external_bytes(&self) -> usize {
+        std::mem::size_of::<PropTable>()
+            + self.table.external_bytes()
+            + self.transitions.capacity() * std::mem::size_of::<(PropKey, u8, Gc<Shape>)>()
     }
 
     /// Whether this shape is in dictionary mode.

@@ -148,6 +148,9 @@ pub enum ExceptionKind {
 pub struct Runtime {
     /// The garbage-collected heap.
     pub(crate) heap: Heap,
+    /// A heap-limit RangeError was thrown and no collection has brought the heap back
+    /// under the limit since.
+    out_of_memory_thrown: bool,
     /// Interned strings, and the names and well-known symbols the VM uses.
     pub(crate) atoms: AtomTable,
     pub(crate) names: Names,
@@ -285,6 +288,7 @@ impl Runtime {
         let interrupt = Arc::new(AtomicBool::new(false));
         Runtime {
             heap,
+            out_of_memory_thrown: false,
             atoms,
             names,
             symbols,
@@ -480,6 +484,7 @@ impl Runtime {
             if self.heap.over_limit() {
                 return Err(self.throw_out_of_memory());
             }
+            self.out_of_memory_thrown = false;
         }
         Ok(())
     }
@@ -491,9 +496,10 @@ impl Runtime {
     fn throw_out_of_memory(&mut self) -> Exception {
         let limit = self.heap.limit();
         let s = self.heap.stats();
-        if s.live_bytes + s.allocated_since_gc > limit + limit / 4 {
+        if self.out_of_memory_thrown && s.live_bytes + s.allocated_since_gc > limit + limit / 4 {
             return self.throw_uncatchable(ExceptionKind::OutOfMemory);
         }
+        self.out_of_memory_thrown = true;
         self.throw_error(ErrorKind::RangeError, "Out of memory: the heap limit was reached")
     }
 

@@ -175,7 +175,10 @@ impl Runtime {
     /// A BigInt value.
     pub(crate) fn new_bigint(&mut self, v: BigInt) -> Value {
         let header = crate::gc::CellHeader::new(CellKind::BigInt);
-        Value::bigint(self.heap.alloc(BigIntCell { header, value: v }))
+        let external = bigint_bytes(&v);
+        let cell = self.heap.alloc(BigIntCell { header, value: v });
+        self.heap.note_external(external);
+        Value::bigint(cell)
     }
 
     /// Unary minus.
@@ -331,4 +334,9 @@ impl Runtime {
 
 fn num_traits_pow(x: &BigInt, e: u32) -> BigInt {
     x.pow(e)
+}
+
+/// The bytes a BigInt's digits take outside the heap.
+pub(crate) fn bigint_bytes(v: &num_bigint::BigInt) -> usize {
+    (v.bits() as usize).div_ceil(64) * 8
 }

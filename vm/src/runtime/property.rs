@@ -553,14 +553,17 @@ impl Runtime {
         let slot;
         if self.heap.get(shape).is_dictionary() {
             let s = self.heap.get_mut(shape);
+            let before = s.external_bytes();
             slot = s.table.push(k, attrs);
             s.header.flags |= extra_flags;
+            let grown = s.external_bytes().saturating_sub(before);
+            self.heap.note_external(grown);
         } else if let Some(next) = self.heap.get(shape).find_transition(k, attrs) {
             self.heap.get_mut(obj).shape = next;
             slot = self.heap.get(next).lookup(k).map(|x| x.0).unwrap_or(0);
         } else if self.heap.get(shape).property_count() >= MAX_FAST_PROPERTIES {
             let dict = self.heap.get(shape).to_dictionary();
-            let d = self.heap.alloc(dict);
+            let d = self.alloc_shape(dict);
             self.heap.get_mut(obj).shape = d;
             let s = self.heap.get_mut(d);
             slot = s.table.push(k, attrs);
@@ -569,7 +572,7 @@ impl Runtime {
             let mut derived = self.heap.get(shape).derive_with(shape, k, attrs);
             derived.header.flags |= extra_flags;
             slot = derived.table.entries.last().map(|e| e.slot).unwrap_or(0);
-            let next = self.heap.alloc(derived);
+            let next = self.alloc_shape(derived);
             self.heap.get_mut(shape).transitions.push((k, attrs, next));
             self.heap.get_mut(obj).shape = next;
         }
@@ -585,9 +588,17 @@ impl Runtime {
             return shape;
         }
         let dict = self.heap.get(shape).to_dictionary();
-        let d = self.heap.alloc(dict);
+        let d = self.alloc_shape(dict);
         self.heap.get_mut(obj).shape = d;
         d
+    }
+
+    /// Allocates a shape, counting its table towards the heap's limit.
+    pub(crate) fn alloc_shape(&mut self, shape: Shape) -> Gc<Shape> {
+        let external = shape.external_bytes();
+        let s = self.heap.alloc(shape);
+        self.heap.note_external(external);
+        s
     }
 
     fn bump_if_prototype(&mut self, obj: Gc<JsObject>) {

@@ -16,10 +16,11 @@ use crate::value::Value;
 pub const CELL_OPS: CellOps = CellOps { trace: trace_cell, finalize: finalize_cell };
 
 /// Marks everything cell `h` refers to.
-fn trace_cell(heap: &mut Heap, h: Gc<CellHeader>) {
+fn trace_cell(heap: &mut Heap, h: Gc<CellHeader>) -> usize {
     let kind = heap.kind_of(h);
     match kind {
-        CellKind::Free | CellKind::String | CellKind::BigInt => {}
+        CellKind::Free | CellKind::String => {}
+        CellKind::BigInt => return super::operators::bigint_bytes(&heap.get(h.cast::<BigIntCell>()).value),
         CellKind::Rope => {
             let r = heap.get(h.cast::<Rope>());
             let (a, b, c) = (r.left, r.right, r.flat);
@@ -34,17 +35,24 @@ fn trace_cell(heap: &mut Heap, h: Gc<CellHeader>) {
             heap.mark_value(b);
         }
         CellKind::Shape => {
-            let s = heap.get(h.cast::<Shape>());
-            let mut refs: Vec<Value> = Vec::with_capacity(s.table.entries.len() + s.transitions.len() + 2);
-            refs.push(s.proto);
-            if let Some(p) = s.parent {
-                refs.push(Value::cell(p));
+            let shape = h.cast::<Shape>();
+            let s = heap.get(shape);
+            let (proto, parent, external) = (s.proto, s.parent, s.external_bytes());
+            heap.mark_value(proto);
+            if let Some(p) = parent {
+                heap.mark(p);
             }
-            refs.extend(s.table.entries.iter().map(|e| e.key.value()));
-            refs.extend(s.transitions.iter().map(|t| Value::cell(t.2)));
-            for v in refs {
-                heap.mark_value(v);
+            // By index, re-reading the shape: marking needs the heap mutably, and a copy of
+            // a large table would cost as much memory as the table.
+            for i in 0..heap.get(shape).table.entries.len() {
+                let key = heap.get(shape).table.entries[i].key;
+                heap.mark_value(key.value());
             }
+            for i in 0..heap.get(shape).transitions.len() {
+                let next = heap.get(shape).transitions[i].2;
+                heap.mark(next);
+            }
+            return external;
         }
         CellKind::Environment => {
             let env = h.cast::<Environment>();
@@ -76,11 +84,13 @@ fn trace_cell(heap: &mut Heap, h: Gc<CellHeader>) {
             heap.mark_value(a);
             heap.mark_value(b);
         }
-        _ => trace_object(heap, h.cast::<JsObject>(), kind),
+        _ => return trace_object(heap, h.cast::<JsObject>(), kind),
     }
+    0
 }
 
-fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) {
+/// Marks what an object refers to; returns the bytes it owns outside the heap.
+fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) -> usize {
     let o = heap.get(obj);
     let (shape, slots, elements) = (o.shape, o.slots, o.elements);
     heap.mark(shape);
@@ -95,6 +105,7 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) {
         let v = heap.inline_slots(obj)[i];
         heap.mark_value(v);
     }
+    let mut external = 0;
     let extra: [Value; 3] = match kind {
         CellKind::Closure => {
             let c = heap.get(obj.cast::<Closure>());
@@ -120,9 +131,12 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) {
         }
         CellKind::Iterator => [heap.get(obj.cast::<IteratorObject>()).target, Value::UNDEFINED, Value::UNDEFINED],
         CellKind::Collection => {
-            let c = heap.get(obj.cast::<CollectionObject>());
-            let refs: Vec<Value> = c.data.entries.iter().flat_map(|&(k, v)| [k, v]).collect();
-            for v in refs {
+            let c = obj.cast::<CollectionObject>();
+            external = heap.get(c).data.external_bytes();
+            // By index, as for shapes: a Map of millions of entries must not be copied.
+            for i in 0..heap.get(c).data.entries.len() {
+                let (k, v) = heap.get(c).data.entries[i];
+                heap.mark_value(k);
                 heap.mark_value(v);
             }
             [Value::UNDEFINED; 3]
@@ -153,6 +167,7 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) {
     for v in extra {
         heap.mark_value(v);
     }
+    external
 }
 
 /// Drops the Rust-owned parts of a dead cell.
