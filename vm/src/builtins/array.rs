@@ -778,11 +778,14 @@ fn join_inner(rt: &mut Runtime, o: Gc<JsObject>, len: f64, sep: Value) -> JsResu
             let s = rt.to_string(v)?;
             let f = rt.flat(s);
             out.push_view(&rt.heap().str_view(f));
-            if out.len() > crate::string::MAX_STRING_LENGTH {
+            if out.too_long() {
                 return Err(rt.throw_range_error("Invalid string length"));
             }
         }
         k += 1.0;
+    }
+    if out.too_long() {
+        return Err(rt.throw_range_error("Invalid string length"));
     }
     Ok(Value::string(out.finish(rt.heap_mut())))
 }

@@ -151,6 +151,9 @@ fn encode(rt: &mut Runtime, v: Value, extra_unescaped: &str) -> JsResult<Value> 
         for b in ch.encode_utf8(&mut buf).bytes() {
             out.push_str(&format!("%{b:02X}"));
         }
+        if out.len() > crate::string::MAX_STRING_LENGTH {
+            return Err(rt.throw_range_error("Invalid string length"));
+        }
         i += cp.code_unit_count as usize;
     }
     Ok(rt.new_string(&out))

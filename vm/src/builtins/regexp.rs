@@ -688,10 +688,16 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
             acc.extend_from_slice(&text[next_source..position]);
             acc.extend_from_slice(&replacement);
             next_source = position + match_len;
+            if acc.len() > crate::string::MAX_STRING_LENGTH {
+                return Err(rt.throw_range_error("Invalid string length"));
+            }
         }
     }
     if next_source < text.len() {
         acc.extend_from_slice(&text[next_source..]);
+    }
+    if acc.len() > crate::string::MAX_STRING_LENGTH {
+        return Err(rt.throw_range_error("Invalid string length"));
     }
     Ok(rt.new_string_units(&acc))
 }

@@ -209,7 +209,13 @@ fn raw(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
             let f = rt.flat(sub);
             out.push_view(&rt.heap().str_view(f));
         }
+        if out.too_long() {
+            return Err(rt.throw_range_error("Invalid string length"));
+        }
         i += 1.0;
+    }
+    if out.too_long() {
+        return Err(rt.throw_range_error("Invalid string length"));
     }
     Ok(Value::string(out.finish(rt.heap_mut())))
 }

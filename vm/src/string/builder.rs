@@ -3,11 +3,14 @@
 use super::{JsString, StrView};
 use crate::gc::{Gc, Heap};
 
-/// A growable string of UTF-16 code units.
+/// A growable string of UTF-16 code units. It never grows past the maximum string length:
+/// what would take it past is dropped and [`StringBuilder::too_long`] says so, for the
+/// caller to throw (a RangeError) instead of making the string.
 #[derive(Default, Clone, Debug)]
 pub struct StringBuilder {
     latin1: Vec<u8>,
     wide: Option<Vec<u16>>,
+    too_long: bool,
 }
 
 impl StringBuilder {
@@ -35,8 +38,25 @@ impl StringBuilder {
         w
     }
 
+    /// Whether something was dropped because the string would have been longer than
+    /// `MAX_STRING_LENGTH`.
+    pub(crate) fn too_long(&self) -> bool {
+        self.too_long
+    }
+
+    /// Whether `n` more units fit (noting when they do not).
+    fn room_for(&mut self, n: usize) -> bool {
+        if self.len() + n > super::MAX_STRING_LENGTH {
+            self.too_long = true;
+        }
+        !self.too_long
+    }
+
     /// Appends one unit.
     pub(crate) fn push(&mut self, unit: u16) {
+        if !self.room_for(1) {
+            return;
+        }
         match &mut self.wide {
             Some(w) => w.push(unit),
             None if unit < 256 => self.latin1.push(unit as u8),
@@ -46,6 +66,9 @@ impl StringBuilder {
 
     /// Appends the units of a view.
     pub(crate) fn push_view(&mut self, v: &StrView<'_>) {
+        if !self.room_for(v.len()) {
+            return;
+        }
         match v {
             StrView::Latin1(b) => match &mut self.wide {
                 None => self.latin1.extend_from_slice(b),
@@ -57,6 +80,9 @@ impl StringBuilder {
 
     /// Appends UTF-16 units.
     pub(crate) fn push_units(&mut self, units: &[u16]) {
+        if !self.room_for(units.len()) {
+            return;
+        }
         for &u in units {
             self.push(u);
         }
