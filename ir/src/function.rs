@@ -281,6 +281,7 @@ impl Function {
 
     /// Creates an instruction (not yet in any block) with its result value, if any.
     pub fn make_inst(&mut self, opcode: Opcode, args: Vec<Value>, targets: Vec<Block>, imm: Imm, loc: Loc) -> Inst {
+        let (args, targets) = (args.into_iter().collect(), targets.into_iter().collect());
         let inst = self.insts.push(InstData { opcode, args, targets, imm, result: None, block: None, loc });
         if opcode.info().result != ResultRule::None {
             let v = self.values.push(ValueData { def: ValueDef::Inst(inst), ty: Type::ANY });

@@ -860,7 +860,7 @@ impl Parser {
                     RawOperand::Literal(lit) => func.literal(lit),
                 });
             }
-            func.insts[*inst].args = args;
+            func.insts[*inst].args = args.into_iter().collect();
         }
         // Types: as written, else from the table in layout order (forward references start
         // from the widest type).

@@ -199,8 +199,8 @@ fn random_module(rng: &mut Rng) -> Module {
             args.push(v);
             targets.push(p);
         }
-        f.insts[phi].args = args;
-        f.insts[phi].targets = targets;
+        f.insts[phi].args = args.into_iter().collect();
+        f.insts[phi].targets = targets.into_iter().collect();
     }
     let id = module.add_function(f);
     module.top_level = Some(id);

@@ -506,8 +506,8 @@ impl<'a> Gen<'a> {
                         targets.push(t);
                     }
                 }
-                data.args = args;
-                data.targets = targets;
+                data.args = args.into_iter().collect();
+                data.targets = targets.into_iter().collect();
             }
         }
     }

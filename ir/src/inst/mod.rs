@@ -373,15 +373,23 @@ pub struct Loc {
     pub col: u32,
 }
 
+/// An instruction's value operands: up to four are stored inline (nearly every
+/// instruction's), so that a function of a million instructions is not a million small
+/// allocations.
+pub type Args = smallvec::SmallVec<[Value; 4]>;
+
+/// An instruction's successor blocks, inline up to four.
+pub type Targets = smallvec::SmallVec<[Block; 4]>;
+
 /// One instruction.
 #[derive(Clone, Debug)]
 pub struct InstData {
     /// What it does.
     pub opcode: Opcode,
     /// Value operands.
-    pub args: Vec<Value>,
+    pub args: Args,
     /// Successor blocks (terminators) or incoming blocks (Phi, parallel to `args`).
-    pub targets: Vec<Block>,
+    pub targets: Targets,
     /// The immediate payload.
     pub imm: Imm,
     /// The value it defines, if its row has a result.
