@@ -136,6 +136,7 @@ pub(crate) fn push_compiled<'a>(rt: &mut Runtime, f: Value, first: usize, argc: 
         return None;
     }
     push_call_window(&mut rt.calls.stack, first, argc, need);
+    rt.note_entry(info);
     let realm = info.realm();
     rt.calls.frames.push(Frame {
         info: FuncRef::new(info),
@@ -434,7 +435,7 @@ impl translate::Profile for Observed<'_> {
                 | Inst::GetGlobal { ic, .. }
                 | Inst::PutById { ic, .. }
                 | Inst::TryPutById { ic, .. },
-            ) => (self.info.ic_base + ic) as usize,
+            ) => self.info.ic_base.get() as usize + *ic as usize,
             _ => return PropertySite::default(),
         };
         let Some(entries) = self.rt.code.ics.get(slot * ic::WAYS..slot * ic::WAYS + ic::WAYS) else {

@@ -79,7 +79,8 @@ impl Ic {
 /// Records `entry` for IC slot `site` (the slot's index in the runtime's table), replacing
 /// an entry for the same shape or else the least recently filled one.
 pub(crate) fn insert(ics: &mut [Ic], site: usize, entry: Ic) {
-    let set = &mut ics[site * WAYS..site * WAYS + WAYS];
+    // A function without caches yet has its sites past the end of the table.
+    let Some(set) = ics.get_mut(site * WAYS..site * WAYS + WAYS) else { return };
     let pos = set.iter().position(|e| e.shape == entry.shape).unwrap_or(WAYS - 1);
     set[..=pos].rotate_right(1);
     set[0] = entry;

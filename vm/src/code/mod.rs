@@ -40,6 +40,10 @@ pub struct LoadedBundle {
     pub index: u32,
 }
 
+/// `FunctionInfo::ic_base` of a function without inline caches: slots computed from it
+/// are far past the end of the table (on 64-bit targets, the only ones Iris supports).
+pub const NO_ICS: u32 = u32::MAX;
+
 /// A function of a loaded bundle.
 pub struct FunctionInfo {
     pub(crate) bundle: *const LoadedBundle,
@@ -50,8 +54,13 @@ pub struct FunctionInfo {
     /// The header from the function table.
     pub header: FunctionHeader,
     /// First inline-cache slot of this function (its entries start at `ic_base * WAYS` in
-    /// `Runtime::ics`).
-    pub ic_base: u32,
+    /// `Runtime::ics`), or `NO_ICS` until it has them: a function gets its caches when it
+    /// is entered a second time or takes a loop back-edge (`Runtime::give_ics`), so code
+    /// that runs once, as most top-level code does, looks properties up without caching
+    /// and costs no cache memory. Every reader of the table tolerates a slot past its end.
+    pub ic_base: Cell<u32>,
+    /// Whether it has been entered (a second entry gives it inline caches).
+    pub(crate) entered: Cell<bool>,
     code: OnceCell<Code>,
     /// Inline slots to give objects this function constructs (learned from the
     /// properties earlier instances received).
@@ -88,14 +97,15 @@ pub struct Code {
 
 impl FunctionInfo {
     /// The info of function `id` of `bundle` (whose address must not change while the
-    /// runtime lives), with its inline caches from `ic_base`; decoded on first use.
-    pub(crate) fn new(bundle: *const LoadedBundle, id: u32, realm: u32, header: FunctionHeader, ic_base: u32) -> Self {
+    /// runtime lives), with no inline caches yet; decoded on first use.
+    pub(crate) fn new(bundle: *const LoadedBundle, id: u32, realm: u32, header: FunctionHeader) -> Self {
         FunctionInfo {
             bundle,
             id,
             realm,
             header,
-            ic_base,
+            ic_base: Cell::new(NO_ICS),
+            entered: Cell::new(false),
             code: OnceCell::new(),
             ctor_slots: Cell::new(4),
             warm: feedback::Warmup::default(),

@@ -73,6 +73,7 @@ pub(crate) fn push_frame(
     }
     rt.calls.stack.resize(top, Value::UNDEFINED);
     info.warm.count_entry(rt.host.options.profile_after);
+    rt.note_entry(info);
     let realm = info.realm();
     rt.calls.frames.push(Frame {
         info: crate::code::FuncRef::new(info),
@@ -367,7 +368,7 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
         }
         macro_rules! ic_base {
             () => {
-                (info.ic_base as usize)
+                (info.ic_base.get() as usize)
             };
         }
         macro_rules! strict {
@@ -534,6 +535,9 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                 let off = $off as isize;
                 if off <= 0 {
                     safepoint!();
+                    if info.ic_base.get() == crate::code::NO_ICS {
+                        rt.give_ics(info);
+                    }
                     if PROFILE {
                         info.warm.count_back_edge();
                         #[cfg(feature = "jit")]
@@ -1362,6 +1366,7 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                                     fi += 1;
                                     switch_frame!();
                                     info.warm.count_entry(rt.host.options.profile_after);
+                                    rt.note_entry(info);
                                     // Entering a function is a safepoint (for interrupts and
                                     // gc_stress; allocation sites collect on their own).
                                     if rt.host.gc_stress || rt.host.interrupt.load(Ordering::Relaxed) {
@@ -1597,7 +1602,8 @@ mod opstats {
 /// A property read through the inline cache at `site`: the value, or None on a miss.
 #[inline(always)]
 fn ic_read(rt: &Runtime, site: usize, ob: Gc<JsObject>, shape: Gc<crate::object::Shape>) -> Option<Value> {
-    let set = &rt.code.ics[site..site + ic::WAYS];
+    // A function without caches yet has its sites past the end of the table.
+    let set = rt.code.ics.get(site..site + ic::WAYS)?;
     for e in set {
         if e.shape == Some(shape) {
             let holder = match e.kind {
@@ -1617,6 +1623,9 @@ fn ic_read(rt: &Runtime, site: usize, ob: Gc<JsObject>, shape: Gc<crate::object:
 #[inline(always)]
 fn ic_write(rt: &mut Runtime, site: usize, ob: Gc<JsObject>, v: Value) -> bool {
     let shape = rt.heap.get(ob).shape;
+    if rt.code.ics.len() < site + ic::WAYS {
+        return false; // a function without caches yet
+    }
     for w in 0..ic::WAYS {
         let e = &rt.code.ics[site + w];
         if e.shape == Some(shape) {

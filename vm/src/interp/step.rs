@@ -38,7 +38,7 @@ pub(crate) fn step(rt: &mut Runtime, ip: u32) -> JsResult<Value> {
     rt.calls.frames[fi].ip = ip;
     let base = frame.base as usize;
     let strict = info.is_strict();
-    let ic_base = info.ic_base as usize;
+    let ic_base = info.ic_base.get() as usize;
     let strings = &info.bundle().strings;
     macro_rules! reg {
         ($r:expr) => {

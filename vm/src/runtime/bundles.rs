@@ -131,14 +131,43 @@ impl Runtime {
         let ptr: *const LoadedBundle = &*loaded;
         let mut functions = Vec::with_capacity(loaded.bundle.function_count() as usize);
         for id in 0..loaded.bundle.function_count() {
-            let header = loaded.bundle.function(id);
-            let ic_base = (self.code.ics.len() / WAYS) as u32;
-            self.code.ics.resize(self.code.ics.len() + header.ic_count as usize * WAYS, Ic::EMPTY);
-            functions.push(FunctionInfo::new(ptr, id, realm, header, ic_base));
+            functions.push(FunctionInfo::new(ptr, id, realm, loaded.bundle.function(id)));
         }
         loaded.functions = functions;
         self.code.bundles.push(loaded);
         index
+    }
+}
+
+impl Runtime {
+    /// Gives `info` its inline caches if it has none (see `FunctionInfo::ic_base`).
+    #[cold]
+    pub(crate) fn give_ics(&mut self, info: &FunctionInfo) {
+        if info.ic_base.get() != crate::code::NO_ICS {
+            return;
+        }
+        let n = info.header.ic_count as usize * WAYS;
+        let base = self.code.ics.len() / WAYS;
+        // A table of 2^32 slots would take hundreds of gigabytes: the heap limit and the
+        // bundle verifier stop far short of it, and a function past it only goes uncached.
+        let Ok(base) = u32::try_from(base) else { return };
+        if base == crate::code::NO_ICS {
+            return;
+        }
+        self.code.ics.resize(self.code.ics.len() + n, Ic::EMPTY);
+        info.ic_base.set(base);
+    }
+
+    /// Notes that `info` is being entered: the second entry gives it inline caches.
+    #[inline(always)]
+    pub(crate) fn note_entry(&mut self, info: &FunctionInfo) {
+        if info.ic_base.get() == crate::code::NO_ICS {
+            if info.entered.get() {
+                self.give_ics(info);
+            } else {
+                info.entered.set(true);
+            }
+        }
     }
 }
 

@@ -106,7 +106,9 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
 /// than in the interpreter's inline probe, which stays as small as possible.
 fn dict_entry(rt: &Runtime, ic_idx: usize, shape: Gc<crate::object::Shape>) -> Option<u32> {
     let version = rt.heap.get(shape).dict_version;
-    rt.code.ics[ic_idx * ic::WAYS..(ic_idx + 1) * ic::WAYS]
+    rt.code
+        .ics
+        .get(ic_idx * ic::WAYS..(ic_idx + 1) * ic::WAYS)?
         .iter()
         .find(|e| e.shape == Some(shape) && e.kind == ic::OWN_DICT && e.epoch == version)
         .map(|e| e.loc)
