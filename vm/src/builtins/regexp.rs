@@ -172,13 +172,24 @@ fn this_regexp(rt: &mut Runtime, this: Value, what: &str) -> JsResult<Gc<RegExpO
 
 /// 22.2.7.2 RegExpBuiltinExec(R, S).
 fn builtin_exec(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Value> {
+    let Some(m) = builtin_match(rt, r, s)? else { return Ok(Value::NULL) };
+    let has_indices = rt.heap().get(r).matcher.as_ref().is_some_and(|m| m.has_indices);
+    let text = rt.utf16_of(s);
+    let (start, _) = m.groups[0].unwrap_or((0, 0));
+    build_match_array(rt, r, s, &text, &m, start, has_indices)
+}
+
+/// RegExpBuiltinExec(R, S) up to the match (steps 1-15: lastIndex read, matched and
+/// updated): the match's spans, or None where the spec returns null. What is left, the
+/// result array, no code can observe until it is returned.
+fn builtin_match(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Option<MatchResult>> {
     let ro: Gc<JsObject> = r.cast();
     let lk = Key::Name(rt.names.last_index);
     let li = rt.get(ro, lk, Value::object(ro))?;
     let mut last_index = rt.to_length(li)?;
-    let (global, sticky, has_indices) = {
-        let m = rt.heap().get(r).matcher.as_ref().map(|m| (m.global, m.sticky, m.has_indices));
-        m.unwrap_or((false, false, false))
+    let (global, sticky) = {
+        let m = rt.heap().get(r).matcher.as_ref().map(|m| (m.global, m.sticky));
+        m.unwrap_or((false, false))
     };
     if !global && !sticky {
         last_index = 0.0;
@@ -188,7 +199,7 @@ fn builtin_exec(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Val
         if global || sticky {
             rt.set_or_throw(ro, lk, Value::number(0.0))?;
         }
-        return Ok(Value::NULL);
+        return Ok(None);
     }
     let flag = rt.host.interrupt.clone();
     let interrupt = move || flag.load(std::sync::atomic::Ordering::Relaxed);
@@ -209,13 +220,13 @@ fn builtin_exec(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Val
         if global || sticky {
             rt.set_or_throw(ro, lk, Value::number(0.0))?;
         }
-        return Ok(Value::NULL);
+        return Ok(None);
     };
-    let (start, end) = m.groups[0].unwrap_or((0, 0));
+    let (_, end) = m.groups[0].unwrap_or((0, 0));
     if global || sticky {
         rt.set_or_throw(ro, lk, Value::number(end as f64))?;
     }
-    build_match_array(rt, r, s, &text, &m, start, has_indices)
+    Ok(Some(m))
 }
 
 /// The array RegExpBuiltinExec returns (steps 16-36).
@@ -289,6 +300,35 @@ fn build_match_array(
         rt.create_data_property_or_throw(a, key, Value::object(ind))?;
     }
     Ok(Value::object(a))
+}
+
+/// What RegExpExec found: a result object, or the spans of a match by the built-in exec
+/// whose result array nothing has seen (so it need not be made).
+enum Found {
+    Object(Value),
+    Spans(MatchResult),
+}
+
+/// 22.2.7.1 RegExpExec(R, S) for callers that can take a built-in match as spans: only
+/// a RegExp without named groups or the `d` flag, whose result array would be read
+/// through nothing but indices, `index` and `groups` (undefined).
+fn regexp_exec_spans(rt: &mut Runtime, r: Value, s: Value) -> JsResult<Option<Found>> {
+    let key = Key::Name(rt.names.exec);
+    let exec_fn = rt.get(r.gc(), key, r)?;
+    if rt.is_callable(exec_fn) && exec_fn != rt.regexp_builtin_exec() {
+        let result = rt.call(exec_fn, r, &[s])?;
+        if !result.is_object() && !result.is_null() {
+            return Err(rt.throw_type_error("exec result must be an object or null"));
+        }
+        return Ok((!result.is_null()).then_some(Found::Object(result)));
+    }
+    let rx = this_regexp(rt, r, "exec")?;
+    let plain = rt.heap().get(rx).matcher.as_ref().is_some_and(|m| m.names.is_empty() && !m.has_indices);
+    if !plain {
+        let result = builtin_exec(rt, rx, s)?;
+        return Ok((!result.is_null()).then_some(Found::Object(result)));
+    }
+    Ok(builtin_match(rt, rx, s)?.map(Found::Spans))
 }
 
 /// 22.2.7.1 RegExpExec(R, S).
@@ -622,49 +662,110 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
     if global {
         set_last_index(rt, this, 0.0)?;
     }
-    let mut results = Vec::new();
+    // Steps 11-12 collect the results, steps 14-15 replace them. A built-in match with a
+    // string replacement is replaced as soon as it is found: nothing between the two loops
+    // could tell (no code runs), and a global replace over a long string then keeps no list
+    // of matches. Once a result is kept (a function replacement, a user exec), every later
+    // one is too, so that the replacements still go in order.
+    let replacement_units = if functional { Vec::new() } else { rt.string_units(replace_value) };
+    let mut acc: Vec<u16> = Vec::with_capacity(text.len());
+    let mut next_source = 0usize;
+    let mut kept = Vec::new();
     loop {
-        let result = regexp_exec(rt, this, s)?;
-        if result.is_null() {
-            break;
+        let Some(found) = regexp_exec_spans(rt, this, s)? else { break };
+        // Only a global replace reads the match back (step 11.c.ii).
+        let empty = match &found {
+            _ if !global => false,
+            Found::Spans(m) => m.groups[0].is_none_or(|(a, b)| a == b),
+            Found::Object(result) => {
+                rt.root(*result);
+                let m = rt.get(result.gc(), Key::Index(0), *result)?;
+                let ms = rt.to_string(m)?;
+                rt.heap().string_len(ms) == 0
+            }
+        };
+        match found {
+            Found::Spans(m) if !functional && kept.is_empty() => {
+                let mark = rt.handle_mark();
+                let (position, end) = m.groups[0].unwrap_or((0, 0));
+                let mut captures = Vec::with_capacity(m.groups.len() - 1);
+                for g in &m.groups[1..] {
+                    let c = match *g {
+                        Some((a, b)) => super::string::substring_value(rt, s, a, b),
+                        None => Value::UNDEFINED,
+                    };
+                    rt.root(c);
+                    captures.push(c);
+                }
+                let matched = &text[position..end];
+                let replacement = super::string::get_substitution(
+                    rt,
+                    matched,
+                    &text,
+                    position,
+                    &captures,
+                    Value::UNDEFINED,
+                    &replacement_units,
+                )?;
+                append_replacement(rt, &mut acc, &mut next_source, &text, position, end - position, &replacement)?;
+                rt.release_handles(mark);
+            }
+            Found::Object(result) => {
+                rt.root(result);
+                kept.push(Found::Object(result));
+            }
+            found => kept.push(found),
         }
-        rt.root(result);
-        results.push(result);
         if !global {
             break;
         }
-        let m = rt.get(result.gc(), Key::Index(0), result)?;
-        let ms = rt.to_string(m)?;
-        if rt.heap().string_len(ms) == 0 {
+        if empty {
             let li = get_last_index(rt, this)?;
             set_last_index(rt, this, advance(&text, li, full_unicode))?;
         }
     }
-    let replacement_units = if functional { Vec::new() } else { rt.string_units(replace_value) };
-    let mut acc: Vec<u16> = Vec::with_capacity(text.len());
-    let mut next_source = 0usize;
-    for result in results {
-        let ro: Gc<JsObject> = result.gc();
-        let n_caps = {
-            let l = super::array::length_of(rt, ro)?;
-            (l - 1.0).max(0.0) as usize
+    for found in kept {
+        let (matched, position, captures, mut named) = match found {
+            Found::Spans(m) => {
+                let (a, b) = m.groups[0].unwrap_or((0, 0));
+                let matched = super::string::substring_value(rt, s, a, b);
+                rt.root(matched);
+                let mut captures = Vec::with_capacity(m.groups.len() - 1);
+                for g in &m.groups[1..] {
+                    let c = match *g {
+                        Some((x, y)) => super::string::substring_value(rt, s, x, y),
+                        None => Value::UNDEFINED,
+                    };
+                    rt.root(c);
+                    captures.push(c);
+                }
+                (matched, a, captures, Value::UNDEFINED)
+            }
+            Found::Object(result) => {
+                let ro: Gc<JsObject> = result.gc();
+                let n_caps = {
+                    let l = super::array::length_of(rt, ro)?;
+                    (l - 1.0).max(0.0) as usize
+                };
+                let m0 = rt.get(ro, Key::Index(0), result)?;
+                let matched = rt.to_string(m0)?;
+                rt.root(matched);
+                let ik = Key::Name(rt.names.index);
+                let pv = rt.get(ro, ik, result)?;
+                let position = rt.to_integer_or_infinity(pv)?.clamp(0.0, text.len() as f64) as usize;
+                let mut captures = Vec::with_capacity(n_caps);
+                for n in 1..=n_caps {
+                    let c = rt.get(ro, Key::Index(n as u32), result)?;
+                    let c = if c.is_undefined() { c } else { rt.to_string(c)? };
+                    rt.root(c);
+                    captures.push(c);
+                }
+                let gk = Key::Name(rt.names.groups);
+                let named = rt.get(ro, gk, result)?;
+                (matched, position, captures, named)
+            }
         };
-        let m0 = rt.get(ro, Key::Index(0), result)?;
-        let matched = rt.to_string(m0)?;
-        rt.root(matched);
         let match_len = rt.heap().string_len(matched);
-        let ik = Key::Name(rt.names.index);
-        let pv = rt.get(ro, ik, result)?;
-        let position = rt.to_integer_or_infinity(pv)?.clamp(0.0, text.len() as f64) as usize;
-        let mut captures = Vec::with_capacity(n_caps);
-        for n in 1..=n_caps {
-            let c = rt.get(ro, Key::Index(n as u32), result)?;
-            let c = if c.is_undefined() { c } else { rt.to_string(c)? };
-            rt.root(c);
-            captures.push(c);
-        }
-        let gk = Key::Name(rt.names.groups);
-        let mut named = rt.get(ro, gk, result)?;
         let replacement: Vec<u16> = if functional {
             let mut call_args = vec![matched];
             call_args.extend_from_slice(&captures);
@@ -684,14 +785,7 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
             let mu = rt.string_units(matched);
             super::string::get_substitution(rt, &mu, &text, position, &captures, named, &replacement_units)?
         };
-        if position >= next_source {
-            acc.extend_from_slice(&text[next_source..position]);
-            acc.extend_from_slice(&replacement);
-            next_source = position + match_len;
-            if acc.len() > crate::string::MAX_STRING_LENGTH {
-                return Err(rt.throw_range_error("Invalid string length"));
-            }
-        }
+        append_replacement(rt, &mut acc, &mut next_source, &text, position, match_len, &replacement)?;
     }
     if next_source < text.len() {
         acc.extend_from_slice(&text[next_source..]);
@@ -700,6 +794,29 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
         return Err(rt.throw_range_error("Invalid string length"));
     }
     Ok(rt.new_string_units(&acc))
+}
+
+/// Steps 15.m-n of RegExp.prototype[@@replace]: a match at `position` that does not go
+/// back before the previous one takes the text since it, then its replacement. The
+/// result may not outgrow the maximum string length.
+fn append_replacement(
+    rt: &mut Runtime,
+    acc: &mut Vec<u16>,
+    next_source: &mut usize,
+    text: &[u16],
+    position: usize,
+    match_len: usize,
+    replacement: &[u16],
+) -> JsResult<()> {
+    if position >= *next_source {
+        acc.extend_from_slice(&text[*next_source..position]);
+        acc.extend_from_slice(replacement);
+        *next_source = position + match_len;
+        if acc.len() > crate::string::MAX_STRING_LENGTH {
+            return Err(rt.throw_range_error("Invalid string length"));
+        }
+    }
+    Ok(())
 }
 
 /// 22.2.6.12 RegExp.prototype[@@search](string).
