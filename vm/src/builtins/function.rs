@@ -219,8 +219,10 @@ fn bind(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     // 7-8. name: "bound " + targetName.
     let nk = Key::Name(rt.names.name);
     let tn = rt.get(target, nk, this)?;
-    let tn = if tn.is_string() { rt.string_to_rust(tn) } else { String::new() };
-    let n = rt.new_string(&format!("bound {tn}"));
+    // A concatenation, not a copy: a chain of binds makes a rope per link instead of
+    // names that grow by copying (quadratic in the chain's length).
+    let prefix = rt.new_string("bound ");
+    let n = if tn.is_string() { rt.concat_strings(prefix, tn)? } else { prefix };
     rt.define_data_raw(f, nk, n, CONFIGURABLE);
     Ok(Value::object(f))
 }
