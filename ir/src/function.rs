@@ -307,7 +307,12 @@ impl Function {
     /// Detaches `inst` from its block. Its result must have no remaining uses.
     pub fn remove_inst(&mut self, inst: Inst) {
         if let Some(b) = self.insts[inst].block.take() {
-            self.blocks[b].insts.retain(|&i| i != inst);
+            // Searched from the end: passes remove terminators this way (many instructions
+            // at once go through `passes::util::remove_insts`, one sweep per block).
+            let insts = &mut self.blocks[b].insts;
+            if let Some(k) = insts.iter().rposition(|&i| i == inst) {
+                insts.remove(k);
+            }
         }
     }
 
@@ -375,19 +380,6 @@ impl Function {
     /// Every instruction in layout order.
     pub fn inst_order(&self) -> impl Iterator<Item = Inst> + '_ {
         self.layout.iter().flat_map(move |&b| self.blocks[b].insts.iter().copied())
-    }
-
-    /// Replaces every use of `old` by `new` in the instructions in the layout.
-    pub fn replace_all_uses(&mut self, old: Value, new: Value) {
-        for &b in &self.layout {
-            for &i in &self.blocks[b].insts {
-                for arg in &mut self.insts[i].args {
-                    if *arg == old {
-                        *arg = new;
-                    }
-                }
-            }
-        }
     }
 
     /// How many times each value is used by instructions in the layout.

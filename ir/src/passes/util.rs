@@ -71,14 +71,6 @@ pub fn apply_replacements(func: &mut Function, map: &HashMap<Value, Value>) {
     }
 }
 
-/// Replaces `inst`'s result by `value` everywhere and removes `inst`.
-pub fn replace_inst_with_value(func: &mut Function, inst: Inst, value: Value) {
-    if let Some(r) = func.insts[inst].result {
-        func.replace_all_uses(r, value);
-    }
-    func.remove_inst(inst);
-}
-
 /// Detaches every instruction of `dead` from its block, in one sweep per block.
 pub fn remove_insts(func: &mut Function, dead: &HashSet<Inst>) {
     if dead.is_empty() {
