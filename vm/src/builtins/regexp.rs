@@ -671,8 +671,7 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
     let mut acc: Vec<u16> = Vec::with_capacity(text.len());
     let mut next_source = 0usize;
     let mut kept = Vec::new();
-    loop {
-        let Some(found) = regexp_exec_spans(rt, this, s)? else { break };
+    while let Some(found) = regexp_exec_spans(rt, this, s)? {
         // Only a global replace reads the match back (step 11.c.ii).
         let empty = match &found {
             _ if !global => false,
