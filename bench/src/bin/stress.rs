@@ -64,6 +64,8 @@ struct Case {
     /// Seconds and MiB it may take.
     seconds: f64,
     mib: u64,
+    /// Options for Iris before the file (the other engines do not run the program).
+    iris_args: &'static [&'static str],
 }
 
 /// A family of programs: its sizes and how to make one.
@@ -74,6 +76,8 @@ struct Program {
     linear: bool,
     seconds: f64,
     mib: u64,
+    /// Options for Iris (a small heap limit, say); programs that have them are Iris's only.
+    iris_args: &'static [&'static str],
     make: fn(usize) -> (String, Expect),
 }
 
@@ -195,23 +199,80 @@ fn sparse_array_like(n: usize) -> (String, Expect) {
     (s, Expect::Prints(format!("7:x {}:y {}", n - 1, n - 1)))
 }
 
+/// A Map that grows until the heap limit: its tables count, so the loop ends in a
+/// RangeError the program catches (run with a small limit).
+fn map_heap_limit(_: usize) -> (String, Expect) {
+    let s = "try { const m = new Map(); for (let i = 0;; i++) m.set(i, 'v' + i); }\n\
+             catch (e) { console.log(e.name); }\n";
+    (s.into(), Expect::Prints("RangeError".into()))
+}
+
+/// An object that gets properties until the heap limit: its property table counts.
+fn properties_heap_limit(_: usize) -> (String, Expect) {
+    let s = "try { const o = {}; for (let i = 0;; i++) o['k' + i] = i; }\n\
+             catch (e) { console.log(e.name); }\n";
+    (s.into(), Expect::Prints("RangeError".into()))
+}
+
+/// A global regexp replace over a string of n characters: no memory per match.
+fn regexp_replace(n: usize) -> (String, Expect) {
+    let s = format!("console.log('a'.repeat({n}).replace(/a/g, 'bb').length);\n");
+    (s, Expect::Prints((2 * n).to_string()))
+}
+
+/// A chain of n binds: the names are ropes, not quadratic copies.
+fn bind_chain(n: usize) -> (String, Expect) {
+    let s = format!(
+        "let f = function g() {{}};\nfor (let i = 0; i < {n}; i++) f = f.bind(null);\nconsole.log(f.name.length);\n"
+    );
+    (s, Expect::Prints((6 * n + 1).to_string()))
+}
+
+/// Builtins asked for strings past the maximum length throw before building them.
+fn string_too_long(_: usize) -> (String, Expect) {
+    let s = "const big = 'x'.repeat(2 ** 28);\nconst out = [];\n\
+             const makers = [() => String.raw({ raw: { length: 5 } }, big, big, big, big), () => [big, big, big].join(''),\n\
+             () => 'a'.repeat(2 ** 20).replace(/a/g, '$&'.repeat(600))];\n\
+             for (const f of makers) { try { f(); out.push('made'); } catch (e) { out.push(e.name); } }\n\
+             console.log(out.join(' '));\n";
+    (s.into(), Expect::Prints("RangeError RangeError RangeError".into()))
+}
+
 const PROGRAMS: &[Program] = &[
     Program {
         name: "straight-line",
         sizes: &[10_000, 100_000],
         linear: true,
         seconds: 5.0,
-        mib: 400,
+        mib: 250,
+        iris_args: &[],
         make: straight_line,
     },
-    Program { name: "comma", sizes: &[20_000, 200_000], linear: true, seconds: 5.0, mib: 400, make: comma },
-    Program { name: "switch", sizes: &[4_000, 40_000], linear: true, seconds: 5.0, mib: 400, make: switch },
+    Program {
+        name: "comma",
+        sizes: &[20_000, 200_000],
+        linear: true,
+        seconds: 5.0,
+        mib: 150,
+        iris_args: &[],
+        make: comma,
+    },
+    Program {
+        name: "switch",
+        sizes: &[4_000, 40_000],
+        linear: true,
+        seconds: 5.0,
+        mib: 150,
+        iris_args: &[],
+        make: switch,
+    },
     Program {
         name: "object-literal",
         sizes: &[20_000, 200_000],
         linear: true,
         seconds: 5.0,
         mib: 400,
+        iris_args: &[],
         make: object_literal,
     },
     Program {
@@ -220,6 +281,7 @@ const PROGRAMS: &[Program] = &[
         linear: true,
         seconds: 5.0,
         mib: 400,
+        iris_args: &[],
         make: array_literal,
     },
     Program {
@@ -228,6 +290,7 @@ const PROGRAMS: &[Program] = &[
         linear: true,
         seconds: 5.0,
         mib: 400,
+        iris_args: &[],
         make: many_functions,
     },
     Program {
@@ -236,16 +299,34 @@ const PROGRAMS: &[Program] = &[
         linear: false,
         seconds: 5.0,
         mib: 400,
+        iris_args: &[],
         make: nested_parens,
     },
-    Program { name: "nested-unary", sizes: &[1_000_000], linear: false, seconds: 5.0, mib: 400, make: nested_unary },
-    Program { name: "construct-loop", sizes: &[100_000], linear: false, seconds: 10.0, mib: 200, make: construct_loop },
+    Program {
+        name: "nested-unary",
+        sizes: &[1_000_000],
+        linear: false,
+        seconds: 5.0,
+        mib: 400,
+        iris_args: &[],
+        make: nested_unary,
+    },
+    Program {
+        name: "construct-loop",
+        sizes: &[100_000],
+        linear: false,
+        seconds: 10.0,
+        mib: 200,
+        iris_args: &[],
+        make: construct_loop,
+    },
     Program {
         name: "throw-array-loop",
         sizes: &[100_000],
         linear: false,
         seconds: 10.0,
         mib: 200,
+        iris_args: &[],
         make: throw_array_loop,
     },
     Program {
@@ -254,9 +335,63 @@ const PROGRAMS: &[Program] = &[
         linear: false,
         seconds: 5.0,
         mib: 64,
+        iris_args: &[],
         make: sparse_array_like,
     },
-    Program { name: "throw-loop", sizes: &[1_000_000], linear: false, seconds: 10.0, mib: 400, make: throw_loop },
+    Program {
+        name: "throw-loop",
+        sizes: &[1_000_000],
+        linear: false,
+        seconds: 10.0,
+        mib: 400,
+        iris_args: &[],
+        make: throw_loop,
+    },
+    Program {
+        name: "map-heap-limit",
+        sizes: &[1],
+        linear: false,
+        seconds: 10.0,
+        mib: 400,
+        iris_args: &["--heap-limit", "64"],
+        make: map_heap_limit,
+    },
+    Program {
+        name: "properties-heap-limit",
+        sizes: &[1],
+        linear: false,
+        seconds: 10.0,
+        mib: 400,
+        iris_args: &["--heap-limit", "64"],
+        make: properties_heap_limit,
+    },
+    Program {
+        name: "regexp-replace",
+        sizes: &[4_000_000],
+        linear: false,
+        seconds: 10.0,
+        mib: 300,
+        iris_args: &[],
+        make: regexp_replace,
+    },
+    Program {
+        name: "bind-chain",
+        sizes: &[100_000],
+        linear: false,
+        seconds: 5.0,
+        mib: 200,
+        iris_args: &[],
+        make: bind_chain,
+    },
+    Program {
+        name: "string-too-long",
+        sizes: &[1],
+        linear: false,
+        seconds: 20.0,
+        mib: 3000,
+        iris_args: &[],
+        make: string_too_long,
+    },
 ];
 
 /// Whether `m` ended as `expect` says; why not otherwise.
@@ -341,11 +476,12 @@ fn main() -> ExitCode {
                 make: p.make,
                 seconds: p.seconds * scale as f64,
                 mib: p.mib * scale as u64,
+                iris_args: p.iris_args,
             });
         }
     }
 
-    println!("{:<16} {:>9} {:>9} {:>9}  {:<8} others", "program", "size", "seconds", "MiB", "verdict");
+    println!("{:<22} {:>9} {:>9} {:>9}  {:<8} others", "program", "size", "seconds", "MiB", "verdict");
     let mut failures = 0;
     let mut times: Vec<(&str, usize, f64)> = Vec::new();
     for case in &cases {
@@ -361,7 +497,8 @@ fn main() -> ExitCode {
             expect
         };
         let limit = Duration::from_secs_f64(case.seconds);
-        let args = vec![file.display().to_string()];
+        let mut args: Vec<String> = case.iris_args.iter().map(|a| a.to_string()).collect();
+        args.push(file.display().to_string());
         let verdict = match measure::run(&iris.display().to_string(), &args, limit) {
             Err(e) => Err((e, None)),
             Ok(m) => {
@@ -382,7 +519,7 @@ fn main() -> ExitCode {
             }
         };
         let mut compare = String::new();
-        for (name, program, extra) in &others {
+        for (name, program, extra) in others.iter().filter(|_| case.iris_args.is_empty()) {
             let mut a = extra.clone();
             a.push(file.display().to_string());
             match measure::run(program, &a, limit) {
@@ -404,7 +541,7 @@ fn main() -> ExitCode {
         match verdict {
             Ok(m) => {
                 println!(
-                    "{:<16} {:>9} {:>9.2} {:>9.0}  {:<8} {compare}",
+                    "{:<22} {:>9} {:>9.2} {:>9.0}  {:<8} {compare}",
                     case.name,
                     case.size,
                     m.seconds,
@@ -416,7 +553,7 @@ fn main() -> ExitCode {
             Err((why, m)) => {
                 failures += 1;
                 let (secs, mib) = m.map_or((f64::NAN, f64::NAN), |m| (m.seconds, m.peak_rss_kb as f64 / 1024.0));
-                println!("{:<16} {:>9} {:>9.2} {:>9.0}  {:<8} {compare}", case.name, case.size, secs, mib, "FAIL");
+                println!("{:<22} {:>9} {:>9.2} {:>9.0}  {:<8} {compare}", case.name, case.size, secs, mib, "FAIL");
                 println!("    {}: {why}", file.display());
             }
         }
