@@ -238,6 +238,13 @@ fn string_too_long(_: usize) -> (String, Expect) {
     (s.into(), Expect::Prints("RangeError RangeError RangeError".into()))
 }
 
+/// `join` over n numbers: each element's string is garbage once copied, and the join
+/// collects as it goes.
+fn join_garbage(n: usize) -> (String, Expect) {
+    let s = format!("console.log(new Array({n}).fill(1.5).join().length);\n");
+    (s, Expect::Prints((4 * n - 1).to_string()))
+}
+
 const PROGRAMS: &[Program] = &[
     Program {
         name: "straight-line",
@@ -373,6 +380,15 @@ const PROGRAMS: &[Program] = &[
         mib: 300,
         iris_args: &[],
         make: regexp_replace,
+    },
+    Program {
+        name: "join-garbage",
+        sizes: &[10_000_000],
+        linear: false,
+        seconds: 10.0,
+        mib: 400,
+        iris_args: &[],
+        make: join_garbage,
     },
     Program {
         name: "bind-chain",

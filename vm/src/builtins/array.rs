@@ -140,6 +140,8 @@ fn get_index(rt: &mut Runtime, o: Gc<JsObject>, k: f64) -> JsResult<Value> {
             }
         }
     }
+    // The generic path: a loop over an array-like can be 2^53 - 1 long.
+    rt.poll_interrupt()?;
     let key = index_key(rt, k);
     rt.get(o, key, Value::object(o))
 }
@@ -154,6 +156,7 @@ fn has_index(rt: &mut Runtime, o: Gc<JsObject>, k: f64) -> JsResult<bool> {
             }
         }
     }
+    rt.poll_interrupt()?;
     let key = index_key(rt, k);
     rt.has_property(o, key)
 }
@@ -770,6 +773,9 @@ fn join_inner(rt: &mut Runtime, o: Gc<JsObject>, len: f64, sep: Value) -> JsResu
     let mut out = StringBuilder::new();
     let mut k = 0.0;
     while k < len {
+        // Each element's string is garbage once copied: collect as the loop goes (`o` and
+        // `sep` are rooted; nothing else on the heap is held across iterations).
+        rt.safepoint()?;
         if k > 0.0 {
             out.push_units(&sep_units);
         }

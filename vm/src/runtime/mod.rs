@@ -474,6 +474,16 @@ impl Runtime {
         }
     }
 
+    /// Throws if the embedder asked to stop (for loops in natives that may run long but
+    /// must not collect, because they hold unrooted values).
+    #[inline]
+    pub(crate) fn poll_interrupt(&mut self) -> JsResult<()> {
+        if self.host.interrupt.load(Ordering::Relaxed) {
+            return Err(self.throw_uncatchable(ExceptionKind::Interrupted));
+        }
+        Ok(())
+    }
+
     #[cold]
     pub(crate) fn safepoint_slow(&mut self) -> JsResult<()> {
         if self.host.interrupt.load(Ordering::Relaxed) {
