@@ -55,11 +55,12 @@ pub struct FunctionInfo {
     pub header: FunctionHeader,
     /// First inline-cache slot of this function (its entries start at `ic_base * WAYS` in
     /// `Runtime::ics`), or `NO_ICS` until it has them: a function gets its caches when it
-    /// is entered a second time or takes a loop back-edge (`Runtime::give_ics`), so code
-    /// that runs once, as most top-level code does, looks properties up without caching
-    /// and costs no cache memory. Every reader of the table tolerates a slot past its end.
+    /// is first called, a bundle's global code when it takes a loop back-edge or is entered
+    /// again (`Runtime::note_entry`), so top-level code that runs once looks properties up
+    /// without caching and costs no cache memory. Every reader of the table tolerates a
+    /// slot past its end.
     pub ic_base: Cell<u32>,
-    /// Whether it has been entered (a second entry gives it inline caches).
+    /// Whether it has been entered (global code gets inline caches at its second entry).
     pub(crate) entered: Cell<bool>,
     code: OnceCell<Code>,
     /// Inline slots to give objects this function constructs (learned from the

@@ -158,11 +158,13 @@ impl Runtime {
         info.ic_base.set(base);
     }
 
-    /// Notes that `info` is being entered: the second entry gives it inline caches.
+    /// Notes that `info` is being entered: a function gets its inline caches at its first
+    /// call (what it sees then is feedback the JIT uses), a bundle's global code (function
+    /// 0, which usually runs once) at its second entry.
     #[inline(always)]
     pub(crate) fn note_entry(&mut self, info: &FunctionInfo) {
         if info.ic_base.get() == crate::code::NO_ICS {
-            if info.entered.get() {
+            if info.entered.get() || info.id != 0 {
                 self.give_ics(info);
             } else {
                 info.entered.set(true);
