@@ -17,6 +17,13 @@ var s = { length: 2 ** 53 - 1 };
 try { Array.prototype.splice.call(s, 0, 0, 1); } catch (e) { console.log(e.name, s.length); }
 var big = { length: 2 ** 53 - 1, [Symbol.isConcatSpreadable]: true };
 try { [1].concat(big); } catch (e) { console.log(e.name); }
+// A sparse array of length 2^32 - 1 concatenated: its holes are skipped, not visited one
+// by one, and the result's length is a RangeError.
+var holes = []; holes.length = 2 ** 32 - 1; holes[5] = "h";
+try { [1].concat(holes, [2]); } catch (e) { console.log(e.name, holes.length); }
+var fits = []; fits.length = 2 ** 32 - 3; fits[7] = "f";
+var joined = [1].concat(fits, [2]);
+console.log(joined.length, joined[8], joined[4294967294], 4294967293 in joined);
 // BigInt shifts by counts past 64 bits, and asIntN/asUintN with large widths.
 console.log(5n >> 2n ** 64n, -5n >> 2n ** 64n, 5n << -(2n ** 64n), -5n << -(2n ** 64n), 0n << 2n ** 64n);
 try { 1n << 2n ** 64n; } catch (e) { console.log(e.name); }
@@ -30,6 +37,8 @@ console.log(BigInt.asIntN(64, 2n ** 63n), BigInt.asUintN(64, -1n));
 // CHECK-NEXT: TypeError 9007199254740991
 // CHECK-NEXT: TypeError 9007199254740991
 // CHECK-NEXT: TypeError
+// CHECK-NEXT: RangeError 4294967295
+// CHECK-NEXT: 4294967295 f 2 false
 // CHECK-NEXT: 0n -1n 0n -1n 0n
 // CHECK-NEXT: RangeError
 // CHECK-NEXT: 5n -5n 7n

@@ -161,6 +161,33 @@ fn has_index(rt: &mut Runtime, o: Gc<JsObject>, k: f64) -> JsResult<bool> {
     rt.has_property(o, key)
 }
 
+/// Whether the Array `o` has no element at index `k` or after, known without running code:
+/// `k` is past its dense storage, it has no index-named properties, and its prototypes are
+/// ordinary objects with none either. A loop that asks HasProperty of every index up to a
+/// length of 2^32 - 1 can skip the rest of the holes with it.
+fn no_elements_from(rt: &mut Runtime, o: Gc<JsObject>, k: f64) -> bool {
+    use crate::object::shape::HAS_INDEX_KEYS;
+    if rt.heap().object_kind(o) != CellKind::Array || k < rt.heap().elements(o).len() as f64 {
+        return false;
+    }
+    let mut p = Value::object(o);
+    while p.is_object() {
+        let po: Gc<JsObject> = p.gc();
+        if !matches!(rt.heap().object_kind(po), CellKind::Array | CellKind::Object) {
+            return false;
+        }
+        if po != o && rt.heap().elements(po).iter().any(|v| !v.is_empty()) {
+            return false;
+        }
+        let shape = rt.heap().get(po).shape;
+        if rt.heap().get(shape).flags() & HAS_INDEX_KEYS != 0 {
+            return false;
+        }
+        p = rt.get_prototype_of(po);
+    }
+    true
+}
+
 /// `Set(O, ! ToString(𝔽(k)), v, true)`.
 fn set_index(rt: &mut Runtime, o: Gc<JsObject>, k: f64, v: Value) -> JsResult<()> {
     let key = index_key(rt, k);
@@ -415,6 +442,11 @@ fn concat(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
             }
             let mut k = 0.0;
             while k < len {
+                if no_elements_from(rt, eo, k) {
+                    // Only holes are left (a sparse array of length 2^32 - 1, say).
+                    n += len - k;
+                    break;
+                }
                 if has_index(rt, eo, k)? {
                     let v = get_index(rt, eo, k)?;
                     create_index(rt, a, n, v)?;
