@@ -21,7 +21,7 @@
 //! (`DeclKind::This`, ...) of the nearest non-arrow function, created when an arrow needs them.
 
 use hashbrown::{HashMap, HashSet};
-use swc_common::Span;
+use swc_common::{Span, Spanned};
 use swc_ecma_ast::*;
 
 use super::early_errors::{Checker, FnCtx, FunctionHead};
@@ -635,11 +635,13 @@ impl Analyzer<'_> {
         self.use_decl(d);
     }
 
-    fn enter(&mut self) -> bool {
+    /// Goes one level deeper into the syntax at `span`; false (with a diagnostic at the
+    /// first place past the limit) when that is too deep.
+    fn enter(&mut self, span: Span) -> bool {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             if self.depth == MAX_DEPTH + 1 && self.errors.is_empty() {
-                self.errors.push((Span::default(), "the program is nested too deeply".to_string()));
+                self.errors.push((span, "the program is nested too deeply".to_string()));
             }
             return false;
         }
@@ -701,7 +703,7 @@ impl Analyzer<'_> {
     }
 
     fn walk_stmt(&mut self, stmt: &Stmt) {
-        if !self.enter() {
+        if !self.enter(stmt.span()) {
             self.depth -= 1;
             return;
         }
@@ -1332,7 +1334,7 @@ impl Analyzer<'_> {
     /// A binding or assignment pattern: identifiers are references (writes), defaults and
     /// computed keys are expressions.
     fn walk_pat(&mut self, pat: &Pat) {
-        if !self.enter() {
+        if !self.enter(pat.span()) {
             self.depth -= 1;
             return;
         }
@@ -1380,7 +1382,7 @@ impl Analyzer<'_> {
     }
 
     fn walk_expr(&mut self, expr: &Expr) {
-        if !self.enter() {
+        if !self.enter(expr.span()) {
             self.depth -= 1;
             return;
         }
@@ -1671,7 +1673,6 @@ pub fn pat_has_expression(pat: &Pat) -> bool {
 
 /// The span of a statement.
 pub fn stmt_span(s: &Stmt) -> Span {
-    use swc_common::Spanned;
     s.span()
 }
 
