@@ -687,15 +687,7 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
             Found::Spans(m) if !functional && kept.is_empty() => {
                 let mark = rt.handle_mark();
                 let (position, end) = m.groups[0].unwrap_or((0, 0));
-                let mut captures = Vec::with_capacity(m.groups.len() - 1);
-                for g in &m.groups[1..] {
-                    let c = match *g {
-                        Some((a, b)) => super::string::substring_value(rt, s, a, b),
-                        None => Value::UNDEFINED,
-                    };
-                    rt.root(c);
-                    captures.push(c);
-                }
+                let captures = capture_values(rt, s, &m);
                 let matched = &text[position..end];
                 let replacement = super::string::get_substitution(
                     rt,
@@ -729,16 +721,7 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
                 let (a, b) = m.groups[0].unwrap_or((0, 0));
                 let matched = super::string::substring_value(rt, s, a, b);
                 rt.root(matched);
-                let mut captures = Vec::with_capacity(m.groups.len() - 1);
-                for g in &m.groups[1..] {
-                    let c = match *g {
-                        Some((x, y)) => super::string::substring_value(rt, s, x, y),
-                        None => Value::UNDEFINED,
-                    };
-                    rt.root(c);
-                    captures.push(c);
-                }
-                (matched, a, captures, Value::UNDEFINED)
+                (matched, a, capture_values(rt, s, &m), Value::UNDEFINED)
             }
             Found::Object(result) => {
                 let ro: Gc<JsObject> = result.gc();
@@ -793,6 +776,21 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
         return Err(rt.throw_range_error("Invalid string length"));
     }
     Ok(rt.new_string_units(&acc))
+}
+
+/// The captures of a match as strings of `s` (undefined where a group did not take part),
+/// rooted.
+fn capture_values(rt: &mut Runtime, s: Value, m: &MatchResult) -> Vec<Value> {
+    let mut captures = Vec::with_capacity(m.groups.len().saturating_sub(1));
+    for g in m.groups.iter().skip(1) {
+        let c = match *g {
+            Some((a, b)) => super::string::substring_value(rt, s, a, b),
+            None => Value::UNDEFINED,
+        };
+        rt.root(c);
+        captures.push(c);
+    }
+    captures
 }
 
 /// Steps 15.m-n of RegExp.prototype[@@replace]: a match at `position` that does not go
