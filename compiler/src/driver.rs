@@ -258,6 +258,26 @@ mod tests {
     }
 
     #[test]
+    fn loops_in_natives_over_huge_array_likes_can_be_interrupted() {
+        for src in [
+            "Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1)",
+            "Array.prototype.includes.call({ length: 2 ** 53 - 1 }, 1)",
+            "Array.prototype.join.call({ length: 2 ** 53 - 1 })",
+        ] {
+            let bytes = compile(src, "t.js", &CompileOptions::default()).unwrap();
+            let mut rt = vm::Runtime::new(vm::RuntimeOptions::default());
+            let h = rt.interrupt_handle();
+            let t = std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                h.interrupt();
+            });
+            let r = rt.run_bundle(bytes);
+            t.join().unwrap();
+            assert!(r.unwrap_err().interrupted, "{src}");
+        }
+    }
+
+    #[test]
     fn hook_reports_syntax_errors_as_text() {
         let mut hook = compile_hook(CompileOptions::default());
         assert!(hook("1 +", "e.js").unwrap_err().starts_with("SyntaxError: "));
