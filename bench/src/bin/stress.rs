@@ -220,6 +220,12 @@ fn regexp_replace(n: usize) -> (String, Expect) {
     (s, Expect::Prints((2 * n).to_string()))
 }
 
+/// Array.from over an iterator of n elements: each step's result object is garbage.
+fn array_from_iterator(n: usize) -> (String, Expect) {
+    let s = format!("console.log(Array.from(new Array({n}).fill(1).values()).length);\n");
+    (s, Expect::Prints(n.to_string()))
+}
+
 /// A chain of n binds: the names are ropes, not quadratic copies.
 fn bind_chain(n: usize) -> (String, Expect) {
     let s = format!(
@@ -380,6 +386,15 @@ const PROGRAMS: &[Program] = &[
         mib: 300,
         iris_args: &[],
         make: regexp_replace,
+    },
+    Program {
+        name: "array-from-iterator",
+        sizes: &[5_000_000],
+        linear: false,
+        seconds: 10.0,
+        mib: 220,
+        iris_args: &[],
+        make: array_from_iterator,
     },
     Program {
         name: "join-garbage",

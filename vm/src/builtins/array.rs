@@ -359,6 +359,9 @@ fn from(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
         rt.root(it);
         let mut k = 0.0;
         loop {
+            // Each step's iterator result is garbage once read: collect as the loop goes
+            // (`a` and `it` are rooted, as are the arguments).
+            rt.safepoint()?;
             let v = crate::runtime::iteration::iterator_next(rt, it)?;
             if v.is_empty() {
                 set_length(rt, a, k)?;
