@@ -309,10 +309,9 @@ enum Found {
     Spans(MatchResult),
 }
 
-/// 22.2.7.1 RegExpExec(R, S) for callers that can take a built-in match as spans: only
-/// a RegExp without named groups or the `d` flag, whose result array would be read
-/// through nothing but indices, `index` and `groups` (undefined).
-fn regexp_exec_spans(rt: &mut Runtime, r: Value, s: Value) -> JsResult<Option<Found>> {
+/// 22.2.7.1 RegExpExec(R, S), steps 1-3: calls a user `exec` (its result checked), or
+/// gives the RegExp for the built-in one.
+fn user_exec(rt: &mut Runtime, r: Value, s: Value) -> JsResult<Result<Value, Gc<RegExpObject>>> {
     let key = Key::Name(rt.names.exec);
     let exec_fn = rt.get(r.gc(), key, r)?;
     if rt.is_callable(exec_fn) && exec_fn != rt.regexp_builtin_exec() {
@@ -320,9 +319,19 @@ fn regexp_exec_spans(rt: &mut Runtime, r: Value, s: Value) -> JsResult<Option<Fo
         if !result.is_object() && !result.is_null() {
             return Err(rt.throw_type_error("exec result must be an object or null"));
         }
-        return Ok((!result.is_null()).then_some(Found::Object(result)));
+        return Ok(Ok(result));
     }
-    let rx = this_regexp(rt, r, "exec")?;
+    Ok(Err(this_regexp(rt, r, "exec")?))
+}
+
+/// 22.2.7.1 RegExpExec(R, S) for callers that can take a built-in match as spans: only
+/// a RegExp without named groups or the `d` flag, whose result array would be read
+/// through nothing but indices, `index` and `groups` (undefined).
+fn regexp_exec_spans(rt: &mut Runtime, r: Value, s: Value) -> JsResult<Option<Found>> {
+    let rx = match user_exec(rt, r, s)? {
+        Ok(result) => return Ok((!result.is_null()).then_some(Found::Object(result))),
+        Err(rx) => rx,
+    };
     let plain = rt.heap().get(rx).matcher.as_ref().is_some_and(|m| m.names.is_empty() && !m.has_indices);
     if !plain {
         let result = builtin_exec(rt, rx, s)?;
@@ -333,17 +342,10 @@ fn regexp_exec_spans(rt: &mut Runtime, r: Value, s: Value) -> JsResult<Option<Fo
 
 /// 22.2.7.1 RegExpExec(R, S).
 fn regexp_exec(rt: &mut Runtime, r: Value, s: Value) -> JsResult<Value> {
-    let key = Key::Name(rt.names.exec);
-    let exec_fn = rt.get(r.gc(), key, r)?;
-    if rt.is_callable(exec_fn) && exec_fn != rt.regexp_builtin_exec() {
-        let result = rt.call(exec_fn, r, &[s])?;
-        if !result.is_object() && !result.is_null() {
-            return Err(rt.throw_type_error("exec result must be an object or null"));
-        }
-        return Ok(result);
+    match user_exec(rt, r, s)? {
+        Ok(result) => Ok(result),
+        Err(rx) => builtin_exec(rt, rx, s),
     }
-    let rx = this_regexp(rt, r, "exec")?;
-    builtin_exec(rt, rx, s)
 }
 
 impl Runtime {
