@@ -207,6 +207,16 @@ fn map_heap_limit(_: usize) -> (String, Expect) {
     (s.into(), Expect::Prints("RangeError".into()))
 }
 
+/// A Map that n keys pass through (each set, then deleted): its tombstones are dropped.
+fn map_churn(n: usize) -> (String, Expect) {
+    let s = format!(
+        "const m = new Map(), s = new Set();\n\
+         for (let i = 0; i < {n}; i++) {{ m.set(i, 'v' + i); m.delete(i); s.add(i); s.delete(i); }}\n\
+         console.log(m.size + s.size);\n"
+    );
+    (s, Expect::Prints("0".into()))
+}
+
 /// An object that gets properties until the heap limit: its property table counts.
 fn properties_heap_limit(_: usize) -> (String, Expect) {
     let s = "try { const o = {}; for (let i = 0;; i++) o['k' + i] = i; }\n\
@@ -368,6 +378,15 @@ const PROGRAMS: &[Program] = &[
         mib: 400,
         iris_args: &["--heap-limit", "64"],
         make: map_heap_limit,
+    },
+    Program {
+        name: "map-churn",
+        sizes: &[5_000_000],
+        linear: false,
+        seconds: 10.0,
+        mib: 64,
+        iris_args: &[],
+        make: map_churn,
     },
     Program {
         name: "properties-heap-limit",

@@ -3,7 +3,10 @@
 //! Entries are kept in insertion order in a vector, with deleted entries left as
 //! tombstones so live iterators (which hold a position) stay valid; an index maps each
 //! key's normalized identity (SameValueZero: strings by their atom, numbers with -0 as +0)
-//! to its position. WeakMap and WeakSet hold their entries strongly (a documented
+//! to its position. The collector drops the tombstones of a collection that has as many as
+//! live entries, once marking has found every live iterator, and moves those iterators to
+//! the same next entry (`runtime::trace::compact_collections`); a native walk that holds a position
+//! across calls into JavaScript counts itself in `walkers` and the collector then waits. WeakMap and WeakSet hold their entries strongly (a documented
 //! simplification: their contents are never observable through enumeration).
 
 use super::{arg, rows, Builtin, Row};
@@ -395,20 +398,35 @@ fn for_each(rt: &mut Runtime, this: Value, args: &[Value], kind: Kind) -> JsResu
     if !rt.is_callable(f) {
         return Err(rt.throw_type_error("forEach callback is not a function"));
     }
-    let mut i = 0;
-    loop {
-        let d = &rt.heap().get(c).data;
-        if i >= d.entries.len() {
-            break;
+    walking(rt, c, |rt| {
+        let mut i = 0;
+        loop {
+            let d = &rt.heap().get(c).data;
+            if i >= d.entries.len() {
+                break;
+            }
+            let (k, v) = d.entries[i];
+            i += 1;
+            if k.is_empty() {
+                continue;
+            }
+            rt.call(f, arg(args, 1), &[v, k, this])?;
         }
-        let (k, v) = d.entries[i];
-        i += 1;
-        if k.is_empty() {
-            continue;
-        }
-        rt.call(f, arg(args, 1), &[v, k, this])?;
-    }
-    Ok(Value::UNDEFINED)
+        Ok(Value::UNDEFINED)
+    })
+}
+
+/// Runs `walk`, which holds positions of `c` across calls into JavaScript, with the
+/// collector told not to move them.
+fn walking<R>(
+    rt: &mut Runtime,
+    c: Gc<CollectionObject>,
+    walk: impl FnOnce(&mut Runtime) -> JsResult<R>,
+) -> JsResult<R> {
+    rt.heap_mut().get_mut(c).data.walkers += 1;
+    let r = walk(rt);
+    rt.heap_mut().get_mut(c).data.walkers -= 1;
+    r
 }
 
 fn make_iter(rt: &mut Runtime, this: Value, kind: u8, want_set: bool) -> JsResult<Value> {
@@ -675,29 +693,31 @@ fn walk_has(
     fixed_len: bool,
     mut visit: impl FnMut(&mut Runtime, usize, Value, bool) -> bool,
 ) -> JsResult<bool> {
-    let mut this_size = rt.heap().get(set).data.entries.len();
-    let mut index = 0;
-    while index < this_size {
-        let e = rt.heap().get(set).data.entries[index].0;
-        let at = index;
-        index += 1;
-        if e.is_empty() {
-            continue;
+    walking(rt, set, |rt| {
+        let mut this_size = rt.heap().get(set).data.entries.len();
+        let mut index = 0;
+        while index < this_size {
+            let e = rt.heap().get(set).data.entries[index].0;
+            let at = index;
+            index += 1;
+            if e.is_empty() {
+                continue;
+            }
+            let mark = rt.handle_mark();
+            rt.root(e);
+            let r = rt.call(rec.has, rec.obj, &[e])?;
+            let in_other = rt.to_boolean(r);
+            let stop = visit(rt, at, e, in_other);
+            rt.release_handles(mark);
+            if stop {
+                return Ok(true);
+            }
+            if !fixed_len {
+                this_size = rt.heap().get(set).data.entries.len();
+            }
         }
-        let mark = rt.handle_mark();
-        rt.root(e);
-        let r = rt.call(rec.has, rec.obj, &[e])?;
-        let in_other = rt.to_boolean(r);
-        let stop = visit(rt, at, e, in_other);
-        rt.release_handles(mark);
-        if stop {
-            return Ok(true);
-        }
-        if !fixed_len {
-            this_size = rt.heap().get(set).data.entries.len();
-        }
-    }
-    Ok(false)
+        Ok(false)
+    })
 }
 
 /// 24.2.4.19 Set.prototype.union(other).
@@ -860,6 +880,34 @@ mod tests {
     use super::*;
     use crate::object::shape::{CONFIGURABLE, WRITABLE};
     use crate::runtime::RuntimeOptions;
+
+    #[test]
+    fn compaction_keeps_order_chains_and_held_positions() {
+        let mut d = CollectionData::new(false, false);
+        // Entries 0..8; 2 and 6 share bits 100 (as BigInts with equal hashes would).
+        for i in 0..8u64 {
+            let bits = if i == 2 || i == 6 { 100 } else { i };
+            d.push(bits, Value::number(i as f64), Value::number(10.0 * i as f64));
+        }
+        for i in [0u64, 1, 3, 4, 5] {
+            d.remove(i, i as usize);
+        }
+        // Held: before everything, on a tombstone, on a live entry, past the end.
+        let mut held = [0, 4, 6, 9];
+        d.compact(&mut held);
+        assert_eq!(held, [0, 1, 1, 3]);
+        let keys: Vec<f64> = d.entries.iter().filter_map(|e| e.0.as_number()).collect();
+        assert_eq!(keys, [2.0, 6.0, 7.0]);
+        assert_eq!(d.newest(100), Some(1));
+        assert_eq!(d.older(1), Some(0));
+        assert_eq!(d.older(0), None);
+        assert_eq!(d.newest(7), Some(2));
+        assert_eq!(d.newest(3), None);
+        d.remove(100, 0);
+        assert_eq!(d.newest(100), Some(1));
+        assert_eq!(d.older(1), None);
+        assert_eq!(d.live, 2);
+    }
 
     fn both(scenario: fn(&mut Runtime)) {
         for gc_stress in [false, true] {

@@ -105,6 +105,8 @@ pub struct Heap {
     /// Bytes the cells marked so far own outside the heap (summed by `drain`, part of
     /// `live_bytes` after the sweep).
     marked_external: usize,
+    /// Cells the tracer asked to see again once marking is done (see [`Heap::revisit`]).
+    revisits: Vec<Gc<CellHeader>>,
     budget: usize,
     limit: usize,
     collections: u64,
@@ -143,6 +145,7 @@ impl Heap {
             allocated_since_gc: 0,
             live_bytes: 0,
             marked_external: 0,
+            revisits: Vec::new(),
             budget: MIN_BUDGET,
             limit,
             collections: 0,
@@ -414,6 +417,23 @@ impl Heap {
             let external = (self.ops.trace)(self, h);
             self.marked_external += external;
         }
+    }
+
+    /// Asks, while tracing cell `h`, to see it again between marking and sweeping (through
+    /// [`Heap::take_revisits`]): for work that needs to know every live cell first, such
+    /// as dropping a Map's tombstones and moving the iterators over it.
+    pub(crate) fn revisit<T>(&mut self, h: Gc<T>) {
+        self.revisits.push(h.header());
+    }
+
+    /// The cells [`Heap::revisit`] collected during this marking.
+    pub(crate) fn take_revisits(&mut self) -> Vec<Gc<CellHeader>> {
+        std::mem::take(&mut self.revisits)
+    }
+
+    /// A marked cell gave back `bytes` it owned outside the heap after it was traced.
+    pub(crate) fn unnote_marked_external(&mut self, bytes: usize) {
+        self.marked_external = self.marked_external.saturating_sub(bytes);
     }
 
     /// Frees every unmarked cell, clears the marks and sets the next budget.

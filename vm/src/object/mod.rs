@@ -240,6 +240,11 @@ pub mod iter_kind {
     pub const HELPER_FLAT_MAP: u8 = 16;
     /// An iterator helper made by `Iterator.concat`.
     pub const HELPER_CONCAT: u8 = 17;
+
+    /// Whether an iterator of this kind walks a Map or Set by position.
+    pub const fn over_collection(kind: u8) -> bool {
+        matches!(kind, MAP_KEYS..=SET_ENTRIES)
+    }
 }
 
 /// A built-in iterator (%ArrayIteratorPrototype% and friends).
@@ -380,6 +385,9 @@ pub struct CollectionData {
     pub is_set: bool,
     /// Whether this is a WeakMap/WeakSet (entries are still traced strongly).
     pub weak: bool,
+    /// Native walks in progress that hold positions across calls into JavaScript
+    /// (`forEach`, the Set methods): while any is, the collector keeps the tombstones.
+    pub walkers: u32,
 }
 
 const NO_ENTRY: usize = usize::MAX;
@@ -443,6 +451,47 @@ impl CollectionData {
         }
         self.index.clear();
         self.live = 0;
+    }
+
+    /// Whether the collector should drop the tombstones: there are at least as many as live
+    /// entries (and more than a few), and no native walk holds a position.
+    pub fn wants_compaction(&self) -> bool {
+        let dead = self.entries.len() - self.live;
+        self.walkers == 0 && dead >= 16 && dead >= self.live
+    }
+
+    /// Drops the tombstones, keeping the live entries in order, and shrinks the tables.
+    /// `held` are positions held elsewhere (iterators): each becomes the position of the
+    /// same next entry, that is, the number of live entries before it.
+    pub fn compact(&mut self, held: &mut [u32]) {
+        // Old position → new position, for the index and the chains (which link live
+        // entries only: `remove` unlinks the entry it empties).
+        let mut new_pos = Vec::with_capacity(self.entries.len());
+        let mut kept = 0u32;
+        for e in &self.entries {
+            new_pos.push(kept);
+            kept += u32::from(!e.0.is_empty());
+        }
+        for h in held.iter_mut() {
+            *h = new_pos.get(*h as usize).copied().unwrap_or(kept);
+        }
+        let relink = |q: usize| if q == NO_ENTRY { NO_ENTRY } else { new_pos[q] as usize };
+        let mut w = 0;
+        for r in 0..self.entries.len() {
+            if !self.entries[r].0.is_empty() {
+                self.entries[w] = self.entries[r];
+                self.chain[w] = relink(self.chain[r]);
+                w += 1;
+            }
+        }
+        self.entries.truncate(w);
+        self.chain.truncate(w);
+        self.entries.shrink_to_fit();
+        self.chain.shrink_to_fit();
+        for p in self.index.values_mut() {
+            *p = new_pos[*p] as usize;
+        }
+        self.index.shrink_to_fit();
     }
 
     /// The bytes the tables take (outside the heap, counted towards its limit).

@@ -467,11 +467,17 @@ impl Runtime {
     /// Every value the caller holds in Rust locals must be rooted.
     #[inline]
     pub(crate) fn safepoint(&mut self) -> JsResult<()> {
-        if self.host.gc_stress || self.heap.should_collect() || self.host.interrupt.load(Ordering::Relaxed) {
+        if self.safepoint_due() {
             self.safepoint_slow()
         } else {
             Ok(())
         }
+    }
+
+    /// Whether a safepoint would do something (collect, or throw for an interrupt).
+    #[inline]
+    pub(crate) fn safepoint_due(&self) -> bool {
+        self.host.gc_stress || self.heap.should_collect() || self.host.interrupt.load(Ordering::Relaxed)
     }
 
     /// Throws if the embedder asked to stop (for loops in natives that may run long but
@@ -538,6 +544,7 @@ impl Runtime {
         // Weak tables drop what the marking did not reach, before the cells are freed.
         self.atoms.sweep(&self.heap);
         self.caches.after_marking(&self.heap);
+        trace::compact_collections(&mut self.heap);
         self.heap.sweep();
     }
 

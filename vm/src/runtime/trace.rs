@@ -6,8 +6,8 @@ use crate::gc::{CellHeader, CellKind, CellOps, Gc, Heap};
 use crate::object::array::JsArray;
 use crate::object::shape::Shape;
 use crate::object::{
-    AccessorPair, AsyncGeneratorObject, BigIntCell, CollectionObject, Environment, ForInState, GeneratorObject,
-    IteratorObject, JsObject, PrimitiveObject, PromiseObject, RegExpObject, Symbol, ValueVec,
+    iter_kind, AccessorPair, AsyncGeneratorObject, BigIntCell, CollectionObject, Environment, ForInState,
+    GeneratorObject, IteratorObject, JsObject, PrimitiveObject, PromiseObject, RegExpObject, Symbol, ValueVec,
 };
 use crate::string::Rope;
 use crate::value::Value;
@@ -129,10 +129,20 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) -> usize {
             heap.mark_value(outer);
             rest
         }
-        CellKind::Iterator => [heap.get(obj.cast::<IteratorObject>()).target, Value::UNDEFINED, Value::UNDEFINED],
+        CellKind::Iterator => {
+            let it = heap.get(obj.cast::<IteratorObject>());
+            let target = it.target;
+            if iter_kind::over_collection(it.kind) && target.is_object() {
+                heap.revisit(obj);
+            }
+            [target, Value::UNDEFINED, Value::UNDEFINED]
+        }
         CellKind::Collection => {
             let c = obj.cast::<CollectionObject>();
             external = heap.get(c).data.external_bytes();
+            if heap.get(c).data.wants_compaction() {
+                heap.revisit(obj);
+            }
             // By index, as for shapes: a Map of millions of entries must not be copied.
             for i in 0..heap.get(c).data.entries.len() {
                 let (k, v) = heap.get(c).data.entries[i];
@@ -168,6 +178,41 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) -> usize {
         heap.mark_value(v);
     }
     external
+}
+
+/// Between marking and sweeping: drops the tombstones of the marked collections that have
+/// many (they asked with `Heap::revisit`) and moves every live iterator over one of them
+/// to the same next entry.
+pub(crate) fn compact_collections(heap: &mut Heap) {
+    let cells = heap.take_revisits();
+    let (mut compact, mut iters) = (Vec::new(), Vec::new());
+    for h in cells {
+        match heap.kind_of(h) {
+            CellKind::Collection => compact.push(h.cast::<CollectionObject>()),
+            _ => {
+                let it = h.cast::<IteratorObject>();
+                iters.push((heap.get(it).target.gc::<CollectionObject>(), it));
+            }
+        }
+    }
+    if compact.is_empty() {
+        return;
+    }
+    iters.sort_unstable_by_key(|&(c, _)| c.addr());
+    for c in compact {
+        let first = iters.partition_point(|&(t, _)| t.addr() < c.addr());
+        let over = iters[first..].iter().take_while(|&&(t, _)| t.addr() == c.addr());
+        let its: Vec<Gc<IteratorObject>> = over.map(|&(_, it)| it).collect();
+        let mut held: Vec<u32> = its.iter().map(|&it| heap.get(it).index).collect();
+        let data = &mut heap.get_mut(c).data;
+        let before = data.external_bytes();
+        data.compact(&mut held);
+        let freed = before.saturating_sub(data.external_bytes());
+        heap.unnote_marked_external(freed);
+        for (it, index) in its.into_iter().zip(held) {
+            heap.get_mut(it).index = index;
+        }
+    }
 }
 
 /// Drops the Rust-owned parts of a dead cell.
