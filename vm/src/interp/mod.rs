@@ -167,6 +167,17 @@ impl Runtime {
                 if construct && !self.heap.get(nf).constructor {
                     return Err(self.not_a_function(f, true));
                 }
+                // A native that calls natives in a loop (`forEach(JSON.stringify)`, an
+                // iterator's `next` in a constructor) reaches a safepoint here, as calling a
+                // closure would at its entry; its caller holds nothing unrooted across a call.
+                if self.safepoint_due() {
+                    let mark = self.handle_mark();
+                    self.roots.handles.extend_from_slice(&[f, this, new_target]);
+                    self.roots.handles.extend_from_slice(args);
+                    let r = self.safepoint_slow();
+                    self.release_handles(mark);
+                    r?;
+                }
                 self.call_native(nf, this, args, new_target)
             }
             CellKind::BoundFunction => {
