@@ -11,7 +11,11 @@
 //! the parser (a nested expression, a prefix operator, an `if` without braces, an arrow's
 //! body, the right side of `=`) consumes one of these, so the estimate is at least the
 //! parser's depth; a program it rejects is one the scope analysis would reject too
-//! (`scope::MAX_DEPTH` levels of syntax). Strings, comments, template text and regular
+//! (`scope::MAX_DEPTH` levels of syntax). A left-associative binary operator (`a + b + c`)
+//! counts only `1 / UNIT` of a level: the parser reads a chain of them with a loop, and the
+//! scope analysis and IRGen walk it as a list; what stays recursive is dropping the syntax
+//! tree, one small frame per operator, which `LIMIT * UNIT` operators fit in the lowering
+//! thread's stack. Strings, comments, template text and regular
 //! expressions are skipped; where a `/` is ambiguous the guess can only move brackets inside
 //! a literal into the count, and a wrong guess ends at the line's end.
 
@@ -22,6 +26,10 @@ use super::LineTable;
 /// accepts (so the estimate's overcounting rejects nothing it would take), and far below the
 /// depth that overflows the parser's stack (about 85,000 parentheses).
 pub const LIMIT: u32 = 3 * super::scope::MAX_DEPTH;
+
+/// What one level counts in the operator estimate; a left-associative binary operator
+/// counts 1.
+const UNIT: u32 = 32;
 
 /// What kind of bracket is open.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -132,7 +140,7 @@ pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
                 after_operand = true;
             }
             b'.' if b.get(i + 1) == Some(&b'.') && b.get(i + 2) == Some(&b'.') => {
-                chain += 1;
+                chain += UNIT;
                 i += 3;
                 after_operand = false;
             }
@@ -155,14 +163,14 @@ pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
                     }
                     after_operand = true;
                 } else if matches!(word, b"in" | b"instanceof") {
-                    chain += 1;
+                    chain += if after_operand { 1 } else { UNIT };
                     after_operand = false;
                 } else {
                     if after_operand {
                         chain = 0;
                     }
                     if is_operator_keyword(word) {
-                        chain += 1;
+                        chain += UNIT;
                         after_operand = false;
                         control = matches!(word, b"if" | b"while" | b"for" | b"with");
                     } else {
@@ -171,14 +179,19 @@ pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
                 }
             }
             _ => {
-                // An operator character: one more level at this bracket level (`a?b:c`
-                // counts its `?`; `===` counts three, which only overcounts).
-                i += 1;
-                chain += 1;
-                after_operand = false;
+                // An operator: one more level at this bracket level (`a?b:c` counts its
+                // `?`), or a fraction of one for a binary operator between operands.
+                let len = punctuator_len(&b[i..]);
+                let token = &b[i..i + len];
+                i += len;
+                let postfix = after_operand && matches!(token, b"++" | b"--");
+                if !postfix {
+                    chain += if after_operand && is_left_binary(token) { 1 } else { UNIT };
+                }
+                after_operand = postfix;
             }
         }
-        if stack.len() as u32 + saved + chain > LIMIT {
+        if stack.len() as u32 + (saved + chain) / UNIT > LIMIT {
             return too_deep(i.saturating_sub(1).min(b.len().saturating_sub(1)));
         }
     }
@@ -202,6 +215,49 @@ fn template_text(b: &[u8], i: usize, stack: &mut Vec<(Open, u32)>, saved: &mut u
         }
         (next, false) => (next, true),
     }
+}
+
+/// The length of the punctuator at the start of `b` (one byte for anything else).
+fn punctuator_len(b: &[u8]) -> usize {
+    const LONG: [&[u8]; 33] = [
+        b">>>=", b"...", b"===", b"!==", b"**=", b"<<=", b">>=", b">>>", b"&&=", b"||=", b"??=", b"=>", b"==", b"!=",
+        b"<=", b">=", b"&&", b"||", b"??", b"++", b"--", b"+=", b"-=", b"*=", b"/=", b"%=", b"&=", b"|=", b"^=", b"**",
+        b"<<", b">>", b"?.",
+    ];
+    for p in LONG {
+        if b.starts_with(p) && !(p == b"?." && b.get(2).is_some_and(u8::is_ascii_digit)) {
+            return p.len();
+        }
+    }
+    1
+}
+
+/// Whether `token` is a left-associative binary operator (`**` is right-associative).
+fn is_left_binary(token: &[u8]) -> bool {
+    matches!(
+        token,
+        b"+" | b"-"
+            | b"*"
+            | b"/"
+            | b"%"
+            | b"<"
+            | b">"
+            | b"<="
+            | b">="
+            | b"=="
+            | b"!="
+            | b"==="
+            | b"!=="
+            | b"&"
+            | b"|"
+            | b"^"
+            | b"&&"
+            | b"||"
+            | b"??"
+            | b"<<"
+            | b">>"
+            | b">>>"
+    )
 }
 
 /// Keywords after which an expression or a statement follows, nested one level deeper.
@@ -333,13 +389,31 @@ mod tests {
                 "{open}: column {col}"
             );
         }
-        for chain in ["!", "-", "typeof ", "a = ", "x => ", "a ? 1 : ", "if (a) ", "new "] {
+        for chain in ["!", "- ", "typeof ", "a = ", "x => ", "a ? 1 : ", "if (a) ", "new "] {
             let src = format!("{}1;", chain.repeat(n));
             assert!(depth_error(&src).is_some(), "{chain:?} repeated {n} times passed");
         }
         // On a later line.
         let src = format!("ok();\n  x = {}1{};", "(".repeat(n), ")".repeat(n));
         assert_eq!(depth_error(&src).map(|(l, _)| l), Some(2));
+    }
+
+    #[test]
+    fn binary_operator_chains_count_a_fraction_of_a_level() {
+        let chain = |op: &str, n: usize| format!("x = a{};", format!(" {op} a").repeat(n));
+        for op in ["+", "-", "*", "/", "<", "===", "&&", "||", "??", ">>>", "instanceof"] {
+            assert_eq!(depth_error(&chain(op, 100_000)), None, "{op}");
+            assert!(depth_error(&chain(op, (LIMIT * UNIT) as usize + 10)).is_some(), "{op}");
+        }
+        // Mixed precedences, postfix operators and a prefix operator on each operand.
+        let mixed = format!("x = a{};", " + b * c - d++".repeat(20_000));
+        assert_eq!(depth_error(&mixed), None);
+        let prefixed = format!("x = a{};", " + -a".repeat(LIMIT as usize + 10));
+        assert!(depth_error(&prefixed).is_some());
+        // Right-associative operators nest.
+        for op in ["**", "=", "+="] {
+            assert!(depth_error(&chain(op, LIMIT as usize + 10)).is_some(), "{op}");
+        }
     }
 
     #[test]

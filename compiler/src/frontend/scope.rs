@@ -1434,8 +1434,19 @@ impl Analyzer<'_> {
                 _ => self.walk_expr(&u.arg),
             },
             Expr::Bin(b) => {
-                self.walk_expr(&b.left);
-                self.walk_expr(&b.right);
+                // A left-deep chain (`a + b + c + ...`) is one level, walked as a list: its
+                // length is not nesting (the parser reads it with a loop too).
+                let mut rights = vec![&b.right];
+                let mut left = &b.left;
+                while let Expr::Bin(inner) = &**left {
+                    self.check.expr(left);
+                    rights.push(&inner.right);
+                    left = &inner.left;
+                }
+                self.walk_expr(left);
+                for r in rights.into_iter().rev() {
+                    self.walk_expr(r);
+                }
             }
             Expr::Assign(a) => {
                 match &a.left {

@@ -296,19 +296,36 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// A binary expression. A left-deep chain (`a + b + c + ...`: generated code writes
+    /// thousands of operands) is lowered as a list, innermost first, so its length costs no
+    /// stack.
     fn binary(&mut self, b: &'a BinExpr) -> Value {
+        let mut chain = vec![b];
+        while let Expr::Bin(inner) = &*chain[chain.len() - 1].left {
+            chain.push(inner);
+        }
+        let mut v = None;
+        for b in chain.into_iter().rev() {
+            v = Some(self.binary_operator(b, v));
+        }
+        v.expect("a chain has a binary expression")
+    }
+
+    /// One operator of a binary expression whose left operand is `left` (already lowered,
+    /// or lowered here when None).
+    fn binary_operator(&mut self, b: &'a BinExpr, left: Option<Value>) -> Value {
         if let Some(op) = bin_op(b.op) {
             if let Expr::PrivateName(p) = &*b.left {
                 // `#x in obj`.
                 let obj = self.expr(&b.right);
                 return self.private_in(p, obj);
             }
-            let l = self.expr(&b.left);
+            let l = left.unwrap_or_else(|| self.expr(&b.left));
             let r = self.expr(&b.right);
             self.at(b.span);
             return self.b().binary(op, l, r);
         }
-        let l = self.expr(&b.left);
+        let l = left.unwrap_or_else(|| self.expr(&b.left));
         let rhs = self.new_block();
         let join = self.new_block();
         let mut incoming = vec![(l, self.cur_block())];
