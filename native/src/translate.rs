@@ -331,6 +331,12 @@ pub struct Source<'a> {
 /// Most `instructions × registers` a function may have (the liveness sets' size).
 const MAX_LIVENESS_BITS: usize = 1 << 26;
 
+/// Most bytecode instructions a function may have. Compile time grows faster than the size
+/// in places that are not ours (Cranelift's register allocator on tens of thousands of
+/// blocks): a 20,000-instruction function of additions took 3 s, so the largest functions
+/// stay in the interpreter, as V8's optimizing tiers leave theirs.
+const MAX_INSTRUCTIONS: usize = 8_000;
+
 /// A set of registers.
 #[derive(Clone, PartialEq)]
 struct Regs(Vec<u64>);
@@ -548,7 +554,7 @@ fn reach(src: &Source) -> Result<(Vec<bool>, Vec<bool>), String> {
     if n == 0 || src.entry as usize >= n {
         return Err(format!("{}: no instruction at {}", src.name, src.entry));
     }
-    if n.saturating_mul(src.frame_size.max(1) as usize) > MAX_LIVENESS_BITS {
+    if n > MAX_INSTRUCTIONS || n.saturating_mul(src.frame_size.max(1) as usize) > MAX_LIVENESS_BITS {
         return Err(format!("{}: too large to compile ({n} instructions, {} registers)", src.name, src.frame_size));
     }
     let mut reached = vec![false; n];

@@ -344,3 +344,38 @@ fn a_module_holds_functions_with_different_names() {
     assert!(e.message.contains("%f is defined twice"), "{e}");
     assert!(parse_module("").is_err());
 }
+
+#[test]
+fn dominators_answer_from_tree_intervals() {
+    // block0 → block1 → {block2, block3} → block4, with block5 unreachable, and a chain
+    // 2,000 deep after block4 (straight-line code: a deep dominator tree).
+    let mut text = String::from(
+        "function %f(i32) -> i32 {\nblock0(v0: i32):\n    jump block1\nblock1:\n    brif v0, block2, block3\n\
+         block2:\n    jump block4\nblock3:\n    jump block4\nblock4:\n    jump block6\nblock5:\n    jump block4\n",
+    );
+    for b in 6..2006 {
+        text.push_str(&format!("block{b}:\n    jump block{}\n", b + 1));
+    }
+    text.push_str("block2006:\n    return v0\n}\n");
+    let f = parse_function(&text).unwrap_or_else(|e| panic!("{e}"));
+    let dom = super::verify::Dominators::new(&f);
+    let b = Block;
+    for (x, y, expected) in [
+        (0, 2006, true),
+        (1, 4, true),
+        (2, 4, false),
+        (3, 4, false),
+        (4, 1000, true),
+        (1000, 4, false),
+        (2, 3, false),
+        (5, 4, false),
+        (4, 5, false),
+        (5, 5, true),
+        (1500, 1500, true),
+        (1499, 1500, true),
+        (1500, 1499, false),
+    ] {
+        assert_eq!(dom.dominates(b(x), b(y)), expected, "block{x} dominates block{y}");
+    }
+    assert!(!dom.reachable(b(5)));
+}

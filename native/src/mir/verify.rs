@@ -38,6 +38,11 @@ pub struct Dominators {
     rpo_index: Vec<u32>,
     /// The reachable blocks in reverse postorder.
     pub rpo: Vec<Block>,
+    /// By block number, the interval of a depth-first walk of the dominator tree that the
+    /// block's subtree takes (`a` dominates `b` when `b`'s interval is inside `a`'s): a
+    /// query in constant time, where walking up the tree is linear in its depth (a chain of
+    /// ten thousand blocks deep in straight-line code).
+    tree_interval: Vec<(u32, u32)>,
 }
 
 impl Dominators {
@@ -47,7 +52,7 @@ impl Dominators {
         let mut rpo = Vec::new();
         let mut idom = vec![None; n];
         let mut rpo_index = vec![u32::MAX; n];
-        let Some(entry) = f.entry() else { return Dominators { idom, rpo_index, rpo } };
+        let Some(entry) = f.entry() else { return Dominators { idom, rpo_index, rpo, tree_interval: Vec::new() } };
         // Postorder by an explicit stack (no recursion on deep CFGs).
         let mut seen = vec![false; n];
         let mut stack: Vec<(Block, usize)> = vec![(entry, 0)];
@@ -91,7 +96,8 @@ impl Dominators {
                 }
             }
         }
-        Dominators { idom, rpo_index, rpo }
+        let tree_interval = tree_intervals(&idom, &rpo, entry);
+        Dominators { idom, rpo_index, rpo, tree_interval }
     }
 
     /// Whether `b` is reachable from the entry.
@@ -105,16 +111,16 @@ impl Dominators {
     }
 
     /// Whether `a` dominates `b` (both reachable).
-    pub fn dominates(&self, a: Block, mut b: Block) -> bool {
-        loop {
-            if a == b {
-                return true;
-            }
-            match self.idom(b) {
-                Some(d) if d != b => b = d,
-                _ => return false,
-            }
+    pub fn dominates(&self, a: Block, b: Block) -> bool {
+        if a == b {
+            return true;
         }
+        if !self.reachable(a) || !self.reachable(b) {
+            return false;
+        }
+        let (ea, la) = self.tree_interval[a.0 as usize];
+        let (eb, lb) = self.tree_interval[b.0 as usize];
+        ea <= eb && lb <= la
     }
 
     /// Reverse postorder position of a reachable block.
@@ -132,6 +138,49 @@ impl Dominators {
         }
         children
     }
+}
+
+/// The enter and leave times of each reachable block in a depth-first walk of the
+/// dominator tree given by `idom` (by an explicit stack: the tree can be deep).
+fn tree_intervals(idom: &[Option<Block>], rpo: &[Block], entry: Block) -> Vec<(u32, u32)> {
+    let n = idom.len();
+    // Children as one counted array: `first[d]..first[d + 1]` index `kids`.
+    let mut first = vec![0u32; n + 1];
+    for &b in rpo {
+        if let Some(d) = idom[b.0 as usize].filter(|&d| d != b) {
+            first[d.0 as usize + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        first[i + 1] += first[i];
+    }
+    let mut fill = first.clone();
+    let mut kids = vec![Block(0); first[n] as usize];
+    for &b in rpo {
+        if let Some(d) = idom[b.0 as usize].filter(|&d| d != b) {
+            kids[fill[d.0 as usize] as usize] = b;
+            fill[d.0 as usize] += 1;
+        }
+    }
+    let mut interval = vec![(0, 0); n];
+    let mut clock = 0u32;
+    let mut stack = vec![(entry, first[entry.0 as usize])];
+    interval[entry.0 as usize].0 = clock;
+    while let Some(top) = stack.last_mut() {
+        let (b, next) = *top;
+        if next < first[b.0 as usize + 1] {
+            top.1 += 1;
+            let c = kids[next as usize];
+            clock += 1;
+            interval[c.0 as usize].0 = clock;
+            stack.push((c, first[c.0 as usize]));
+        } else {
+            clock += 1;
+            interval[b.0 as usize].1 = clock;
+            stack.pop();
+        }
+    }
+    interval
 }
 
 fn intersect(idom: &[Option<Block>], rpo_index: &[u32], mut a: Block, mut b: Block) -> Block {

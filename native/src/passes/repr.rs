@@ -28,14 +28,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::mir::verify::Dominators;
+use crate::mir::verify::{predecessors, Dominators};
 use crate::mir::*;
 
 pub fn run(f: &mut Function) -> bool {
     let mut changed = false;
+    // Converting inserts instructions but no blocks or edges.
+    let preds = predecessors(f);
     // Converting one parameter can make another's arguments boxes of numbers.
-    while let Some((p, ty)) = candidate(f) {
-        convert(f, p, ty);
+    while let Some((p, ty)) = candidate(f, &preds) {
+        convert(f, &preds, p, ty);
         f.recompute_defs();
         changed = true;
     }
@@ -57,10 +59,14 @@ fn def_op(f: &Function, v: Val) -> Option<&Op> {
     }
 }
 
-/// Every argument passed to parameter `k` of `b`, with the block that passes it.
-fn incoming(f: &Function, b: Block, k: usize) -> Vec<(Block, Val)> {
+/// Every argument passed to parameter `k` of `b`, with the block that passes it (`preds`
+/// are the predecessors of every block).
+fn incoming(f: &Function, preds: &[Vec<Block>], b: Block, k: usize) -> Vec<(Block, Val)> {
     let mut out = Vec::new();
-    for &pred in &f.layout {
+    let mut from = preds[b.0 as usize].clone();
+    // A branch with both edges to `b` is listed twice; its edges are read once below.
+    from.dedup();
+    for pred in from {
         if let Some(last) = f.block(pred).insts.last() {
             for (target, args) in last.op.successors() {
                 if target == b {
@@ -120,7 +126,7 @@ fn classify(f: &Function, p: Val, a: Val) -> Option<Incoming> {
 }
 
 /// A parameter worth unboxing, and the type it becomes.
-fn candidate(f: &Function) -> Option<(Val, Type)> {
+fn candidate(f: &Function, preds: &[Vec<Block>]) -> Option<(Val, Type)> {
     let entry = f.entry()?;
     let dom = Dominators::new(f);
     let mut unboxed: HashSet<Val> = HashSet::new();
@@ -137,10 +143,10 @@ fn candidate(f: &Function) -> Option<(Val, Type)> {
                 continue;
             }
             let mut all_int = true;
-            let every_trip = unboxed_every_trip(f, &dom, b, p);
-            for (pred, a) in incoming(f, b, k) {
+            let mut every_trip = None;
+            for (pred, a) in incoming(f, preds, b, k) {
                 match classify(f, p, a) {
-                    None => match every_trip {
+                    None => match *every_trip.get_or_insert_with(|| unboxed_every_trip(f, &dom, b, p)) {
                         Some(as_i32) if speculable(f, &dom, b, pred) => all_int &= as_i32,
                         _ => continue 'params,
                     },
@@ -165,11 +171,11 @@ fn insert(f: &mut Function, b: Block, at: usize, op: Op, ty: Type) -> Val {
     v
 }
 
-fn convert(f: &mut Function, p: Val, ty: Type) {
+fn convert(f: &mut Function, preds: &[Vec<Block>], p: Val, ty: Type) {
     let ValueDef::Param(b, k) = f.values[p.0 as usize].def else { return };
     let k = k as usize;
     // Each edge passes the number unboxed.
-    for (pred, a) in incoming(f, b, k) {
+    for (pred, a) in incoming(f, preds, b, k) {
         let before = f.block(pred).insts.len() - 1;
         let unboxed = match classify(f, p, a) {
             Some(Incoming::I32(x)) if ty == Type::F64 => insert(f, pred, before, Op::I32ToF64(x), Type::F64),
