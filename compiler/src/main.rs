@@ -100,6 +100,10 @@ struct GlobalOpts {
     #[arg(long, global = true, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
     heap_limit: Option<u32>,
 
+    /// Define a global gc() that collects garbage at once (as node's --expose-gc).
+    #[arg(long, global = true)]
+    expose_gc: bool,
+
     /// Print on stderr, at exit, how long each phase of the compiler took (each optimizer
     /// pass and backend stage summed over functions) and the memory held after each.
     #[arg(long, global = true)]
@@ -282,6 +286,7 @@ fn run_then<T>(
         jit_log: g.jit_log,
         jit_dump,
         perf_map: g.perf_map,
+        expose_gc: g.expose_gc,
         heap_limit: g.heap_limit.map_or(RuntimeOptions::default().heap_limit, |mib| (mib as usize) << 20),
         ..RuntimeOptions::default()
     });

@@ -5,9 +5,10 @@
 //! key's normalized identity (SameValueZero: strings by their atom, numbers with -0 as +0)
 //! to its position. The collector drops the tombstones of a collection that has as many as
 //! live entries, once marking has found every live iterator, and moves those iterators to
-//! the same next entry (`runtime::trace::compact_collections`); a native walk that holds a position
-//! across calls into JavaScript counts itself in `walkers` and the collector then waits. WeakMap and WeakSet hold their entries strongly (a documented
-//! simplification: their contents are never observable through enumeration).
+//! the same next entry; a native walk that holds a position across calls into JavaScript
+//! counts itself in `walkers` and the collector then waits. A WeakMap's or WeakSet's
+//! entries are ephemerons: the collector keeps a value only while its key lives, and drops
+//! the entries of dead keys. Both happen in `runtime::trace::after_marking`.
 
 use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
@@ -35,6 +36,8 @@ pub(crate) const ROWS: &[Row] = rows! {
     MapPrototype."entries" => map_entries, 0;
     MapPrototype."forEach" => map_for_each, 1;
     MapPrototype."get" => map_get, 1;
+    MapPrototype."getOrInsert" => map_get_or_insert, 2;
+    MapPrototype."getOrInsertComputed" => map_get_or_insert_computed, 2;
     MapPrototype."has" => map_has, 1;
     MapPrototype."keys" => map_keys, 0;
     MapPrototype."set" => map_set, 2;
@@ -62,6 +65,8 @@ pub(crate) const ROWS: &[Row] = rows! {
     SetIteratorPrototype."next" => set_iterator_next, 0;
     WeakMapPrototype."delete" => weak_map_delete, 1;
     WeakMapPrototype."get" => weak_map_get, 1;
+    WeakMapPrototype."getOrInsert" => weak_map_get_or_insert, 2;
+    WeakMapPrototype."getOrInsertComputed" => weak_map_get_or_insert_computed, 2;
     WeakMapPrototype."has" => weak_map_has, 1;
     WeakMapPrototype."set" => weak_map_set, 2;
     WeakSetPrototype."add" => weak_set_add, 1;
@@ -263,6 +268,9 @@ by_kind! {
     weak_map_delete => delete, WeakMap; weak_set_delete => delete, WeakSet;
     map_for_each => for_each, Map; set_for_each => for_each, Set;
     map_get => get, Map; weak_map_get => get, WeakMap;
+    map_get_or_insert => get_or_insert, Map; weak_map_get_or_insert => get_or_insert, WeakMap;
+    map_get_or_insert_computed => get_or_insert_computed, Map;
+    weak_map_get_or_insert_computed => get_or_insert_computed, WeakMap;
     map_has => has, Map; set_has => has, Set; weak_map_has => has, WeakMap; weak_set_has => has, WeakSet;
     map_size => size, Map; set_size => size, Set;
     map_set => set, Map; weak_map_set => set, WeakMap;
@@ -322,12 +330,8 @@ fn insert(rt: &mut Runtime, c: Gc<CollectionObject>, k: Value, v: Value) {
 }
 
 fn check_weak_key(rt: &mut Runtime, c: Gc<CollectionObject>, k: Value) -> JsResult<()> {
-    if rt.heap().get(c).data.weak {
-        let ok = k.is_object()
-            || (k.is_symbol() && rt.heap().get(k.gc::<crate::object::Symbol>()).registry_key.is_undefined());
-        if !ok {
-            return Err(rt.throw_type_error("Invalid value used as weak collection key"));
-        }
+    if rt.heap().get(c).data.weak && !super::weak_refs::can_be_held_weakly(rt, k) {
+        return Err(rt.throw_type_error("Invalid value used as weak collection key"));
     }
     Ok(())
 }
@@ -355,6 +359,38 @@ fn get(rt: &mut Runtime, this: Value, args: &[Value], kind: Kind) -> JsResult<Va
         Some(p) => rt.heap().get(c).data.entries[p].1,
         None => Value::UNDEFINED,
     })
+}
+
+/// Map.prototype.getOrInsert(key, value) (and WeakMap; the upsert proposal, in test262 as
+/// feature `upsert`): the value of `key`, or `value` after adding it.
+fn get_or_insert(rt: &mut Runtime, this: Value, args: &[Value], kind: Kind) -> JsResult<Value> {
+    let c = this_of(rt, this, kind)?;
+    check_weak_key(rt, c, arg(args, 0))?;
+    if let Some(p) = find(rt, c, arg(args, 0)) {
+        return Ok(rt.heap().get(c).data.entries[p].1);
+    }
+    insert(rt, c, arg(args, 0), arg(args, 1));
+    Ok(arg(args, 1))
+}
+
+/// Map.prototype.getOrInsertComputed(key, callbackfn) (and WeakMap): the value of `key`,
+/// or what `callbackfn(key)` returns after setting it (over whatever the callback set).
+fn get_or_insert_computed(rt: &mut Runtime, this: Value, args: &[Value], kind: Kind) -> JsResult<Value> {
+    let c = this_of(rt, this, kind)?;
+    check_weak_key(rt, c, arg(args, 0))?;
+    let f = arg(args, 1);
+    if !rt.is_callable(f) {
+        return Err(rt.throw_type_error("getOrInsertComputed: the callback is not a function"));
+    }
+    // The callback sees the canonical key (-0 as +0).
+    let (_, key) = key_bits(rt, arg(args, 0));
+    if let Some(p) = find(rt, c, key) {
+        return Ok(rt.heap().get(c).data.entries[p].1);
+    }
+    rt.root(key);
+    let value = rt.call(f, Value::UNDEFINED, &[key])?;
+    insert(rt, c, key, value);
+    Ok(value)
 }
 
 /// 24.1.3.7 Map.prototype.has(key) (and Set, WeakMap, WeakSet).

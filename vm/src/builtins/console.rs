@@ -218,6 +218,24 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
             }
         }
     }
+    // An ArrayBuffer's first 100 bytes in hex and its length, as node shows them.
+    if kind == CellKind::ArrayBuffer {
+        let b = obj.cast::<crate::object::ArrayBufferObject>();
+        match &rt.heap.get(b).data {
+            None => parts.push("(detached)".to_string()),
+            Some(d) => {
+                let hex: Vec<String> = d.iter().take(100).map(|x| format!("{x:02x}")).collect();
+                let more = d.len().saturating_sub(100);
+                let more = match more {
+                    0 => String::new(),
+                    1 => " ... 1 more byte".to_string(),
+                    n => format!(" ... {n} more bytes"),
+                };
+                parts.push(format!("[Uint8Contents]: <{}{more}>", hex.join(" ")));
+            }
+        }
+        parts.push(format!("byteLength: {}", rt.heap.get(b).byte_length()));
+    }
     if is_array {
         let len = rt.heap.array_length(obj);
         let mut holes = 0u32;

@@ -15,6 +15,7 @@
 //! Builtins follow the specification's steps, numbered in comments.
 
 pub mod array;
+pub mod array_buffer;
 pub mod async_function;
 pub mod async_generator;
 pub mod async_iteration;
@@ -39,6 +40,7 @@ pub mod regexp;
 pub mod string;
 pub mod symbol;
 pub mod test262;
+pub mod weak_refs;
 
 use crate::gc::{CellKind, Gc};
 use crate::object::property::IMMUTABLE_PROTO;
@@ -56,6 +58,7 @@ static HOOKS: Hooks = Hooks {
     mark_async_yield: async_generator::mark_async_yield,
     get_async_iterator: async_iteration::get_async_iterator,
     inspect: console::inspect_quoted,
+    finalization_cleanup: weak_refs::cleanup_job,
 };
 
 impl Runtime {
@@ -177,6 +180,8 @@ const BUILTINS: &[Builtin] = &[
     async_function::BUILTIN,
     regexp::BUILTIN,
     collections::BUILTIN,
+    weak_refs::BUILTIN,
+    array_buffer::BUILTIN,
     promise::BUILTIN,
     reflect::BUILTIN,
     global::BUILTIN,
@@ -522,6 +527,10 @@ pub(crate) fn install_globals(rt: &mut Runtime, realm: u32) {
             }
         }
         (b.install)(rt, g);
+    }
+    if rt.host.options.expose_gc {
+        let f = rt.new_native("gc", test262::gc, 0);
+        rt.define_value(g, "gc", Value::object(f), WRITABLE | CONFIGURABLE);
     }
     rt.realm = saved;
 }

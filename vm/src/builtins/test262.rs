@@ -1,8 +1,8 @@
 //! The test262 host object `$262` and `print`.
 //!
 //! `$262.global`, `$262.gc()`, `$262.evalScript(src)` (through the compile hook),
-//! `$262.createRealm()` (a fresh realm whose `$262` is returned), `$262.detachArrayBuffer`
-//! and `$262.agent` are absent until ArrayBuffer and agents exist.
+//! `$262.createRealm()` (a fresh realm whose `$262` is returned),
+//! `$262.detachArrayBuffer(buffer)`; `$262.agent` is absent until agents exist.
 
 use super::arg;
 use crate::gc::Gc;
@@ -22,6 +22,7 @@ pub(crate) fn install(rt: &mut Runtime, realm: u32) -> Gc<JsObject> {
     rt.define_method(host, "gc", gc, 0);
     rt.define_method(host, "evalScript", eval_script, 1);
     rt.define_method(host, "createRealm", create_realm, 0);
+    rt.define_method(host, "detachArrayBuffer", detach_array_buffer, 1);
     rt.define_value(global, "$262", Value::object(host), WRITABLE | CONFIGURABLE);
     let print = rt.new_native("print", super::console::console_log, 0);
     rt.define_value(global, "print", Value::object(print), WRITABLE | CONFIGURABLE);
@@ -29,11 +30,20 @@ pub(crate) fn install(rt: &mut Runtime, realm: u32) -> Gc<JsObject> {
     host
 }
 
-/// `$262.gc()`.
-fn gc(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<Value> {
+/// `$262.gc()` (and the global `gc()` of `RuntimeOptions::expose_gc`).
+pub(crate) fn gc(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<Value> {
     // The arguments and the caller's registers are rooted; nothing else is held here.
     rt.collect_garbage();
     Ok(Value::UNDEFINED)
+}
+
+/// `$262.detachArrayBuffer(buffer)`: DetachArrayBuffer, a TypeError for anything but an
+/// ArrayBuffer.
+fn detach_array_buffer(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    if !super::array_buffer::detach(rt, arg(args, 0)) {
+        return Err(rt.throw_type_error("$262.detachArrayBuffer: not an ArrayBuffer"));
+    }
+    Ok(Value::NULL)
 }
 
 /// `$262.evalScript(source)`: runs a script in the realm `$262` belongs to.

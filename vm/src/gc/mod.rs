@@ -114,6 +114,12 @@ macro_rules! for_each_cell_kind {
             Promise, "Promise";
             /// An AsyncGenerator instance with its request queue.
             AsyncGenerator, "AsyncGenerator";
+            /// A WeakRef: a target the collector does not keep alive.
+            WeakRef, "WeakRef";
+            /// A FinalizationRegistry with its cells.
+            FinalizationRegistry, "FinalizationRegistry";
+            /// An ArrayBuffer with its bytes.
+            ArrayBuffer, "ArrayBuffer";
         }
     };
 }

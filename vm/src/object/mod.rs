@@ -383,7 +383,8 @@ pub struct CollectionData {
     pub live: usize,
     /// Whether this is a Set (values are the keys).
     pub is_set: bool,
-    /// Whether this is a WeakMap/WeakSet (entries are still traced strongly).
+    /// Whether this is a WeakMap/WeakSet: an entry does not keep its key alive, and keeps
+    /// its value alive only while the key is (an ephemeron; see `runtime::trace`).
     pub weak: bool,
     /// Native walks in progress that hold positions across calls into JavaScript
     /// (`forEach`, the Set methods): while any is, the collector keeps the tombstones.
@@ -551,6 +552,113 @@ impl PromiseReaction {
         [self.promise, self.resolve, self.reject, self.on_fulfilled, self.on_rejected]
     }
 }
+
+/// An ArrayBuffer (25.1): its bytes, `None` once detached, and for a resizable buffer its
+/// `[[ArrayBufferMaxByteLength]]`.
+#[repr(C)]
+pub struct ArrayBufferObject {
+    pub(crate) base: JsObject,
+    /// `[[ArrayBufferData]]` (its length is `[[ArrayBufferByteLength]]`).
+    pub data: Option<Vec<u8>>,
+    /// `[[ArrayBufferMaxByteLength]]`: `Some` for a resizable buffer.
+    pub max: Option<usize>,
+}
+
+impl ArrayBufferObject {
+    /// A buffer owning `data`.
+    pub(crate) fn new(base: JsObject, data: Vec<u8>, max: Option<usize>) -> ArrayBufferObject {
+        ArrayBufferObject { base, data: Some(data), max }
+    }
+
+    /// `[[ArrayBufferByteLength]]`, 0 once detached.
+    pub fn byte_length(&self) -> usize {
+        self.data.as_ref().map_or(0, Vec::len)
+    }
+
+    /// The bytes the buffer owns (outside the heap, counted towards its limit).
+    pub fn external_bytes(&self) -> usize {
+        self.data.as_ref().map_or(0, Vec::capacity)
+    }
+}
+
+// SAFETY: repr(C), JsObject first, kind ArrayBuffer.
+unsafe impl CellType for ArrayBufferObject {
+    const KIND: Option<CellKind> = Some(CellKind::ArrayBuffer);
+}
+// SAFETY: starts with JsObject.
+unsafe impl ObjectCell for ArrayBufferObject {}
+
+/// A WeakRef (26.1): `[[WeakRefTarget]]`, which the collector does not trace and clears
+/// (to undefined) when nothing else keeps the target alive.
+#[repr(C)]
+pub struct WeakRefObject {
+    pub(crate) base: JsObject,
+    /// The target (an object or a symbol that is not registered), or undefined once dead.
+    pub target: Value,
+}
+
+// SAFETY: repr(C), JsObject first, kind WeakRef.
+unsafe impl CellType for WeakRefObject {
+    const KIND: Option<CellKind> = Some(CellKind::WeakRef);
+}
+// SAFETY: starts with JsObject.
+unsafe impl ObjectCell for WeakRefObject {}
+
+/// A Record of a FinalizationRegistry's `[[Cells]]` (26.2.1).
+#[derive(Clone, Copy)]
+pub struct FinalizationCell {
+    /// `[[WeakRefTarget]]` (not traced), `Value::EMPTY` once the target died.
+    pub target: Value,
+    /// `[[HeldValue]]` (traced).
+    pub held: Value,
+    /// `[[UnregisterToken]]` (not traced), `Value::EMPTY` when there is none or it died.
+    pub token: Value,
+}
+
+/// A FinalizationRegistry (26.2): its cleanup callback and cells.
+#[repr(C)]
+pub struct FinalizationRegistryObject {
+    pub(crate) base: JsObject,
+    /// `[[CleanupCallback]]`.
+    pub cleanup: Value,
+    /// `[[Cells]]` whose targets live, in registration order.
+    pub cells: Vec<FinalizationCell>,
+    /// `[[Cells]]` whose targets died (target `Value::EMPTY`), waiting for the cleanup job
+    /// (which calls back in any order, as the spec allows: it pops them).
+    pub dead: Vec<FinalizationCell>,
+    /// The realm the cleanup job runs in (the registry's).
+    pub realm: u32,
+    /// Whether a cleanup job for this registry is queued.
+    pub job_queued: bool,
+    _pad: [u8; 3],
+}
+
+impl FinalizationRegistryObject {
+    /// A registry with no cells.
+    pub(crate) fn new(base: JsObject, cleanup: Value, realm: u32) -> FinalizationRegistryObject {
+        FinalizationRegistryObject {
+            base,
+            cleanup,
+            cells: Vec::new(),
+            dead: Vec::new(),
+            realm,
+            job_queued: false,
+            _pad: [0; 3],
+        }
+    }
+
+    /// The bytes the cells take (outside the heap, counted towards its limit).
+    pub fn external_bytes(&self) -> usize {
+        (self.cells.capacity() + self.dead.capacity()) * std::mem::size_of::<FinalizationCell>()
+    }
+}
+
+// SAFETY: repr(C), JsObject first, kind FinalizationRegistry.
+unsafe impl CellType for FinalizationRegistryObject {
+    const KIND: Option<CellKind> = Some(CellKind::FinalizationRegistry);
+}
+// SAFETY: starts with JsObject.
+unsafe impl ObjectCell for FinalizationRegistryObject {}
 
 /// A Promise instance (27.2.6): `[[PromiseState]]`, `[[PromiseResult]]`,
 /// `[[PromiseIsHandled]]` and the pending reactions (see `builtins::promise`).

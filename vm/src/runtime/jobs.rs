@@ -32,6 +32,9 @@ pub(crate) struct Job {
 pub(crate) struct JobQueue {
     pub(crate) queue: VecDeque<Job>,
     pub(crate) rejections: Vec<Value>,
+    /// `[[KeptAlive]]` (9.10): the WeakRef targets made or read during the current job,
+    /// alive until it ends (by their bits, once each).
+    kept_alive: hashbrown::HashSet<u64>,
 }
 
 impl JobQueue {
@@ -45,10 +48,25 @@ impl JobQueue {
         for &v in &self.rejections {
             heap.mark_value(v);
         }
+        for &bits in &self.kept_alive {
+            heap.mark_value(crate::value::from_bits(bits));
+        }
     }
 }
 
 impl Runtime {
+    /// AddToKeptObjects(value) (9.10.3): `v` lives until the current job ends.
+    pub(crate) fn keep_during_job(&mut self, v: Value) {
+        self.jobs.kept_alive.insert(v.bits());
+    }
+
+    /// ClearKeptObjects() (9.10.2), when a job (or the script before the queue) ends.
+    pub(crate) fn clear_kept_objects(&mut self) {
+        if !self.jobs.kept_alive.is_empty() {
+            self.jobs.kept_alive = hashbrown::HashSet::new();
+        }
+    }
+
     /// HostEnqueuePromiseJob(job, realm): appends to the FIFO job queue.
     pub(crate) fn enqueue_job(&mut self, job: Job) {
         self.jobs.queue.push_back(job);
@@ -66,6 +84,8 @@ impl Runtime {
     pub(crate) fn run_jobs(&mut self) -> JsResult<()> {
         let mark = self.roots.handles.len();
         let mut failed = false;
+        // The script (or job) that ran before the queue has ended.
+        self.clear_kept_objects();
         while !self.jobs.queue.is_empty() {
             if let Err(e) = self.safepoint() {
                 self.roots.handles.truncate(mark);
@@ -77,6 +97,7 @@ impl Runtime {
             let saved_realm = self.realm;
             self.realm = job.realm;
             let r = (job.run)(self, &job.values);
+            self.clear_kept_objects();
             self.realm = saved_realm;
             self.roots.handles.truncate(job_mark);
             if r.is_err() {

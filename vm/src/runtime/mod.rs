@@ -91,6 +91,8 @@ pub struct RuntimeOptions {
     /// Append a line per compiled function to `/tmp/perf-<pid>.map`, the symbol map `perf`
     /// reads for code it finds no binary for.
     pub perf_map: bool,
+    /// Define a global `gc()` that collects garbage at once (as node's `--expose-gc`).
+    pub expose_gc: bool,
 }
 
 impl Default for RuntimeOptions {
@@ -105,6 +107,7 @@ impl Default for RuntimeOptions {
             jit_log: false,
             jit_dump: false,
             perf_map: false,
+            expose_gc: false,
         }
     }
 }
@@ -253,6 +256,8 @@ pub(crate) struct Hooks {
     pub get_async_iterator: fn(&mut Runtime, Value) -> JsResult<Value>,
     /// A value as node's `util.inspect` shows it.
     pub inspect: fn(&mut Runtime, Value) -> String,
+    /// The cleanup job of a FinalizationRegistry (its first value) with dead cells.
+    pub finalization_cleanup: fn(&mut Runtime, &[Value; jobs::JOB_VALUES]) -> JsResult<()>,
 }
 
 /// A regular expression's source and flags, as UTF-16.
@@ -541,11 +546,21 @@ impl Runtime {
         self.jobs.trace(heap);
         heap.mark_value(self.exception);
         heap.drain();
-        // Weak tables drop what the marking did not reach, before the cells are freed.
+        // Weak references and weak collections (whose ephemerons mark more), then the weak
+        // tables drop what the marking did not reach, before the cells are freed.
+        let registries = trace::after_marking(&mut self.heap);
         self.atoms.sweep(&self.heap);
         self.caches.after_marking(&self.heap);
-        trace::compact_collections(&mut self.heap);
         self.heap.sweep();
+        // HostEnqueueFinalizationRegistryCleanupJob for the registries with dead cells.
+        for r in registries {
+            let reg = self.heap.get_mut(r);
+            reg.job_queued = true;
+            let realm = reg.realm;
+            let mut values = [Value::UNDEFINED; jobs::JOB_VALUES];
+            values[0] = Value::object(r.cast::<JsObject>());
+            self.enqueue_job(jobs::Job { run: self.host.hooks.finalization_cleanup, values, realm });
+        }
     }
 
     // ---- Exceptions ----------------------------------------------------------------------

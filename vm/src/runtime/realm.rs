@@ -28,6 +28,8 @@ macro_rules! for_each_intrinsic {
             ObjectProtoToString, Eval, ArrayIteratorProtoNext, StringIteratorProtoNext,
             StringProtoIterator, RegExpProtoExec, ArgumentsMapKey,
             Iterator, IteratorHelperPrototype, WrapForValidIteratorPrototype,
+            WeakRef, WeakRefPrototype, FinalizationRegistry, FinalizationRegistryPrototype,
+            ArrayBuffer, ArrayBufferPrototype,
         }
     };
 }

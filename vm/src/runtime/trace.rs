@@ -6,8 +6,9 @@ use crate::gc::{CellHeader, CellKind, CellOps, Gc, Heap};
 use crate::object::array::JsArray;
 use crate::object::shape::Shape;
 use crate::object::{
-    iter_kind, AccessorPair, AsyncGeneratorObject, BigIntCell, CollectionObject, Environment, ForInState,
-    GeneratorObject, IteratorObject, JsObject, PrimitiveObject, PromiseObject, RegExpObject, Symbol, ValueVec,
+    iter_kind, AccessorPair, ArrayBufferObject, AsyncGeneratorObject, BigIntCell, CollectionObject, Environment,
+    FinalizationCell, FinalizationRegistryObject, ForInState, GeneratorObject, IteratorObject, JsObject,
+    PrimitiveObject, PromiseObject, RegExpObject, Symbol, ValueVec, WeakRefObject,
 };
 use crate::string::Rope;
 use crate::value::Value;
@@ -139,17 +140,46 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) -> usize {
         }
         CellKind::Collection => {
             let c = obj.cast::<CollectionObject>();
-            external = heap.get(c).data.external_bytes();
-            if heap.get(c).data.wants_compaction() {
+            let d = &heap.get(c).data;
+            external = d.external_bytes();
+            let weak = d.weak;
+            if weak || d.wants_compaction() {
                 heap.revisit(obj);
             }
-            // By index, as for shapes: a Map of millions of entries must not be copied.
-            for i in 0..heap.get(c).data.entries.len() {
-                let (k, v) = heap.get(c).data.entries[i];
-                heap.mark_value(k);
-                heap.mark_value(v);
+            // A weak collection's entries wait for `after_marking`: a value is live once its
+            // key is. By index, as for shapes: a Map of millions of entries must not be copied.
+            if !weak {
+                for i in 0..heap.get(c).data.entries.len() {
+                    let (k, v) = heap.get(c).data.entries[i];
+                    heap.mark_value(k);
+                    heap.mark_value(v);
+                }
             }
             [Value::UNDEFINED; 3]
+        }
+        CellKind::ArrayBuffer => {
+            external = heap.get(obj.cast::<ArrayBufferObject>()).external_bytes();
+            [Value::UNDEFINED; 3]
+        }
+        CellKind::WeakRef => {
+            // The target is not traced: `after_marking` clears it if nothing else kept it.
+            heap.revisit(obj);
+            [Value::UNDEFINED; 3]
+        }
+        CellKind::FinalizationRegistry => {
+            let r = obj.cast::<FinalizationRegistryObject>();
+            external = heap.get(r).external_bytes();
+            heap.revisit(obj);
+            // Held values are strong; targets and unregister tokens are not.
+            for i in 0..heap.get(r).cells.len() {
+                let held = heap.get(r).cells[i].held;
+                heap.mark_value(held);
+            }
+            for i in 0..heap.get(r).dead.len() {
+                let held = heap.get(r).dead[i].held;
+                heap.mark_value(held);
+            }
+            [heap.get(r).cleanup, Value::UNDEFINED, Value::UNDEFINED]
         }
         CellKind::Promise => {
             let p = heap.get(obj.cast::<PromiseObject>());
@@ -180,39 +210,135 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) -> usize {
     external
 }
 
-/// Between marking and sweeping: drops the tombstones of the marked collections that have
-/// many (they asked with `Heap::revisit`) and moves every live iterator over one of them
-/// to the same next entry.
-pub(crate) fn compact_collections(heap: &mut Heap) {
-    let cells = heap.take_revisits();
-    let (mut compact, mut iters) = (Vec::new(), Vec::new());
-    for h in cells {
+/// Whether the marking reached `v` (values that are not cells always live).
+fn is_live(heap: &Heap, v: Value) -> bool {
+    v.as_header().is_none_or(|h| heap.is_marked(h))
+}
+
+/// Between marking and sweeping, the work that needs to know every live cell (the cells
+/// the tracer asked to revisit):
+///
+/// 1. Ephemerons: a weak collection's value is marked once its key is, and what that
+///    reaches is traced, until nothing more is marked.
+/// 2. Weak collections drop the entries whose keys died; WeakRefs whose targets died
+///    clear them; a FinalizationRegistry's cells whose targets died move to its `dead`
+///    list, and unregister tokens that died are forgotten.
+/// 3. Collections with many tombstones drop them, and the live iterators over them move
+///    to the same next entry.
+///
+/// Returns the registries that have dead cells and no cleanup job queued yet.
+pub(crate) fn after_marking(heap: &mut Heap) -> Vec<Gc<FinalizationRegistryObject>> {
+    let mut weak = Vec::new();
+    let mut others = Vec::new();
+    loop {
+        for h in heap.take_revisits() {
+            if heap.kind_of(h) == CellKind::Collection && heap.get(h.cast::<CollectionObject>()).data.weak {
+                weak.push(h.cast::<CollectionObject>());
+            } else {
+                others.push(h);
+            }
+        }
+        let mut marked = false;
+        for &c in &weak {
+            for i in 0..heap.get(c).data.entries.len() {
+                let (k, v) = heap.get(c).data.entries[i];
+                if !k.is_empty() && is_live(heap, k) && !is_live(heap, v) {
+                    heap.mark_value(v);
+                    marked = true;
+                }
+            }
+        }
+        if !marked {
+            break;
+        }
+        heap.drain();
+    }
+    for c in weak {
+        for p in 0..heap.get(c).data.entries.len() {
+            let k = heap.get(c).data.entries[p].0;
+            if !k.is_empty() && !is_live(heap, k) {
+                // Weak keys are objects and symbols, whose bits are their identity.
+                heap.get_mut(c).data.remove(k.bits(), p);
+            }
+        }
+        compact(heap, c, &mut []);
+    }
+    let mut registries = Vec::new();
+    let mut iters = Vec::new();
+    let mut compacted = Vec::new();
+    for h in others {
         match heap.kind_of(h) {
-            CellKind::Collection => compact.push(h.cast::<CollectionObject>()),
+            CellKind::Collection => compacted.push(h.cast::<CollectionObject>()),
+            CellKind::WeakRef => {
+                let w = h.cast::<WeakRefObject>();
+                if !is_live(heap, heap.get(w).target) {
+                    heap.get_mut(w).target = Value::UNDEFINED;
+                }
+            }
+            CellKind::FinalizationRegistry => {
+                let r = h.cast::<FinalizationRegistryObject>();
+                if sweep_registry(heap, r) {
+                    registries.push(r);
+                }
+            }
             _ => {
                 let it = h.cast::<IteratorObject>();
                 iters.push((heap.get(it).target.gc::<CollectionObject>(), it));
             }
         }
     }
-    if compact.is_empty() {
-        return;
-    }
     iters.sort_unstable_by_key(|&(c, _)| c.addr());
-    for c in compact {
+    for c in compacted {
         let first = iters.partition_point(|&(t, _)| t.addr() < c.addr());
         let over = iters[first..].iter().take_while(|&&(t, _)| t.addr() == c.addr());
         let its: Vec<Gc<IteratorObject>> = over.map(|&(_, it)| it).collect();
         let mut held: Vec<u32> = its.iter().map(|&it| heap.get(it).index).collect();
-        let data = &mut heap.get_mut(c).data;
-        let before = data.external_bytes();
-        data.compact(&mut held);
-        let freed = before.saturating_sub(data.external_bytes());
-        heap.unnote_marked_external(freed);
+        compact(heap, c, &mut held);
         for (it, index) in its.into_iter().zip(held) {
             heap.get_mut(it).index = index;
         }
     }
+    registries
+}
+
+/// Drops the tombstones of collection `c` if it has many, moving the positions `held`.
+fn compact(heap: &mut Heap, c: Gc<CollectionObject>, held: &mut [u32]) {
+    let data = &mut heap.get_mut(c).data;
+    if !data.wants_compaction() {
+        return;
+    }
+    let before = data.external_bytes();
+    data.compact(held);
+    let freed = before.saturating_sub(data.external_bytes());
+    heap.unnote_marked_external(freed);
+}
+
+/// Moves the cells of registry `r` whose targets died to its dead list and forgets the
+/// unregister tokens that died; whether the registry now needs a cleanup job.
+fn sweep_registry(heap: &mut Heap, r: Gc<FinalizationRegistryObject>) -> bool {
+    let mut cells = std::mem::take(&mut heap.get_mut(r).cells);
+    let mut dead = std::mem::take(&mut heap.get_mut(r).dead);
+    let died = dead.len();
+    cells.retain_mut(|cell| {
+        if !is_live(heap, cell.token) {
+            cell.token = Value::EMPTY;
+        }
+        if is_live(heap, cell.target) {
+            return true;
+        }
+        dead.push(FinalizationCell { target: Value::EMPTY, ..*cell });
+        false
+    });
+    for cell in &mut dead {
+        if !is_live(heap, cell.token) {
+            cell.token = Value::EMPTY;
+        }
+    }
+    let newly_dead = dead.len() > died;
+    let reg = heap.get_mut(r);
+    reg.cells = cells;
+    reg.dead = dead;
+    newly_dead && !reg.job_queued
 }
 
 /// Drops the Rust-owned parts of a dead cell.
@@ -229,6 +355,12 @@ unsafe fn finalize_cell(h: *mut CellHeader) {
             CellKind::Collection => std::ptr::drop_in_place(&mut (*(h as *mut CollectionObject)).data),
             CellKind::Promise => std::ptr::drop_in_place(&mut (*(h as *mut PromiseObject)).reactions),
             CellKind::AsyncGenerator => std::ptr::drop_in_place(&mut (*(h as *mut AsyncGeneratorObject)).queue),
+            CellKind::ArrayBuffer => std::ptr::drop_in_place(&mut (*(h as *mut ArrayBufferObject)).data),
+            CellKind::FinalizationRegistry => {
+                let r = &mut *(h as *mut FinalizationRegistryObject);
+                std::ptr::drop_in_place(&mut r.cells);
+                std::ptr::drop_in_place(&mut r.dead);
+            }
             _ => {}
         }
     }
