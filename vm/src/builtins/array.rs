@@ -1056,7 +1056,7 @@ fn slice(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
 
 /// 23.1.3.30.1 SortIndexedProperties + 23.1.3.30.2 SortCompare, with a stable merge sort
 /// that tolerates inconsistent comparators and propagates exceptions.
-fn sort_values(rt: &mut Runtime, values: &mut Vec<Value>, comparefn: Value) -> JsResult<()> {
+pub(crate) fn sort_values(rt: &mut Runtime, values: &mut Vec<Value>, comparefn: Value) -> JsResult<()> {
     // Undefined values go last, unsorted (SortCompare steps 2-4).
     let mut defined: Vec<Value> = values.iter().copied().filter(|v| !v.is_undefined()).collect();
     let undefined_count = values.len() - defined.len();

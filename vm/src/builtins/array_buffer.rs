@@ -19,12 +19,15 @@ pub(crate) const ROWS: &[Row] = rows! {
     ArrayBuffer.[species] => super::array::species_getter, 0, getter;
     ArrayBufferPrototype."byteLength" => byte_length, 0, getter;
     ArrayBufferPrototype."detached" => detached, 0, getter;
+    ArrayBufferPrototype."immutable" => immutable, 0, getter;
     ArrayBufferPrototype."maxByteLength" => max_byte_length, 0, getter;
     ArrayBufferPrototype."resizable" => resizable, 0, getter;
     ArrayBufferPrototype."resize" => resize, 1;
     ArrayBufferPrototype."slice" => slice, 2;
+    ArrayBufferPrototype."sliceToImmutable" => slice_to_immutable, 2;
     ArrayBufferPrototype."transfer" => transfer, 0;
     ArrayBufferPrototype."transferToFixedLength" => transfer_to_fixed_length, 0;
+    ArrayBufferPrototype."transferToImmutable" => transfer_to_immutable, 0;
 };
 
 /// Creates the constructor and prototype.
@@ -47,17 +50,23 @@ fn constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value
     // 2. Let byteLength be ? ToIndex(length).
     let byte_length = rt.to_index(arg(args, 0))?;
     // 3. Let requestedMaxByteLength be ? GetArrayBufferMaxByteLengthOption(options).
-    let options = arg(args, 1);
-    let mut max = None;
-    if options.is_object() {
-        let key = rt.key("maxByteLength");
-        let m = rt.get(options.gc(), key, options)?;
-        if !m.is_undefined() {
-            max = Some(rt.to_index(m)?);
-        }
-    }
+    let max = max_byte_length_option(rt, arg(args, 1))?;
     // 4. Return ? AllocateArrayBuffer(NewTarget, byteLength, requestedMaxByteLength).
     allocate(rt, nt, byte_length, max).map(|b| Value::object(b.cast::<JsObject>()))
+}
+
+/// 25.1.3.7 GetArrayBufferMaxByteLengthOption(options): `options.maxByteLength` as an index,
+/// if given.
+pub(crate) fn max_byte_length_option(rt: &mut Runtime, options: Value) -> JsResult<Option<f64>> {
+    if !options.is_object() {
+        return Ok(None);
+    }
+    let key = rt.key("maxByteLength");
+    let m = rt.get(options.gc(), key, options)?;
+    if m.is_undefined() {
+        return Ok(None);
+    }
+    Ok(Some(rt.to_index(m)?))
 }
 
 /// 25.1.3.1 AllocateArrayBuffer(constructor, byteLength [, maxByteLength]).
@@ -118,9 +127,11 @@ fn this_buffer(rt: &mut Runtime, this: Value, what: &str) -> JsResult<Gc<ArrayBu
 }
 
 /// 25.1.5.3 ArrayBuffer.isView(arg): whether `arg` has a [[ViewedArrayBuffer]] (a TypedArray
-/// or DataView; there are none yet).
-fn is_view(_rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<Value> {
-    Ok(Value::FALSE)
+/// or a DataView).
+fn is_view(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let v = arg(args, 0);
+    let view = v.is_object() && matches!(rt.heap().object_kind(v.gc()), CellKind::TypedArray | CellKind::DataView);
+    Ok(Value::boolean(view))
 }
 
 /// 25.1.6.2 get ArrayBuffer.prototype.byteLength (0 once detached).
@@ -133,6 +144,12 @@ fn byte_length(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value
 fn detached(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
     let b = this_buffer(rt, this, "detached")?;
     Ok(Value::boolean(rt.heap().get(b).data.is_none()))
+}
+
+/// get ArrayBuffer.prototype.immutable.
+fn immutable(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    let b = this_buffer(rt, this, "immutable")?;
+    Ok(Value::boolean(rt.heap().get(b).immutable))
 }
 
 /// 25.1.6.4 get ArrayBuffer.prototype.maxByteLength: 0 once detached, the byte length of a
@@ -219,6 +236,11 @@ fn slice(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
             rt.throw_type_error("ArrayBuffer.prototype.slice: the species constructor returned the same buffer")
         );
     }
+    if rt.heap().get(nb).immutable {
+        return Err(
+            rt.throw_type_error("ArrayBuffer.prototype.slice: the species constructor made an immutable buffer")
+        );
+    }
     if (new_size as f64) < new_len {
         return Err(rt.throw_type_error("ArrayBuffer.prototype.slice: the new buffer is too small"));
     }
@@ -236,18 +258,73 @@ fn slice(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     Ok(new)
 }
 
+/// sliceToImmutable(start, end): an immutable copy of a range of the bytes.
+fn slice_to_immutable(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1-4. RequireInternalSlot; not shared; not detached.
+    let b = this_buffer(rt, this, "sliceToImmutable")?;
+    let Some(len) = rt.heap().get(b).data.as_ref().map(Vec::len) else {
+        return Err(rt.throw_type_error("ArrayBuffer.prototype.sliceToImmutable: the buffer is detached"));
+    };
+    // 6. Let bounds be ? ResolveBounds(len, start, end).
+    let len = len as f64;
+    let clamp = |rel: f64| if rel < 0.0 { (len + rel).max(0.0) } else { rel.min(len) };
+    let from = clamp(rt.to_integer_or_infinity(arg(args, 0))?);
+    let end = arg(args, 1);
+    let to = if end.is_undefined() { len } else { clamp(rt.to_integer_or_infinity(end)?) };
+    // 10-12. The conversions may have detached or shrunk the buffer.
+    let Some(current) = rt.heap().get(b).data.as_ref().map(Vec::len) else {
+        return Err(rt.throw_type_error("ArrayBuffer.prototype.sliceToImmutable: the buffer was detached"));
+    };
+    if to > current as f64 {
+        return Err(rt.throw_range_error("ArrayBuffer.prototype.sliceToImmutable: the buffer shrank below the end"));
+    }
+    // 13. The new immutable buffer with a copy of the bytes.
+    let (from, to) = (from as usize, (to as usize).max(from as usize));
+    let mut block = Vec::new();
+    if block.try_reserve_exact(to - from).is_err() {
+        return Err(rt.throw_range_error("Array buffer allocation failed"));
+    }
+    block.extend_from_slice(&rt.heap().get(b).data.as_ref().expect("attached")[from..to]);
+    let proto = rt.intrinsic(Intrinsic::ArrayBufferPrototype);
+    let nb = new_buffer(rt, proto, block, None);
+    rt.heap_mut().get_mut(nb).immutable = true;
+    Ok(Value::object(nb.cast::<JsObject>()))
+}
+
+/// What ArrayBufferCopyAndDetach makes of a resizable buffer (its preserveResizability).
+#[derive(Clone, Copy, PartialEq)]
+enum Preserve {
+    /// `transfer`: a resizable buffer stays resizable.
+    Resizability,
+    /// `transferToFixedLength`.
+    FixedLength,
+    /// `transferToImmutable`.
+    Immutable,
+}
+
 /// 25.1.6.8 ArrayBuffer.prototype.transfer([newLength]).
 fn transfer(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
-    copy_and_detach(rt, this, arg(args, 0), true, "transfer")
+    copy_and_detach(rt, this, arg(args, 0), Preserve::Resizability, "transfer")
 }
 
 /// 25.1.6.9 ArrayBuffer.prototype.transferToFixedLength([newLength]).
 fn transfer_to_fixed_length(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
-    copy_and_detach(rt, this, arg(args, 0), false, "transferToFixedLength")
+    copy_and_detach(rt, this, arg(args, 0), Preserve::FixedLength, "transferToFixedLength")
+}
+
+/// transferToImmutable([newLength]).
+fn transfer_to_immutable(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    copy_and_detach(rt, this, arg(args, 0), Preserve::Immutable, "transferToImmutable")
 }
 
 /// 25.1.3.3 ArrayBufferCopyAndDetach(arrayBuffer, newLength, preserveResizability).
-fn copy_and_detach(rt: &mut Runtime, this: Value, new_length: Value, preserve: bool, what: &str) -> JsResult<Value> {
+fn copy_and_detach(
+    rt: &mut Runtime,
+    this: Value,
+    new_length: Value,
+    preserve: Preserve,
+    what: &str,
+) -> JsResult<Value> {
     // 1-2. RequireInternalSlot(arrayBuffer, [[ArrayBufferData]]); not shared.
     let b = this_buffer(rt, this, what)?;
     // 3-4. The new byte length (the current one, 0 if detached, when not given).
@@ -257,8 +334,12 @@ fn copy_and_detach(rt: &mut Runtime, this: Value, new_length: Value, preserve: b
     if rt.heap().get(b).data.is_none() {
         return Err(rt.throw_type_error(&format!("ArrayBuffer.prototype.{what}: the buffer is detached")));
     }
+    // An immutable buffer cannot be detached.
+    if rt.heap().get(b).immutable {
+        return Err(rt.throw_type_error(&format!("ArrayBuffer.prototype.{what}: the buffer is immutable")));
+    }
     // 6-7. A resizable buffer stays resizable with `transfer`.
-    let max = if preserve { rt.heap().get(b).max } else { None };
+    let max = if preserve == Preserve::Resizability { rt.heap().get(b).max } else { None };
     // 9. AllocateArrayBuffer(%ArrayBuffer%, newByteLength, newMaxByteLength): its checks.
     if max.is_some_and(|m| new_byte_length > m as f64) {
         return Err(rt.throw_range_error("ArrayBuffer length exceeds its maxByteLength"));
@@ -277,13 +358,17 @@ fn copy_and_detach(rt: &mut Runtime, this: Value, new_length: Value, preserve: b
     block.resize(new_byte_length, 0);
     let proto = rt.intrinsic(Intrinsic::ArrayBufferPrototype);
     let nb = new_buffer(rt, proto, block, max);
+    rt.heap_mut().get_mut(nb).immutable = preserve == Preserve::Immutable;
     Ok(Value::object(nb.cast::<JsObject>()))
 }
 
 /// 25.1.3.5 DetachArrayBuffer(arrayBuffer) for `$262.detachArrayBuffer`: false when `v` is
-/// not an ArrayBuffer.
+/// not an ArrayBuffer or cannot be detached (it is immutable).
 pub(crate) fn detach(rt: &mut Runtime, v: Value) -> bool {
     if !v.is_object() || rt.heap().object_kind(v.gc()) != CellKind::ArrayBuffer {
+        return false;
+    }
+    if rt.heap().get(v.gc::<ArrayBufferObject>()).immutable {
         return false;
     }
     rt.heap_mut().get_mut(v.gc::<ArrayBufferObject>()).data = None;

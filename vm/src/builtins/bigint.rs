@@ -1,6 +1,6 @@
 //! 21.2 BigInt objects, and the BigInt helpers the operators use.
 
-use ecma::bigint::{bigint_from_integral_f64, parse_bigint_literal};
+use ecma::bigint::bigint_from_integral_f64;
 use num_bigint::BigInt;
 
 use super::{arg, rows, Builtin, Row};
@@ -31,26 +31,6 @@ pub(crate) fn init(rt: &mut Runtime) {
     rt.set_intrinsic(Intrinsic::BigInt, Value::object(c));
 }
 
-/// 7.1.13 ToBigInt.
-pub(crate) fn to_bigint(rt: &mut Runtime, v: Value) -> JsResult<BigInt> {
-    let p = rt.to_primitive(v, Hint::Number)?;
-    if p.is_bigint() {
-        return Ok(rt.heap().get(p.gc::<BigIntCell>()).value.clone());
-    }
-    if let Some(b) = p.as_boolean() {
-        return Ok(BigInt::from(b as i32));
-    }
-    if p.is_string() {
-        let s = rt.string_to_rust(p);
-        return match parse_bigint_literal(s.trim()) {
-            Some(b) => Ok(b),
-            None => Err(rt.throw_syntax_error(&format!("Cannot convert {s} to a BigInt"))),
-        };
-    }
-    let what = crate::builtins::console::inspect(rt, p);
-    Err(rt.throw_type_error(&format!("Cannot convert {what} to a BigInt")))
-}
-
 /// 21.2.1.1 BigInt(value).
 fn constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     // 1. If NewTarget is not undefined, throw a TypeError exception.
@@ -69,7 +49,7 @@ fn constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value
         }
         return Ok(rt.new_bigint(bigint_from_integral_f64(n)));
     }
-    let b = to_bigint(rt, prim)?;
+    let b = rt.to_bigint(prim)?;
     Ok(rt.new_bigint(b))
 }
 
@@ -107,7 +87,7 @@ fn value_of(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
 
 fn as_n(rt: &mut Runtime, args: &[Value], signed: bool) -> JsResult<Value> {
     let bits = rt.to_index(arg(args, 0))?;
-    let b = to_bigint(rt, arg(args, 1))?;
+    let b = rt.to_bigint(arg(args, 1))?;
     // A value with fewer bits than asked for is its own result (only a negative one made
     // unsigned grows: to 2^bits + b).
     if bits > b.bits() as f64 && (signed || b.sign() != num_bigint::Sign::Minus) {

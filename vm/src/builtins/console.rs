@@ -181,7 +181,8 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
     seen.push(v);
     let keys = rt.own_keys_raw(obj);
     let mut parts: Vec<String> = Vec::new();
-    let is_array = kind == CellKind::Array;
+    let is_typed = kind == CellKind::TypedArray;
+    let is_array = kind == CellKind::Array || is_typed;
     // A promise shows its state first, as node does: `Promise { <pending> }`,
     // `Promise { 1 }`, `Promise { <rejected> 1 }`.
     if kind == CellKind::Promise {
@@ -237,7 +238,10 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
         parts.push(format!("byteLength: {}", rt.heap.get(b).byte_length()));
     }
     if is_array {
-        let len = rt.heap.array_length(obj);
+        let len = match is_typed {
+            true => rt.typed_array_length(obj).unwrap_or(0) as u32,
+            false => rt.heap.array_length(obj),
+        };
         let mut holes = 0u32;
         let mut i = 0u32;
         while i < len && parts.len() < 100 {
@@ -314,6 +318,17 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
     }
     if kind == CellKind::Arguments {
         prefix = "[Arguments] ".to_string();
+    }
+    // `Uint8Array(3) [ 1, 2, 3 ]`: the constructor's name and the length.
+    if is_typed {
+        let ck = Key::Name(rt.names.constructor);
+        let c = if proto.is_object() { rt.peek_data(proto.gc(), ck) } else { None };
+        let name = match c {
+            Some(c) if c.is_object() => rt.function_name(c.gc()),
+            _ => crate::object::typed_array::ElementKind::name(rt.view(obj).kind).to_string(),
+        };
+        size = Some(rt.typed_array_length(obj).unwrap_or(0));
+        prefix = format!("{name} ");
     }
     if let (Some(n), Some(name)) = (size, prefix.strip_suffix(' ')) {
         prefix = format!("{name}({n}) ");

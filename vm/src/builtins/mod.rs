@@ -23,6 +23,7 @@ pub mod bigint;
 pub mod boolean;
 pub mod collections;
 pub mod console;
+pub mod data_view;
 pub mod date;
 pub mod error;
 pub mod function;
@@ -37,9 +38,11 @@ pub mod promise;
 pub mod promise_combinators;
 pub mod reflect;
 pub mod regexp;
+pub mod shared_array_buffer;
 pub mod string;
 pub mod symbol;
 pub mod test262;
+pub mod typed_array;
 pub mod weak_refs;
 
 use crate::gc::{CellKind, Gc};
@@ -182,6 +185,10 @@ const BUILTINS: &[Builtin] = &[
     collections::BUILTIN,
     weak_refs::BUILTIN,
     array_buffer::BUILTIN,
+    shared_array_buffer::BUILTIN,
+    typed_array::BUILTIN,
+    typed_array::methods::BUILTIN,
+    data_view::BUILTIN,
     promise::BUILTIN,
     reflect::BUILTIN,
     global::BUILTIN,

@@ -334,8 +334,9 @@ fn entries(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 /// 20.1.2.6 Object.freeze(O).
 fn freeze(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
-    if o.is_object() {
-        rt.set_integrity_level(o.gc(), true)?;
+    // 2-3. Let status be ? SetIntegrityLevel(O, level). If status is false, throw a TypeError.
+    if o.is_object() && !rt.set_integrity_level(o.gc(), true)? {
+        return Err(rt.throw_type_error("Cannot freeze this object"));
     }
     Ok(o)
 }
@@ -343,8 +344,9 @@ fn freeze(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 /// 20.1.2.22 Object.seal(O).
 fn seal(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
-    if o.is_object() {
-        rt.set_integrity_level(o.gc(), false)?;
+    // 2-3. Let status be ? SetIntegrityLevel(O, level). If status is false, throw a TypeError.
+    if o.is_object() && !rt.set_integrity_level(o.gc(), false)? {
+        return Err(rt.throw_type_error("Cannot seal this object"));
     }
     Ok(o)
 }
@@ -376,8 +378,9 @@ fn is_extensible(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Val
 /// 20.1.2.20 Object.preventExtensions(O).
 fn prevent_extensions(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
-    if o.is_object() {
-        rt.prevent_extensions(o.gc());
+    // 2-3. Let status be ? O.[[PreventExtensions]](). If status is false, throw a TypeError.
+    if o.is_object() && !rt.prevent_extensions(o.gc()) {
+        return Err(rt.throw_type_error("Cannot prevent extensions of this object"));
     }
     Ok(o)
 }

@@ -41,7 +41,7 @@ pub(crate) fn gc(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<Va
 /// ArrayBuffer.
 fn detach_array_buffer(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     if !super::array_buffer::detach(rt, arg(args, 0)) {
-        return Err(rt.throw_type_error("$262.detachArrayBuffer: not an ArrayBuffer"));
+        return Err(rt.throw_type_error("$262.detachArrayBuffer: not an ArrayBuffer that can be detached"));
     }
     Ok(Value::NULL)
 }

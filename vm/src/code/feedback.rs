@@ -5,7 +5,8 @@
 //!   sites[ip]    one byte per instruction
 //!                arithmetic, comparisons:  kinds of the operands seen (INT32 DOUBLE STRING OTHER),
 //!                                          and for arithmetic of its number results
-//!                element reads and writes: DENSE (the fast path served it), SLOW, and the
+//!                element reads and writes: DENSE (the fast path served it), TYPED (the
+//!                                          TypedArray fast path did), SLOW, and the
 //!                                          kinds of the elements read
 //!                calls:                    the call site's number + 1 (an index into `calls`)
 //!   calls[site]  the addresses of the FunctionInfos called there, in the order first seen
@@ -46,6 +47,8 @@ pub const OTHER: u8 = 8;
 pub const DENSE: u8 = 16;
 /// An element access that took the slow path.
 pub const SLOW: u8 = 32;
+/// An element access the TypedArray fast path served.
+pub const TYPED: u8 = 64;
 
 /// A call site that has not called a function yet.
 pub const NONE: usize = 0;

@@ -120,6 +120,12 @@ macro_rules! for_each_cell_kind {
             FinalizationRegistry, "FinalizationRegistry";
             /// An ArrayBuffer with its bytes.
             ArrayBuffer, "ArrayBuffer";
+            /// A SharedArrayBuffer: a handle on bytes shared between agents.
+            SharedArrayBuffer, "SharedArrayBuffer";
+            /// A TypedArray: a view of an ArrayBuffer's bytes as elements.
+            TypedArray, "TypedArray";
+            /// A DataView: a view of an ArrayBuffer's bytes for typed reads and writes.
+            DataView, "DataView";
         }
     };
 }

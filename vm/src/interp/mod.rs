@@ -1239,6 +1239,12 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                                     }
                                 }
                             }
+                            if let Some(v) = ops::property::typed_element(rt, o, k) {
+                                note!(feedback::TYPED | feedback::kind(v));
+                                set!(dst, v);
+                                ip += 1;
+                                continue;
+                            }
                         }
                         note!(feedback::SLOW);
                         sync!();
@@ -1261,6 +1267,11 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                                         }
                                     }
                                 }
+                            }
+                            if ops::property::store_typed_element(rt, o, k, v) {
+                                note!(feedback::TYPED);
+                                ip += 1;
+                                continue;
                             }
                         }
                         note!(feedback::SLOW);

@@ -21,6 +21,8 @@ pub mod array;
 pub mod property;
 pub mod regexp;
 pub mod shape;
+pub mod shared_buffer;
+pub mod typed_array;
 
 use crate::gc::{CellHeader, CellKind, CellType, Gc, Heap};
 use crate::value::Value;
@@ -553,8 +555,9 @@ impl PromiseReaction {
     }
 }
 
-/// An ArrayBuffer (25.1): its bytes, `None` once detached, and for a resizable buffer its
-/// `[[ArrayBufferMaxByteLength]]`.
+/// An ArrayBuffer (25.1): its bytes, `None` once detached, for a resizable buffer its
+/// `[[ArrayBufferMaxByteLength]]`, and whether it is immutable (its bytes never change and
+/// it cannot be detached: `transferToImmutable`, `sliceToImmutable`).
 #[repr(C)]
 pub struct ArrayBufferObject {
     pub(crate) base: JsObject,
@@ -562,12 +565,14 @@ pub struct ArrayBufferObject {
     pub data: Option<Vec<u8>>,
     /// `[[ArrayBufferMaxByteLength]]`: `Some` for a resizable buffer.
     pub max: Option<usize>,
+    /// `[[ArrayBufferIsImmutable]]`.
+    pub immutable: bool,
 }
 
 impl ArrayBufferObject {
     /// A buffer owning `data`.
     pub(crate) fn new(base: JsObject, data: Vec<u8>, max: Option<usize>) -> ArrayBufferObject {
-        ArrayBufferObject { base, data: Some(data), max }
+        ArrayBufferObject { base, data: Some(data), max, immutable: false }
     }
 
     /// `[[ArrayBufferByteLength]]`, 0 once detached.

@@ -87,6 +87,26 @@ impl Runtime {
         Err(self.throw_type_error("Cannot convert object to primitive value"))
     }
 
+    /// 7.1.13 ToBigInt.
+    pub(crate) fn to_bigint(&mut self, v: Value) -> JsResult<num_bigint::BigInt> {
+        let p = self.to_primitive(v, Hint::Number)?;
+        if p.is_bigint() {
+            return Ok(self.heap.get(p.gc::<crate::object::BigIntCell>()).value.clone());
+        }
+        if let Some(b) = p.as_boolean() {
+            return Ok(num_bigint::BigInt::from(b as i32));
+        }
+        if p.is_string() {
+            let s = self.string_to_rust(p);
+            return match ecma::bigint::parse_bigint_literal(s.trim()) {
+                Some(b) => Ok(b),
+                None => Err(self.throw_syntax_error(&format!("Cannot convert {s} to a BigInt"))),
+            };
+        }
+        let what = (self.host.hooks.inspect)(self, p);
+        Err(self.throw_type_error(&format!("Cannot convert {what} to a BigInt")))
+    }
+
     /// 7.1.4 ToNumber.
     pub(crate) fn to_number(&mut self, v: Value) -> JsResult<f64> {
         if let Some(n) = v.as_number() {

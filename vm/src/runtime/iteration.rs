@@ -14,6 +14,11 @@ use crate::value::Value;
 pub(crate) fn get_iterator(rt: &mut Runtime, v: Value) -> JsResult<Value> {
     let key = Key::Name(rt.symbols.iterator);
     let method = rt.get_v(v, key)?;
+    get_iterator_from_method(rt, v, method)
+}
+
+/// 7.4.2 GetIteratorFromMethod(obj, method), with the built-in iterators made directly.
+pub(crate) fn get_iterator_from_method(rt: &mut Runtime, v: Value, method: Value) -> JsResult<Value> {
     if v.is_object() && method == rt.intrinsic(Intrinsic::ArrayProtoValues) {
         return Ok(rt.new_builtin_iterator(v, iter_kind::ARRAY_VALUES));
     }
@@ -236,6 +241,12 @@ impl Runtime {
         let obj: Gc<JsObject> = target.gc();
         let len = if self.heap.object_kind(obj) == CellKind::Array {
             self.heap.array_length(obj) as f64
+        } else if self.heap.object_kind(obj) == CellKind::TypedArray {
+            // 23.1.5.1 step 1.b: a TypedArray out of bounds throws.
+            match self.typed_array_length(obj) {
+                Some(n) => n as f64,
+                None => return Err(self.throw_type_error("Cannot iterate a detached or out-of-bounds typed array")),
+            }
         } else {
             let key = Key::Name(self.names.length);
             let l = self.get(obj, key, target)?;

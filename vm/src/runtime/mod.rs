@@ -38,6 +38,7 @@ pub mod operators;
 pub mod property;
 pub mod realm;
 pub mod trace;
+pub mod typed_array;
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};

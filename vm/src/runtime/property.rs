@@ -133,6 +133,11 @@ impl Runtime {
     /// Where own property `key` of `obj` lives.
     pub(crate) fn own_lookup(&mut self, obj: Gc<JsObject>, key: Key) -> Own {
         let kind = self.heap.get(obj).header.kind;
+        if kind == CellKind::TypedArray {
+            if let Some(n) = self.canonical_numeric_key(key) {
+                return self.typed_own_lookup(obj, n);
+            }
+        }
         match key {
             Key::Index(i) => {
                 if let Some(e) = self.heap.get(obj).elements {
@@ -295,6 +300,10 @@ impl Runtime {
                     return Ok(v);
                 }
                 Own::Absent => {
+                    // 10.4.5.4: a TypedArray's numeric keys end the lookup.
+                    if self.is_typed_array(o) && self.canonical_numeric_key(key).is_some() {
+                        return Ok(Value::UNDEFINED);
+                    }
                     let proto = self.heap.get(self.heap.get(o).shape).proto;
                     if !proto.is_object() {
                         return Ok(Value::UNDEFINED);
@@ -358,6 +367,22 @@ impl Runtime {
         let mut o = obj;
         // 1-2. Find the property on the prototype chain.
         let found = loop {
+            // 10.4.5.5 [[Set]] of a TypedArray with a numeric key.
+            if self.is_typed_array(o) {
+                if let Some(n) = self.canonical_numeric_key(key) {
+                    if receiver == Value::object(o) {
+                        // The elements of an immutable buffer are read-only.
+                        if self.is_immutable_view(o) {
+                            return Ok(!self.is_valid_integer_index(o, n));
+                        }
+                        self.typed_set(o, n, value)?;
+                        return Ok(true);
+                    }
+                    if !self.is_valid_integer_index(o, n) {
+                        return Ok(true);
+                    }
+                }
+            }
             match self.own_lookup(o, key) {
                 Own::Absent => {
                     let proto = self.heap.get(self.heap.get(o).shape).proto;
@@ -649,6 +674,11 @@ impl Runtime {
         desc: &PropertyDescriptor,
     ) -> JsResult<bool> {
         let kind = self.heap.get(obj).header.kind;
+        if kind == CellKind::TypedArray {
+            if let Some(n) = self.canonical_numeric_key(key) {
+                return self.typed_define(obj, n, desc);
+            }
+        }
         if kind == CellKind::Array {
             // 10.4.2.1 [[DefineOwnProperty]] of Array exotic objects.
             match key {
@@ -925,6 +955,12 @@ impl Runtime {
 
     /// `[[Delete]](key)`.
     pub(crate) fn delete(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
+        // 10.4.5.6: a TypedArray's elements cannot be deleted; other numeric keys are absent.
+        if self.is_typed_array(obj) {
+            if let Some(n) = self.canonical_numeric_key(key) {
+                return Ok(!self.is_valid_integer_index(obj, n));
+            }
+        }
         // Mapped arguments objects (runtime/arguments.rs).
         if let Key::Index(i) = key {
             if self.heap.get(obj).header.kind == CellKind::Arguments {
@@ -1012,6 +1048,9 @@ impl Runtime {
         }
         if kind == CellKind::Array {
             strings.push(Key::Name(self.names.length));
+        }
+        if kind == CellKind::TypedArray {
+            indices.extend(0..self.typed_array_length(obj).unwrap_or(0) as u32);
         }
         let shape = self.heap.get(obj).shape;
         let has_index = self.heap.get(shape).flags() & HAS_INDEX_KEYS != 0;
@@ -1111,6 +1150,10 @@ impl Runtime {
     /// `[[PreventExtensions]]`. The object moves to dictionary mode so that no cached
     /// add-property transition applies to it any more.
     pub(crate) fn prevent_extensions(&mut self, obj: Gc<JsObject>) -> bool {
+        // 10.4.5.? [[PreventExtensions]]: a TypedArray whose length can change cannot be made non-extensible.
+        if self.is_typed_array(obj) && !self.is_typed_array_fixed_length(obj) {
+            return false;
+        }
         if self.heap.get(obj).header.flags & EXTENSIBLE != 0 {
             self.make_dictionary(obj);
             self.heap.get_mut(obj).header.flags &= !EXTENSIBLE;
@@ -1125,6 +1168,10 @@ impl Runtime {
         loop {
             if self.own_lookup(o, key) != Own::Absent {
                 return Ok(true);
+            }
+            // 10.4.5.2 [[HasProperty]]: a TypedArray's numeric keys end the lookup.
+            if self.is_typed_array(o) && self.canonical_numeric_key(key).is_some() {
+                return Ok(false);
             }
             let proto = self.get_prototype_of(o);
             if !proto.is_object() {
@@ -1159,8 +1206,10 @@ impl Runtime {
 
     /// 7.3.15 SetIntegrityLevel(O, level): `frozen` true for "frozen", false for "sealed".
     pub(crate) fn set_integrity_level(&mut self, obj: Gc<JsObject>, frozen: bool) -> JsResult<bool> {
-        // 3. Let status be ? O.[[PreventExtensions]]().
-        self.prevent_extensions(obj);
+        // 3-4. Let status be ? O.[[PreventExtensions]](). If status is false, return false.
+        if !self.prevent_extensions(obj) {
+            return Ok(false);
+        }
         let keys = self.own_property_keys(obj)?;
         for k in keys {
             let desc = if frozen {

@@ -161,6 +161,14 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) -> usize {
             external = heap.get(obj.cast::<ArrayBufferObject>()).external_bytes();
             [Value::UNDEFINED; 3]
         }
+        CellKind::SharedArrayBuffer => {
+            external = heap.get(obj.cast::<crate::object::shared_buffer::SharedArrayBufferObject>()).block.capacity();
+            [Value::UNDEFINED; 3]
+        }
+        CellKind::TypedArray | CellKind::DataView => {
+            let buffer = heap.get(obj.cast::<crate::object::typed_array::ViewObject>()).buffer;
+            [Value::object(buffer), Value::UNDEFINED, Value::UNDEFINED]
+        }
         CellKind::WeakRef => {
             // The target is not traced: `after_marking` clears it if nothing else kept it.
             heap.revisit(obj);
@@ -356,6 +364,9 @@ unsafe fn finalize_cell(h: *mut CellHeader) {
             CellKind::Promise => std::ptr::drop_in_place(&mut (*(h as *mut PromiseObject)).reactions),
             CellKind::AsyncGenerator => std::ptr::drop_in_place(&mut (*(h as *mut AsyncGeneratorObject)).queue),
             CellKind::ArrayBuffer => std::ptr::drop_in_place(&mut (*(h as *mut ArrayBufferObject)).data),
+            CellKind::SharedArrayBuffer => {
+                std::ptr::drop_in_place(&mut (*(h as *mut crate::object::shared_buffer::SharedArrayBufferObject)).block)
+            }
             CellKind::FinalizationRegistry => {
                 let r = &mut *(h as *mut FinalizationRegistryObject);
                 std::ptr::drop_in_place(&mut r.cells);

@@ -86,6 +86,10 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
             }
             Own::Element(_) | Own::Virtual(..) => return rt.get(h, key, o),
             Own::Absent => {
+                // A TypedArray's numeric keys end the lookup (10.4.5.4).
+                if rt.is_typed_array(h) && rt.canonical_numeric_key(key).is_some() {
+                    break;
+                }
                 let proto = rt.get_prototype_of(h);
                 if !proto.is_object() {
                     break;
@@ -228,9 +232,37 @@ pub(crate) fn put_by_id_slow(
     Ok(())
 }
 
+/// `o[k]` when `o` is a TypedArray whose elements are Numbers and `k` a valid index: the
+/// element (the interpreter's fast path, and the first thing the slow path tries).
+#[inline(always)]
+pub(crate) fn typed_element(rt: &Runtime, o: Value, k: Value) -> Option<Value> {
+    let i = k.as_array_index()?;
+    if !o.is_object() || rt.heap.object_kind(o.gc()) != CellKind::TypedArray {
+        return None;
+    }
+    match rt.typed_load(o.gc(), i as usize)? {
+        crate::object::typed_array::Raw::Number(n) => Some(Value::number(n)),
+        _ => None,
+    }
+}
+
+/// `o[k] = v` when `o` is a TypedArray of Numbers, `k` a valid index and `v` a Number
+/// (nothing to convert that could run code): whether it was stored.
+#[inline(always)]
+pub(crate) fn store_typed_element(rt: &mut Runtime, o: Value, k: Value, v: Value) -> bool {
+    let (Some(i), Some(n)) = (k.as_array_index(), v.as_number()) else { return false };
+    if !o.is_object() || rt.heap.object_kind(o.gc()) != CellKind::TypedArray || rt.view(o.gc()).kind.is_bigint() {
+        return false;
+    }
+    rt.typed_store(o.gc(), i as usize, crate::object::typed_array::Raw::Number(n))
+}
+
 /// `get_by_val` after the dense-element fast path failed.
 #[inline(never)]
 pub(crate) fn get_by_val_slow(rt: &mut Runtime, o: Value, k: Value) -> JsResult<Value> {
+    if let Some(v) = typed_element(rt, o, k) {
+        return Ok(v);
+    }
     if o.is_nullish() {
         let key = rt.to_property_key(k)?;
         return Err(nullish_read(rt, o, key));
@@ -242,6 +274,9 @@ pub(crate) fn get_by_val_slow(rt: &mut Runtime, o: Value, k: Value) -> JsResult<
 /// `put_by_val` after the dense-element fast path failed.
 #[inline(never)]
 pub(crate) fn put_by_val_slow(rt: &mut Runtime, o: Value, k: Value, v: Value, strict: bool) -> JsResult<()> {
+    if store_typed_element(rt, o, k, v) {
+        return Ok(());
+    }
     if o.is_nullish() {
         let key = rt.to_property_key(k)?;
         return rt.put_v(o, key, v, strict);
