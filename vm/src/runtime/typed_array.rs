@@ -15,7 +15,7 @@ use crate::gc::{CellKind, Gc};
 use crate::object::property::{Own, PropertyDescriptor};
 use crate::object::shape::{CONFIGURABLE, ENUMERABLE, WRITABLE};
 use crate::object::shared_buffer::SharedArrayBufferObject;
-use crate::object::typed_array::{decode, encode, ElementKind, Raw, ViewObject};
+use crate::object::typed_array::{clamp_u8, decode, encode, wrap_integer, ElementKind, Raw, ViewObject};
 use crate::object::{ArrayBufferObject, BigIntCell, JsObject, Key};
 use crate::value::Value;
 
@@ -169,6 +169,70 @@ impl Runtime {
             return false;
         }
         self.buffer_set(buffer, offset + i * size, kind, raw, true);
+        true
+    }
+
+    /// The fast path of `o[i]` on a TypedArray of Numbers over a plain ArrayBuffer: the
+    /// element, or None when anything is unusual (BigInts, a shared buffer, an invalid
+    /// index), for the general path to handle.
+    #[inline(always)]
+    pub(crate) fn typed_load_number(&self, ta: Gc<JsObject>, i: usize) -> Option<f64> {
+        let v = self.view(ta);
+        if self.heap.object_kind(v.buffer) != CellKind::ArrayBuffer {
+            return None;
+        }
+        let data = self.heap.get(v.buffer.cast::<ArrayBufferObject>()).data.as_deref()?;
+        let size = v.kind.size();
+        if i >= v.length_in(Some(data.len()), size)? {
+            return None;
+        }
+        let at = v.byte_offset + i * size;
+        let b = &data[at..at + size];
+        Some(match v.kind {
+            ElementKind::Int8 => b[0] as i8 as f64,
+            ElementKind::Uint8 | ElementKind::Uint8Clamped => b[0] as f64,
+            ElementKind::Int16 => i16::from_le_bytes([b[0], b[1]]) as f64,
+            ElementKind::Uint16 => u16::from_le_bytes([b[0], b[1]]) as f64,
+            ElementKind::Int32 => i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64,
+            ElementKind::Uint32 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64,
+            ElementKind::Float32 => f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64,
+            ElementKind::Float64 => f64::from_le_bytes(b.try_into().expect("8 bytes")),
+            ElementKind::Float16 | ElementKind::BigInt64 | ElementKind::BigUint64 => return None,
+        })
+    }
+
+    /// The fast path of `o[i] = n` on a TypedArray of Numbers over a plain, mutable
+    /// ArrayBuffer: whether it stored (false: the general path decides).
+    #[inline(always)]
+    pub(crate) fn typed_store_number(&mut self, ta: Gc<JsObject>, i: usize, n: f64) -> bool {
+        let v = self.heap.get(ta.cast::<ViewObject>());
+        let (kind, offset, length, buffer) = (v.kind, v.byte_offset, v.length, v.buffer);
+        if self.heap.object_kind(buffer) != CellKind::ArrayBuffer {
+            return false;
+        }
+        let ab = self.heap.get_mut(buffer.cast::<ArrayBufferObject>());
+        if ab.immutable {
+            return false;
+        }
+        let Some(data) = ab.data.as_deref_mut() else { return false };
+        let size = kind.size();
+        match crate::object::typed_array::view_length(offset, length, Some(data.len()), size) {
+            Some(len) if i < len => {}
+            _ => return false,
+        }
+        let at = offset + i * size;
+        let b = &mut data[at..at + size];
+        // Integers in the int32 range (the common case) wrap with one conversion.
+        let int = |n: f64| if n as i32 as f64 == n { n as i32 as u32 } else { wrap_integer(n) as u32 };
+        match kind {
+            ElementKind::Int8 | ElementKind::Uint8 => b[0] = int(n) as u8,
+            ElementKind::Uint8Clamped => b[0] = clamp_u8(n),
+            ElementKind::Int16 | ElementKind::Uint16 => b.copy_from_slice(&(int(n) as u16).to_le_bytes()),
+            ElementKind::Int32 | ElementKind::Uint32 => b.copy_from_slice(&int(n).to_le_bytes()),
+            ElementKind::Float32 => b.copy_from_slice(&(n as f32).to_le_bytes()),
+            ElementKind::Float64 => b.copy_from_slice(&n.to_le_bytes()),
+            ElementKind::Float16 | ElementKind::BigInt64 | ElementKind::BigUint64 => return false,
+        }
         true
     }
 

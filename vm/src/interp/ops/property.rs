@@ -240,21 +240,18 @@ pub(crate) fn typed_element(rt: &Runtime, o: Value, k: Value) -> Option<Value> {
     if !o.is_object() || rt.heap.object_kind(o.gc()) != CellKind::TypedArray {
         return None;
     }
-    match rt.typed_load(o.gc(), i as usize)? {
-        crate::object::typed_array::Raw::Number(n) => Some(Value::number(n)),
-        _ => None,
-    }
+    rt.typed_load_number(o.gc(), i as usize).map(Value::number)
 }
 
-/// `o[k] = v` when `o` is a TypedArray of Numbers, `k` a valid index and `v` a Number
-/// (nothing to convert that could run code): whether it was stored.
+/// `o[k] = v` when `o` is a TypedArray of Numbers over a mutable buffer, `k` a valid index
+/// and `v` a Number (nothing to convert that could run code): whether it was stored.
 #[inline(always)]
 pub(crate) fn store_typed_element(rt: &mut Runtime, o: Value, k: Value, v: Value) -> bool {
     let (Some(i), Some(n)) = (k.as_array_index(), v.as_number()) else { return false };
-    if !o.is_object() || rt.heap.object_kind(o.gc()) != CellKind::TypedArray || rt.view(o.gc()).kind.is_bigint() {
+    if !o.is_object() || rt.heap.object_kind(o.gc()) != CellKind::TypedArray {
         return false;
     }
-    rt.typed_store(o.gc(), i as usize, crate::object::typed_array::Raw::Number(n))
+    rt.typed_store_number(o.gc(), i as usize, n)
 }
 
 /// `get_by_val` after the dense-element fast path failed.
