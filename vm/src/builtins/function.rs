@@ -125,61 +125,8 @@ fn apply(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
         return rt.call(this, arg(args, 0), &[]);
     }
     // 3. Let argList be ? CreateListFromArrayLike(argArray).
-    let list = create_list_from_array_like(rt, arr)?;
+    let list = rt.create_list_from_array_like(arr)?;
     rt.call(this, arg(args, 0), &list)
-}
-
-/// 7.3.19 CreateListFromArrayLike.
-pub(crate) fn create_list_from_array_like(rt: &mut Runtime, v: Value) -> JsResult<Vec<Value>> {
-    if !v.is_object() {
-        return Err(rt.throw_type_error("CreateListFromArrayLike called on non-object"));
-    }
-    let obj: Gc<JsObject> = v.gc();
-    let len = match quick_length(rt, obj) {
-        Some(n) => n,
-        None => {
-            let key = Key::Name(rt.names.length);
-            let l = rt.get(obj, key, v)?;
-            rt.to_length(l)?
-        }
-    };
-    if len > 10_000_000.0 {
-        return Err(rt.throw_range_error("Too many arguments in function call"));
-    }
-    let n = len as usize;
-    let dense = rt.heap().elements(obj).get(..n).filter(|e| e.iter().all(|x| !x.is_empty()));
-    if let Some(values) = dense {
-        // Every element is there: no getter can run, and the values are kept alive as the
-        // slow path keeps them (the object may lose them before the list is used).
-        let out = values.to_vec();
-        rt.roots.handles.extend_from_slice(&out);
-        return Ok(out);
-    }
-    let mut out = Vec::with_capacity(n);
-    for i in 0..len as u32 {
-        let fast = rt.heap().elements(obj).get(i as usize).copied().filter(|x| !x.is_empty());
-        let x = match fast {
-            Some(x) => x,
-            None => rt.get(obj, Key::Index(i), v)?,
-        };
-        rt.root(x);
-        out.push(x);
-    }
-    Ok(out)
-}
-
-/// The `length` of an array, or of an arguments object whose `length` is still the data
-/// property it was made with (`apply(this, arguments)`), without a property lookup.
-fn quick_length(rt: &Runtime, obj: Gc<JsObject>) -> Option<f64> {
-    if rt.heap.object_kind(obj) == CellKind::Array {
-        return Some(f64::from(rt.heap.array_length(obj)));
-    }
-    if rt.heap.get(obj).shape != rt.realm().shapes.arguments {
-        return None;
-    }
-    // The arguments shape keeps `length` in the first inline slot (`create_arguments`).
-    let n = rt.heap.inline_slots(obj).first()?.as_number()?;
-    (n >= 0.0 && n.fract() == 0.0).then_some(n)
 }
 
 /// 20.2.3.2 Function.prototype.bind(thisArg, ...args).

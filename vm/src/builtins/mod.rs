@@ -19,6 +19,7 @@ pub mod array_buffer;
 pub mod async_function;
 pub mod async_generator;
 pub mod async_iteration;
+pub mod atomics;
 pub mod bigint;
 pub mod boolean;
 pub mod collections;
@@ -189,6 +190,7 @@ const BUILTINS: &[Builtin] = &[
     typed_array::BUILTIN,
     typed_array::methods::BUILTIN,
     data_view::BUILTIN,
+    atomics::BUILTIN,
     promise::BUILTIN,
     reflect::BUILTIN,
     global::BUILTIN,

@@ -3,7 +3,7 @@
 use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::property::{Own, PropertyDescriptor};
-use crate::object::shape::{CONFIGURABLE, ENUMERABLE, WRITABLE};
+use crate::object::shape::ENUMERABLE;
 use crate::object::{JsObject, Key};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
@@ -138,83 +138,6 @@ fn create(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     Ok(Value::object(obj))
 }
 
-/// 6.2.6.5 ToPropertyDescriptor.
-pub(crate) fn to_property_descriptor(rt: &mut Runtime, v: Value) -> JsResult<PropertyDescriptor> {
-    if !v.is_object() {
-        let what = rt.short_description(v);
-        return Err(rt.throw_type_error(&format!("Property description must be an object: {what}")));
-    }
-    let obj: Gc<JsObject> = v.gc();
-    let mut d = PropertyDescriptor::default();
-    let n = rt.names;
-    if rt.has_property(obj, Key::Name(n.enumerable))? {
-        let x = rt.get(obj, Key::Name(n.enumerable), v)?;
-        d.enumerable = Some(rt.to_boolean(x));
-    }
-    if rt.has_property(obj, Key::Name(n.configurable))? {
-        let x = rt.get(obj, Key::Name(n.configurable), v)?;
-        d.configurable = Some(rt.to_boolean(x));
-    }
-    if rt.has_property(obj, Key::Name(n.value))? {
-        let x = rt.get(obj, Key::Name(n.value), v)?;
-        rt.root(x);
-        d.value = Some(x);
-    }
-    if rt.has_property(obj, Key::Name(n.writable))? {
-        let x = rt.get(obj, Key::Name(n.writable), v)?;
-        d.writable = Some(rt.to_boolean(x));
-    }
-    if rt.has_property(obj, Key::Name(n.get))? {
-        let g = rt.get(obj, Key::Name(n.get), v)?;
-        if !g.is_undefined() && !rt.is_callable(g) {
-            return Err(rt.throw_type_error("Getter must be a function"));
-        }
-        rt.root(g);
-        d.get = Some(g);
-    }
-    if rt.has_property(obj, Key::Name(n.set))? {
-        let s = rt.get(obj, Key::Name(n.set), v)?;
-        if !s.is_undefined() && !rt.is_callable(s) {
-            return Err(rt.throw_type_error("Setter must be a function"));
-        }
-        rt.root(s);
-        d.set = Some(s);
-    }
-    if (d.get.is_some() || d.set.is_some()) && (d.value.is_some() || d.writable.is_some()) {
-        return Err(rt.throw_type_error(
-            "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute",
-        ));
-    }
-    Ok(d)
-}
-
-/// 6.2.6.4 FromPropertyDescriptor.
-pub(crate) fn from_property_descriptor(rt: &mut Runtime, d: Option<PropertyDescriptor>) -> Value {
-    let Some(d) = d else { return Value::UNDEFINED };
-    let op = rt.intrinsic(Intrinsic::ObjectPrototype);
-    let o = rt.new_object(op);
-    let n = rt.names;
-    if let Some(v) = d.value {
-        rt.define_data_raw(o, Key::Name(n.value), v, WRITABLE | ENUMERABLE | CONFIGURABLE);
-    }
-    if let Some(w) = d.writable {
-        rt.define_data_raw(o, Key::Name(n.writable), Value::boolean(w), WRITABLE | ENUMERABLE | CONFIGURABLE);
-    }
-    if let Some(g) = d.get {
-        rt.define_data_raw(o, Key::Name(n.get), g, WRITABLE | ENUMERABLE | CONFIGURABLE);
-    }
-    if let Some(s) = d.set {
-        rt.define_data_raw(o, Key::Name(n.set), s, WRITABLE | ENUMERABLE | CONFIGURABLE);
-    }
-    if let Some(e) = d.enumerable {
-        rt.define_data_raw(o, Key::Name(n.enumerable), Value::boolean(e), WRITABLE | ENUMERABLE | CONFIGURABLE);
-    }
-    if let Some(c) = d.configurable {
-        rt.define_data_raw(o, Key::Name(n.configurable), Value::boolean(c), WRITABLE | ENUMERABLE | CONFIGURABLE);
-    }
-    Value::object(o)
-}
-
 /// 20.1.2.4 Object.defineProperty(O, P, Attributes).
 fn define_property(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
@@ -227,7 +150,7 @@ fn define_property(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<V
     let kv = rt.key_to_value(key);
     rt.root(kv);
     // 3. Let desc be ? ToPropertyDescriptor(Attributes).
-    let desc = to_property_descriptor(rt, arg(args, 2))?;
+    let desc = rt.descriptor_from_object(arg(args, 2))?;
     // 4. Perform ? DefinePropertyOrThrow(O, key, desc).
     rt.define_property_or_throw(o.gc(), key, &desc)?;
     Ok(o)
@@ -244,7 +167,7 @@ fn object_define_properties(rt: &mut Runtime, obj: Gc<JsObject>, props: Value) -
         if let Some(pd) = rt.get_own_property(p, k)? {
             if pd.enumerable == Some(true) {
                 let dobj = rt.get(p, k, Value::object(p))?;
-                let d = to_property_descriptor(rt, dobj)?;
+                let d = rt.descriptor_from_object(dobj)?;
                 descs.push((k, d));
             }
         }
@@ -426,7 +349,7 @@ fn get_own_property_descriptor(rt: &mut Runtime, _this: Value, args: &[Value]) -
     let obj = to_obj(rt, arg(args, 0))?;
     let key = rt.to_property_key(arg(args, 1))?;
     let d = rt.get_own_property(obj, key)?;
-    Ok(from_property_descriptor(rt, d))
+    Ok(rt.descriptor_to_object(d))
 }
 
 /// 20.1.2.9 Object.getOwnPropertyDescriptors(O).
@@ -439,7 +362,7 @@ fn get_own_property_descriptors(rt: &mut Runtime, _this: Value, args: &[Value]) 
     for k in rt.own_property_keys(obj)? {
         let d = rt.get_own_property(obj, k)?;
         if d.is_some() {
-            let dv = from_property_descriptor(rt, d);
+            let dv = rt.descriptor_to_object(d);
             rt.create_data_property_or_throw(out, k, dv)?;
         }
     }

@@ -50,7 +50,7 @@ fn apply(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     if !rt.is_callable(f) {
         return Err(rt.throw_type_error("Reflect.apply target is not a function"));
     }
-    let list = super::function::create_list_from_array_like(rt, arg(args, 2))?;
+    let list = rt.create_list_from_array_like(arg(args, 2))?;
     rt.call(f, arg(args, 1), &list)
 }
 
@@ -64,7 +64,7 @@ fn construct(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
     if !rt.is_constructor(nt) {
         return Err(rt.throw_type_error("Reflect.construct newTarget is not a constructor"));
     }
-    let list = super::function::create_list_from_array_like(rt, arg(args, 1))?;
+    let list = rt.create_list_from_array_like(arg(args, 1))?;
     rt.construct(f, &list, nt)
 }
 
@@ -74,7 +74,7 @@ fn define_property(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<V
     let key = rt.to_property_key(arg(args, 1))?;
     let kv = rt.key_to_value(key);
     rt.root(kv);
-    let desc = super::object::to_property_descriptor(rt, arg(args, 2))?;
+    let desc = rt.descriptor_from_object(arg(args, 2))?;
     Ok(Value::boolean(rt.define_own_property(o, key, &desc)?))
 }
 
@@ -98,7 +98,7 @@ fn get_own_property_descriptor(rt: &mut Runtime, _this: Value, args: &[Value]) -
     let o = target(rt, arg(args, 0), "getOwnPropertyDescriptor")?;
     let key = rt.to_property_key(arg(args, 1))?;
     let d = rt.get_own_property(o, key)?;
-    Ok(super::object::from_property_descriptor(rt, d))
+    Ok(rt.descriptor_to_object(d))
 }
 
 /// 28.1.8 Reflect.getPrototypeOf(target).

@@ -4,9 +4,10 @@
 //! The block is reference-counted and never moves: a growable buffer reserves its
 //! maximum length when it is made, and growing only raises the length. Every access is
 //! atomic at the byte level or wider, so racing agents see torn or stale values, as the
-//! memory model allows, but never undefined behaviour.
+//! memory model allows, but never undefined behaviour; the Atomics operations use
+//! sequentially consistent read-modify-write instructions on aligned elements.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::gc::{CellKind, CellType};
@@ -86,6 +87,42 @@ impl SharedBlock {
             b.store(d, Ordering::Relaxed);
         }
     }
+
+    /// A sequentially consistent read-modify-write of the `size`-byte element at `at`
+    /// (aligned to `size`; the caller checked the range): `f` maps the old value
+    /// (zero-extended, native byte order) to the new one, or None to leave it. Returns the
+    /// old value.
+    pub fn update(&self, at: usize, size: usize, mut f: impl FnMut(u64) -> Option<u64>) -> u64 {
+        assert!(at.is_multiple_of(size) && at + size <= self.capacity(), "an aligned element of the block");
+        let base = self.words.as_ptr() as usize + at;
+        macro_rules! rmw {
+            ($atomic:ty, $int:ty) => {{
+                // SAFETY: `base` is inside the block (asserted) and aligned to the element
+                // size (the words are 8-aligned, `at` a multiple of `size`); the block
+                // outlives `&self`; every access to these bytes is atomic.
+                let a = unsafe { <$atomic>::from_ptr(base as *mut $int) };
+                let mut old = a.load(Ordering::SeqCst);
+                loop {
+                    let Some(new) = f(old as u64) else { return old as u64 };
+                    match a.compare_exchange(old, new as $int, Ordering::SeqCst, Ordering::SeqCst) {
+                        Ok(_) => return old as u64,
+                        Err(now) => old = now,
+                    }
+                }
+            }};
+        }
+        match size {
+            1 => rmw!(AtomicU8, u8),
+            2 => rmw!(AtomicU16, u16),
+            4 => rmw!(AtomicU32, u32),
+            _ => rmw!(AtomicU64, u64),
+        }
+    }
+
+    /// The address of byte `at`: the key of `Atomics.wait`'s waiter lists.
+    pub fn address(&self, at: usize) -> usize {
+        self.words.as_ptr() as usize + at
+    }
 }
 
 /// A SharedArrayBuffer object: a handle on a shared block.
@@ -125,5 +162,24 @@ mod tests {
         assert_eq!(out, [1, 2, 3, 0]);
         assert_eq!(b.len(), 17);
         assert!(b.capacity() >= 20);
+    }
+
+    #[test]
+    fn updates_are_atomic_across_threads() {
+        let b = SharedBlock::new(8, None).unwrap();
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let b = b.clone();
+                std::thread::spawn(move || {
+                    for _ in 0..1000 {
+                        b.update(4, 4, |v| Some(v + 1));
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(b.update(4, 4, |_| None), 4000);
     }
 }

@@ -53,4 +53,57 @@ impl Runtime {
         }
         Ok(())
     }
+
+    /// 7.3.19 CreateListFromArrayLike.
+    pub(crate) fn create_list_from_array_like(&mut self, v: Value) -> JsResult<Vec<Value>> {
+        if !v.is_object() {
+            return Err(self.throw_type_error("CreateListFromArrayLike called on non-object"));
+        }
+        let obj: Gc<JsObject> = v.gc();
+        let len = match self.quick_length(obj) {
+            Some(n) => n,
+            None => {
+                let key = Key::Name(self.names.length);
+                let l = self.get(obj, key, v)?;
+                self.to_length(l)?
+            }
+        };
+        if len > 10_000_000.0 {
+            return Err(self.throw_range_error("Too many arguments in function call"));
+        }
+        let n = len as usize;
+        let dense = self.heap.elements(obj).get(..n).filter(|e| e.iter().all(|x| !x.is_empty()));
+        if let Some(values) = dense {
+            // Every element is there: no getter can run, and the values are kept alive as the
+            // slow path keeps them (the object may lose them before the list is used).
+            let out = values.to_vec();
+            self.roots.handles.extend_from_slice(&out);
+            return Ok(out);
+        }
+        let mut out = Vec::with_capacity(n);
+        for i in 0..len as u32 {
+            let fast = self.heap.elements(obj).get(i as usize).copied().filter(|x| !x.is_empty());
+            let x = match fast {
+                Some(x) => x,
+                None => self.get(obj, Key::Index(i), v)?,
+            };
+            self.root(x);
+            out.push(x);
+        }
+        Ok(out)
+    }
+
+    /// The `length` of an array, or of an arguments object whose `length` is still the data
+    /// property it was made with (`apply(this, arguments)`), without a property lookup.
+    fn quick_length(&self, obj: Gc<JsObject>) -> Option<f64> {
+        if self.heap.object_kind(obj) == CellKind::Array {
+            return Some(f64::from(self.heap.array_length(obj)));
+        }
+        if self.heap.get(obj).shape != self.realm().shapes.arguments {
+            return None;
+        }
+        // The arguments shape keeps `length` in the first inline slot (`create_arguments`).
+        let n = self.heap.inline_slots(obj).first()?.as_number()?;
+        (n >= 0.0 && n.fract() == 0.0).then_some(n)
+    }
 }

@@ -6,7 +6,7 @@
 //! a named slot of the shape, a dense element, or a virtual property computed by an exotic
 //! kind (an array's `length`, a String wrapper's indices and `length`).
 
-use super::{JsResult, Runtime};
+use super::{Intrinsic, JsResult, Runtime};
 use crate::gc::{CellHeader, CellKind, Gc};
 use crate::object::array::{JsArray, MAX_DENSE_GAP};
 use crate::object::property::{Own, PropertyDescriptor, IMMUTABLE_PROTO};
@@ -662,6 +662,85 @@ impl Runtime {
         }
         self.dictionary_changed(d);
         self.bump_if_prototype(obj);
+    }
+
+    // ---- Property descriptors as objects ------------------------------------------------------
+
+    /// 6.2.6.5 ToPropertyDescriptor.
+    pub(crate) fn descriptor_from_object(&mut self, v: Value) -> JsResult<PropertyDescriptor> {
+        if !v.is_object() {
+            let what = self.short_description(v);
+            return Err(self.throw_type_error(&format!("Property description must be an object: {what}")));
+        }
+        let obj: Gc<JsObject> = v.gc();
+        let mut d = PropertyDescriptor::default();
+        let n = self.names;
+        if self.has_property(obj, Key::Name(n.enumerable))? {
+            let x = self.get(obj, Key::Name(n.enumerable), v)?;
+            d.enumerable = Some(self.to_boolean(x));
+        }
+        if self.has_property(obj, Key::Name(n.configurable))? {
+            let x = self.get(obj, Key::Name(n.configurable), v)?;
+            d.configurable = Some(self.to_boolean(x));
+        }
+        if self.has_property(obj, Key::Name(n.value))? {
+            let x = self.get(obj, Key::Name(n.value), v)?;
+            self.root(x);
+            d.value = Some(x);
+        }
+        if self.has_property(obj, Key::Name(n.writable))? {
+            let x = self.get(obj, Key::Name(n.writable), v)?;
+            d.writable = Some(self.to_boolean(x));
+        }
+        if self.has_property(obj, Key::Name(n.get))? {
+            let g = self.get(obj, Key::Name(n.get), v)?;
+            if !g.is_undefined() && !self.is_callable(g) {
+                return Err(self.throw_type_error("Getter must be a function"));
+            }
+            self.root(g);
+            d.get = Some(g);
+        }
+        if self.has_property(obj, Key::Name(n.set))? {
+            let s = self.get(obj, Key::Name(n.set), v)?;
+            if !s.is_undefined() && !self.is_callable(s) {
+                return Err(self.throw_type_error("Setter must be a function"));
+            }
+            self.root(s);
+            d.set = Some(s);
+        }
+        if (d.get.is_some() || d.set.is_some()) && (d.value.is_some() || d.writable.is_some()) {
+            return Err(self.throw_type_error(
+                "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute",
+            ));
+        }
+        Ok(d)
+    }
+
+    /// 6.2.6.4 FromPropertyDescriptor.
+    pub(crate) fn descriptor_to_object(&mut self, d: Option<PropertyDescriptor>) -> Value {
+        let Some(d) = d else { return Value::UNDEFINED };
+        let op = self.intrinsic(Intrinsic::ObjectPrototype);
+        let o = self.new_object(op);
+        let n = self.names;
+        if let Some(v) = d.value {
+            self.define_data_raw(o, Key::Name(n.value), v, WRITABLE | ENUMERABLE | CONFIGURABLE);
+        }
+        if let Some(w) = d.writable {
+            self.define_data_raw(o, Key::Name(n.writable), Value::boolean(w), WRITABLE | ENUMERABLE | CONFIGURABLE);
+        }
+        if let Some(g) = d.get {
+            self.define_data_raw(o, Key::Name(n.get), g, WRITABLE | ENUMERABLE | CONFIGURABLE);
+        }
+        if let Some(s) = d.set {
+            self.define_data_raw(o, Key::Name(n.set), s, WRITABLE | ENUMERABLE | CONFIGURABLE);
+        }
+        if let Some(e) = d.enumerable {
+            self.define_data_raw(o, Key::Name(n.enumerable), Value::boolean(e), WRITABLE | ENUMERABLE | CONFIGURABLE);
+        }
+        if let Some(c) = d.configurable {
+            self.define_data_raw(o, Key::Name(n.configurable), Value::boolean(c), WRITABLE | ENUMERABLE | CONFIGURABLE);
+        }
+        Value::object(o)
     }
 
     // ---- [[DefineOwnProperty]] ---------------------------------------------------------------
