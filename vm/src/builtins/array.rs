@@ -243,7 +243,7 @@ fn array_create(rt: &mut Runtime, len: f64) -> JsResult<Gc<JsObject>> {
 
 /// 10.4.2.3 ArraySpeciesCreate(originalArray, length).
 fn array_species_create(rt: &mut Runtime, original: Gc<JsObject>, len: f64) -> JsResult<Gc<JsObject>> {
-    if !rt.is_array(Value::object(original)) {
+    if !rt.is_array(Value::object(original))? {
         let a = array_create(rt, len)?;
         rt.root(Value::object(a));
         return Ok(a);
@@ -311,7 +311,7 @@ fn array_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult
 
 /// 23.1.2.2 Array.isArray(arg).
 fn is_array(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
-    Ok(Value::boolean(rt.is_array(arg(args, 0))))
+    Ok(Value::boolean(rt.is_array(arg(args, 0))?))
 }
 
 /// Construct `C` with a length, or ArrayCreate when `C` is not a constructor.
@@ -426,7 +426,7 @@ fn is_concat_spreadable(rt: &mut Runtime, v: Value) -> JsResult<bool> {
     if !s.is_undefined() {
         return Ok(rt.to_boolean(s));
     }
-    Ok(rt.is_array(v))
+    rt.is_array(v)
 }
 
 /// 23.1.3.2 Array.prototype.concat(...items).
@@ -669,7 +669,7 @@ fn flatten_into(
             }
             let mark = rt.handle_mark();
             rt.root(el);
-            if depth > 0.0 && rt.is_array(el) {
+            if depth > 0.0 && rt.is_array(el)? {
                 let eo: Gc<JsObject> = el.gc();
                 let l = length_of(rt, eo)?;
                 target_index = flatten_into(rt, target, eo, l, target_index, depth - 1.0, None)?;

@@ -108,6 +108,14 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
     }
     let kind = rt.heap.object_kind(obj);
     match kind {
+        // A proxy shows as its target, as node shows it (without running a trap).
+        CellKind::Proxy => {
+            match rt.proxy_target(obj) {
+                Some(t) => inspect_object(rt, t, depth, seen, out),
+                None => out.push_str("<Revoked Proxy>"),
+            }
+            return;
+        }
         CellKind::Closure | CellKind::NativeFunction | CellKind::BoundFunction => {
             let name = rt.function_name(obj);
             let is_class = kind == CellKind::Closure

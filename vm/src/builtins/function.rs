@@ -40,7 +40,7 @@ fn link(rt: &mut Runtime) {
 /// %ThrowTypeError% (10.2.4.1): a frozen function that always throws.
 fn init_throw_type_error(rt: &mut Runtime) {
     let f = rt.new_native("", throw_type_error, 0);
-    rt.prevent_extensions(f);
+    let _ = rt.prevent_extensions(f);
     for key in [Key::Name(rt.names.length), Key::Name(rt.names.name)] {
         let d = PropertyDescriptor { configurable: Some(false), writable: Some(false), ..Default::default() };
         let _ = rt.define_own_property(f, key, &d);
@@ -137,7 +137,7 @@ fn bind(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     }
     let target: Gc<JsObject> = this.gc();
     // 3. Let F be ? BoundFunctionCreate(Target, thisArg, args).
-    let proto = rt.get_prototype_of(target);
+    let proto = rt.prototype_of(target)?;
     let bound_args =
         if args.len() > 1 { Value::cell(rt.heap_mut().alloc_vec_from(&args[1..])) } else { Value::UNDEFINED };
     let shape = rt.root_shape(proto, CellKind::BoundFunction, 2);

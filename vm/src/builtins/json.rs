@@ -91,7 +91,7 @@ fn internalize(rt: &mut Runtime, holder: Gc<JsObject>, name: Key, reviver: Value
     rt.root(val);
     if val.is_object() {
         let o: Gc<JsObject> = val.gc();
-        if rt.is_array(val) {
+        if rt.is_array(val)? {
             let len = super::array::length_of(rt, o)?;
             let mut i = 0.0;
             while i < len {
@@ -156,7 +156,7 @@ fn stringify(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
     if replacer.is_object() {
         if rt.is_callable(replacer) {
             s.replacer = replacer;
-        } else if rt.is_array(replacer) {
+        } else if rt.is_array(replacer)? {
             let ro: Gc<JsObject> = replacer.gc();
             let len = super::array::length_of(rt, ro)?;
             let mut list: Vec<Key> = Vec::new();
@@ -299,7 +299,7 @@ fn serialize_property(rt: &mut Runtime, s: &mut Serializer, key: Key, holder: Gc
             return Err(rt.throw_type_error("Do not know how to serialize a BigInt"));
         }
         crate::value::Kind::Object if !rt.is_callable(value) => {
-            if rt.is_array(value) {
+            if rt.is_array(value)? {
                 serialize_array(rt, s, value.gc())?;
             } else {
                 serialize_object(rt, s, value.gc())?;
@@ -345,6 +345,8 @@ fn serialize_object(rt: &mut Runtime, s: &mut Serializer, o: Gc<JsObject>) -> Js
                     }
                 }
                 let enumerable = match rt.own_lookup(o, k) {
+                    // A proxy's own properties are what its trap says.
+                    _ if rt.is_proxy(o) => rt.get_own_property(o, k)?.is_some_and(|d| d.enumerable == Some(true)),
                     crate::object::property::Own::Absent => false,
                     crate::object::property::Own::Slot(_, a) | crate::object::property::Own::Virtual(_, a) => {
                         a & ENUMERABLE != 0

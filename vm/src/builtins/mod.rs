@@ -37,6 +37,7 @@ pub mod number;
 pub mod object;
 pub mod promise;
 pub mod promise_combinators;
+pub mod proxy;
 pub mod reflect;
 pub mod regexp;
 pub mod shared_array_buffer;
@@ -192,6 +193,7 @@ const BUILTINS: &[Builtin] = &[
     data_view::BUILTIN,
     atomics::BUILTIN,
     promise::BUILTIN,
+    proxy::BUILTIN,
     reflect::BUILTIN,
     global::BUILTIN,
     console::BUILTIN,

@@ -208,6 +208,11 @@ fn enumerable_own(rt: &mut Runtime, obj: Gc<JsObject>, kind: EnumKind) -> JsResu
         }
         // Fast path: own data properties need no descriptor object.
         let enumerable = match rt.own_lookup(obj, k) {
+            // A proxy's own properties are what its trap says.
+            _ if rt.is_proxy(obj) => match rt.get_own_property(obj, k)? {
+                Some(d) => d.enumerable == Some(true),
+                None => continue,
+            },
             Own::Absent => continue,
             Own::Slot(_, attrs) | Own::Virtual(_, attrs) => attrs & ENUMERABLE != 0,
             Own::Element(_) => true,
@@ -295,14 +300,14 @@ fn is_sealed(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> 
 /// 20.1.2.15 Object.isExtensible(O).
 fn is_extensible(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
-    Ok(Value::boolean(o.is_object() && rt.is_extensible(o.gc())))
+    Ok(Value::boolean(o.is_object() && rt.is_extensible(o.gc())?))
 }
 
 /// 20.1.2.20 Object.preventExtensions(O).
 fn prevent_extensions(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
     // 2-3. Let status be ? O.[[PreventExtensions]](). If status is false, throw a TypeError.
-    if o.is_object() && !rt.prevent_extensions(o.gc()) {
+    if o.is_object() && !rt.prevent_extensions(o.gc())? {
         return Err(rt.throw_type_error("Cannot prevent extensions of this object"));
     }
     Ok(o)
@@ -395,7 +400,7 @@ fn get_own_property_symbols(rt: &mut Runtime, _this: Value, args: &[Value]) -> J
 /// 20.1.2.12 Object.getPrototypeOf(O).
 fn get_prototype_of(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let obj = to_obj(rt, arg(args, 0))?;
-    Ok(rt.get_prototype_of(obj))
+    rt.prototype_of(obj)
 }
 
 /// 20.1.2.24 Object.setPrototypeOf(O, proto).
@@ -484,12 +489,12 @@ fn is_prototype_of(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Va
         return Ok(Value::FALSE);
     }
     let o = rt.to_object(this)?;
-    let mut p = rt.get_prototype_of(v.gc());
+    let mut p = rt.prototype_of(v.gc())?;
     while p.is_object() {
         if p == Value::object(o) {
             return Ok(Value::TRUE);
         }
-        p = rt.get_prototype_of(p.gc());
+        p = rt.prototype_of(p.gc())?;
     }
     Ok(Value::FALSE)
 }
@@ -517,6 +522,9 @@ pub(crate) fn to_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsRes
     // 5-14. The builtin tag.
     let builtin_tag = match rt.heap().object_kind(o) {
         CellKind::Array => "Array",
+        // A proxy: an array if its target is one (IsArray), a function if callable.
+        CellKind::Proxy if rt.is_array(Value::object(o))? => "Array",
+        CellKind::Proxy if rt.is_callable(Value::object(o)) => "Function",
         CellKind::Arguments => "Arguments",
         CellKind::Closure | CellKind::NativeFunction | CellKind::BoundFunction => "Function",
         CellKind::Error => "Error",
@@ -591,7 +599,7 @@ fn lookup_accessor(rt: &mut Runtime, this: Value, args: &[Value], getter: bool) 
             }
             return Ok(Value::UNDEFINED);
         }
-        let p = rt.get_prototype_of(o);
+        let p = rt.prototype_of(o)?;
         if !p.is_object() {
             return Ok(Value::UNDEFINED);
         }
@@ -612,7 +620,7 @@ fn lookup_setter(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Valu
 /// B.2.2.1.1 get Object.prototype.__proto__.
 fn proto_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
     let o = rt.to_object(this)?;
-    Ok(rt.get_prototype_of(o))
+    rt.prototype_of(o)
 }
 
 /// B.2.2.1.2 set Object.prototype.__proto__.

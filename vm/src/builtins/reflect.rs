@@ -104,7 +104,7 @@ fn get_own_property_descriptor(rt: &mut Runtime, _this: Value, args: &[Value]) -
 /// 28.1.8 Reflect.getPrototypeOf(target).
 fn get_prototype_of(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = target(rt, arg(args, 0), "getPrototypeOf")?;
-    Ok(rt.get_prototype_of(o))
+    rt.prototype_of(o)
 }
 
 /// 28.1.9 Reflect.has(target, propertyKey).
@@ -117,7 +117,7 @@ fn has(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 /// 28.1.10 Reflect.isExtensible(target).
 fn is_extensible(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = target(rt, arg(args, 0), "isExtensible")?;
-    Ok(Value::boolean(rt.is_extensible(o)))
+    Ok(Value::boolean(rt.is_extensible(o)?))
 }
 
 /// 28.1.11 Reflect.ownKeys(target).
@@ -131,7 +131,7 @@ fn own_keys(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 /// 28.1.12 Reflect.preventExtensions(target).
 fn prevent_extensions(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = target(rt, arg(args, 0), "preventExtensions")?;
-    Ok(Value::boolean(rt.prevent_extensions(o)))
+    Ok(Value::boolean(rt.prevent_extensions(o)?))
 }
 
 /// 28.1.13 Reflect.set(target, propertyKey, V [, receiver]).

@@ -122,6 +122,8 @@ macro_rules! for_each_cell_kind {
             ArrayBuffer, "ArrayBuffer";
             /// A SharedArrayBuffer: a handle on bytes shared between agents.
             SharedArrayBuffer, "SharedArrayBuffer";
+            /// A Proxy exotic object with its target and handler.
+            Proxy, "Proxy";
             /// A TypedArray: a view of an ArrayBuffer's bytes as elements.
             TypedArray, "TypedArray";
             /// A DataView: a view of an ArrayBuffer's bytes for typed reads and writes.

@@ -195,6 +195,19 @@ impl Runtime {
                     self.invoke(target, bthis, &all, Value::UNDEFINED, false)
                 }
             }
+            CellKind::Proxy => {
+                if construct {
+                    if !self.is_constructor(f) {
+                        return Err(self.not_a_function(f, true));
+                    }
+                    self.proxy_construct(obj, args, new_target)
+                } else {
+                    if !self.is_callable(f) {
+                        return Err(self.not_a_function(f, false));
+                    }
+                    self.proxy_call(obj, this, args)
+                }
+            }
             _ => Err(self.not_a_function(f, construct)),
         }
     }

@@ -593,6 +593,28 @@ unsafe impl CellType for ArrayBufferObject {
 // SAFETY: starts with JsObject.
 unsafe impl ObjectCell for ArrayBufferObject {}
 
+/// A Proxy exotic object (10.5): its target and handler, both null once revoked, and
+/// whether it has [[Call]] and [[Construct]] (its target's, fixed when it was made).
+#[repr(C)]
+pub struct ProxyObject {
+    pub(crate) base: JsObject,
+    /// `[[ProxyTarget]]`: an object, or null once revoked.
+    pub target: Value,
+    /// `[[ProxyHandler]]`: an object, or null once revoked.
+    pub handler: Value,
+    /// Whether the proxy is callable (its target was).
+    pub callable: bool,
+    /// Whether the proxy is a constructor (its target was).
+    pub constructor: bool,
+}
+
+// SAFETY: repr(C), JsObject first, kind Proxy.
+unsafe impl CellType for ProxyObject {
+    const KIND: Option<CellKind> = Some(CellKind::Proxy);
+}
+// SAFETY: starts with JsObject.
+unsafe impl ObjectCell for ProxyObject {}
+
 /// A WeakRef (26.1): `[[WeakRefTarget]]`, which the collector does not trace and clears
 /// (to undefined) when nothing else keeps the target alive.
 #[repr(C)]

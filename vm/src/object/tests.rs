@@ -65,7 +65,7 @@ fn attributes_are_enforced() {
     assert!(rt.define_own_property(o, k, &d).unwrap());
     let w = rt.key("w");
     rt.create_data_property(o, w, Value::NULL).unwrap();
-    rt.prevent_extensions(o);
+    rt.prevent_extensions(o).unwrap();
     let z = rt.key("z");
     assert!(!rt.create_data_property(o, z, Value::NULL).unwrap());
     assert!(rt.set(o, w, Value::TRUE, Value::object(o)).unwrap());

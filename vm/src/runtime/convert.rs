@@ -315,11 +315,14 @@ impl Runtime {
     /// 7.2.3 IsCallable.
     #[inline]
     pub(crate) fn is_callable(&self, v: Value) -> bool {
-        v.is_object()
-            && matches!(
-                self.heap.object_kind(v.gc()),
-                CellKind::Closure | CellKind::NativeFunction | CellKind::BoundFunction
-            )
+        if !v.is_object() {
+            return false;
+        }
+        match self.heap.object_kind(v.gc()) {
+            CellKind::Closure | CellKind::NativeFunction | CellKind::BoundFunction => true,
+            CellKind::Proxy => self.heap.get(v.gc::<crate::object::ProxyObject>()).callable,
+            _ => false,
+        }
     }
 
     /// 7.2.4 IsConstructor.
@@ -338,13 +341,29 @@ impl Runtime {
                 let t = self.heap.get(obj.cast::<BoundFunction>()).target;
                 self.is_constructor(t)
             }
+            CellKind::Proxy => self.heap.get(obj.cast::<crate::object::ProxyObject>()).constructor,
             _ => false,
         }
     }
 
-    /// 7.2.2 IsArray (no proxies yet).
-    pub(crate) fn is_array(&self, v: Value) -> bool {
-        v.is_object() && self.heap.object_kind(v.gc()) == CellKind::Array
+    /// 7.2.2 IsArray: an Array, or a proxy whose target is one (a TypeError once revoked).
+    pub(crate) fn is_array(&mut self, v: Value) -> JsResult<bool> {
+        let mut v = v;
+        loop {
+            if !v.is_object() {
+                return Ok(false);
+            }
+            match self.heap.object_kind(v.gc()) {
+                CellKind::Array => return Ok(true),
+                CellKind::Proxy => match self.proxy_target(v.gc()) {
+                    Some(t) => v = Value::object(t),
+                    None => {
+                        return Err(self.throw_type_error("Cannot perform 'IsArray' on a proxy that has been revoked"))
+                    }
+                },
+                _ => return Ok(false),
+            }
+        }
     }
 
     /// 7.2.10 SameValue.
@@ -518,6 +537,10 @@ impl Runtime {
             CellKind::Closure => crate::code::info_realm(self.heap.get(obj.cast::<Closure>()).func),
             CellKind::NativeFunction => self.heap.get(obj.cast::<NativeFunction>()).realm,
             CellKind::BoundFunction => self.function_realm(self.heap.get(obj.cast::<BoundFunction>()).target),
+            CellKind::Proxy => match self.proxy_target(obj) {
+                Some(t) => self.function_realm(Value::object(t)),
+                None => self.realm,
+            },
             _ => self.realm,
         }
     }

@@ -149,7 +149,7 @@ pub(crate) fn get_pname_list(rt: &mut Runtime, o: Value) -> JsResult<Value> {
                     }
                 }
             }
-            let p = rt.get_prototype_of(cur);
+            let p = rt.prototype_of(cur)?;
             if !p.is_object() {
                 break;
             }

@@ -36,6 +36,7 @@ pub mod jobs;
 pub mod names;
 pub mod operators;
 pub mod property;
+pub mod proxy;
 pub mod realm;
 pub mod trace;
 pub mod typed_array;

@@ -312,12 +312,12 @@ impl Runtime {
         if !p.is_object() {
             return Err(self.throw_type_error("Function has non-object prototype in instanceof check"));
         }
-        let mut x = self.get_prototype_of(o.gc());
+        let mut x = self.prototype_of(o.gc())?;
         while x.is_object() {
             if x == p {
                 return Ok(true);
             }
-            x = self.get_prototype_of(x.gc());
+            x = self.prototype_of(x.gc())?;
         }
         Ok(false)
     }

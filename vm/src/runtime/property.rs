@@ -243,6 +243,9 @@ impl Runtime {
 
     /// `[[GetOwnProperty]]`.
     pub(crate) fn get_own_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<Option<PropertyDescriptor>> {
+        if self.is_proxy(obj) {
+            return self.proxy_get_own_property(obj, key);
+        }
         Ok(match self.own_lookup(obj, key) {
             Own::Absent => None,
             Own::Element(i) => {
@@ -300,9 +303,13 @@ impl Runtime {
                     return Ok(v);
                 }
                 Own::Absent => {
-                    // 10.4.5.4: a TypedArray's numeric keys end the lookup.
-                    if self.is_typed_array(o) && self.canonical_numeric_key(key).is_some() {
-                        return Ok(Value::UNDEFINED);
+                    match self.heap.object_kind(o) {
+                        // 10.4.5.4: a TypedArray's numeric keys end the lookup.
+                        CellKind::TypedArray if self.canonical_numeric_key(key).is_some() => {
+                            return Ok(Value::UNDEFINED)
+                        }
+                        CellKind::Proxy => return self.proxy_get(o, key, receiver),
+                        _ => {}
                     }
                     let proto = self.heap.get(self.heap.get(o).shape).proto;
                     if !proto.is_object() {
@@ -367,6 +374,9 @@ impl Runtime {
         let mut o = obj;
         // 1-2. Find the property on the prototype chain.
         let found = loop {
+            if self.is_proxy(o) {
+                return self.proxy_set(o, key, value, receiver);
+            }
             // 10.4.5.5 [[Set]] of a TypedArray with a numeric key.
             if self.is_typed_array(o) {
                 if let Some(n) = self.canonical_numeric_key(key) {
@@ -421,6 +431,20 @@ impl Runtime {
             return Ok(false);
         }
         let r: Gc<JsObject> = receiver.gc();
+        if self.is_proxy(r) {
+            // The receiver's own property through its internal methods (its traps).
+            return match self.get_own_property(r, key)? {
+                Some(d) if d.is_accessor() || d.writable == Some(false) => Ok(false),
+                Some(_) => {
+                    let d = PropertyDescriptor { value: Some(value), ..Default::default() };
+                    self.define_own_property(r, key, &d)
+                }
+                None => {
+                    let d = PropertyDescriptor::data(value, DEFAULT_ATTRS);
+                    self.define_own_property(r, key, &d)
+                }
+            };
+        }
         match self.own_lookup(r, key) {
             Own::Absent => self.create_data_property(r, key, value),
             Own::Slot(_, attrs) | Own::Virtual(_, attrs) => {
@@ -753,6 +777,9 @@ impl Runtime {
         desc: &PropertyDescriptor,
     ) -> JsResult<bool> {
         let kind = self.heap.get(obj).header.kind;
+        if kind == CellKind::Proxy {
+            return self.proxy_define_own_property(obj, key, desc);
+        }
         if kind == CellKind::TypedArray {
             if let Some(n) = self.canonical_numeric_key(key) {
                 return self.typed_define(obj, n, desc);
@@ -1034,6 +1061,9 @@ impl Runtime {
 
     /// `[[Delete]](key)`.
     pub(crate) fn delete(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
+        if self.is_proxy(obj) {
+            return self.proxy_delete(obj, key);
+        }
         // 10.4.5.6: a TypedArray's elements cannot be deleted; other numeric keys are absent.
         if self.is_typed_array(obj) {
             if let Some(n) = self.canonical_numeric_key(key) {
@@ -1105,6 +1135,9 @@ impl Runtime {
 
     /// `[[OwnPropertyKeys]]`: indices ascending, then strings and symbols in creation order.
     pub(crate) fn own_property_keys(&mut self, obj: Gc<JsObject>) -> JsResult<Vec<Key>> {
+        if self.is_proxy(obj) {
+            return self.proxy_own_keys(obj);
+        }
         Ok(self.own_keys_raw(obj))
     }
 
@@ -1161,7 +1194,16 @@ impl Runtime {
 
     // ---- Prototype and extensibility -----------------------------------------------------------
 
-    /// `[[GetPrototypeOf]]`.
+    /// `[[GetPrototypeOf]]`, which a proxy's trap answers.
+    pub(crate) fn prototype_of(&mut self, obj: Gc<JsObject>) -> JsResult<Value> {
+        if self.is_proxy(obj) {
+            return self.proxy_get_prototype_of(obj);
+        }
+        Ok(self.get_prototype_of(obj))
+    }
+
+    /// OrdinaryGetPrototypeOf: the prototype in the object's shape (null for a proxy, whose
+    /// callers must use `prototype_of`).
     #[inline]
     pub(crate) fn get_prototype_of(&self, obj: Gc<JsObject>) -> Value {
         self.heap.get(self.heap.get(obj).shape).proto
@@ -1169,6 +1211,9 @@ impl Runtime {
 
     /// `[[SetPrototypeOf]]` (10.1.2.1 OrdinarySetPrototypeOf).
     pub(crate) fn set_prototype_of(&mut self, obj: Gc<JsObject>, proto: Value) -> JsResult<bool> {
+        if self.is_proxy(obj) {
+            return self.proxy_set_prototype_of(obj, proto);
+        }
         let current = self.get_prototype_of(obj);
         if current == proto {
             return Ok(true);
@@ -1182,6 +1227,10 @@ impl Runtime {
         while p.is_object() {
             if p == Value::object(obj) {
                 return Ok(false);
+            }
+            // 8.c.i. A proxy's prototype is its trap's business: stop there.
+            if self.is_proxy(p.gc()) {
+                break;
             }
             p = self.get_prototype_of(p.gc());
         }
@@ -1222,23 +1271,29 @@ impl Runtime {
     }
 
     /// `[[IsExtensible]]`.
-    pub(crate) fn is_extensible(&self, obj: Gc<JsObject>) -> bool {
-        self.heap.get(obj).header.flags & EXTENSIBLE != 0
+    pub(crate) fn is_extensible(&mut self, obj: Gc<JsObject>) -> JsResult<bool> {
+        if self.is_proxy(obj) {
+            return self.proxy_is_extensible(obj);
+        }
+        Ok(self.heap.get(obj).header.flags & EXTENSIBLE != 0)
     }
 
     /// `[[PreventExtensions]]`. The object moves to dictionary mode so that no cached
     /// add-property transition applies to it any more.
-    pub(crate) fn prevent_extensions(&mut self, obj: Gc<JsObject>) -> bool {
+    pub(crate) fn prevent_extensions(&mut self, obj: Gc<JsObject>) -> JsResult<bool> {
+        if self.is_proxy(obj) {
+            return self.proxy_prevent_extensions(obj);
+        }
         // 10.4.5.? [[PreventExtensions]]: a TypedArray whose length can change cannot be made non-extensible.
         if self.is_typed_array(obj) && !self.is_typed_array_fixed_length(obj) {
-            return false;
+            return Ok(false);
         }
         if self.heap.get(obj).header.flags & EXTENSIBLE != 0 {
             self.make_dictionary(obj);
             self.heap.get_mut(obj).header.flags &= !EXTENSIBLE;
             self.bump_if_prototype(obj);
         }
-        true
+        Ok(true)
     }
 
     /// `HasProperty(O, P)`.
@@ -1248,9 +1303,11 @@ impl Runtime {
             if self.own_lookup(o, key) != Own::Absent {
                 return Ok(true);
             }
-            // 10.4.5.2 [[HasProperty]]: a TypedArray's numeric keys end the lookup.
-            if self.is_typed_array(o) && self.canonical_numeric_key(key).is_some() {
-                return Ok(false);
+            match self.heap.object_kind(o) {
+                // 10.4.5.2 [[HasProperty]]: a TypedArray's numeric keys end the lookup.
+                CellKind::TypedArray if self.canonical_numeric_key(key).is_some() => return Ok(false),
+                CellKind::Proxy => return self.proxy_has(o, key),
+                _ => {}
             }
             let proto = self.get_prototype_of(o);
             if !proto.is_object() {
@@ -1262,6 +1319,9 @@ impl Runtime {
 
     /// `HasOwnProperty(O, P)`.
     pub(crate) fn has_own_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
+        if self.is_proxy(obj) {
+            return Ok(self.proxy_get_own_property(obj, key)?.is_some());
+        }
         Ok(self.own_lookup(obj, key) != Own::Absent)
     }
 
@@ -1286,17 +1346,17 @@ impl Runtime {
     /// 7.3.15 SetIntegrityLevel(O, level): `frozen` true for "frozen", false for "sealed".
     pub(crate) fn set_integrity_level(&mut self, obj: Gc<JsObject>, frozen: bool) -> JsResult<bool> {
         // 3-4. Let status be ? O.[[PreventExtensions]](). If status is false, return false.
-        if !self.prevent_extensions(obj) {
+        if !self.prevent_extensions(obj)? {
             return Ok(false);
         }
         let keys = self.own_property_keys(obj)?;
         for k in keys {
             let desc = if frozen {
-                match self.own_lookup(obj, k) {
-                    Own::Slot(_, attrs) if attrs & ACCESSOR != 0 => {
+                match self.get_own_property(obj, k)? {
+                    Some(d) if d.is_accessor() => {
                         PropertyDescriptor { configurable: Some(false), ..Default::default() }
                     }
-                    Own::Absent => continue,
+                    None => continue,
                     _ => PropertyDescriptor { configurable: Some(false), writable: Some(false), ..Default::default() },
                 }
             } else {
@@ -1309,7 +1369,7 @@ impl Runtime {
 
     /// 7.3.16 TestIntegrityLevel(O, level).
     pub(crate) fn test_integrity_level(&mut self, obj: Gc<JsObject>, frozen: bool) -> JsResult<bool> {
-        if self.is_extensible(obj) {
+        if self.is_extensible(obj)? {
             return Ok(false);
         }
         for k in self.own_property_keys(obj)? {

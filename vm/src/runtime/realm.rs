@@ -29,7 +29,7 @@ macro_rules! for_each_intrinsic {
             StringProtoIterator, RegExpProtoExec, ArgumentsMapKey,
             Iterator, IteratorHelperPrototype, WrapForValidIteratorPrototype,
             WeakRef, WeakRefPrototype, FinalizationRegistry, FinalizationRegistryPrototype,
-            ArrayBuffer, ArrayBufferPrototype, SharedArrayBuffer, SharedArrayBufferPrototype, DataView, DataViewPrototype,
+            Proxy, ArrayBuffer, ArrayBufferPrototype, SharedArrayBuffer, SharedArrayBufferPrototype, DataView, DataViewPrototype,
             TypedArray, TypedArrayPrototype, TypedArrayProtoValues,
             Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
             Float16Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array,

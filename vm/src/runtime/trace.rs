@@ -165,6 +165,10 @@ fn trace_object(heap: &mut Heap, obj: Gc<JsObject>, kind: CellKind) -> usize {
             external = heap.get(obj.cast::<crate::object::shared_buffer::SharedArrayBufferObject>()).block.capacity();
             [Value::UNDEFINED; 3]
         }
+        CellKind::Proxy => {
+            let p = heap.get(obj.cast::<crate::object::ProxyObject>());
+            [p.target, p.handler, Value::UNDEFINED]
+        }
         CellKind::TypedArray | CellKind::DataView => {
             let buffer = heap.get(obj.cast::<crate::object::typed_array::ViewObject>()).buffer;
             [Value::object(buffer), Value::UNDEFINED, Value::UNDEFINED]

@@ -41,7 +41,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
         BuiltinId::GetPrototypeOf => {
             let o = arg(args, 0);
             let obj = rt.to_object(o)?;
-            Ok(rt.get_prototype_of(obj))
+            rt.prototype_of(obj)
         }
         BuiltinId::SuperGet => {
             let (home, k, this) = (arg(args, 0), arg(args, 1), arg(args, 2));
@@ -174,7 +174,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             let key = rt.to_property_key(name)?;
             let g = rt.global_object();
             if !rt.has_own_property(g, key)? {
-                if !rt.is_extensible(g) {
+                if !rt.is_extensible(g)? {
                     let n = rt.key_display(key);
                     return Err(rt.throw_type_error(&format!("Cannot declare global variable '{n}'")));
                 }
@@ -190,7 +190,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             let existing = rt.get_own_property(g, key)?;
             let desc = match existing {
                 None => {
-                    if !rt.is_extensible(g) {
+                    if !rt.is_extensible(g)? {
                         let n = rt.key_display(key);
                         return Err(rt.throw_type_error(&format!("Cannot declare global function '{n}'")));
                     }
@@ -258,7 +258,7 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             }
             // PrivateFieldAdd step 1 (and PrivateMethodOrAccessorAdd), as amended by the
             // nonextensible-applies-to-private proposal: a TypeError on non-extensible objects.
-            if !rt.is_extensible(o.gc()) {
+            if !rt.is_extensible(o.gc())? {
                 let n = private_description(rt, name);
                 return Err(
                     rt.throw_type_error(&format!("Cannot define private member {n} on a non-extensible object"))
@@ -407,7 +407,7 @@ fn super_base(rt: &mut Runtime, home: Value) -> JsResult<Gc<JsObject>> {
     if !home.is_object() {
         return Err(rt.throw_syntax_error("'super' keyword unexpected here"));
     }
-    let p = rt.get_prototype_of(home.gc());
+    let p = rt.prototype_of(home.gc())?;
     if !p.is_object() {
         return Err(rt.throw_type_error("Cannot read properties of null (super)"));
     }

@@ -8,7 +8,7 @@ use crate::gc::{CellKind, Gc};
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::{JsObject, Key};
 use crate::runtime::frame::CONSTRUCT;
-use crate::runtime::function::{BoundFunction, Closure, NativeFunction};
+use crate::runtime::function::{Closure, NativeFunction};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -83,8 +83,7 @@ pub(crate) fn start_call(
                 };
                 Ok(CallStart::Done(v))
             }
-            CellKind::BoundFunction => {
-                let _ = rt.heap.get(obj.cast::<BoundFunction>());
+            CellKind::BoundFunction | CellKind::Proxy => {
                 let this = if argc == 0 { Value::UNDEFINED } else { rt.calls.stack[first] };
                 let list: Vec<Value> =
                     if argc > 1 { rt.calls.stack[first + 1..first + argc].to_vec() } else { Vec::new() };

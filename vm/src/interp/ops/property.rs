@@ -86,9 +86,12 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
             }
             Own::Element(_) | Own::Virtual(..) => return rt.get(h, key, o),
             Own::Absent => {
-                // A TypedArray's numeric keys end the lookup (10.4.5.4).
-                if rt.is_typed_array(h) && rt.canonical_numeric_key(key).is_some() {
-                    break;
+                match rt.heap.object_kind(h) {
+                    // A TypedArray's numeric keys end the lookup (10.4.5.4).
+                    CellKind::TypedArray if rt.canonical_numeric_key(key).is_some() => break,
+                    // A proxy answers through its traps, never from a cache.
+                    CellKind::Proxy => return rt.get(h, key, o),
+                    _ => {}
                 }
                 let proto = rt.get_prototype_of(h);
                 if !proto.is_object() {
@@ -191,6 +194,11 @@ pub(crate) fn put_by_id_slow(
             while p.is_object() {
                 let po: Gc<JsObject> = p.gc();
                 match rt.own_lookup(po, key) {
+                    // A proxy on the chain has a say in the store ([[Set]] reaches its trap).
+                    Own::Absent if rt.is_proxy(po) => {
+                        plain = false;
+                        break;
+                    }
                     Own::Absent => p = rt.get_prototype_of(po),
                     Own::Slot(_, attrs) if attrs & (ACCESSOR | WRITABLE) == WRITABLE => break,
                     _ => {
@@ -335,7 +343,7 @@ pub(crate) fn put_own(rt: &mut Runtime, o: Value, key: Key, v: Value, attrs: u8)
     }
     let obj: Gc<JsObject> = o.gc();
     if let Own::Absent = rt.own_lookup(obj, key) {
-        if rt.is_extensible(obj) && rt.add_property(obj, key, v, attrs) {
+        if rt.is_extensible(obj)? && rt.add_property(obj, key, v, attrs) {
             return Ok(());
         }
     }
