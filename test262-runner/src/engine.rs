@@ -154,10 +154,21 @@ pub fn run_test(
         heap_limit: cfg.heap_limit,
         report_unhandled_rejections: false,
         jit_threshold: cfg.jit_threshold,
+        can_block: !meta.has_flag("CanBlockIsFalse"),
         ..RuntimeOptions::default()
     };
-    let mut rt = Runtime::new(options);
+    let mut rt = Runtime::new(options.clone());
     rt.set_compiler(driver::compile_hook(cfg.compile.clone()));
+    // $262.agent.start: agents are runtimes like this one, on their own threads.
+    let compile = cfg.compile.clone();
+    let agent_options = RuntimeOptions { can_block: true, ..options };
+    rt.set_agent_factory(std::sync::Arc::new(move || {
+        let mut agent = Runtime::new(agent_options.clone());
+        agent.set_compiler(driver::compile_hook(compile.clone()));
+        agent.set_output(Box::new(std::io::sink()));
+        agent.install_test262_host();
+        agent
+    }));
     let output = Output::default();
     rt.set_output(Box::new(output.clone()));
     rt.install_test262_host();

@@ -46,5 +46,6 @@ pub(crate) mod value;
 mod layering;
 
 pub use gc::heap::HeapStats;
+pub use runtime::agents::AgentFactory;
 pub use runtime::{CompileHook, InterruptHandle, JsError, JsResult, Runtime, RuntimeOptions};
 pub use value::Value;

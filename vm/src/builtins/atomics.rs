@@ -4,10 +4,10 @@
 //! Over a SharedArrayBuffer the read-modify-write operations are compare-and-swap loops on
 //! the element's memory (`SharedBlock::update`); over an ArrayBuffer no other agent can see
 //! the bytes, so they are ordinary reads and writes. Waiters are kept per address in one
-//! process-wide table, each with its own condition variable.
+//! process-wide table (runtime/agents.rs); `waitAsync`'s promises settle in the event loop
+//! (`settle_async_waits`, run by `run_jobs` when no job is left).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::typed_array::{kind_of, validate};
@@ -17,6 +17,7 @@ use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::shared_buffer::{SharedArrayBufferObject, SharedBlock};
 use crate::object::typed_array::{decode, encode, ElementKind, Raw};
 use crate::object::JsObject;
+use crate::runtime::agents::{AsyncWait, Waiter, WaiterLists};
 use crate::runtime::{JsResult, Runtime};
 use crate::value::Value;
 
@@ -37,6 +38,7 @@ const FUNCTIONS: &[(&str, crate::runtime::function::NativeFn, u32)] = &[
     ("store", store, 3),
     ("sub", sub, 3),
     ("wait", wait, 4),
+    ("waitAsync", wait_async, 4),
     ("xor", xor, 3),
 ];
 
@@ -260,26 +262,23 @@ fn pause(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     Ok(Value::UNDEFINED)
 }
 
-/// A waiter blocked in `Atomics.wait`.
-struct Waiter {
-    /// Set by `notify`.
-    woken: Mutex<bool>,
-    wake: Condvar,
+/// The checked operands of DoWait (25.4.3.14 steps 1-13): the element, the shared block,
+/// the expected bits and the timeout in milliseconds (+∞: none).
+struct WaitRequest {
+    block: Arc<SharedBlock>,
+    at: usize,
+    size: usize,
+    expected: u64,
+    timeout: f64,
 }
 
-/// The waiters of every address, in the order they started waiting (WaiterList records).
-fn waiters() -> &'static Mutex<HashMap<usize, Vec<Arc<Waiter>>>> {
-    static WAITERS: OnceLock<Mutex<HashMap<usize, Vec<Arc<Waiter>>>>> = OnceLock::new();
-    WAITERS.get_or_init(Default::default)
-}
-
-/// 25.4.3.14 DoWait(sync, typedArray, index, value, timeout): Atomics.wait.
-fn wait(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+/// DoWait steps 1-13, shared by `wait` and `waitAsync`.
+fn wait_request(rt: &mut Runtime, args: &[Value], what: &str) -> JsResult<WaitRequest> {
     // 1-2. ValidateIntegerTypedArray(typedArray, true); the buffer must be shared.
-    let (ta, len) = validate_integer(rt, arg(args, 0), true, "Atomics.wait")?;
+    let (ta, len) = validate_integer(rt, arg(args, 0), true, what)?;
     let buffer = rt.view(ta).buffer;
     if rt.heap().object_kind(buffer) != CellKind::SharedArrayBuffer {
-        return Err(rt.throw_type_error("Atomics.wait: the typed array is not over a SharedArrayBuffer"));
+        return Err(rt.throw_type_error(&format!("{what}: the typed array is not over a SharedArrayBuffer")));
     }
     // 4. Let i be ? ValidateAtomicAccess(taRecord, index).
     let a = validate_access(rt, ta, len, arg(args, 1))?;
@@ -293,52 +292,124 @@ fn wait(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     // 8-9. q = ? ToNumber(timeout); NaN waits forever, negative values not at all.
     let q = rt.to_number(arg(args, 3))?;
     let timeout = if q.is_nan() { f64::INFINITY } else { q.max(0.0) };
-    let block = a.shared.clone().expect("a shared buffer");
-    let expected = bits_of(a.kind, expected);
-    let address = block.address(a.at);
+    Ok(WaitRequest {
+        block: a.shared.expect("a shared buffer"),
+        at: a.at,
+        size: a.kind.size(),
+        expected: bits_of(a.kind, expected),
+        timeout,
+    })
+}
+
+impl WaitRequest {
+    /// The address of the element (its waiter list's key).
+    fn address(&self) -> usize {
+        self.block.address(self.at)
+    }
+
+    /// Whether the element still holds the expected value.
+    fn still_expected(&self) -> bool {
+        self.block.update(self.at, self.size, |_| None) == self.expected
+    }
+
+    /// When a wait from now times out (None: never).
+    fn deadline(&self) -> Option<Instant> {
+        self.timeout.is_finite().then(|| Instant::now() + Duration::from_secs_f64(self.timeout.min(1e12) / 1000.0))
+    }
+}
+
+/// 25.4.13 Atomics.wait(typedArray, index, value, timeout): DoWait(sync).
+fn wait(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let w = wait_request(rt, args, "Atomics.wait")?;
+    // 11. If mode is sync and AgentCanSuspend() is false, throw a TypeError exception.
+    if !rt.host.options.can_block {
+        return Err(rt.throw_type_error("Atomics.wait cannot be called in this context"));
+    }
     // 14-18. Under the waiter-list lock: compare, then enlist.
-    let waiter = {
-        let mut table = waiters().lock().unwrap_or_else(|e| e.into_inner());
-        if block.update(a.at, a.kind.size(), |_| None) != expected {
-            return Ok(rt.new_string("not-equal"));
-        }
-        if timeout == 0.0 {
-            return Ok(rt.new_string("timed-out"));
-        }
-        let w = Arc::new(Waiter { woken: Mutex::new(false), wake: Condvar::new() });
-        table.entry(address).or_default().push(w.clone());
-        w
-    };
+    let lists = WaiterLists::get();
+    let waiter = Waiter::new(None);
+    if !lists.enlist_if(w.address(), &waiter, || w.still_expected()) {
+        return Ok(rt.new_string("not-equal"));
+    }
     // 19-21. Suspend until notified or the time is up.
-    let deadline = (timeout.is_finite()).then(|| Instant::now() + Duration::from_secs_f64(timeout / 1000.0));
-    let mut woken = waiter.woken.lock().unwrap_or_else(|e| e.into_inner());
-    while !*woken {
-        match deadline {
-            None => woken = waiter.wake.wait(woken).unwrap_or_else(|e| e.into_inner()),
-            Some(d) => {
-                let now = Instant::now();
-                if now >= d {
-                    break;
+    let notified = waiter.block(w.deadline()) || !lists.remove(w.address(), &waiter);
+    Ok(rt.new_string(if notified { "ok" } else { "timed-out" }))
+}
+
+/// Atomics.waitAsync(typedArray, index, value, timeout): DoWait(async). `{ async, value }`:
+/// "not-equal" or "timed-out" at once, or a promise of "ok" or "timed-out".
+fn wait_async(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let w = wait_request(rt, args, "Atomics.waitAsync")?;
+    let lists = WaiterLists::get();
+    let waiter = Waiter::new(Some(rt.host.doorbell.clone()));
+    let mut immediate = None;
+    let enlisted = lists.enlist_if(w.address(), &waiter, || {
+        if !w.still_expected() {
+            immediate = Some("not-equal");
+            return false;
+        }
+        if w.timeout == 0.0 {
+            immediate = Some("timed-out");
+            return false;
+        }
+        true
+    });
+    let (is_async, value) = if enlisted {
+        let promise = rt.new_promise();
+        rt.host.async_waits.push(AsyncWait { waiter, address: w.address(), deadline: w.deadline() });
+        rt.roots.waits.push(Value::object(promise));
+        (true, Value::object(promise))
+    } else {
+        (false, rt.new_string(immediate.unwrap_or("not-equal")))
+    };
+    rt.root(value);
+    let op = rt.intrinsic(crate::runtime::Intrinsic::ObjectPrototype);
+    let result = rt.new_object(op);
+    let (ak, vk) = (rt.key("async"), rt.key("value"));
+    rt.create_data_property_or_throw(result, ak, Value::boolean(is_async))?;
+    rt.create_data_property_or_throw(result, vk, value)?;
+    Ok(Value::object(result))
+}
+
+/// The event loop's part of `waitAsync`: resolves the promises of the pending waits that
+/// were notified or timed out; with `block`, first waits (in short slices that poll the
+/// interrupt) until there is one.
+pub(crate) fn settle_async_waits(rt: &mut Runtime, block: bool) -> JsResult<()> {
+    loop {
+        let now = Instant::now();
+        let mut settled = false;
+        let mut i = 0;
+        while i < rt.host.async_waits.len() {
+            let w = &rt.host.async_waits[i];
+            let outcome = if w.waiter.is_woken() {
+                Some("ok")
+            } else if w.deadline.is_some_and(|d| now >= d) {
+                // Timed out, unless a notify took it off its list meanwhile.
+                Some(if WaiterLists::get().remove(w.address, &w.waiter) { "timed-out" } else { "ok" })
+            } else {
+                None
+            };
+            match outcome {
+                Some(result) => {
+                    rt.host.async_waits.swap_remove(i);
+                    let promise = rt.roots.waits.swap_remove(i);
+                    rt.root(promise);
+                    let v = rt.new_string(result);
+                    rt.resolve_promise(promise.gc(), v);
+                    settled = true;
                 }
-                woken = waiter.wake.wait_timeout(woken, d - now).unwrap_or_else(|e| e.into_inner()).0;
+                None => i += 1,
             }
         }
-    }
-    let notified = *woken;
-    drop(woken);
-    if !notified {
-        // Timed out: leave the list (unless a notify took us out meanwhile).
-        let mut table = waiters().lock().unwrap_or_else(|e| e.into_inner());
-        let was_listed = table.get_mut(&address).map(|list| {
-            let before = list.len();
-            list.retain(|w| !Arc::ptr_eq(w, &waiter));
-            before != list.len()
-        });
-        if was_listed == Some(true) {
-            return Ok(rt.new_string("timed-out"));
+        if settled || !block || rt.host.async_waits.is_empty() {
+            return Ok(());
         }
+        rt.poll_interrupt()?;
+        let next = rt.host.async_waits.iter().filter_map(|w| w.deadline).min();
+        let slice = Duration::from_millis(10);
+        let wait = next.map_or(slice, |d| d.saturating_duration_since(Instant::now()).min(slice));
+        rt.host.doorbell.wait(wait);
     }
-    Ok(rt.new_string("ok"))
 }
 
 /// 25.4.12 Atomics.notify(typedArray, index, count): the number of waiters woken.
@@ -350,19 +421,6 @@ fn notify(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let c = if count.is_undefined() { f64::INFINITY } else { rt.to_integer_or_infinity(count)?.max(0.0) };
     // 6. A buffer no other agent shares has no waiters.
     let Some(block) = a.shared else { return Ok(Value::number(0.0)) };
-    let address = block.address(a.at);
-    let mut table = waiters().lock().unwrap_or_else(|e| e.into_inner());
-    let mut n = 0usize;
-    if let Some(list) = table.get_mut(&address) {
-        while (n as f64) < c && !list.is_empty() {
-            let w = list.remove(0);
-            *w.woken.lock().unwrap_or_else(|e| e.into_inner()) = true;
-            w.wake.notify_one();
-            n += 1;
-        }
-        if list.is_empty() {
-            table.remove(&address);
-        }
-    }
+    let n = WaiterLists::get().notify(block.address(a.at), c);
     Ok(Value::number(n as f64))
 }

@@ -64,6 +64,7 @@ static HOOKS: Hooks = Hooks {
     get_async_iterator: async_iteration::get_async_iterator,
     inspect: console::inspect_quoted,
     finalization_cleanup: weak_refs::cleanup_job,
+    settle_async_waits: atomics::settle_async_waits,
 };
 
 impl Runtime {

@@ -17,12 +17,16 @@ use crate::value::Value;
 pub(crate) struct Roots {
     /// The handle stack.
     pub(crate) handles: Vec<Value>,
+    /// Values the host keeps for the runtime's lifetime (an agent's broadcast callback).
+    pub(crate) host: Vec<Value>,
+    /// The promises of `Host::async_waits`, index for index.
+    pub(crate) waits: Vec<Value>,
 }
 
 impl Roots {
     /// Marks every handle.
     pub(crate) fn trace(&self, heap: &mut Heap) {
-        for &v in &self.handles {
+        for &v in self.handles.iter().chain(&self.host).chain(&self.waits) {
             heap.mark_value(v);
         }
     }

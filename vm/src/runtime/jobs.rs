@@ -86,7 +86,19 @@ impl Runtime {
         let mut failed = false;
         // The script (or job) that ran before the queue has ended.
         self.clear_kept_objects();
-        while !self.jobs.queue.is_empty() {
+        loop {
+            // Atomics.waitAsync waits settle between jobs, and when no job is left the loop
+            // waits for them.
+            if !self.host.async_waits.is_empty() {
+                let block = self.jobs.queue.is_empty();
+                if let Err(e) = (self.host.hooks.settle_async_waits)(self, block) {
+                    self.roots.handles.truncate(mark);
+                    return Err(e);
+                }
+            }
+            if self.jobs.queue.is_empty() {
+                break;
+            }
             if let Err(e) = self.safepoint() {
                 self.roots.handles.truncate(mark);
                 return Err(e);

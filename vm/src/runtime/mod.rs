@@ -23,6 +23,7 @@
 //! *uncatchable* exception (interrupt, unrecoverable out-of-memory) unwinds through every
 //! handler to the embedder.
 
+pub mod agents;
 pub mod arguments;
 pub mod array;
 pub mod bundles;
@@ -95,6 +96,9 @@ pub struct RuntimeOptions {
     pub perf_map: bool,
     /// Define a global `gc()` that collects garbage at once (as node's `--expose-gc`).
     pub expose_gc: bool,
+    /// Whether the main agent may block (`Atomics.wait`; [[CanBlock]] of 9.7): a host
+    /// whose main thread must not stall sets it false, and `Atomics.wait` throws there.
+    pub can_block: bool,
 }
 
 impl Default for RuntimeOptions {
@@ -110,6 +114,7 @@ impl Default for RuntimeOptions {
             jit_dump: false,
             perf_map: false,
             expose_gc: false,
+            can_block: true,
         }
     }
 }
@@ -241,6 +246,13 @@ pub(crate) struct Host {
     pub(crate) hooks: &'static Hooks,
     /// State of Math.random.
     pub(crate) random_state: [u64; 2],
+    /// What makes the runtimes of `$262.agent.start` (set by test262 hosts).
+    pub(crate) agent_factory: Option<agents::AgentFactory>,
+    /// This runtime's part among agents, once it has one.
+    pub(crate) agent_role: Option<agents::AgentRole>,
+    /// The `Atomics.waitAsync` waits not settled yet, and the doorbell their notifiers ring.
+    pub(crate) async_waits: Vec<agents::AsyncWait>,
+    pub(crate) doorbell: Arc<agents::Doorbell>,
 }
 
 /// What the runtime core and the interpreter need from the builtins, filled in by the
@@ -260,6 +272,10 @@ pub(crate) struct Hooks {
     pub inspect: fn(&mut Runtime, Value) -> String,
     /// The cleanup job of a FinalizationRegistry (its first value) with dead cells.
     pub finalization_cleanup: fn(&mut Runtime, &[Value; jobs::JOB_VALUES]) -> JsResult<()>,
+    /// Resolves the promises of the `Atomics.waitAsync` waits of `Host::async_waits` that
+    /// were notified or timed out; with `block`, first waits until there is one (the event
+    /// loop, when no job is left).
+    pub settle_async_waits: fn(&mut Runtime, bool) -> JsResult<()>,
 }
 
 /// A regular expression's source and flags, as UTF-16.
@@ -317,6 +333,10 @@ impl Runtime {
                 interrupt,
                 hooks,
                 random_state: [0, 0],
+                agent_factory: None,
+                agent_role: None,
+                async_waits: Vec::new(),
+                doorbell: Arc::default(),
             },
         }
     }
