@@ -191,6 +191,7 @@ const BUILTINS: &[Builtin] = &[
     shared_array_buffer::BUILTIN,
     typed_array::BUILTIN,
     typed_array::methods::BUILTIN,
+    typed_array::base64::BUILTIN,
     data_view::BUILTIN,
     atomics::BUILTIN,
     promise::BUILTIN,

@@ -12,6 +12,7 @@
 //!  %TypedArray.prototype% ◀─ Int8Array.prototype ... (BYTES_PER_ELEMENT on both)
 //! ```
 
+pub(crate) mod base64;
 pub(crate) mod methods;
 
 use super::{arg, rows, Builtin, Row};
@@ -163,7 +164,12 @@ fn allocate_buffer(rt: &mut Runtime, kind: ElementKind, length: f64) -> JsResult
 
 /// 23.2.5.1.1 AllocateTypedArray with a length: a TypedArray of `kind` with prototype
 /// `proto` and a new buffer of `length` zeroed elements.
-fn allocate_with_length(rt: &mut Runtime, proto: Value, kind: ElementKind, length: f64) -> JsResult<Gc<JsObject>> {
+pub(crate) fn allocate_with_length(
+    rt: &mut Runtime,
+    proto: Value,
+    kind: ElementKind,
+    length: f64,
+) -> JsResult<Gc<JsObject>> {
     rt.root(proto);
     let buffer = allocate_buffer(rt, kind, length)?;
     rt.root(Value::object(buffer));
