@@ -19,7 +19,7 @@ use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::typed_array::{ElementKind, ViewObject};
-use crate::object::{JsObject, Key};
+use crate::object::{iter_kind, JsObject, Key};
 use crate::runtime::function::NativeFunction;
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
@@ -281,17 +281,45 @@ fn constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value
     Ok(Value::object(ta))
 }
 
-/// 7.4.? IteratorToList(GetIteratorFromMethod(v, method)), every value rooted.
+/// 7.4.13 IteratorToList(? GetIteratorFromMethod(v, method)), every value rooted. The
+/// iterator's `next` is read once, as the IteratorRecord keeps it.
 fn iterable_to_list(rt: &mut Runtime, v: Value, method: Value) -> JsResult<Vec<Value>> {
     let it = crate::runtime::iteration::get_iterator_from_method(rt, v, method)?;
     rt.root(it);
+    let next_key = Key::Name(rt.names.next);
+    let next = rt.get_v(it, next_key)?;
+    rt.root(next);
+    let (done_key, value_key) = (Key::Name(rt.names.done), Key::Name(rt.names.value));
     let mut values = Vec::new();
+    // An array iterator whose `next` is the original steps without result objects.
+    let array_iterator = rt.heap().object_kind(it.gc()) == CellKind::Iterator
+        && matches!(
+            rt.heap().get(it.gc::<crate::object::IteratorObject>()).kind,
+            iter_kind::ARRAY_KEYS | iter_kind::ARRAY_VALUES | iter_kind::ARRAY_ENTRIES
+        );
+    if array_iterator && next == rt.intrinsic(Intrinsic::ArrayIteratorProtoNext) {
+        while let Some(v) = rt.builtin_iterator_step(it.gc())? {
+            rt.root(v);
+            values.push(v);
+        }
+        return Ok(values);
+    }
     loop {
         rt.safepoint()?;
-        let v = crate::runtime::iteration::iterator_next(rt, it)?;
-        if v.is_empty() {
+        let r = rt.call(next, it, &[])?;
+        if !r.is_object() {
+            let what = rt.short_description(r);
+            return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
+        }
+        let mark = rt.handle_mark();
+        rt.root(r);
+        let done = rt.get(r.gc(), done_key, r)?;
+        if rt.to_boolean(done) {
+            rt.release_handles(mark);
             return Ok(values);
         }
+        let v = rt.get(r.gc(), value_key, r)?;
+        rt.release_handles(mark);
         rt.root(v);
         values.push(v);
     }
