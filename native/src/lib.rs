@@ -305,7 +305,11 @@ pub(crate) fn test_interface(helpers: &[(&str, usize)]) -> Interface {
     };
     let helpers = helpers
         .iter()
-        .map(|&(name, arity)| HelperSig { name: name.to_string(), arity, pure: name == "create_this" })
+        .map(|&(name, arity)| HelperSig {
+            name: name.to_string(),
+            arity,
+            pure: matches!(name, "create_this" | "typed_get" | "typed_set"),
+        })
         .collect();
     Interface { values, objects, helpers, calls: None }
 }

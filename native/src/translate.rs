@@ -55,6 +55,8 @@ pub mod kind {
     pub const DENSE: u8 = 16;
     /// An element access that took the slow path.
     pub const SLOW: u8 = 32;
+    /// An element access the TypedArray fast path served.
+    pub const TYPED: u8 = 64;
 }
 
 /// Where objects of one shape keep a property.
@@ -1923,6 +1925,22 @@ impl Tx<'_> {
                 let i = self.push_exit(Op::UnboxI32(k), Some(Type::I32), exit).expect("a result");
                 self.push_exit(Op::StoreElem(p, i, v), None, exit);
             }
+            Inst::GetByVal { dst, obj, key } if self.typed(ip) => {
+                // A TypedArray element: read by a pure helper; anything else leaves.
+                let exit = self.exit(ip);
+                let (o, k) = (self.get(obj), self.get(key));
+                let v = self.pure_helper(ip, "typed_get", vec![o, k]);
+                let empty = self.is_const(v, JsConst::Empty);
+                self.push_exit(Op::Check(empty, Reason::NoElement), None, exit);
+                self.set(dst, v);
+            }
+            Inst::PutByVal { obj, key, value } if self.typed(ip) => {
+                let exit = self.exit(ip);
+                let (o, k, v) = (self.get(obj), self.get(key), self.get(value));
+                let stored = self.pure_helper(ip, "typed_set", vec![o, k, v]);
+                let f = self.is_const(stored, JsConst::False);
+                self.push_exit(Op::Check(f, Reason::NoElement), None, exit);
+            }
             Inst::GetByVal { dst, obj, key } if self.sometimes_dense(ip) => {
                 self.element_or_vm(ip, obj, key, Some(dst), None);
             }
@@ -2368,6 +2386,12 @@ impl Tx<'_> {
         k & kind::DENSE != 0 && k & kind::SLOW == 0
     }
 
+    /// Whether an element access was always a TypedArray element the fast path served.
+    fn typed(&self, ip: u32) -> bool {
+        let k = self.profile.kinds(ip);
+        k & kind::TYPED != 0 && k & (kind::DENSE | kind::SLOW) == 0
+    }
+
     /// Whether an element access found a dense element at some runs and not at others
     /// (filling the holes of `new Array(n)`, reading past the end).
     fn sometimes_dense(&self, ip: u32) -> bool {
@@ -2587,6 +2611,8 @@ mod tests {
             ("construct", 5),
             ("instance_of", 2),
             ("create_this", 2),
+            ("typed_get", 2),
+            ("typed_set", 3),
         ])
     }
 
@@ -2893,6 +2919,31 @@ mod tests {
         assert!(f.iter().any(|op| matches!(op, Op::StoreElem(..))), "{f:?}");
         assert!(f.iter().any(|op| matches!(op, Op::CallHelper(name, _) if name == "exec")), "{f:?}");
         assert!(!f.iter().any(|op| matches!(op, Op::Deopt(_))), "{f:?}");
+    }
+
+    #[test]
+    fn typed_array_element_accesses_call_pure_helpers_and_leave_when_they_decline() {
+        // b[i] = a[i], both seen only on TypedArrays: `typed_get` and `typed_set`, each
+        // followed by a check that leaves for the interpreter; no `exec`, nothing flushed.
+        let insts = [
+            Inst::LoadParam { dst: 0, index: 1 },
+            Inst::LoadParam { dst: 1, index: 2 },
+            Inst::LoadParam { dst: 2, index: 3 },
+            Inst::GetByVal { dst: 3, obj: 0, key: 2 },
+            Inst::PutByVal { obj: 1, key: 2, value: 3 },
+            Inst::RetUndefined {},
+        ];
+        let seen = Seen::of(vec![(3, kind::TYPED | kind::DOUBLE), (4, kind::TYPED)]);
+        let f = ops(&translate_all(&insts, &[], seen));
+        let helpers: Vec<&str> = f
+            .iter()
+            .filter_map(|op| match op {
+                Op::CallHelper(name, _) => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(helpers, ["typed_get", "typed_set"], "{f:?}");
+        assert_eq!(f.iter().filter(|op| matches!(op, Op::Check(_, Reason::NoElement))).count(), 2, "{f:?}");
     }
 
     /// `function f(x) { return new C(x) }`: the `construct` at 3, of `C`, with `this` at

@@ -162,6 +162,8 @@ pub enum HelperFn {
     GetByKey(unsafe fn(&mut Runtime, Value, Key) -> JsResult<Value>),
     /// `(object, key, value, strict)`: a property write.
     PutByVal(unsafe fn(&mut Runtime, Value, Value, Value, bool) -> JsResult<()>),
+    /// `(value, value, value) -> value`.
+    Ternary(unsafe fn(&mut Runtime, Value, Value, Value) -> JsResult<Value>),
     /// `()`: no operands, may throw (an interrupt, the heap limit).
     Poll(unsafe fn(&mut Runtime) -> JsResult<()>),
     /// `(ip, callee, first, argc, new_target) -> value`: a call at instruction `ip` of the
@@ -179,6 +181,7 @@ impl HelperFn {
             HelperFn::Poll(_) => 0,
             HelperFn::Unary(_) => 1,
             HelperFn::Binary(_) | HelperFn::Predicate(_) | HelperFn::GetByKey(_) => 2,
+            HelperFn::Ternary(_) => 3,
             HelperFn::PutByVal(_) => 4,
             HelperFn::Call(_) | HelperFn::Construct(_) => 5,
         }
@@ -258,6 +261,7 @@ unsafe fn enter(rt: *mut c_void, operands: *const u64, result: *mut u64, f: Help
                     h(rt, v(0), key)
                 }
                 HelperFn::PutByVal(h) => h(rt, v(0), v(1), v(2), v(3) == Value::TRUE).map(|()| Value::UNDEFINED),
+                HelperFn::Ternary(h) => h(rt, v(0), v(1), v(2)),
                 HelperFn::Poll(h) => h(rt).map(|()| Value::UNDEFINED),
                 HelperFn::Call(h) | HelperFn::Construct(h) => h(rt, index(0), v(1), index(2), index(3), v(4)),
             }
@@ -355,6 +359,13 @@ macro_rules! for_each_helper {
             get_by_val => crate::interp::ops::property::get_by_val_slow, Binary, true, false;
             /// `obj[key] = value` with ToPropertyKey, past the inline caches.
             put_by_val => crate::interp::ops::property::put_by_val_slow, PutByVal, true, false;
+            /// `obj[key]` when `obj` is a TypedArray of Numbers over a plain buffer and `key` a
+            /// valid index: the element; anything else gives the empty marker (the
+            /// interpreter runs the access). Pure: reads memory only.
+            typed_get => typed_get, Binary, false, true;
+            /// `obj[key] = value` in the same case, `value` a Number: true once stored, false
+            /// when anything else (the interpreter runs the access). Pure.
+            typed_set => typed_set, Ternary, false, true;
             /// A safepoint: collects when the heap budget is spent and checks for interrupts.
             safepoint => Runtime::safepoint, Poll, false, false;
             /// `callee(...)` for the `call` at `ip` of the running frame: compiled callees run
@@ -441,6 +452,16 @@ fn call_forwarding(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32, n
 fn construct(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32, new_target: Value) -> JsResult<Value> {
     let first = call_site(rt, ip, first);
     crate::interp::step::call(rt, f, first, argc as usize, 0, new_target, true)
+}
+
+/// The `typed_get` helper (see its row).
+fn typed_get(rt: &mut Runtime, o: Value, k: Value) -> JsResult<Value> {
+    Ok(crate::interp::ops::property::typed_element(rt, o, k).unwrap_or(Value::EMPTY))
+}
+
+/// The `typed_set` helper (see its row).
+fn typed_set(rt: &mut Runtime, o: Value, k: Value, v: Value) -> JsResult<Value> {
+    Ok(Value::boolean(crate::interp::ops::property::store_typed_element(rt, o, k, v)))
 }
 
 /// The `create_this` helper (see the list): what `construct` makes as `this` for `f`, a
