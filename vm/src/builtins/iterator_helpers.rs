@@ -25,7 +25,7 @@ use super::iterator::define_tag;
 use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::{iter_kind, IteratorObject, JsObject, Key, ValueVec};
-use crate::runtime::iteration::iterator_close;
+use crate::runtime::iteration::{iterator_close, iterator_step_value};
 use crate::runtime::{Exception, ExceptionKind, Intrinsic, JsResult, Runtime};
 use crate::value::Value;
 
@@ -101,32 +101,6 @@ pub(crate) fn init(rt: &mut Runtime) {
 fn get_iterator_direct(rt: &mut Runtime, obj: Value) -> JsResult<Value> {
     let key = Key::Name(rt.names.next);
     rt.get(obj.gc(), key, obj)
-}
-
-/// 7.4.8 IteratorStepValue(iteratorRecord): the next value, or `None` when done.
-fn step_value(rt: &mut Runtime, it: Value, next: Value) -> JsResult<Option<Value>> {
-    if !rt.is_callable(next) {
-        return Err(rt.throw_type_error("iterator.next is not a function"));
-    }
-    let r = rt.call(next, it, &[])?;
-    if !r.is_object() {
-        let what = rt.short_description(r);
-        return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
-    }
-    let mark = rt.handle_mark();
-    rt.root(r);
-    let ro: Gc<JsObject> = r.gc();
-    let done_key = Key::Name(rt.names.done);
-    let result = match rt.get(ro, done_key, r) {
-        Ok(d) if rt.to_boolean(d) => Ok(None),
-        Ok(_) => {
-            let value_key = Key::Name(rt.names.value);
-            rt.get(ro, value_key, r).map(Some)
-        }
-        Err(e) => Err(e),
-    };
-    rt.release_handles(mark);
-    result
 }
 
 /// IfAbruptCloseIterator / IteratorClose(it, throwCompletion): closes `it`, ignoring the
@@ -548,7 +522,7 @@ fn step(rt: &mut Runtime, state: Gc<ValueVec>, kind: u8) -> JsResult<Option<Valu
         // 27.1.4.8 map, step 6.b.
         iter_kind::HELPER_MAP => {
             // i-ii. Let value be ? IteratorStepValue(iterated); if done, return undefined.
-            let Some(v) = step_value(rt, it, next)? else { return Ok(None) };
+            let Some(v) = iterator_step_value(rt, it, next)? else { return Ok(None) };
             rt.root(v);
             // iii-iv. Let mapped be Completion(Call(mapper, undefined, « value, F(counter) »)).
             let mapped = match rt.call(f, Value::UNDEFINED, &[v, Value::number(count)]) {
@@ -564,7 +538,7 @@ fn step(rt: &mut Runtime, state: Gc<ValueVec>, kind: u8) -> JsResult<Option<Valu
             let mut counter = count;
             loop {
                 let mark = rt.handle_mark();
-                let Some(v) = step_value(rt, it, next)? else { return Ok(None) };
+                let Some(v) = iterator_step_value(rt, it, next)? else { return Ok(None) };
                 rt.root(v);
                 // iii-iv. Let selected be Completion(Call(predicate, undefined, « value, F(counter) »)).
                 let selected = match rt.call(f, Value::UNDEFINED, &[v, Value::number(counter)]) {
@@ -592,7 +566,7 @@ fn step(rt: &mut Runtime, state: Gc<ValueVec>, kind: u8) -> JsResult<Option<Valu
                 rt.heap.vec_set(state, COUNT, Value::number(count - 1.0));
             }
             // iii-vi. Yield the next value.
-            step_value(rt, it, next)
+            iterator_step_value(rt, it, next)
         }
         // 27.1.4.3 drop, step 11.
         iter_kind::HELPER_DROP => {
@@ -603,12 +577,12 @@ fn step(rt: &mut Runtime, state: Gc<ValueVec>, kind: u8) -> JsResult<Option<Valu
                     remaining -= 1.0;
                     rt.heap.vec_set(state, COUNT, Value::number(remaining));
                 }
-                if step_value(rt, it, next)?.is_none() {
+                if iterator_step_value(rt, it, next)?.is_none() {
                     return Ok(None);
                 }
             }
             // d. Yield every following value.
-            step_value(rt, it, next)
+            iterator_step_value(rt, it, next)
         }
         iter_kind::HELPER_FLAT_MAP => flat_map_step(rt, state, it, next, f),
         _ => concat_step(rt, state),
@@ -629,7 +603,7 @@ fn flat_map_step(
         if !inner.is_undefined() {
             // viii. Repeat, while innerAlive: 1-2. Let innerValue be
             // Completion(IteratorStepValue(innerIterator)); IfAbruptCloseIterator(innerValue, iterated).
-            match step_value(rt, inner, inner_next) {
+            match iterator_step_value(rt, inner, inner_next) {
                 Ok(Some(v)) => return Ok(Some(v)),
                 // 3. Done: innerAlive is false; ix. counter + 1.
                 Ok(None) => {
@@ -644,7 +618,7 @@ fn flat_map_step(
         }
         let mark = rt.handle_mark();
         // i-ii. Let value be ? IteratorStepValue(iterated); if done, return undefined.
-        let Some(v) = step_value(rt, it, next)? else { return Ok(None) };
+        let Some(v) = iterator_step_value(rt, it, next)? else { return Ok(None) };
         rt.root(v);
         // iii-iv. Let mapped be Completion(Call(mapper, undefined, « value, F(counter) »)).
         let counter = rt.heap.vec_values(state)[COUNT];
@@ -672,7 +646,7 @@ fn concat_step(rt: &mut Runtime, state: Gc<ValueVec>) -> JsResult<Option<Value>>
             (values[FN], values[COUNT].as_number().unwrap_or(0.0) as usize, values[INNER], values[INNER_NEXT]);
         if !inner.is_undefined() {
             // v.1-3. Let innerValue be ? IteratorStepValue(iteratorRecord); yield it.
-            if let Some(v) = step_value(rt, inner, inner_next)? {
+            if let Some(v) = iterator_step_value(rt, inner, inner_next)? {
                 return Ok(Some(v));
             }
             rt.heap.vec_set(state, INNER, Value::UNDEFINED);
@@ -725,7 +699,7 @@ fn reduce_inner(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value
     let (o, next) = eager_start(rt, this, reducer, "reduce")?;
     let (mut acc, mut counter) = if args.len() < 2 {
         // 6. No initialValue: the first value, or a TypeError for an empty iterator.
-        match step_value(rt, o, next)? {
+        match iterator_step_value(rt, o, next)? {
             Some(v) => (v, 1.0),
             None => return Err(rt.throw_type_error("Reduce of empty iterator with no initial value")),
         }
@@ -738,7 +712,7 @@ fn reduce_inner(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value
         rt.release_handles(mark);
         rt.root(acc);
         // 8.a-b. Let value be ? IteratorStepValue(iterated); if done, return accumulator.
-        let Some(v) = step_value(rt, o, next)? else { return Ok(acc) };
+        let Some(v) = iterator_step_value(rt, o, next)? else { return Ok(acc) };
         rt.root(v);
         // 8.c-d. Let result be Completion(Call(reducer, undefined, « accumulator, value, F(counter) »)).
         acc = match rt.call(reducer, Value::UNDEFINED, &[acc, v, Value::number(counter)]) {
@@ -759,7 +733,7 @@ fn to_array(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
         rt.root(next);
         // 4-5. Collect every value.
         let mut items = Vec::new();
-        while let Some(v) = step_value(rt, o, next)? {
+        while let Some(v) = iterator_step_value(rt, o, next)? {
             rt.root(v);
             items.push(v);
         }
@@ -793,7 +767,7 @@ fn eager_inner(rt: &mut Runtime, this: Value, f: Value, name: &str, what: Eager)
     loop {
         rt.release_handles(mark);
         // a-b. Let value be ? IteratorStepValue(iterated); if done, the default result.
-        let Some(v) = step_value(rt, o, next)? else {
+        let Some(v) = iterator_step_value(rt, o, next)? else {
             return Ok(match what {
                 Eager::ForEach | Eager::Find => Value::UNDEFINED,
                 Eager::Some => Value::FALSE,

@@ -81,6 +81,32 @@ pub(crate) fn iterator_next(rt: &mut Runtime, it: Value) -> JsResult<Value> {
     Ok(result)
 }
 
+/// 7.4.8 IteratorStepValue(iteratorRecord): the next value, or `None` when done.
+pub(crate) fn iterator_step_value(rt: &mut Runtime, it: Value, next: Value) -> JsResult<Option<Value>> {
+    if !rt.is_callable(next) {
+        return Err(rt.throw_type_error("iterator.next is not a function"));
+    }
+    let r = rt.call(next, it, &[])?;
+    if !r.is_object() {
+        let what = rt.short_description(r);
+        return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
+    }
+    let mark = rt.handle_mark();
+    rt.root(r);
+    let ro: Gc<JsObject> = r.gc();
+    let done_key = Key::Name(rt.names.done);
+    let result = match rt.get(ro, done_key, r) {
+        Ok(d) if rt.to_boolean(d) => Ok(None),
+        Ok(_) => {
+            let value_key = Key::Name(rt.names.value);
+            rt.get(ro, value_key, r).map(Some)
+        }
+        Err(e) => Err(e),
+    };
+    rt.release_handles(mark);
+    result
+}
+
 /// `iterator_close`.
 #[inline(never)]
 pub(crate) fn iterator_close(rt: &mut Runtime, it: Value, ignore_errors: bool) -> JsResult<()> {

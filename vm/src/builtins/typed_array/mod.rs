@@ -289,7 +289,6 @@ fn iterable_to_list(rt: &mut Runtime, v: Value, method: Value) -> JsResult<Vec<V
     let next_key = Key::Name(rt.names.next);
     let next = rt.get_v(it, next_key)?;
     rt.root(next);
-    let (done_key, value_key) = (Key::Name(rt.names.done), Key::Name(rt.names.value));
     let mut values = Vec::new();
     // An array iterator whose `next` is the original steps without result objects.
     let array_iterator = rt.heap().object_kind(it.gc()) == CellKind::Iterator
@@ -306,20 +305,7 @@ fn iterable_to_list(rt: &mut Runtime, v: Value, method: Value) -> JsResult<Vec<V
     }
     loop {
         rt.safepoint()?;
-        let r = rt.call(next, it, &[])?;
-        if !r.is_object() {
-            let what = rt.short_description(r);
-            return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
-        }
-        let mark = rt.handle_mark();
-        rt.root(r);
-        let done = rt.get(r.gc(), done_key, r)?;
-        if rt.to_boolean(done) {
-            rt.release_handles(mark);
-            return Ok(values);
-        }
-        let v = rt.get(r.gc(), value_key, r)?;
-        rt.release_handles(mark);
+        let Some(v) = crate::runtime::iteration::iterator_step_value(rt, it, next)? else { return Ok(values) };
         rt.root(v);
         values.push(v);
     }
