@@ -58,27 +58,7 @@ pub(crate) fn iterator_next(rt: &mut Runtime, it: Value) -> JsResult<Value> {
             return Ok(rt.builtin_iterator_step(obj.cast())?.unwrap_or(Value::EMPTY));
         }
     }
-    if !rt.is_callable(next) {
-        return Err(rt.throw_type_error("iterator.next is not a function"));
-    }
-    let r = rt.call(next, it, &[])?;
-    if !r.is_object() {
-        let what = rt.short_description(r);
-        return Err(rt.throw_type_error(&format!("Iterator result {what} is not an object")));
-    }
-    let ro: Gc<JsObject> = r.gc();
-    let mark = rt.handle_mark();
-    rt.root(r);
-    let done_key = Key::Name(rt.names.done);
-    let done = rt.get(ro, done_key, r)?;
-    let result = if rt.to_boolean(done) {
-        Value::EMPTY
-    } else {
-        let value_key = Key::Name(rt.names.value);
-        rt.get(ro, value_key, r)?
-    };
-    rt.release_handles(mark);
-    Ok(result)
+    Ok(iterator_step_value(rt, it, next)?.unwrap_or(Value::EMPTY))
 }
 
 /// 7.4.8 IteratorStepValue(iteratorRecord): the next value, or `None` when done.
