@@ -29,7 +29,7 @@ for arg in "$@"; do
   esac
 done
 
-step() { printf '\n=== %s\n' "$*"; }
+step() { printf '\n=== %s (at %ss)\n' "$*" "$SECONDS"; }
 
 step "formatting (cargo fmt --check) and lints (cargo clippy -D warnings)"
 cargo fmt --all --check

@@ -56,16 +56,19 @@ macro_rules! for_each_builtin {
             /// `restArray(arrayLike, start)`: a new array of the elements of `arrayLike` from
             /// `start` on (rest elements in array destructuring over a closed iterator's list).
             ArrayFromIndex = 13, "arrayFromIndex";
-            /// `declareGlobalVar(name)`: a top-level `var` of a script (CreateGlobalVarBinding
-            /// with D = false): if the global object has no own property `name`, defines it as
-            /// `{ value: undefined, writable: true, enumerable: true, configurable: false }`
-            /// (a TypeError if the global object is not extensible); otherwise does nothing.
+            /// `declareGlobalVar(name, configurable)`: a top-level `var` of a script, or of
+            /// global eval code with `configurable` true (CreateGlobalVarBinding with D =
+            /// `configurable`): if the global object has no own property `name`, defines it as
+            /// `{ value: undefined, writable: true, enumerable: true, configurable }` (a
+            /// TypeError if the global object is not extensible); otherwise, or if a global
+            /// lexical declaration has the name (an Annex B function var), does nothing.
             /// Returns undefined.
             DeclareGlobalVar = 14, "declareGlobalVar";
-            /// `declareGlobalFunction(name, closure)`: a top-level function declaration of a
-            /// script (CanDeclareGlobalFunction + CreateGlobalFunctionBinding with D = false):
+            /// `declareGlobalFunction(name, closure, configurable)`: a top-level function
+            /// declaration of a script, or of global eval code with `configurable` true
+            /// (CanDeclareGlobalFunction + CreateGlobalFunctionBinding with D = `configurable`):
             /// if the existing own property `name` is absent or configurable, defines
-            /// `{ value: closure, writable: true, enumerable: true, configurable: false }`;
+            /// `{ value: closure, writable: true, enumerable: true, configurable }`;
             /// else if it is a writable, enumerable data property, sets its value; else throws
             /// a TypeError. Returns undefined.
             DeclareGlobalFunction = 15, "declareGlobalFunction";

@@ -241,17 +241,28 @@ macro_rules! for_each_opcode {
         // ---- Properties --------------------------------------------------------------------
         /// `dst = obj[strings[name]]`, cached in inline-cache slot `ic`.
         get_by_id = GetById { dst: Reg(Def), obj: Reg(Use), name: Id(StringId), ic: Slot(IcSlot) } [THROWS | CALLS_JS];
-        /// Like `get_by_id` but throws a ReferenceError if the property does not exist
-        /// (reads of undeclared globals).
-        try_get_by_id = TryGetById { dst: Reg(Def), obj: Reg(Use), name: Id(StringId), ic: Slot(IcSlot) } [THROWS | CALLS_JS];
-        /// `dst = ` global variable `strings[name]`: `try_get_by_id` on the global object
-        /// without a register for it.
+        /// `dst = ` global variable `strings[name]`: the realm's global lexical declaration of
+        /// that name (a ReferenceError in its TDZ), else the global object's property (a
+        /// ReferenceError if it does not exist). The cache holds global object properties only.
         get_global = GetGlobal { dst: Reg(Def), name: Id(StringId), ic: Slot(IcSlot) } [THROWS | CALLS_JS];
+        /// Like `get_global` but undefined when the name does not exist (`typeof x`).
+        typeof_global = TypeofGlobal { dst: Reg(Def), name: Id(StringId), ic: Slot(IcSlot) } [THROWS | CALLS_JS];
         /// `obj[strings[name]] = value` (strictness from the function's header).
         put_by_id = PutById { obj: Reg(Use), name: Id(StringId), value: Reg(Use), ic: Slot(IcSlot) } [THROWS | CALLS_JS | ALLOCATES | WRITES];
-        /// Strict-mode assignment to an undeclared global: throws a ReferenceError if
-        /// `strings[name]` does not exist on `obj`, else like `put_by_id`.
-        try_put_by_id = TryPutById { obj: Reg(Use), name: Id(StringId), value: Reg(Use), ic: Slot(IcSlot) } [THROWS | CALLS_JS | ALLOCATES | WRITES];
+        /// Global variable `strings[name] = value`: the realm's global lexical declaration of
+        /// that name (a ReferenceError in its TDZ, a TypeError if it is `const`), else the
+        /// global object's property; in strict code a ReferenceError if neither exists.
+        put_global = PutGlobal { name: Id(StringId), value: Reg(Use), ic: Slot(IcSlot) } [THROWS | CALLS_JS | ALLOCATES | WRITES];
+        /// GlobalDeclarationInstantiation of a script (for eval code, the global checks of
+        /// EvalDeclarationInstantiation): `strings[decls]` lists the declarations, separated
+        /// by spaces, each a kind letter and the name (`l` let or class, `c` const, `f`
+        /// function, `v` var, `b` Annex B function var); the lexical ones are slots 0, 1, ...
+        /// of `env`, the script's top-level environment (undefined when there are none),
+        /// which the realm shares with later scripts from then on. Throws a SyntaxError or
+        /// TypeError, declaring nothing, on a conflict with earlier declarations. The
+        /// functions and vars themselves are then made by `declareGlobalFunction` and
+        /// `declareGlobalVar`.
+        declare_globals = DeclareGlobals { env: Reg(Use), decls: Id(StringId) } [THROWS | ALLOCATES | WRITES];
         /// `dst = obj[key]`.
         get_by_val = GetByVal { dst: Reg(Def), obj: Reg(Use), key: Reg(Use) } [THROWS | CALLS_JS];
         /// `obj[key] = value` (strictness from the function's header).

@@ -28,11 +28,14 @@ pub struct CompileOptions {
     pub verify: bool,
     /// Compile the script as strict mode code (as if it began with `"use strict";`).
     pub strict: bool,
+    /// Compile global eval code (an indirect `eval`) rather than a script: top-level `let`,
+    /// `const` and `class` are local to the evaluation (ECMA-262 19.2.1.3).
+    pub eval_code: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> CompileOptions {
-        CompileOptions { opt_level: OptLevel::O, verify: cfg!(debug_assertions), strict: false }
+        CompileOptions { opt_level: OptLevel::O, verify: cfg!(debug_assertions), strict: false, eval_code: false }
     }
 }
 
@@ -79,7 +82,8 @@ fn verify(module: &Module, when: &str) -> Result<(), CompileError> {
 /// Source → HIR (IRGen), verified when `opts.verify`.
 pub fn lower(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Module, CompileError> {
     let module =
-        irgen::lower_script(source, file_name, &IrGenOptions { strict: opts.strict }).map_err(CompileError::Syntax)?;
+        irgen::lower_script(source, file_name, &IrGenOptions { strict: opts.strict, eval_code: opts.eval_code })
+            .map_err(CompileError::Syntax)?;
     if opts.verify {
         ir::timing::phase("verify", || verify(&module, "after IRGen"))?;
     }
@@ -199,7 +203,10 @@ fn stats_line(s: &FunctionStats) -> String {
 /// evalScript and global eval code choose strictness with their own directives).
 pub fn compile_hook(opts: CompileOptions) -> vm::CompileHook {
     let opts = CompileOptions { strict: false, ..opts };
-    Box::new(move |source: &str, file_name: &str| compile(source, file_name, &opts).map_err(|e| e.exception_text()))
+    Box::new(move |source: &str, file_name: &str, kind: vm::SourceKind| {
+        let opts = CompileOptions { eval_code: kind == vm::SourceKind::Eval, ..opts.clone() };
+        compile(source, file_name, &opts).map_err(|e| e.exception_text())
+    })
 }
 
 #[cfg(test)]
@@ -237,7 +244,7 @@ mod tests {
     fn both_levels_and_strict() {
         for opt_level in [OptLevel::O0, OptLevel::O] {
             for strict in [false, true] {
-                let opts = CompileOptions { opt_level, verify: true, strict };
+                let opts = CompileOptions { opt_level, verify: true, strict, ..CompileOptions::default() };
                 compile("let s = 0; for (let i = 0; i < 3; i++) { s += i; }", "t.js", &opts).unwrap();
             }
         }
@@ -255,6 +262,36 @@ mod tests {
         assert_ne!(lowered, optimized);
         assert!(dump_bytecode("print(1)", "t.js", &opts).is_ok());
         assert!(dump_ir("var = ;", "t.js", false, &opts).unwrap_err().starts_with("t.js:1:"));
+    }
+
+    #[test]
+    fn scripts_share_global_lexical_declarations() {
+        let mut rt = vm::Runtime::new(vm::RuntimeOptions::default());
+        rt.set_compiler(compile_hook(CompileOptions { verify: true, ..CompileOptions::default() }));
+        let mut run = |src: &str| rt.run_script(src, "t.js").map_err(|e| format!("{}: {}", e.name, e.message));
+        run("let a = 1; const b = 2; class C {} function sum() { return a + b; }").unwrap();
+        // A later script reads and assigns them, and the first script's functions see it.
+        run("a = 10; if (sum() !== 12 || typeof C !== 'function') throw new Error('shared');").unwrap();
+        run("if (globalThis.a !== undefined || 'b' in globalThis) throw new Error('not properties');").unwrap();
+        assert_eq!(run("b = 3").unwrap_err(), "TypeError: Assignment to constant variable.");
+        // Redeclarations are SyntaxErrors, and a script that has one declares nothing.
+        assert_eq!(run("var a;").unwrap_err(), "SyntaxError: Identifier 'a' has already been declared");
+        assert_eq!(run("let fresh = 1; let b;").unwrap_err(), "SyntaxError: Identifier 'b' has already been declared");
+        run("if (typeof fresh !== 'undefined') throw new Error('declared by a failed script');").unwrap();
+        run("var v = 1;").unwrap();
+        assert_eq!(run("let v;").unwrap_err(), "SyntaxError: Identifier 'v' has already been declared");
+        assert_eq!(run("let undefined;").unwrap_err(), "SyntaxError: Identifier 'undefined' has already been declared");
+        // A global lexical declaration shadows a configurable global property, also for code
+        // whose inline caches already hold the property.
+        run("globalThis.shadowed = 'property'; function read() { return shadowed; } read(); read();").unwrap();
+        run("let shadowed = 'lexical';").unwrap();
+        run("if (read() !== 'lexical' || globalThis.shadowed !== 'property') throw new Error(read());").unwrap();
+        // The TDZ holds for other code too, until the declaration runs.
+        let tdz = "let late = (() => { try { (0, eval)('late'); } catch (e) { return e.name; } })();\n\
+                   if (late !== 'ReferenceError') throw new Error(late);";
+        run(tdz).unwrap();
+        // Eval code's lexical declarations are its own.
+        run("(0, eval)('let own = 1;'); if (typeof own !== 'undefined') throw new Error('eval let');").unwrap();
     }
 
     #[test]
@@ -280,8 +317,8 @@ mod tests {
     #[test]
     fn hook_reports_syntax_errors_as_text() {
         let mut hook = compile_hook(CompileOptions::default());
-        assert!(hook("1 +", "e.js").unwrap_err().starts_with("SyntaxError: "));
-        assert!(hook("1 + 1", "e.js").is_ok());
+        assert!(hook("1 +", "e.js", vm::SourceKind::Script).unwrap_err().starts_with("SyntaxError: "));
+        assert!(hook("1 + 1", "e.js", vm::SourceKind::Eval).is_ok());
     }
 
     #[test]

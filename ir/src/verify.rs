@@ -413,7 +413,8 @@ impl Verifier<'_> {
             | Opcode::ResolveScope
             | Opcode::CreateScope
             | Opcode::CreateClosure
-            | Opcode::CreateGenerator => &[0],
+            | Opcode::CreateGenerator
+            | Opcode::DeclareGlobals => &[0],
             Opcode::StoreFrame => &[1],
             Opcode::Phi => &[],
             _ => &[],
@@ -497,6 +498,13 @@ impl Verifier<'_> {
                         if scope_ok(from) && module.scope_distance(from, to).is_none() {
                             e(self, format!("scope ${} does not enclose scope ${}", to.0, from.0));
                         }
+                    }
+                }
+            }
+            (Opcode::DeclareGlobals, _) => {
+                if let Some(env) = arg(0) {
+                    if !is_undefined(env) && !is_env(env) {
+                        e(self, format!("operand 0 must be an environment or undefined, is {}", func.ty(env)));
                     }
                 }
             }

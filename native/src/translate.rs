@@ -293,7 +293,9 @@ fn leaf_inlinable(inst: &Inst) -> bool {
                 | Inst::JmpNotGreaterEq { .. }
                 | Inst::GetById { .. }
                 | Inst::GetGlobal { .. }
+                | Inst::TypeofGlobal { .. }
                 | Inst::PutById { .. }
+                | Inst::PutGlobal { .. }
                 | Inst::GetByVal { .. }
                 | Inst::PutByVal { .. }
                 | Inst::GetGlobalObject { .. }
@@ -1588,9 +1590,9 @@ impl Tx<'_> {
     }
 
     /// A property write to an own data property of the shapes the inline cache saw (or an
-    /// addition it saw); another shape leaves compiled code, or at a megamorphic site goes
-    /// to the VM.
-    fn put_property(&mut self, ip: u32, obj: u32, value: u32) -> bool {
+    /// addition it saw) on `obj`, or on the global object when `obj` is `None`; another shape
+    /// leaves compiled code, or at a megamorphic site goes to the VM.
+    fn put_property(&mut self, ip: u32, obj: Option<u32>, value: u32) -> bool {
         // Own properties, and additions to inline slots.
         let (cases, megamorphic) = self.property_cases(ip, |c| {
             c.holder.is_none() && (c.transition.is_none() || matches!(c.slot, SlotAt::Inline(_)))
@@ -1599,9 +1601,17 @@ impl Tx<'_> {
             return false;
         }
         let exit = self.exit(ip);
-        let o = self.get(obj);
         let v = self.get(value);
-        let p = self.push_exit(Op::UnboxObject(o), Some(Type::Ptr), exit).expect("a result");
+        let p = match obj {
+            Some(o) => {
+                let o = self.get(o);
+                self.push_exit(Op::UnboxObject(o), Some(Type::Ptr), exit).expect("a result")
+            }
+            None => {
+                let g = self.profile.global_object();
+                self.iconst(Type::Ptr, g as i64)
+            }
+        };
         let shape = self.push(Op::LoadShape(p), Type::Ptr);
         let join = self.f.add_block();
         let saved = self.dirty.clone();
@@ -1883,23 +1893,25 @@ impl Tx<'_> {
                     }
                 }
             }
-            Inst::TryGetById { dst, obj, .. } => {
-                if !self.get_property(ip, dst, Some(obj)) {
-                    self.exec(ip);
-                }
-            }
-            Inst::GetGlobal { dst, .. } => {
+            Inst::GetGlobal { dst, .. } | Inst::TypeofGlobal { dst, .. } => {
                 if !self.get_property(ip, dst, None) {
                     self.exec(ip);
                 }
             }
-            Inst::PutById { obj, value, .. } | Inst::TryPutById { obj, value, .. } => {
+            Inst::PutById { obj, value, .. } => {
                 if !self.known_put(ip, obj, value) {
                     // The object may be one whose shape is known.
                     self.known.clear();
-                    if !self.put_property(ip, obj, value) {
+                    if !self.put_property(ip, Some(obj), value) {
                         self.exec(ip);
                     }
+                }
+            }
+            Inst::PutGlobal { value, .. } => {
+                // A setter on the global object may change any object's shape.
+                self.known.clear();
+                if !self.put_property(ip, None, value) {
+                    self.exec(ip);
                 }
             }
             Inst::GetByVal { .. } | Inst::PutByVal { .. } if self.unprofiled(ip) => {

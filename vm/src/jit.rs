@@ -431,10 +431,10 @@ impl translate::Profile for Observed<'_> {
         let slot = match self.info.code().insts.get(ip as usize) {
             Some(
                 Inst::GetById { ic, .. }
-                | Inst::TryGetById { ic, .. }
                 | Inst::GetGlobal { ic, .. }
+                | Inst::TypeofGlobal { ic, .. }
                 | Inst::PutById { ic, .. }
-                | Inst::TryPutById { ic, .. },
+                | Inst::PutGlobal { ic, .. },
             ) => self.info.ic_base.get() as usize + *ic as usize,
             _ => return PropertySite::default(),
         };

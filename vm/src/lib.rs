@@ -47,5 +47,5 @@ mod layering;
 
 pub use gc::heap::HeapStats;
 pub use runtime::agents::AgentFactory;
-pub use runtime::{CompileHook, InterruptHandle, JsError, JsResult, Runtime, RuntimeOptions};
+pub use runtime::{CompileHook, InterruptHandle, JsError, JsResult, Runtime, RuntimeOptions, SourceKind};
 pub use value::Value;

@@ -353,9 +353,9 @@ function @1 "f"() kind=function strict parent=$0 length=0
     let top = code_of(&dis, 0);
     assert!(top.contains(&"create_env r0, r0, 2".to_string()), "{dis}");
     assert!(top.iter().any(|l| l.starts_with("get_global ") && l.contains("\"print\"")), "{dis}");
-    assert!(top.iter().any(|l| l.starts_with("try_put_by_id") && l.contains("\"answer\"")), "{dis}");
-    assert!(top.iter().any(|l| l.starts_with("get_by_id") && l.contains("\"maybe\"")), "{dis}");
-    assert_eq!(top.iter().filter(|l| l.starts_with("get_global_object")).count(), 1, "{dis}");
+    assert!(top.iter().any(|l| l.starts_with("put_global") && l.contains("\"answer\"")), "{dis}");
+    assert!(top.iter().any(|l| l.starts_with("typeof_global") && l.contains("\"maybe\"")), "{dis}");
+    assert_eq!(top.iter().filter(|l| l.starts_with("get_global_object")).count(), 0, "{dis}");
     let f = code_of(&dis, 1);
     assert!(f.iter().any(|l| l.starts_with("resolve_env") && l.ends_with(", 1")), "{dis}");
     assert!(f.iter().any(|l| l.starts_with("get_by_id") && l.contains("\"length\"")), "{dis}");

@@ -289,6 +289,8 @@ pub struct ScopeTree {
     /// Names of the script's top-level `var`s and functions (global object properties), in
     /// order, including Annex B names.
     pub global_vars: Vec<String>,
+    /// The names in `global_vars` that only Annex B block functions declare.
+    pub annexb_globals: HashSet<String>,
 }
 
 impl FuncInfo {
@@ -315,6 +317,17 @@ impl FuncInfo {
 }
 
 impl ScopeTree {
+    /// Keeps every top-level lexical declaration of the script in its heap environment: the
+    /// realm shares them with the scripts that run later (the global lexical environment),
+    /// which reach them by name, so they are all "captured" and all kept.
+    pub fn share_script_lexicals(&mut self) {
+        for &d in &self.scopes[0].decls {
+            let decl = &mut self.decls[d.0 as usize];
+            decl.captured = true;
+            decl.referenced = true;
+        }
+    }
+
     /// The declaration `d`.
     pub fn decl(&self, d: DeclId) -> &DeclInfo {
         &self.decls[d.0 as usize]
@@ -448,7 +461,8 @@ pub fn analyze(
         for (name, lo) in found {
             a.annexb_ok.insert(lo);
             if seen.insert(name.clone()) {
-                a.tree.global_vars.push(name);
+                a.tree.global_vars.push(name.clone());
+                a.tree.annexb_globals.insert(name);
             }
         }
     }

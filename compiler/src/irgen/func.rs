@@ -23,7 +23,7 @@ use ir::{FuncId, FunctionKind, Imm, Literal, Loc, Opcode, Value};
 use swc_common::Span;
 use swc_ecma_ast::*;
 
-use super::{FnState, Gen};
+use super::{FnState, Gen, Storage};
 use crate::frontend::scope::{self, DeclKind, FuncKind};
 use bytecode::BuiltinId;
 
@@ -67,10 +67,11 @@ impl<'a> Gen<'a> {
         let script_scope = scope::ScopeIdx(0);
         self.enter_scope(script_scope);
         self.init_tdz(script_scope);
-        // Global declarations: functions, then vars (GlobalDeclarationInstantiation).
         let functions = scope::top_level_functions(&script.body);
         // The last declaration of a name is the one that counts.
         let last: HashMap<&str, usize> = functions.iter().enumerate().map(|(i, f)| (&*f.ident.sym, i)).collect();
+        self.declare_globals(script_scope, &functions, &last);
+        // Global declarations: functions, then vars (GlobalDeclarationInstantiation).
         for (i, f) in functions.iter().enumerate() {
             let name = f.ident.sym.to_string();
             if last[&*f.ident.sym] != i {
@@ -79,12 +80,21 @@ impl<'a> Gen<'a> {
             self.at(f.ident.span);
             let closure = self.fn_decl_closure(f);
             let n = self.str_lit(&name);
-            self.call_builtin(BuiltinId::DeclareGlobalFunction, vec![n, closure]);
+            let mut args = vec![n, closure];
+            if self.eval_code {
+                // Eval code's functions and vars are configurable (D = true).
+                args.push(self.bool_lit(true));
+            }
+            self.call_builtin(BuiltinId::DeclareGlobalFunction, args);
         }
         for v in &tree.global_vars {
             if !last.contains_key(v.as_str()) {
                 let n = self.str_lit(v);
-                self.call_builtin(BuiltinId::DeclareGlobalVar, vec![n]);
+                let mut args = vec![n];
+                if self.eval_code {
+                    args.push(self.bool_lit(true));
+                }
+                self.call_builtin(BuiltinId::DeclareGlobalVar, args);
             }
         }
         self.gen_stmts(&script.body);
@@ -93,6 +103,47 @@ impl<'a> Gen<'a> {
             self.b().ret(v);
         }
         self.finish_function();
+    }
+
+    /// GlobalDeclarationInstantiation's checks and lexical bindings (`declareGlobals`): the
+    /// script's lexical declarations in the order of their environment slots, then its
+    /// functions, vars and Annex B function vars. Eval code declares no lexical bindings
+    /// globally; its vars and functions are checked the same way, unless it is strict (then
+    /// they are its own too).
+    fn declare_globals(&mut self, script_scope: scope::ScopeIdx, functions: &[&FnDecl], last: &HashMap<&str, usize>) {
+        let tree = self.tree;
+        if self.eval_code && tree.func(scope::FuncIdx(0)).strict {
+            return;
+        }
+        let mut lexical: Vec<(u32, char, &str)> = Vec::new();
+        if !self.eval_code {
+            for &d in &tree.scope(script_scope).decls {
+                let decl = tree.decl(d);
+                if let Some(Storage::Frame(var)) = self.storage.get(&d) {
+                    let kind = if decl.kind == DeclKind::Const { 'c' } else { 'l' };
+                    lexical.push((var.index, kind, &decl.name));
+                }
+            }
+            lexical.sort_by_key(|l| l.0);
+        }
+        let mut decls: Vec<String> = lexical.iter().map(|&(_, kind, name)| format!("{kind}{name}")).collect();
+        for (i, f) in functions.iter().enumerate() {
+            if last[&*f.ident.sym] == i {
+                decls.push(format!("f{}", f.ident.sym));
+            }
+        }
+        for v in &tree.global_vars {
+            if !last.contains_key(v.as_str()) {
+                let kind = if tree.annexb_globals.contains(v) { 'b' } else { 'v' };
+                decls.push(format!("{kind}{v}"));
+            }
+        }
+        if decls.is_empty() {
+            return;
+        }
+        let env = if lexical.is_empty() { self.undef() } else { self.current_env().0 };
+        let list = self.atom(&decls.join(" "));
+        self.emit_void(Opcode::DeclareGlobals, vec![env], Imm::Name(list));
     }
 
     /// Creates the closure of a function declaration.

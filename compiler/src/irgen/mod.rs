@@ -67,6 +67,9 @@ use crate::frontend::{parse_script, scope, Diagnostic, LineTable};
 pub struct IrGenOptions {
     /// Compile the script as strict mode code even without a `"use strict"` directive.
     pub strict: bool,
+    /// Global eval code (an indirect `eval`) rather than a script: its top-level lexical
+    /// declarations belong to the evaluation, not to the realm's global lexical environment.
+    pub eval_code: bool,
 }
 
 /// The stack given to the thread that parses and lowers a script: the AST of a deeply
@@ -130,12 +133,16 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
     let to_diags = |errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
         errs.into_iter().map(|(span, m)| lines.diag(span, m)).collect()
     };
-    let (tree, errors) =
+    let (mut tree, errors) =
         timing::phase("scope analysis", || scope::analyze(&parsed.script, lines, opts.strict, &parsed.deferred));
     if !errors.is_empty() {
         return Err(to_diags(errors));
     }
+    if !opts.eval_code {
+        tree.share_script_lexicals();
+    }
     let mut g = Gen::new(&tree, lines, file_name);
+    g.eval_code = opts.eval_code;
     timing::phase("irgen", || g.gen_script(&parsed.script));
     if !g.diags.is_empty() {
         let mut diags = std::mem::take(&mut g.diags);
@@ -241,6 +248,8 @@ struct Gen<'a> {
     tree_ir: HashMap<ScopeIdx, ir::ScopeId>,
     envs: HashMap<ir::ScopeId, EnvInfo>,
     next_template_id: u32,
+    /// Generating global eval code rather than a script (`IrGenOptions::eval_code`).
+    eval_code: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -255,6 +264,7 @@ impl<'a> Gen<'a> {
             tree_ir: HashMap::new(),
             envs: HashMap::new(),
             next_template_id: 0,
+            eval_code: false,
         }
     }
 

@@ -5,7 +5,7 @@ use ir::{FunctionKind, Module, Opcode};
 use super::*;
 
 fn lower_opts(src: &str, strict: bool) -> Module {
-    match lower_script(src, "test.js", &IrGenOptions { strict }) {
+    match lower_script(src, "test.js", &IrGenOptions { strict, eval_code: false }) {
         Ok(m) => {
             if let Err(errs) = ir::verify::verify_module(&m) {
                 panic!(

@@ -90,6 +90,13 @@ macro_rules! for_each_hir_inst {
         /// Writes global `imm` (operand: value); in strict functions a ReferenceError if it
         /// does not exist.
         StoreGlobal = "store_global" args(1) targets(0) imm(Name) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS] -> none;
+        /// GlobalDeclarationInstantiation of a script (EvalDeclarationInstantiation's global
+        /// checks for eval code): operand 0 is the script's top-level environment, whose slots
+        /// 0, 1, ... hold the lexical declarations `imm` lists (undefined when it lists none);
+        /// `imm` lists the declarations, separated by spaces, each a kind letter and the name
+        /// (`l` let or class, `c` const, `f` function, `v` var, `b` Annex B function var).
+        /// SyntaxError or TypeError on a conflict with what earlier scripts declared.
+        DeclareGlobals = "declare_globals" args(1) targets(0) imm(Name) [READS_HEAP | WRITES_HEAP | MAY_THROW] -> none;
         /// A new empty object; operand 0, if present, is its prototype (object or null).
         AllocObject = "alloc_object" args(0+) targets(0) imm(None) [] -> object;
         /// A new array of length `imm`, all holes.

@@ -5,23 +5,24 @@ function generic(a, b) { return a + b; }
 
 // Auto-generated content below. Please do not modify manually.
 
-// CHECK:      bundle "{{.*}}arith-typed.js": 3 functions, 5 strings
+// CHECK:      bundle "{{.*}}arith-typed.js": 3 functions, 6 strings
 // CHECK-EMPTY:
 // CHECK-NEXT: function 0 "": params 0, length 0, frame 4, ic 0
 // CHECK-NEXT:   0000: load_const_undefined r0
-// CHECK-NEXT:   0002: create_closure r3, r0, f1
-// CHECK-NEXT:   0007: load_const_string r2, "typed"
-// CHECK-NEXT:   0011: call_builtin r1, declareGlobalFunction, r2, 2
-// CHECK-NEXT:   0016: create_closure r3, r0, f2
-// CHECK-NEXT:   0021: load_const_string r2, "generic"
-// CHECK-NEXT:   0025: call_builtin r0, declareGlobalFunction, r2, 2
-// CHECK-NEXT:   0030: ret_undefined
+// CHECK-NEXT:   0002: declare_globals r0, "ftyped fgeneric"
+// CHECK-NEXT:   0006: create_closure r3, r0, f1
+// CHECK-NEXT:   0011: load_const_string r2, "typed"
+// CHECK-NEXT:   0015: call_builtin r1, declareGlobalFunction, r2, 2
+// CHECK-NEXT:   0020: create_closure r3, r0, f2
+// CHECK-NEXT:   0025: load_const_string r2, "generic"
+// CHECK-NEXT:   0029: call_builtin r0, declareGlobalFunction, r2, 2
+// CHECK-NEXT:   0034: ret_undefined
 // CHECK-NEXT:   locations:
-// CHECK-NEXT:     0000 3:10
-// CHECK-NEXT:     0016 4:10
-// CHECK-NEXT:     0030 4:1
+// CHECK-NEXT:     0006 3:10
+// CHECK-NEXT:     0020 4:10
+// CHECK-NEXT:     0034 4:1
 // CHECK-EMPTY:
-// CHECK-NEXT: function 1 "typed": params 2, length 2, frame 2, ic 0, flags constructor, source s3
+// CHECK-NEXT: function 1 "typed": params 2, length 2, frame 2, ic 0, flags constructor, source s4
 // CHECK-NEXT:   0000: load_param r0, 1
 // CHECK-NEXT:   0003: load_param r1, 2
 // CHECK-NEXT:   0006: to_number r0, r0
@@ -37,7 +38,7 @@ function generic(a, b) { return a + b; }
 // CHECK-NEXT:     0012 3:47
 // CHECK-NEXT:     0026 3:40
 // CHECK-EMPTY:
-// CHECK-NEXT: function 2 "generic": params 2, length 2, frame 2, ic 0, flags constructor, source s4
+// CHECK-NEXT: function 2 "generic": params 2, length 2, frame 2, ic 0, flags constructor, source s5
 // CHECK-NEXT:   0000: load_param r0, 1
 // CHECK-NEXT:   0003: load_param r1, 2
 // CHECK-NEXT:   0006: add r0, r0, r1

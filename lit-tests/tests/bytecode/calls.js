@@ -5,23 +5,24 @@ function g(x) { return x; }
 
 // Auto-generated content below. Please do not modify manually.
 
-// CHECK:      bundle "{{.*}}calls.js": 3 functions, 6 strings
+// CHECK:      bundle "{{.*}}calls.js": 3 functions, 7 strings
 // CHECK-EMPTY:
 // CHECK-NEXT: function 0 "": params 0, length 0, frame 4, ic 0
 // CHECK-NEXT:   0000: load_const_undefined r0
-// CHECK-NEXT:   0002: create_closure r3, r0, f1
-// CHECK-NEXT:   0007: load_const_string r2, "f"
-// CHECK-NEXT:   0011: call_builtin r1, declareGlobalFunction, r2, 2
-// CHECK-NEXT:   0016: create_closure r3, r0, f2
-// CHECK-NEXT:   0021: load_const_string r2, "g"
-// CHECK-NEXT:   0025: call_builtin r0, declareGlobalFunction, r2, 2
-// CHECK-NEXT:   0030: ret_undefined
+// CHECK-NEXT:   0002: declare_globals r0, "ff fg"
+// CHECK-NEXT:   0006: create_closure r3, r0, f1
+// CHECK-NEXT:   0011: load_const_string r2, "f"
+// CHECK-NEXT:   0015: call_builtin r1, declareGlobalFunction, r2, 2
+// CHECK-NEXT:   0020: create_closure r3, r0, f2
+// CHECK-NEXT:   0025: load_const_string r2, "g"
+// CHECK-NEXT:   0029: call_builtin r0, declareGlobalFunction, r2, 2
+// CHECK-NEXT:   0034: ret_undefined
 // CHECK-NEXT:   locations:
-// CHECK-NEXT:     0000 3:10
-// CHECK-NEXT:     0016 4:10
-// CHECK-NEXT:     0030 4:1
+// CHECK-NEXT:     0006 3:10
+// CHECK-NEXT:     0020 4:10
+// CHECK-NEXT:     0034 4:1
 // CHECK-EMPTY:
-// CHECK-NEXT: function 1 "f": params 3, length 3, frame 7, ic 2, flags constructor, source s4
+// CHECK-NEXT: function 1 "f": params 3, length 3, frame 7, ic 2, flags constructor, source s5
 // CHECK-NEXT:   0000: load_param r3, 1
 // CHECK-NEXT:   0003: load_param r0, 2
 // CHECK-NEXT:   0006: load_param r5, 3
@@ -42,7 +43,7 @@ function g(x) { return x; }
 // CHECK-NEXT:     0046 3:30
 // CHECK-NEXT:     0050 3:23
 // CHECK-EMPTY:
-// CHECK-NEXT: function 2 "g": params 1, length 1, frame 1, ic 0, flags constructor, source s5
+// CHECK-NEXT: function 2 "g": params 1, length 1, frame 1, ic 0, flags constructor, source s6
 // CHECK-NEXT:   0000: load_param r0, 1
 // CHECK-NEXT:   0003: ret r0
 // CHECK-NEXT:   locations:

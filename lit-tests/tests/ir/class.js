@@ -12,55 +12,61 @@ class B extends A {
 // CHECK:      module "{{.*}}class.js" top_level=@0
 // CHECK-EMPTY:
 // CHECK-NEXT: scope $0 in @0 parent=none
-// CHECK-NEXT:   $0.0 let "B"
+// CHECK-NEXT:   $0.0 let "A"
+// CHECK-NEXT:   $0.1 let "B"
+// CHECK-EMPTY:
+// CHECK-NEXT: scope $1 in @0 parent=$0
+// CHECK-NEXT:   $1.0 let "B"
 // CHECK-EMPTY:
 // CHECK-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // CHECK-NEXT: %BB0:
 // CHECK-NEXT:   %0 = alloc_stack "%completion" : any|empty
-// CHECK-NEXT:   %1 = alloc_stack "A" : any|empty
-// CHECK-NEXT:   %2 = alloc_stack "B" : any|empty
 // CHECK-NEXT:   store_stack undefined, %0
-// CHECK-NEXT:   store_stack empty, %1
-// CHECK-NEXT:   store_stack empty, %2
-// CHECK-NEXT:   %3 = create_closure @1:"A" undefined : closure
-// CHECK-NEXT:   %4 = call_builtin #1 %3, empty : any
-// CHECK-NEXT:   %5 = create_closure @2:"get" undefined : closure
-// CHECK-NEXT:   define_own_property #0 %5, %4, "get"
-// CHECK-NEXT:   store_stack %3, %1
-// CHECK-NEXT:   %6 = create_scope $0 undefined : environment
-// CHECK-NEXT:   store_frame $0.0:"B" empty, %6
-// CHECK-NEXT:   %7 = load_stack %1 : any|empty
-// CHECK-NEXT:   %8 = create_closure @3:"B" %6 : closure
-// CHECK-NEXT:   %9 = call_builtin #1 %8, %7 : any
-// CHECK-NEXT:   %10 = create_closure @4:"get" %6 : closure
-// CHECK-NEXT:   %11 = call_builtin #2 %10, %9 : any
-// CHECK-NEXT:   define_own_property #0 %10, %9, "get"
-// CHECK-NEXT:   %12 = create_closure @5:"make" %6 : closure
-// CHECK-NEXT:   define_own_property #0 %12, %8, "make"
-// CHECK-NEXT:   store_frame $0.0:"B" %8, %6
-// CHECK-NEXT:   store_stack %8, %2
-// CHECK-NEXT:   %13 = load_stack %0 : any|empty
-// CHECK-NEXT:   return %13
+// CHECK-NEXT:   %1 = create_scope $0 undefined : environment
+// CHECK-NEXT:   store_frame $0.0:"A" empty, %1
+// CHECK-NEXT:   store_frame $0.1:"B" empty, %1
+// CHECK-NEXT:   declare_globals "lA lB" %1
+// CHECK-NEXT:   %2 = create_closure @1:"A" %1 : closure
+// CHECK-NEXT:   %3 = call_builtin #1 %2, empty : any
+// CHECK-NEXT:   %4 = create_closure @2:"get" %1 : closure
+// CHECK-NEXT:   define_own_property #0 %4, %3, "get"
+// CHECK-NEXT:   store_frame $0.0:"A" %2, %1
+// CHECK-NEXT:   %5 = create_scope $1 %1 : environment
+// CHECK-NEXT:   store_frame $1.0:"B" empty, %5
+// CHECK-NEXT:   %6 = load_frame $0.0:"A" %1 : any|empty
+// CHECK-NEXT:   %7 = create_closure @3:"B" %5 : closure
+// CHECK-NEXT:   %8 = call_builtin #1 %7, %6 : any
+// CHECK-NEXT:   %9 = create_closure @4:"get" %5 : closure
+// CHECK-NEXT:   %10 = call_builtin #2 %9, %8 : any
+// CHECK-NEXT:   define_own_property #0 %9, %8, "get"
+// CHECK-NEXT:   %11 = create_closure @5:"make" %5 : closure
+// CHECK-NEXT:   define_own_property #0 %11, %7, "make"
+// CHECK-NEXT:   store_frame $1.0:"B" %7, %5
+// CHECK-NEXT:   store_frame $0.1:"B" %7, %1
+// CHECK-NEXT:   %12 = load_stack %0 : any|empty
+// CHECK-NEXT:   return %12
 // CHECK-EMPTY:
-// CHECK-NEXT: function @1 "A"("x") kind=class_constructor strict parent=none length=1 loc=3:1 source="class A { constructor(x) { this.x = x; } get() { return this.x; } }"
-// CHECK-NEXT: %BB0:
-// CHECK-NEXT:   %0 = alloc_stack "x" : any|empty
-// CHECK-NEXT:   %1 = load_param #0 : any
-// CHECK-NEXT:   %2 = load_param #1 : any
-// CHECK-NEXT:   store_stack %2, %0
-// CHECK-NEXT:   %3 = load_stack %0 : any|empty
-// CHECK-NEXT:   store_property %3, %1, "x"
-// CHECK-NEXT:   return undefined
-// CHECK-EMPTY:
-// CHECK-NEXT: function @2 "get"() kind=method strict parent=none length=0 loc=3:42 source="get() { return this.x; }"
-// CHECK-NEXT: %BB0:
-// CHECK-NEXT:   %0 = load_param #0 : any
-// CHECK-NEXT:   %1 = load_property %0, "x" : any
-// CHECK-NEXT:   return %1
-// CHECK-EMPTY:
-// CHECK-NEXT: function @3 "B"() kind=derived_constructor strict parent=$0 length=0 loc=4:1 source="class B extends A {\n  constructor() { super(1); }\n  get() { return super.get() + 1; }\n  static make() { return new B(); }\n}"
+// CHECK-NEXT: function @1 "A"("x") kind=class_constructor strict parent=$0 length=1 loc=3:1 source="class A { constructor(x) { this.x = x; } get() { return this.x; } }"
 // CHECK-NEXT: %BB0:
 // CHECK-NEXT:   %0 = get_parent_scope $0 : environment
+// CHECK-NEXT:   %1 = alloc_stack "x" : any|empty
+// CHECK-NEXT:   %2 = load_param #0 : any
+// CHECK-NEXT:   %3 = load_param #1 : any
+// CHECK-NEXT:   store_stack %3, %1
+// CHECK-NEXT:   %4 = load_stack %1 : any|empty
+// CHECK-NEXT:   store_property %4, %2, "x"
+// CHECK-NEXT:   return undefined
+// CHECK-EMPTY:
+// CHECK-NEXT: function @2 "get"() kind=method strict parent=$0 length=0 loc=3:42 source="get() { return this.x; }"
+// CHECK-NEXT: %BB0:
+// CHECK-NEXT:   %0 = get_parent_scope $0 : environment
+// CHECK-NEXT:   %1 = load_param #0 : any
+// CHECK-NEXT:   %2 = load_property %1, "x" : any
+// CHECK-NEXT:   return %2
+// CHECK-EMPTY:
+// CHECK-NEXT: function @3 "B"() kind=derived_constructor strict parent=$1 length=0 loc=4:1 source="class B extends A {\n  constructor() { super(1); }\n  get() { return super.get() + 1; }\n  static make() { return new B(); }\n}"
+// CHECK-NEXT: %BB0:
+// CHECK-NEXT:   %0 = get_parent_scope $1 : environment
 // CHECK-NEXT:   %1 = alloc_stack "this" : any|empty
 // CHECK-NEXT:   store_stack empty, %1
 // CHECK-NEXT:   %2 = get_new_target : anyobject|undefined
@@ -78,9 +84,9 @@ class B extends A {
 // CHECK-NEXT: %BB2:
 // CHECK-NEXT:   throw_error ReferenceError "Super constructor may only be called once"
 // CHECK-EMPTY:
-// CHECK-NEXT: function @4 "get"() kind=method strict parent=$0 length=0 loc=6:3 source="get() { return super.get() + 1; }"
+// CHECK-NEXT: function @4 "get"() kind=method strict parent=$1 length=0 loc=6:3 source="get() { return super.get() + 1; }"
 // CHECK-NEXT: %BB0:
-// CHECK-NEXT:   %0 = get_parent_scope $0 : environment
+// CHECK-NEXT:   %0 = get_parent_scope $1 : environment
 // CHECK-NEXT:   %1 = load_param #0 : any
 // CHECK-NEXT:   %2 = get_home_object : anyobject
 // CHECK-NEXT:   %3 = call_builtin #4 %2, "get", %1 : any
@@ -88,10 +94,10 @@ class B extends A {
 // CHECK-NEXT:   %5 = binary_op "+" %4, 1 : string|number|bigint
 // CHECK-NEXT:   return %5
 // CHECK-EMPTY:
-// CHECK-NEXT: function @5 "make"() kind=method strict parent=$0 length=0 loc=7:10 source="make() { return new B(); }"
+// CHECK-NEXT: function @5 "make"() kind=method strict parent=$1 length=0 loc=7:10 source="make() { return new B(); }"
 // CHECK-NEXT: %BB0:
-// CHECK-NEXT:   %0 = get_parent_scope $0 : environment
-// CHECK-NEXT:   %1 = load_frame $0.0:"B" %0 : any|empty
+// CHECK-NEXT:   %0 = get_parent_scope $1 : environment
+// CHECK-NEXT:   %1 = load_frame $1.0:"B" %0 : any|empty
 // CHECK-NEXT:   %2 = throw_if_empty "B" %1 : any
 // CHECK-NEXT:   %3 = construct %2, %2 : anyobject
 // CHECK-NEXT:   return %3

@@ -15,6 +15,7 @@ function f(arr, obj) {
 // CHECK-NEXT: %BB0:
 // CHECK-NEXT:   %0 = alloc_stack "%completion" : any|empty
 // CHECK-NEXT:   store_stack undefined, %0
+// CHECK-NEXT:   declare_globals "ff" undefined
 // CHECK-NEXT:   %1 = create_closure @1:"f" undefined : closure
 // CHECK-NEXT:   %2 = call_builtin #15 "f", %1 : any
 // CHECK-NEXT:   %3 = load_stack %0 : any|empty

@@ -12,6 +12,7 @@ function f() { return typeof v; }
 // CHECK-NEXT: %BB0:
 // CHECK-NEXT:   %0 = alloc_stack "%completion" : any|empty
 // CHECK-NEXT:   store_stack undefined, %0
+// CHECK-NEXT:   declare_globals "ff vv" undefined
 // CHECK-NEXT:   %1 = create_closure @1:"f" undefined : closure
 // CHECK-NEXT:   %2 = call_builtin #15 "f", %1 : any
 // CHECK-NEXT:   %3 = call_builtin #14 "v" : any

@@ -15,6 +15,7 @@ function outer() {
 // CHECK-EMPTY:
 // CHECK-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // CHECK-NEXT: %BB0:
+// CHECK-NEXT:   declare_globals "fouter" undefined
 // CHECK-NEXT:   %0 = create_closure @1:"outer" undefined : closure
 // CHECK-NEXT:   %1 = call_builtin #15 "outer", %0 : any
 // CHECK-NEXT:   return undefined

@@ -15,6 +15,7 @@ function sum(n) {
 // IR-NEXT: %BB0:
 // IR-NEXT:   %0 = alloc_stack "%completion" : any|empty
 // IR-NEXT:   store_stack undefined, %0
+// IR-NEXT:   declare_globals "fsum" undefined
 // IR-NEXT:   %1 = create_closure @1:"sum" undefined : closure
 // IR-NEXT:   %2 = call_builtin #15 "sum", %1 : any
 // IR-NEXT:   %3 = load_stack %0 : any|empty
@@ -57,6 +58,7 @@ function sum(n) {
 // OPT-EMPTY:
 // OPT-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // OPT-NEXT: %BB0:
+// OPT-NEXT:   declare_globals "fsum" undefined
 // OPT-NEXT:   %0 = create_closure @1:"sum" undefined : closure
 // OPT-NEXT:   %1 = call_builtin #15 "sum", %0 : any
 // OPT-NEXT:   return undefined

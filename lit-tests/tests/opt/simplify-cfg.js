@@ -15,6 +15,7 @@ function f(x) {
 // IR-NEXT: %BB0:
 // IR-NEXT:   %0 = alloc_stack "%completion" : any|empty
 // IR-NEXT:   store_stack undefined, %0
+// IR-NEXT:   declare_globals "ff" undefined
 // IR-NEXT:   %1 = create_closure @1:"f" undefined : closure
 // IR-NEXT:   %2 = call_builtin #15 "f", %1 : any
 // IR-NEXT:   %3 = load_stack %0 : any|empty
@@ -51,6 +52,7 @@ function f(x) {
 // OPT-EMPTY:
 // OPT-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // OPT-NEXT: %BB0:
+// OPT-NEXT:   declare_globals "ff" undefined
 // OPT-NEXT:   %0 = create_closure @1:"f" undefined : closure
 // OPT-NEXT:   %1 = call_builtin #15 "f", %0 : any
 // OPT-NEXT:   return undefined

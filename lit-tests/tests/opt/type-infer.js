@@ -13,6 +13,7 @@ function f(a) {
 // CHECK-EMPTY:
 // CHECK-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // CHECK-NEXT: %BB0:
+// CHECK-NEXT:   declare_globals "ff" undefined
 // CHECK-NEXT:   %0 = create_closure @1:"f" undefined : closure
 // CHECK-NEXT:   %1 = call_builtin #15 "f", %0 : any
 // CHECK-NEXT:   return undefined

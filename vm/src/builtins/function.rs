@@ -102,7 +102,7 @@ pub(crate) fn create_dynamic_function(rt: &mut Runtime, args: &[Value], kind: Dy
         DynamicKind::AsyncGenerator => ("async function*", "AsyncGeneratorFunction"),
     };
     let source = format!("({prefix} anonymous({}\n) {{\n{body}\n}})", p.join(","));
-    let bytes = rt.compile_source(&source, "anonymous")?;
+    let bytes = rt.compile_source(&source, "anonymous", crate::runtime::SourceKind::Script)?;
     let realm = rt.realm;
     let f = rt.eval_bundle(bytes, realm)?;
     if !rt.is_callable(f) {

@@ -5,7 +5,7 @@ use super::{arg, Builtin};
 use crate::gc::Gc;
 use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::JsObject;
-use crate::runtime::{ErrorKind, JsResult, Runtime};
+use crate::runtime::{ErrorKind, JsResult, Runtime, SourceKind};
 use crate::string::StrView;
 use crate::value::Value;
 use ecma::conv;
@@ -97,20 +97,20 @@ fn eval(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
         return Ok(x);
     }
     let source = rt.string_to_rust(x);
-    let bytes = rt.compile_source(&source, "eval")?;
+    let bytes = rt.compile_source(&source, "eval", SourceKind::Eval)?;
     let realm = rt.realm;
     rt.eval_bundle(bytes, realm)
 }
 
 impl Runtime {
     /// Compiles source text with the compile hook; a failure throws the SyntaxError.
-    pub(crate) fn compile_source(&mut self, source: &str, name: &str) -> JsResult<Vec<u8>> {
+    pub(crate) fn compile_source(&mut self, source: &str, name: &str, kind: SourceKind) -> JsResult<Vec<u8>> {
         let Some(hook) = self.host.compiler.as_mut() else {
             return Err(
                 self.throw_error(ErrorKind::EvalError, "code generation from strings is not supported (no compiler)")
             );
         };
-        match hook(source, name) {
+        match hook(source, name, kind) {
             Ok(b) => Ok(b),
             Err(msg) => {
                 let first = msg.lines().next().unwrap_or("").to_string();

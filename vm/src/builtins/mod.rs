@@ -419,6 +419,7 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
         intrinsics: vec![Value::UNDEFINED; Intrinsic::COUNT],
         shapes: tmp_shapes,
         templates: hashbrown::HashMap::new(),
+        globals: Default::default(),
     });
     rt.realm = index;
 

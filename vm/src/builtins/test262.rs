@@ -60,7 +60,7 @@ fn detach_array_buffer(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResu
 fn eval_script(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let s = rt.to_string(arg(args, 0))?;
     let source = rt.string_to_rust(s);
-    let bytes = rt.compile_source(&source, "evalScript")?;
+    let bytes = rt.compile_source(&source, "evalScript", crate::runtime::SourceKind::Script)?;
     let realm = rt.realm;
     rt.eval_bundle(bytes, realm)
 }

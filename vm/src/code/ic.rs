@@ -1,6 +1,6 @@
 //! Property inline caches.
 //!
-//! `get_by_id`, `try_get_by_id`, `put_by_id` and `try_put_by_id` carry an IC slot; the
+//! `get_by_id`, `put_by_id`, `get_global`, `typeof_global` and `put_global` carry an IC slot; the
 //! runtime keeps one [`Ic`] entry per slot (the bundle itself is read-only). An entry is
 //! monomorphic and keyed by the receiver's shape, which fixes both the receiver's own layout
 //! and its prototype (see `object/shape.rs`):

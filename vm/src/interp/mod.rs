@@ -750,6 +750,12 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         set!(dst, v);
                     }
                     Inst::GetGlobalObject { dst } => set!(dst, Value::object(rt.global_object())),
+                    Inst::DeclareGlobals { env, decls } => {
+                        safepoint!();
+                        let (e, d) = (reg!(env), strings!()[decls as usize]);
+                        sync!();
+                        tri!(rt.declare_globals(e, d));
+                    }
 
                     // ---- Generic operators ----
                     Inst::Add { dst, lhs, rhs } => {
@@ -1177,7 +1183,7 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                     }
 
                     // ---- Properties ----
-                    Inst::GetById { dst, obj, name, ic } | Inst::TryGetById { dst, obj, name, ic } => {
+                    Inst::GetById { dst, obj, name, ic } => {
                         let o = reg!(obj);
                         if o.is_object() {
                             let ob: Gc<JsObject> = o.gc();
@@ -1195,12 +1201,11 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                             continue;
                         }
                         let key = name_key!(name);
-                        let is_try = matches!(*inst, Inst::TryGetById { .. });
                         sync!();
-                        let v = tri!(ops::property::get_by_id_slow(rt, o, key, ic_base!() + ic as usize, is_try));
+                        let v = tri!(ops::property::get_by_id_slow(rt, o, key, ic_base!() + ic as usize, false));
                         set!(dst, v);
                     }
-                    Inst::GetGlobal { dst, name, ic } => {
+                    Inst::GetGlobal { dst, name, ic } | Inst::TypeofGlobal { dst, name, ic } => {
                         let g = rt.global_object();
                         let shape = rt.heap.get(g).shape;
                         let site = (ic_base!() + ic as usize) * ic::WAYS;
@@ -1210,17 +1215,25 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                             continue;
                         }
                         let key = name_key!(name);
+                        let is_typeof = matches!(*inst, Inst::TypeofGlobal { .. });
                         sync!();
-                        let v = tri!(ops::property::get_by_id_slow(
-                            rt,
-                            Value::object(g),
-                            key,
-                            ic_base!() + ic as usize,
-                            true
-                        ));
+                        let v = tri!(ops::property::get_global_slow(rt, key, ic_base!() + ic as usize, is_typeof));
                         set!(dst, v);
                     }
-                    Inst::PutById { obj, name, value, ic } | Inst::TryPutById { obj, name, value, ic } => {
+                    Inst::PutGlobal { name, value, ic } => {
+                        let v = reg!(value);
+                        let site = (ic_base!() + ic as usize) * ic::WAYS;
+                        if ic_write(rt, site, rt.global_object(), v) {
+                            ip += 1;
+                            continue;
+                        }
+                        safepoint!();
+                        let v = reg!(value);
+                        let key = name_key!(name);
+                        sync!();
+                        tri!(ops::property::put_global_slow(rt, key, v, strict!(), ic_base!() + ic as usize));
+                    }
+                    Inst::PutById { obj, name, value, ic } => {
                         let o = reg!(obj);
                         let v = reg!(value);
                         if o.is_object() {
@@ -1234,9 +1247,8 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         safepoint!();
                         let (o, v) = (reg!(obj), reg!(value));
                         let key = name_key!(name);
-                        let is_try = matches!(*inst, Inst::TryPutById { .. });
                         sync!();
-                        tri!(ops::property::put_by_id_slow(rt, o, key, v, strict!(), ic_base!() + ic as usize, is_try));
+                        tri!(ops::property::put_by_id_slow(rt, o, key, v, strict!(), ic_base!() + ic as usize, false));
                     }
                     Inst::GetByVal { dst, obj, key } => {
                         let (o, k) = (reg!(obj), reg!(key));

@@ -124,6 +124,11 @@ pub(crate) fn step(rt: &mut Runtime, ip: u32) -> JsResult<Value> {
             set!(dst, Value::object(rt.global_object()));
             None
         }
+        Inst::DeclareGlobals { env, decls } => {
+            rt.safepoint()?;
+            rt.declare_globals(reg!(env), strings[decls as usize])?;
+            None
+        }
 
         Inst::Add { dst, lhs, rhs } | Inst::AddN { dst, lhs, rhs } => {
             rt.safepoint()?;
@@ -337,7 +342,7 @@ pub(crate) fn step(rt: &mut Runtime, ip: u32) -> JsResult<Value> {
             None
         }
 
-        Inst::GetById { dst, obj, name, ic } | Inst::TryGetById { dst, obj, name, ic } => {
+        Inst::GetById { dst, obj, name, ic } => {
             let o = reg!(obj);
             if o.is_object() {
                 let ob: Gc<JsObject> = o.gc();
@@ -348,25 +353,35 @@ pub(crate) fn step(rt: &mut Runtime, ip: u32) -> JsResult<Value> {
                 }
             }
             let key = name_key(rt, name);
-            let is_try = matches!(inst, Inst::TryGetById { .. });
-            let v = ops::property::get_by_id_slow(rt, o, key, ic_base + ic as usize, is_try)?;
+            let v = ops::property::get_by_id_slow(rt, o, key, ic_base + ic as usize, false)?;
             set!(dst, v);
             None
         }
-        Inst::GetGlobal { dst, name, ic } => {
+        Inst::GetGlobal { dst, name, ic } | Inst::TypeofGlobal { dst, name, ic } => {
             let go = rt.global_object();
             let shape = rt.heap.get(go).shape;
             if let Some(v) = super::ic_read(rt, (ic_base + ic as usize) * ic::WAYS, go, shape) {
                 set!(dst, v);
                 return Ok(Value::UNDEFINED);
             }
-            let g = Value::object(go);
             let key = name_key(rt, name);
-            let v = ops::property::get_by_id_slow(rt, g, key, ic_base + ic as usize, true)?;
+            let is_typeof = matches!(inst, Inst::TypeofGlobal { .. });
+            let v = ops::property::get_global_slow(rt, key, ic_base + ic as usize, is_typeof)?;
             set!(dst, v);
             None
         }
-        Inst::PutById { obj, name, value, ic } | Inst::TryPutById { obj, name, value, ic } => {
+        Inst::PutGlobal { name, value, ic } => {
+            let v = reg!(value);
+            if super::ic_write(rt, (ic_base + ic as usize) * ic::WAYS, rt.global_object(), v) {
+                return Ok(Value::UNDEFINED);
+            }
+            rt.safepoint()?;
+            let v = reg!(value);
+            let key = name_key(rt, name);
+            ops::property::put_global_slow(rt, key, v, strict, ic_base + ic as usize)?;
+            None
+        }
+        Inst::PutById { obj, name, value, ic } => {
             let (o, v) = (reg!(obj), reg!(value));
             if o.is_object() && super::ic_write(rt, (ic_base + ic as usize) * ic::WAYS, o.gc(), v) {
                 return Ok(Value::UNDEFINED);
@@ -374,8 +389,7 @@ pub(crate) fn step(rt: &mut Runtime, ip: u32) -> JsResult<Value> {
             rt.safepoint()?;
             let (o, v) = (reg!(obj), reg!(value));
             let key = name_key(rt, name);
-            let is_try = matches!(inst, Inst::TryPutById { .. });
-            ops::property::put_by_id_slow(rt, o, key, v, strict, ic_base + ic as usize, is_try)?;
+            ops::property::put_by_id_slow(rt, o, key, v, strict, ic_base + ic as usize, false)?;
             None
         }
         Inst::GetByVal { dst, obj, key } => {

@@ -104,8 +104,7 @@ fn fib_bundle(n: i32) -> Vec<u8> {
     f.asm.emit_branch(Inst::JmpFalse { off: 0, cond: 2 }, rec);
     f.asm.emit(Inst::Ret { value: 0 });
     f.asm.bind(rec);
-    f.asm.emit(Inst::GetGlobalObject { dst: 3 });
-    f.asm.emit(Inst::TryGetById { dst: 3, obj: 3, name: 0, ic: 0 });
+    f.asm.emit(Inst::GetGlobal { dst: 3, name: 0, ic: 0 });
     f.asm.emit(Inst::LoadConstUndefined { dst: 4 });
     f.asm.emit(Inst::LoadConstInt { dst: 1, value: 1 });
     f.asm.emit(Inst::Sub { dst: 5, lhs: 0, rhs: 1 });

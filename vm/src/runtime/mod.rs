@@ -31,6 +31,7 @@ pub mod convert;
 pub mod error;
 pub mod frame;
 pub mod function;
+pub mod global_env;
 pub mod handles;
 pub mod iteration;
 pub mod jobs;
@@ -120,8 +121,19 @@ impl Default for RuntimeOptions {
 }
 
 /// The compiler entry point the runtime uses for `$262.evalScript`, `run_script`, and
-/// eval-like features: `(source, file name) -> bundle bytes or "SyntaxError: ..."`.
-pub type CompileHook = Box<dyn FnMut(&str, &str) -> Result<Vec<u8>, String>>;
+/// eval-like features: `(source, file name, kind) -> bundle bytes or "SyntaxError: ..."`.
+pub type CompileHook = Box<dyn FnMut(&str, &str, SourceKind) -> Result<Vec<u8>, String>>;
+
+/// What source text the compile hook is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// A script: its top-level `let`, `const` and `class` declarations join the realm's
+    /// global lexical environment (`run_script`, `$262.evalScript`, the Function
+    /// constructor's source).
+    Script,
+    /// Global eval code (an indirect `eval`): its lexical declarations are its own.
+    Eval,
+}
 
 /// A pending exception: the thrown value is in `Runtime::exception`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -393,7 +405,7 @@ impl Runtime {
         let Some(hook) = self.host.compiler.as_mut() else {
             return Err(JsError::plain("Error", "no compiler is installed (Runtime::set_compiler)"));
         };
-        hook(source, file_name).map_err(|msg| JsError::from_compile_error(&msg))
+        hook(source, file_name, SourceKind::Script).map_err(|msg| JsError::from_compile_error(&msg))
     }
 
     /// Runs `source` as a script and gives its completion value (not rooted); jobs stay

@@ -668,7 +668,7 @@ impl Runtime {
     /// A dictionary-mode shape's version moved (a property removed, or its attributes
     /// changed; `dict_version`): compiled code that read its properties at their slots
     /// (the global object's, say) is not entered again.
-    fn dictionary_changed(&mut self, _shape: Gc<Shape>) {
+    pub(crate) fn dictionary_changed(&mut self, _shape: Gc<Shape>) {
         #[cfg(feature = "jit")]
         self.invalidate_code(Some(_shape));
     }

@@ -6,6 +6,7 @@
 
 use crate::gc::{Gc, Heap};
 use crate::object::{JsObject, Shape};
+use crate::runtime::global_env::GlobalDecls;
 use crate::value::Value;
 
 macro_rules! for_each_intrinsic {
@@ -98,6 +99,8 @@ pub struct Realm {
     pub shapes: RealmShapes,
     /// Template objects of tagged templates, by (bundle, template id).
     pub templates: hashbrown::HashMap<(u32, u32), Value>,
+    /// The scripts' global lexical declarations and var names.
+    pub globals: GlobalDecls,
 }
 
 impl Realm {
@@ -130,6 +133,7 @@ impl Realm {
         for &v in self.templates.values() {
             heap.mark_value(v);
         }
+        self.globals.trace(heap);
     }
 
     /// The intrinsic `i`.

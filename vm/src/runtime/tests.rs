@@ -66,10 +66,10 @@ fn run_script_reports_a_missing_compiler_and_compile_errors() {
     let mut rt = rt();
     let e = rt.run_script("1", "a.js").expect_err("no compiler is installed");
     assert!(e.message.contains("no compiler"), "{}", e.message);
-    rt.set_compiler(Box::new(|_, file| Err(format!("{file}:1:5: SyntaxError: Unexpected token\n1 +\n    ^"))));
+    rt.set_compiler(Box::new(|_, file, _| Err(format!("{file}:1:5: SyntaxError: Unexpected token\n1 +\n    ^"))));
     let e = rt.run_script("1 +", "b.js").expect_err("the source does not compile");
     assert_eq!((e.name.as_str(), e.message.as_str()), ("SyntaxError", "Unexpected token"));
     // What the hook returns is verified like any bundle.
-    rt.set_compiler(Box::new(|_, _| Ok(b"not a bundle".to_vec())));
+    rt.set_compiler(Box::new(|_, _, _| Ok(b"not a bundle".to_vec())));
     assert!(rt.run_script("1", "c.js").is_err());
 }

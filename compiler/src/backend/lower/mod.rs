@@ -124,18 +124,17 @@ struct Lowering<'a> {
     in_loop: HashSet<Block>,
     /// Whether the block being lowered is in a loop.
     cur_in_loop: bool,
-    /// The literals (and the global object, as `None`) used in loops that are loaded once,
-    /// at the start of the entry block: the `MAX_HOISTED` used most often in loops.
-    hoistable: HashSet<Option<Value>>,
+    /// The literals used in loops that are loaded once, at the start of the entry block: the
+    /// `MAX_HOISTED` used most often in loops.
+    hoistable: HashSet<Value>,
     /// The registers of the hoisted literals loaded so far.
-    hoisted: HashMap<Option<Value>, VReg>,
+    hoisted: HashMap<Value, VReg>,
     /// The loads of `hoisted`, inserted into the entry block at the end.
     hoisted_loads: Vec<LInst>,
     /// Where in the entry block's LIR the hoisted loads go (after `start_generator`).
     entry_insert_at: usize,
-    /// Per-block cache of materialized literals and of the global object.
+    /// Per-block cache of materialized literals.
     lit_cache: HashMap<Value, VReg>,
-    global_cache: Option<VReg>,
     /// The instructions of the block being lowered.
     cur: Vec<LInst>,
     loc: Loc,
@@ -169,7 +168,6 @@ impl<'a> Lowering<'a> {
             hoisted_loads: Vec::new(),
             entry_insert_at: 0,
             lit_cache: HashMap::new(),
-            global_cache: None,
             cur: Vec::new(),
             loc: Loc::default(),
         };
@@ -567,7 +565,7 @@ impl<'a> Lowering<'a> {
     /// trade all of them for a large frame and loads of values it may never need.
     fn choose_hoisted(&mut self) {
         let func = self.func;
-        let mut counts: HashMap<Option<Value>, (u32, usize)> = HashMap::new();
+        let mut counts: HashMap<Value, (u32, usize)> = HashMap::new();
         let mut seen = 0usize;
         for &b in &self.order {
             if !self.in_loop.contains(&b) {
@@ -578,22 +576,16 @@ impl<'a> Lowering<'a> {
                 if data.opcode == Opcode::Phi {
                     continue;
                 }
-                let mut note = |key: Option<Value>| {
-                    seen += 1;
-                    counts.entry(key).or_insert((0, seen)).0 += 1;
-                };
-                if matches!(data.opcode, Opcode::LoadGlobal | Opcode::StoreGlobal) {
-                    note(None);
-                }
                 for &a in &data.args {
                     let a = self.resolve(a);
                     if func.as_literal(a).is_some() {
-                        note(Some(a));
+                        seen += 1;
+                        counts.entry(a).or_insert((0, seen)).0 += 1;
                     }
                 }
             }
         }
-        let mut ranked: Vec<(Option<Value>, (u32, usize))> = counts.into_iter().collect();
+        let mut ranked: Vec<(Value, (u32, usize))> = counts.into_iter().collect();
         ranked.sort_by_key(|&(_, (count, first))| (std::cmp::Reverse(count), first));
         self.hoistable = ranked.into_iter().take(MAX_HOISTED).map(|(k, _)| k).collect();
     }
@@ -784,14 +776,14 @@ impl<'a> Lowering<'a> {
         let v = self.resolve(v);
         match self.func.as_literal(v) {
             None => self.vreg(v),
-            Some(lit) if self.cur_in_loop && self.hoistable.contains(&Some(v)) => {
-                if let Some(&r) = self.hoisted.get(&Some(v)) {
+            Some(lit) if self.cur_in_loop && self.hoistable.contains(&v) => {
+                if let Some(&r) = self.hoisted.get(&v) {
                     return r;
                 }
                 let r = self.out.new_vreg(RegClass::Normal);
                 let c = self.constant(lit);
                 self.hoisted_loads.push(LInst { kind: LKind::Op(c.load(r)), loc: self.func.loc });
-                self.hoisted.insert(Some(v), r);
+                self.hoisted.insert(v, r);
                 r
             }
             Some(lit) => {
@@ -814,26 +806,6 @@ impl<'a> Lowering<'a> {
             Some(lit) => MoveSrc::Const(self.constant(lit)),
             None => MoveSrc::Reg(self.vreg(v)),
         }
-    }
-
-    /// A register holding the global object.
-    fn global_object(&mut self) -> VReg {
-        if self.cur_in_loop && self.hoistable.contains(&None) {
-            if let Some(&r) = self.hoisted.get(&None) {
-                return r;
-            }
-            let r = self.out.new_vreg(RegClass::Normal);
-            self.hoisted_loads.push(LInst { kind: LKind::Op(LOp::GetGlobalObject { dst: r }), loc: self.func.loc });
-            self.hoisted.insert(None, r);
-            return r;
-        }
-        if let Some(r) = self.global_cache {
-            return r;
-        }
-        let r = self.out.new_vreg(RegClass::Normal);
-        self.push(LKind::Op(LOp::GetGlobalObject { dst: r }));
-        self.global_cache = Some(r);
-        r
     }
 
     /// The register of the stack slot `slot` (an AllocStack result).
@@ -924,7 +896,6 @@ impl<'a> Lowering<'a> {
         let func = self.func;
         let id = self.lblock[&b];
         self.lit_cache.clear();
-        self.global_cache = None;
         self.cur.clear();
         self.cur_in_loop = self.in_loop.contains(&b);
         let insts = &func.blocks[b].insts;

@@ -222,22 +222,22 @@ impl Lowering<'_> {
             Opcode::LoadGlobal => {
                 let Imm::Name(name) = data.imm else { return Err(bad_imm(data.opcode)) };
                 let name = self.ids.atom(name);
-                let obj = self.global_object();
                 let ic = self.ic();
                 let dst = self.vreg(func.result(inst));
-                self.op(LOp::GetById { dst, obj, name, ic });
+                self.op(LOp::TypeofGlobal { dst, name, ic });
             }
             Opcode::StoreGlobal => {
                 let Imm::Name(name) = data.imm else { return Err(bad_imm(data.opcode)) };
                 let name = self.ids.atom(name);
                 let value = self.operand(args[0]);
-                let obj = self.global_object();
                 let ic = self.ic();
-                self.op(if func.strict {
-                    LOp::TryPutById { obj, name, value, ic }
-                } else {
-                    LOp::PutById { obj, name, value, ic }
-                });
+                self.op(LOp::PutGlobal { name, value, ic });
+            }
+            Opcode::DeclareGlobals => {
+                let Imm::Name(decls) = data.imm else { return Err(bad_imm(data.opcode)) };
+                let decls = self.ids.atom(decls);
+                let env = self.operand(args[0]);
+                self.op(LOp::DeclareGlobals { env, decls });
             }
             Opcode::AllocObject => {
                 let op = match args.first() {

@@ -170,21 +170,24 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             Ok(Value::object(rt.new_array_from(rest)))
         }
         BuiltinId::DeclareGlobalVar => {
-            let name = arg(args, 0);
+            let (name, configurable) = (arg(args, 0), arg(args, 1) == Value::TRUE);
             let key = rt.to_property_key(name)?;
             let g = rt.global_object();
-            if !rt.has_own_property(g, key)? {
+            // An Annex B function var that a lexical declaration shadows is not declared.
+            if rt.global_lexical(key).is_none() && !rt.has_own_property(g, key)? {
                 if !rt.is_extensible(g)? {
                     let n = rt.key_display(key);
                     return Err(rt.throw_type_error(&format!("Cannot declare global variable '{n}'")));
                 }
-                let desc = PropertyDescriptor::data(Value::UNDEFINED, WRITABLE | ENUMERABLE);
+                let attrs = if configurable { WRITABLE | ENUMERABLE | CONFIGURABLE } else { WRITABLE | ENUMERABLE };
+                let desc = PropertyDescriptor::data(Value::UNDEFINED, attrs);
                 rt.define_property_or_throw(g, key, &desc)?;
             }
             Ok(Value::UNDEFINED)
         }
         BuiltinId::DeclareGlobalFunction => {
-            let (name, f) = (arg(args, 0), arg(args, 1));
+            let (name, f, configurable) = (arg(args, 0), arg(args, 1), arg(args, 2) == Value::TRUE);
+            let attrs = if configurable { WRITABLE | ENUMERABLE | CONFIGURABLE } else { WRITABLE | ENUMERABLE };
             let key = rt.to_property_key(name)?;
             let g = rt.global_object();
             let existing = rt.get_own_property(g, key)?;
@@ -194,9 +197,9 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
                         let n = rt.key_display(key);
                         return Err(rt.throw_type_error(&format!("Cannot declare global function '{n}'")));
                     }
-                    PropertyDescriptor::data(f, WRITABLE | ENUMERABLE)
+                    PropertyDescriptor::data(f, attrs)
                 }
-                Some(d) if d.configurable == Some(true) => PropertyDescriptor::data(f, WRITABLE | ENUMERABLE),
+                Some(d) if d.configurable == Some(true) => PropertyDescriptor::data(f, attrs),
                 Some(d) if d.is_data() && d.writable == Some(true) && d.enumerable == Some(true) => {
                     PropertyDescriptor { value: Some(f), ..Default::default() }
                 }

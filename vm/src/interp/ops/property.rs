@@ -16,7 +16,30 @@ fn nullish_read(rt: &mut Runtime, o: Value, key: Key) -> crate::runtime::Excepti
     rt.throw_type_error(&format!("Cannot read properties of {what} (reading '{name}')"))
 }
 
-/// `get_by_id`/`try_get_by_id` after an inline-cache miss.
+/// `get_global` (`typeof_global` when `is_typeof`) after an inline-cache miss: the realm's
+/// global lexical declaration of the name, else the global object's property.
+#[inline(never)]
+pub(crate) fn get_global_slow(rt: &mut Runtime, key: Key, ic_idx: usize, is_typeof: bool) -> JsResult<Value> {
+    if let Some(b) = rt.global_lexical(key) {
+        return rt.read_global_lexical(b, key);
+    }
+    let g = Value::object(rt.global_object());
+    get_by_id_slow(rt, g, key, ic_idx, !is_typeof)
+}
+
+/// `put_global` after an inline-cache miss: the realm's global lexical declaration of the
+/// name, else the global object's property (in strict code it must exist).
+#[inline(never)]
+pub(crate) fn put_global_slow(rt: &mut Runtime, key: Key, v: Value, strict: bool, ic_idx: usize) -> JsResult<()> {
+    if let Some(b) = rt.global_lexical(key) {
+        return rt.write_global_lexical(b, key, v);
+    }
+    let g = Value::object(rt.global_object());
+    put_by_id_slow(rt, g, key, v, strict, ic_idx, strict)
+}
+
+/// `get_by_id` after an inline-cache miss (`is_try`: a ReferenceError when the property
+/// does not exist).
 #[inline(never)]
 pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize, is_try: bool) -> JsResult<Value> {
     if !o.is_object() {
@@ -129,7 +152,8 @@ fn get_or_missing(rt: &mut Runtime, obj: Gc<JsObject>, key: Key, is_try: bool) -
     rt.get(obj, key, Value::object(obj))
 }
 
-/// `put_by_id`/`try_put_by_id` after an inline-cache miss.
+/// `put_by_id` after an inline-cache miss (`is_try`: a ReferenceError when the property does
+/// not exist).
 #[inline(never)]
 pub(crate) fn put_by_id_slow(
     rt: &mut Runtime,
