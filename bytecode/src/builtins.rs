@@ -154,6 +154,20 @@ macro_rules! for_each_builtin {
             /// `obj[Symbol.iterator]()`; a TypeError when neither is callable or the result is
             /// not an object. The caller reads the iterator's `next` once, right after.
             GetAsyncIterator = 35, "getAsyncIterator";
+            /// `createDisposeCapability(isAsync)`: a new empty [[DisposeCapability]] for a
+            /// block with `using` (or, when `isAsync`, `await using`) declarations: an internal
+            /// object only the two builtins below see.
+            CreateDisposeCapability = 36, "createDisposeCapability";
+            /// `addDisposableResource(cap, value, isAsync)`: AddDisposableResource of a `using`
+            /// (`await using` when `isAsync`) declaration: a TypeError if `value` is not an
+            /// object with a dispose method (null and undefined are allowed). Returns
+            /// undefined.
+            AddDisposableResource = 37, "addDisposableResource";
+            /// `disposeResources(cap[, error])`: DisposeResources with a normal completion, or a
+            /// throw of `error`: disposes of the resources in reverse order and throws the
+            /// final error, if any (errors suppressing earlier ones become SuppressedErrors).
+            /// For an async capability it returns a promise of that, to be awaited.
+            DisposeResources = 38, "disposeResources";
         }
     };
 }

@@ -381,9 +381,20 @@ impl<'l> Checker<'l> {
         if v.kind == VarDeclKind::Var {
             return;
         }
+        self.for_declaration(&v.decls, body);
+    }
+
+    /// A ForDeclaration's names may not repeat, be redeclared by a `var` of the body, or
+    /// (as lexically bound names) be `let`.
+    fn for_declaration(&mut self, decls: &[VarDeclarator], body: &Stmt) {
         let mut names = Vec::new();
-        for d in &v.decls {
+        for d in decls {
             pat_names(&d.name, &mut names);
+        }
+        for (name, span) in &names {
+            if name == "let" {
+                self.error(*span, "let is disallowed as a lexically bound name");
+            }
         }
         self.duplicates(&names);
         let mut vars = Vec::new();
@@ -399,7 +410,7 @@ impl<'l> Checker<'l> {
         match left {
             ForHead::VarDecl(v) => self.for_head(v, body),
             ForHead::Pat(p) => self.assignment_pattern(p),
-            ForHead::UsingDecl(_) => {}
+            ForHead::UsingDecl(u) => self.for_declaration(&u.decls, body),
         }
     }
 

@@ -161,7 +161,11 @@ pub fn parse_script(source: &str, strict: bool) -> Result<ParsedScript, Vec<Diag
     };
     super::nesting::check(source, &lines).map_err(|d| vec![d])?;
     let input = StringInput::new(source, BytePos(BASE), BytePos(BASE + len));
-    let syntax = Syntax::Es(EsSyntax { allow_return_outside_function: false, ..EsSyntax::default() });
+    let syntax = Syntax::Es(EsSyntax {
+        allow_return_outside_function: false,
+        explicit_resource_management: true,
+        ..EsSyntax::default()
+    });
     let lexer = Lexer::new(syntax, EsVersion::latest(), input, None);
     let mut parser = Parser::new_from(lexer);
     if strict {

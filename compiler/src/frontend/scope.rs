@@ -848,10 +848,15 @@ impl Analyzer<'_> {
     }
 
     fn enter_for_scope(&mut self, span: Span, v: &VarDecl) {
+        let kind = if v.kind == VarDeclKind::Const { DeclKind::Const } else { DeclKind::Let };
+        self.enter_for_scope_of(span, &v.decls, kind);
+    }
+
+    /// The scope of a `for` head that declares `decls` (of `kind`) for each iteration.
+    fn enter_for_scope_of(&mut self, span: Span, decls: &[VarDeclarator], kind: DeclKind) {
         let s = self.new_scope(ScopeKind::For, Some(self.cur_scope), ScopeKey::new(span, ScopeKind::For));
         self.cur_scope = s;
-        let kind = if v.kind == VarDeclKind::Const { DeclKind::Const } else { DeclKind::Let };
-        for d in &v.decls {
+        for d in decls {
             let mut names = Vec::new();
             pat_names(&d.name, &mut names);
             for (n, _) in names {
@@ -862,10 +867,10 @@ impl Analyzer<'_> {
 
     fn walk_for_in_of(&mut self, span: Span, left: &ForHead, right: &Expr, body: &Stmt) {
         let saved = self.cur_scope;
-        if let ForHead::VarDecl(v) = left {
-            if v.kind != VarDeclKind::Var {
-                self.enter_for_scope(span, v);
-            }
+        match left {
+            ForHead::VarDecl(v) if v.kind != VarDeclKind::Var => self.enter_for_scope(span, v),
+            ForHead::UsingDecl(u) => self.enter_for_scope_of(span, &u.decls, DeclKind::Const),
+            _ => {}
         }
         self.walk_expr(right);
         match left {
@@ -1769,6 +1774,14 @@ pub fn lexical_decls<'a>(stmts: impl IntoIterator<Item = &'a Stmt>, top_level: b
                 }
             }
             Stmt::Decl(Decl::Class(c)) => out.push(plain(c.ident.sym.to_string(), DeclKind::Class, c.ident.span)),
+            // `using` and `await using` bindings are constant.
+            Stmt::Decl(Decl::Using(u)) => {
+                for d in &u.decls {
+                    let mut names = Vec::new();
+                    pat_names(&d.name, &mut names);
+                    out.extend(names.into_iter().map(|(n, span)| plain(n, DeclKind::Const, span)));
+                }
+            }
             _ => {
                 if let Some(f) = fn_decl_of(s) {
                     if !top_level {

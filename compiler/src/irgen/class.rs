@@ -172,7 +172,8 @@ impl<'a> Gen<'a> {
                         MethodKind::Setter => Kind::Setter,
                     };
                     let u = self.undef();
-                    let closure = self.method_closure(&m.function, kind, u, Some(&private_name), home, m.function.span);
+                    let source = without_static(self, m.function.span, m.is_static);
+                    let closure = self.method_closure(&m.function, kind, u, Some(&private_name), home, source);
                     let target = match kind {
                         Kind::Setter => local(&format!("%set{private_name}")),
                         _ => local(&private_name),
@@ -416,13 +417,34 @@ fn accessor_partners(methods: &[&ClassMethod]) -> Vec<Option<usize>> {
 /// The source text of a class method for `toString`: the MethodDefinition, without a
 /// leading `static`.
 fn method_source(g: &Gen<'_>, m: &ClassMethod) -> swc_common::Span {
-    let mut span = m.function.span;
-    if m.is_static {
-        let text = g.lines.slice(span);
-        if let Some(rest) = text.strip_prefix("static") {
-            let skip = text.len() - rest.trim_start().len();
-            span.lo = swc_common::BytePos(span.lo.0 + skip as u32);
+    without_static(g, m.function.span, m.is_static)
+}
+
+/// `span` without a leading `static` and the white space and comments after it (the
+/// MethodDefinition of a static ClassElement starts at its next token).
+fn without_static(g: &Gen<'_>, mut span: swc_common::Span, is_static: bool) -> swc_common::Span {
+    if !is_static {
+        return span;
+    }
+    let text = g.lines.slice(span);
+    let Some(mut rest) = text.strip_prefix("static") else { return span };
+    loop {
+        let trimmed = rest.trim_start();
+        if let Some(comment) = trimmed.strip_prefix("/*") {
+            match comment.find("*/") {
+                Some(end) => rest = &comment[end + 2..],
+                None => break,
+            }
+        } else if let Some(comment) = trimmed.strip_prefix("//") {
+            match comment.find(['\n', '\r', '\u{2028}', '\u{2029}']) {
+                Some(end) => rest = &comment[end..],
+                None => break,
+            }
+        } else {
+            rest = trimmed;
+            break;
         }
     }
+    span.lo = swc_common::BytePos(span.lo.0 + (text.len() - rest.len()) as u32);
     span
 }

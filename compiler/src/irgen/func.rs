@@ -570,7 +570,7 @@ impl<'a> Gen<'a> {
         self.hoist_functions(stmts, bscope);
 
         match def.body {
-            Body::Stmts(s) => self.gen_stmts(s),
+            Body::Stmts(s) => self.gen_stmts_disposing(s),
             Body::Expr(e) => {
                 let v = self.expr(e);
                 self.gen_return(Some(v));
@@ -706,5 +706,6 @@ pub(super) fn new_state<'a>(
         resume_slot: None,
         derived,
         completion: None,
+        disposals: Vec::new(),
     }
 }

@@ -197,9 +197,10 @@ impl<'a> Gen<'a> {
 
     /// Enters the scope of a `for (let/const x in/of ...)` head, if it has one.
     fn enter_for_head(&mut self, span: swc_common::Span, left: &ForHead) -> Option<(ScopeIdx, ScopeIdx)> {
-        let ForHead::VarDecl(v) = left else { return None };
-        if v.kind == VarDeclKind::Var {
-            return None;
+        match left {
+            ForHead::VarDecl(v) if v.kind != VarDeclKind::Var => {}
+            ForHead::UsingDecl(_) => {}
+            _ => return None,
         }
         let s = self.tree.scope_by_key(ScopeKey::new(span, ScopeKind::For))?;
         let saved = self.enter_scope(s);
@@ -327,8 +328,19 @@ impl<'a> Gen<'a> {
         self.push_loop(labels, exit, header, break_depth, continue_depth);
         self.switch_to(body);
         let head = self.enter_for_head(f.span, &f.left);
-        self.bind_for_head(&f.left, v);
-        self.sub_stmt(&f.body);
+        match &f.left {
+            // `for (using x of ...)`: each iteration disposes of its value.
+            ForHead::UsingDecl(u) if !u.is_await && !f.is_await => self.disposing_region(false, |g, cap| {
+                if let Some(Pat::Ident(b)) = u.decls.first().map(|d| &d.name) {
+                    g.using_binding(cap, &b.id.sym, v, false);
+                }
+                g.sub_stmt(&f.body);
+            }),
+            _ => {
+                self.bind_for_head(&f.left, v);
+                self.sub_stmt(&f.body);
+            }
+        }
         if let Some((_, saved)) = head {
             self.exit_scope(saved);
         }

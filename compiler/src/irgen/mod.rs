@@ -193,6 +193,8 @@ enum Cleanup<'a> {
     AsyncIteratorClose(Value),
     /// Close a destructuring iterator unless the `done` slot says it is exhausted.
     CloseIfNotDone { iter: Value, done: Value },
+    /// Dispose the resources of a block's `using` declarations (DisposeResources).
+    Dispose { cap: Value, is_async: bool },
 }
 
 /// Where `break` and `continue` go.
@@ -234,6 +236,8 @@ struct FnState<'a> {
     /// In a script's top-level code: the stack slot of the completion value, which the
     /// script returns (the Function constructor, indirect eval and `$262.evalScript` use it).
     completion: Option<Value>,
+    /// The [[DisposeCapability]] of the innermost block with `using` declarations.
+    disposals: Vec<Value>,
 }
 
 /// The IRGen state for one script.

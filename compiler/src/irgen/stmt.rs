@@ -13,7 +13,7 @@
 //! ```
 
 use bytecode::BuiltinId;
-use ir::{BinOp, Imm, Opcode};
+use ir::{BinOp, Imm, Opcode, Value};
 use swc_ecma_ast::*;
 
 use super::pattern::Mode;
@@ -169,8 +169,100 @@ impl<'a> Gen<'a> {
         let saved = self.enter_scope(sc);
         self.init_tdz(sc);
         self.hoist_functions(&b.stmts, sc);
-        self.gen_stmts(&b.stmts);
+        self.gen_stmts_disposing(&b.stmts);
         self.exit_scope(saved);
+    }
+
+    /// The statements of a block or function body; when they declare `using` resources, in
+    /// a region whose every exit disposes of them (DisposeResources: a throw disposes with
+    /// the thrown value as the completion, which the disposal's own errors suppress).
+    /// ```text
+    ///   %cap = call_builtin createDisposeCapability(isAsync)
+    ///   try_start %body, %handler
+    /// %body:     ... using x = v: addDisposableResource(%cap, v, isAsync); x = v ...
+    ///            try_end %normal            (break, continue, return: try_end, dispose)
+    /// %normal:   disposeResources(%cap)     (async: awaited)
+    /// %handler:  %e = catch;  disposeResources(%cap, %e);  throw %e
+    /// ```
+    pub(super) fn gen_stmts_disposing(&mut self, stmts: &'a [Stmt]) {
+        let mut using = stmts.iter().filter_map(|s| match s {
+            Stmt::Decl(Decl::Using(u)) => Some(u.is_await),
+            _ => None,
+        });
+        let Some(first) = using.next() else {
+            self.gen_stmts(stmts);
+            return;
+        };
+        let is_async = first || using.any(|a| a);
+        self.disposing_region(is_async, |g, cap| {
+            g.f().disposals.push(cap);
+            g.gen_stmts(stmts);
+            g.f().disposals.pop();
+        });
+    }
+
+    /// Generates `gen`'s code in a region that disposes of the resources added to its
+    /// capability (the closure's second argument) on every exit (see `gen_stmts_disposing`).
+    pub(super) fn disposing_region(&mut self, is_async: bool, gen: impl FnOnce(&mut Self, Value)) {
+        let flag = self.bool_lit(is_async);
+        let cap = self.call_builtin(BuiltinId::CreateDisposeCapability, vec![flag]);
+        let cont = self.new_block();
+        let body = self.new_block();
+        let handler = self.new_block();
+        self.term(Opcode::TryStart, Vec::new(), vec![body, handler], Imm::None);
+        self.f().cleanups.push(Cleanup::Dispose { cap, is_async });
+        self.f().cleanups.push(Cleanup::TryRegion);
+        self.switch_to(body);
+        gen(self, cap);
+        self.f().cleanups.pop();
+        self.f().cleanups.pop();
+        if !self.is_terminated() {
+            let normal = self.new_block();
+            self.term(Opcode::TryEnd, Vec::new(), vec![normal], Imm::None);
+            self.switch_to(normal);
+            self.dispose_resources(cap, None, is_async);
+            self.branch(cont);
+        }
+        self.switch_to(handler);
+        let e = self.emit(Opcode::Catch, Vec::new(), Imm::None);
+        self.dispose_resources(cap, Some(e), is_async);
+        self.term(Opcode::Throw, vec![e], Vec::new(), Imm::None);
+        self.switch_to(cont);
+    }
+
+    /// DisposeResources(cap, completion): normal, or a throw of `error` (then it throws).
+    pub(super) fn dispose_resources(&mut self, cap: Value, error: Option<Value>, is_async: bool) {
+        let mut args = vec![cap];
+        args.extend(error);
+        let r = self.call_builtin(BuiltinId::DisposeResources, args);
+        if is_async {
+            self.await_value(r);
+        }
+    }
+
+    /// `using x = v` / `await using x = v`: AddDisposableResource, then the binding.
+    fn gen_using_decl(&mut self, u: &'a UsingDecl) {
+        let Some(&cap) = self.fr().disposals.last() else {
+            self.unsupported(u.span, "`using` declaration here");
+            return;
+        };
+        for d in &u.decls {
+            self.at(d.span);
+            let Pat::Ident(b) = &d.name else { continue };
+            let name = b.id.sym.to_string();
+            let v = match &d.init {
+                Some(init) => self.expr_named(init, Some(&name)),
+                None => self.undef(),
+            };
+            self.using_binding(cap, &name, v, u.is_await);
+        }
+    }
+
+    /// Adds `v` to the capability `cap` (AddDisposableResource), then binds `name` to it.
+    pub(super) fn using_binding(&mut self, cap: Value, name: &str, v: Value, is_async: bool) {
+        let hint = self.bool_lit(is_async);
+        self.call_builtin(BuiltinId::AddDisposableResource, vec![cap, v, hint]);
+        self.init_name(name, v);
     }
 
     fn gen_decl(&mut self, d: &'a Decl) {
@@ -195,7 +287,7 @@ impl<'a> Gen<'a> {
                 let ctor = self.gen_class(&c.class, Some(&c.ident.sym), None);
                 self.init_name(&c.ident.sym, ctor);
             }
-            Decl::Using(u) => self.unsupported(u.span, "`using` declaration"),
+            Decl::Using(u) => self.gen_using_decl(u),
             _ => {}
         }
     }
@@ -310,6 +402,7 @@ impl<'a> Gen<'a> {
                     self.emit_void(Opcode::IteratorClose, vec![iter], Imm::Flags(0));
                 }
                 Cleanup::AsyncIteratorClose(iter) => self.async_iterator_close(iter),
+                Cleanup::Dispose { cap, is_async } => self.dispose_resources(cap, None, is_async),
                 Cleanup::CloseIfNotDone { iter, done } => {
                     let d = self.load_stack(done);
                     let close = self.new_block();
@@ -375,12 +468,16 @@ impl<'a> Gen<'a> {
             break_depth: depth,
             continue_to: None,
         });
+        // `using` in a case clause would belong to the switch's own capability (not made yet):
+        // hide the enclosing blocks' so that it reports as not supported.
+        let outer_disposals = std::mem::take(&mut self.f().disposals);
         for (i, case) in sw.cases.iter().enumerate() {
             self.switch_to(bodies[i]);
             self.gen_stmts(&case.cons);
             let next = bodies.get(i + 1).copied().unwrap_or(exit);
             self.branch(next);
         }
+        self.f().disposals = outer_disposals;
         self.f().targets.pop();
         if let Some(saved) = saved {
             self.exit_scope(saved);

@@ -21,6 +21,7 @@ pub(crate) const ROWS: &[Row] = rows! {
     Array."isArray" => is_array, 1;
     Array."of" => of, 0;
     Array."from" => from, 1;
+    Array."fromAsync" => super::array_from_async::from_async, 1;
     Array.[species] => species_getter, 0, getter;
     ArrayPrototype."at" => at, 1;
     ArrayPrototype."concat" => concat, 1;
@@ -121,7 +122,7 @@ pub(crate) fn length_of(rt: &mut Runtime, o: Gc<JsObject>) -> JsResult<f64> {
 }
 
 /// The key for an index that may exceed the array-index range.
-fn index_key(rt: &mut Runtime, i: f64) -> Key {
+pub(crate) fn index_key(rt: &mut Runtime, i: f64) -> Key {
     if i < 4294967295.0 {
         Key::Index(i as u32)
     } else {
@@ -201,13 +202,13 @@ fn delete_index(rt: &mut Runtime, o: Gc<JsObject>, k: f64) -> JsResult<()> {
 }
 
 /// `CreateDataPropertyOrThrow(A, ! ToString(𝔽(k)), v)`.
-fn create_index(rt: &mut Runtime, a: Gc<JsObject>, k: f64, v: Value) -> JsResult<()> {
+pub(crate) fn create_index(rt: &mut Runtime, a: Gc<JsObject>, k: f64, v: Value) -> JsResult<()> {
     let key = index_key(rt, k);
     rt.create_data_property_or_throw(a, key, v)
 }
 
 /// `Set(O, "length", len, true)`.
-fn set_length(rt: &mut Runtime, o: Gc<JsObject>, len: f64) -> JsResult<()> {
+pub(crate) fn set_length(rt: &mut Runtime, o: Gc<JsObject>, len: f64) -> JsResult<()> {
     let key = Key::Name(rt.names.length);
     rt.set_or_throw(o, key, Value::number(len))
 }
@@ -315,7 +316,7 @@ fn is_array(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
 }
 
 /// Construct `C` with a length, or ArrayCreate when `C` is not a constructor.
-fn construct_or_array(rt: &mut Runtime, c: Value, len: Option<f64>) -> JsResult<Gc<JsObject>> {
+pub(crate) fn construct_or_array(rt: &mut Runtime, c: Value, len: Option<f64>) -> JsResult<Gc<JsObject>> {
     let a = if rt.is_constructor(c) && c != rt.intrinsic(Intrinsic::Array) {
         let args: Vec<Value> = len.map(|l| vec![Value::number(l)]).unwrap_or_default();
         let r = rt.construct(c, &args, c)?;

@@ -72,7 +72,7 @@ fn get_async_iterator_inner(rt: &mut Runtime, obj: Value) -> JsResult<Value> {
 }
 
 /// 27.1.6.1 CreateAsyncFromSyncIterator(syncIteratorRecord) (`it` and `next` rooted).
-fn create_async_from_sync_iterator(rt: &mut Runtime, it: Value, next: Value) -> Value {
+pub(crate) fn create_async_from_sync_iterator(rt: &mut Runtime, it: Value, next: Value) -> Value {
     let record = rt.heap.alloc_vec_from(&[it, next]);
     rt.root(Value::cell(record));
     let proto = rt.intrinsic(Intrinsic::AsyncFromSyncIteratorPrototype);

@@ -1,4 +1,5 @@
-//! 20.5 Error objects: Error, the NativeError constructors and AggregateError.
+//! 20.5 Error objects: Error, the NativeError constructors, AggregateError and
+//! SuppressedError.
 
 use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
@@ -20,6 +21,7 @@ pub(crate) const BUILTIN: Builtin = Builtin {
         ("EvalError", Intrinsic::EvalError),
         ("URIError", Intrinsic::UriError),
         ("AggregateError", Intrinsic::AggregateError),
+        ("SuppressedError", Intrinsic::SuppressedError),
     ],
     ..Builtin::NONE
 };
@@ -27,6 +29,7 @@ pub(crate) const BUILTIN: Builtin = Builtin {
 pub(crate) const ROWS: &[Row] = rows! {
     ErrorPrototype."toString" => to_string, 0;
     Error."captureStackTrace" => capture_stack_trace, 1;
+    Error."isError" => is_error, 1;
 };
 
 const TYPES: [ErrorKind; 8] = [
@@ -69,6 +72,57 @@ pub(crate) fn init(rt: &mut Runtime) {
         }
         let _ = fp;
     }
+    // SuppressedError (not an ErrorKind: nothing throws one but DisposeResources).
+    let proto = rt.new_object(error_proto);
+    let c = rt.make_constructor("SuppressedError", suppressed_error_constructor, 3, Some(proto));
+    let name = rt.new_string("SuppressedError");
+    rt.define_value(proto, "name", name, WRITABLE | CONFIGURABLE);
+    let empty = rt.names.empty.value();
+    rt.define_value(proto, "message", empty, WRITABLE | CONFIGURABLE);
+    rt.set_intrinsic(Intrinsic::SuppressedErrorPrototype, Value::object(proto));
+    rt.set_intrinsic(Intrinsic::SuppressedError, Value::object(c));
+    rt.change_prototype(c, error_ctor);
+}
+
+/// 20.5.8.1.1 SuppressedError(error, suppressed, message).
+fn suppressed_error_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1-2. OrdinaryCreateFromConstructor(newTarget, "%SuppressedError.prototype%").
+    let nt = rt.native_new_target();
+    let nt = if nt.is_undefined() { rt.native_callee() } else { nt };
+    let proto = rt.prototype_from_constructor(nt, Intrinsic::SuppressedErrorPrototype)?;
+    let o = rt.new_object_of_kind(proto, CellKind::Error, 3);
+    rt.root(Value::object(o));
+    // 3. If message is not undefined, the own "message".
+    let message = arg(args, 2);
+    let mut header = "SuppressedError".to_string();
+    if !message.is_undefined() {
+        let m = rt.to_string(message)?;
+        header = format!("SuppressedError: {}", rt.string_to_rust(m));
+        let key = Key::Name(rt.names.message);
+        rt.define_data_raw(o, key, m, WRITABLE | CONFIGURABLE);
+    }
+    // 4-5. The own "error" and "suppressed".
+    define_suppressed(rt, o, arg(args, 0), arg(args, 1));
+    rt.attach_stack(o, &header);
+    Ok(Value::object(o))
+}
+
+fn define_suppressed(rt: &mut Runtime, o: Gc<JsObject>, error: Value, suppressed: Value) {
+    let ek = rt.key("error");
+    rt.define_data_raw(o, ek, error, WRITABLE | CONFIGURABLE);
+    let sk = rt.key("suppressed");
+    rt.define_data_raw(o, sk, suppressed, WRITABLE | CONFIGURABLE);
+}
+
+/// A new SuppressedError of the current realm for `error` thrown while `suppressed` was
+/// being thrown (DisposeResources). The result is not rooted.
+pub(crate) fn new_suppressed_error(rt: &mut Runtime, error: Value, suppressed: Value) -> Value {
+    let proto = rt.intrinsic(Intrinsic::SuppressedErrorPrototype);
+    let o = rt.new_object_of_kind(proto, CellKind::Error, 3);
+    rt.root(Value::object(o));
+    define_suppressed(rt, o, error, suppressed);
+    rt.attach_stack(o, "SuppressedError");
+    Value::object(o)
 }
 
 /// The error type a constructor function stands for.
@@ -164,6 +218,13 @@ fn aggregate_error_constructor(rt: &mut Runtime, _this: Value, args: &[Value]) -
     let key = Key::Name(rt.names.errors);
     rt.define_data_raw(o, key, Value::object(arr), WRITABLE | CONFIGURABLE);
     Ok(Value::object(o))
+}
+
+/// 20.5.2.1 Error.isError(arg): whether `arg` has an [[ErrorData]] slot (of any realm; a
+/// proxy has none).
+fn is_error(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let v = arg(args, 0);
+    Ok(Value::boolean(v.is_object() && rt.heap.object_kind(v.gc()) == CellKind::Error))
 }
 
 /// 20.5.3.4 Error.prototype.toString().

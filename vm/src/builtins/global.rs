@@ -24,6 +24,8 @@ const GLOBALS: &[(&str, crate::runtime::function::NativeFn, u32)] = &[
     ("decodeURIComponent", decode_uri_component, 1),
     ("decodeURI", decode_uri, 1),
     ("eval", eval, 1),
+    ("escape", escape, 1),
+    ("unescape", unescape, 1),
 ];
 
 /// Installs the global value properties (19.1) and functions (19.2).
@@ -122,6 +124,53 @@ impl Runtime {
             }
         }
     }
+}
+
+/// B.2.1.1 escape(string): every code unit but ASCII letters, digits and `@*_+-./` as `%XX`
+/// or `%uXXXX`.
+fn escape(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let s = rt.to_string(arg(args, 0))?;
+    let mut out = String::new();
+    for u in rt.string_units(s) {
+        match u {
+            _ if u < 128 && (u as u8 as char).is_ascii_alphanumeric() => out.push(u as u8 as char),
+            _ if u < 128 && "@*_+-./".contains(u as u8 as char) => out.push(u as u8 as char),
+            _ if u < 256 => out.push_str(&format!("%{u:02X}")),
+            _ => out.push_str(&format!("%u{u:04X}")),
+        }
+    }
+    Ok(rt.new_string(&out))
+}
+
+/// B.2.1.2 unescape(string): `%XX` and `%uXXXX` become the code units they name; anything
+/// else stays as it is.
+fn unescape(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let s = rt.to_string(arg(args, 0))?;
+    let units = rt.string_units(s);
+    let hex = |range: &[u16]| -> Option<u16> {
+        range.iter().try_fold(0u16, |acc, &u| Some(acc * 16 + char::from_u32(u32::from(u))?.to_digit(16)? as u16))
+    };
+    let mut out = Vec::with_capacity(units.len());
+    let mut k = 0;
+    while k < units.len() {
+        let c = units[k];
+        if c == u16::from(b'%') {
+            if units.get(k + 1) == Some(&u16::from(b'u')) {
+                if let Some(u) = units.get(k + 2..k + 6).and_then(hex) {
+                    out.push(u);
+                    k += 6;
+                    continue;
+                }
+            } else if let Some(u) = units.get(k + 1..k + 3).and_then(hex) {
+                out.push(u);
+                k += 3;
+                continue;
+            }
+        }
+        out.push(c);
+        k += 1;
+    }
+    Ok(rt.new_string_units(&out))
 }
 
 const URI_RESERVED: &str = ";/?:@&=+$,";

@@ -28,6 +28,7 @@ const UNARY: &[(&str, F1)] = &[
     ("expm1", f64::exp_m1),
     ("floor", f64::floor),
     ("fround", fround),
+    ("f16round", f16round),
     ("log", f64::ln),
     ("log1p", f64::ln_1p),
     ("log10", f64::log10),
@@ -53,6 +54,12 @@ fn asinh(x: f64) -> f64 {
 
 fn fround(x: f64) -> f64 {
     x as f32 as f64
+}
+
+/// 21.3.2.17 Math.f16round: the nearest IEEE 754 binary16 value (ties to even).
+fn f16round(x: f64) -> f64 {
+    use crate::object::typed_array::{f16_to_f64, f64_to_f16};
+    f16_to_f64(f64_to_f16(x))
 }
 
 /// 21.3.2.28 Math.round: ties toward +∞, keeping -0 for -0.5 ≤ x < 0.

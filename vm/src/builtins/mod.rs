@@ -16,6 +16,7 @@
 
 pub mod array;
 pub mod array_buffer;
+pub mod array_from_async;
 pub mod async_function;
 pub mod async_generator;
 pub mod async_iteration;
@@ -26,6 +27,7 @@ pub mod collections;
 pub mod console;
 pub mod data_view;
 pub mod date;
+pub mod disposable_stack;
 pub mod error;
 pub mod function;
 pub mod global;
@@ -62,6 +64,9 @@ static HOOKS: Hooks = Hooks {
     async_generator_start: async_generator::async_generator_start,
     mark_async_yield: async_generator::mark_async_yield,
     get_async_iterator: async_iteration::get_async_iterator,
+    new_dispose_capability: disposable_stack::new_dispose_capability,
+    add_disposable_resource: disposable_stack::add_disposable_resource,
+    dispose_resources: disposable_stack::dispose_resources,
     inspect: console::inspect_quoted,
     finalization_cleanup: weak_refs::cleanup_job,
     settle_async_waits: atomics::settle_async_waits,
@@ -187,6 +192,7 @@ const BUILTINS: &[Builtin] = &[
     regexp::BUILTIN,
     collections::BUILTIN,
     weak_refs::BUILTIN,
+    disposable_stack::BUILTIN,
     array_buffer::BUILTIN,
     shared_array_buffer::BUILTIN,
     typed_array::BUILTIN,

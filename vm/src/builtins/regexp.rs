@@ -12,6 +12,7 @@ use crate::object::shape::{CONFIGURABLE, WRITABLE};
 use crate::object::{iter_kind, IteratorObject, JsObject, Key, RegExpObject};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
+use ecma::conv::string_ops;
 
 /// This module's registration (see `Builtin`).
 pub(crate) const BUILTIN: Builtin =
@@ -19,6 +20,7 @@ pub(crate) const BUILTIN: Builtin =
 
 pub(crate) const ROWS: &[Row] = rows! {
     RegExp.[species] => super::array::species_getter, 0, getter;
+    RegExp."escape" => escape, 1;
     RegExpPrototype."exec" => exec, 1;
     RegExpPrototype."test" => test, 1;
     RegExpPrototype."toString" => to_string, 0;
@@ -40,6 +42,58 @@ pub(crate) const ROWS: &[Row] = rows! {
     RegExpPrototype.[split] => symbol_split, 2;
     RegExpStringIteratorPrototype."next" => string_iterator_next, 0;
 };
+
+/// 22.2.5.1 RegExp.escape(S): `S` as a pattern that matches it literally, also where a
+/// pattern is pasted after `\0`, `\c` or a digit (a leading digit or letter is `\xHH`).
+fn escape(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let s = arg(args, 0);
+    if !s.is_string() {
+        return Err(rt.throw_type_error("RegExp.escape requires a string"));
+    }
+    let units = rt.string_units(s);
+    let mut out: Vec<u16> = Vec::with_capacity(units.len() * 2);
+    let push_str = |out: &mut Vec<u16>, s: &str| out.extend(s.encode_utf16());
+    let mut i = 0;
+    while i < units.len() {
+        let u = units[i];
+        // A surrogate pair is one code point, and nothing in it is escaped.
+        if (0xD800..0xDC00).contains(&u) && units.get(i + 1).is_some_and(|n| (0xDC00..0xE000).contains(n)) {
+            out.extend_from_slice(&units[i..i + 2]);
+            i += 2;
+            continue;
+        }
+        i += 1;
+        let ascii = (u < 128).then_some(u as u8 as char);
+        match ascii {
+            // 4.a. A leading decimal digit or ASCII letter.
+            Some(c) if out.is_empty() && c.is_ascii_alphanumeric() => push_str(&mut out, &format!("\\x{u:02x}")),
+            // EncodeForRegExpEscape 1: SyntaxCharacter and `/`.
+            Some(c) if "^$\\.*+?()[]{}|/".contains(c) => {
+                out.push(u16::from(b'\\'));
+                out.push(u);
+            }
+            // 2: ControlEscape.
+            Some('\t') => push_str(&mut out, "\\t"),
+            Some('\n') => push_str(&mut out, "\\n"),
+            Some('\u{0B}') => push_str(&mut out, "\\v"),
+            Some('\u{0C}') => push_str(&mut out, "\\f"),
+            Some('\r') => push_str(&mut out, "\\r"),
+            // 3-5. Other punctuators, white space, line terminators and lone surrogates.
+            _ if ascii.is_some_and(|c| ",-=<>#&!%:;@~'`\"".contains(c))
+                || string_ops::is_whitespace(u)
+                || string_ops::is_line_terminator(u)
+                || (0xD800..0xE000).contains(&u) =>
+            {
+                match u <= 0xFF {
+                    true => push_str(&mut out, &format!("\\x{u:02x}")),
+                    false => push_str(&mut out, &format!("\\u{u:04x}")),
+                }
+            }
+            _ => out.push(u),
+        }
+    }
+    Ok(rt.new_string_units(&out))
+}
 
 /// Creates RegExp and RegExp.prototype.
 pub(crate) fn init(rt: &mut Runtime) {

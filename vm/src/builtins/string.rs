@@ -53,6 +53,19 @@ pub(crate) const ROWS: &[Row] = rows! {
     StringPrototype."trimStart" => trim_start, 0;
     StringPrototype."valueOf" => to_string, 0;
     StringPrototype.[iterator] => iterator, 0;
+    StringPrototype."anchor" => anchor, 1;
+    StringPrototype."big" => big, 0;
+    StringPrototype."blink" => blink, 0;
+    StringPrototype."bold" => bold, 0;
+    StringPrototype."fixed" => fixed, 0;
+    StringPrototype."fontcolor" => fontcolor, 1;
+    StringPrototype."fontsize" => fontsize, 1;
+    StringPrototype."italics" => italics, 0;
+    StringPrototype."link" => link_, 1;
+    StringPrototype."small" => small, 0;
+    StringPrototype."strike" => strike, 0;
+    StringPrototype."sub" => sub, 0;
+    StringPrototype."sup" => sup, 0;
 };
 
 /// Creates String and String.prototype (itself a String wrapper for "").
@@ -923,4 +936,64 @@ fn iterator(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
 #[allow(dead_code)]
 pub(crate) fn is_string_object(rt: &Runtime, o: Gc<JsObject>) -> bool {
     rt.heap().downcast::<PrimitiveObject>(o).is_some_and(|p| rt.heap().get(p).value.is_string())
+}
+
+// ---- Annex B: the HTML methods ----------------------------------------------------------------
+
+/// B.2.2.2.1 CreateHTML(string, tag, attribute, value): `<tag attribute="value">S</tag>`,
+/// with `"` in the value written as `&quot;` (no attribute when `attribute` is empty).
+fn create_html(rt: &mut Runtime, this: Value, what: &str, tag: &str, attribute: &str, value: Value) -> JsResult<Value> {
+    // 1-2. Let S be ? ToString(? RequireObjectCoercible(string)).
+    let s = this_str(rt, this, what)?;
+    let mut out: Vec<u16> = Vec::new();
+    out.push(u16::from(b'<'));
+    out.extend(tag.encode_utf16());
+    // 4. The attribute, its value converted after the receiver.
+    if !attribute.is_empty() {
+        let v = rt.to_string(value)?;
+        out.push(u16::from(b' '));
+        out.extend(attribute.encode_utf16());
+        out.extend("=\"".encode_utf16());
+        for u in units(rt, v) {
+            match u == u16::from(b'"') {
+                true => out.extend("&quot;".encode_utf16()),
+                false => out.push(u),
+            }
+        }
+        out.push(u16::from(b'"'));
+    }
+    out.push(u16::from(b'>'));
+    out.extend(units(rt, s));
+    out.extend("</".encode_utf16());
+    out.extend(tag.encode_utf16());
+    out.push(u16::from(b'>'));
+    if out.len() > MAX_STRING_LENGTH {
+        return Err(rt.throw_range_error("Invalid string length"));
+    }
+    Ok(units_value(rt, &out))
+}
+
+macro_rules! html_methods {
+    ($($f:ident = $name:literal, $tag:literal, $attribute:literal;)*) => {$(
+        #[doc = concat!("B.2.2 String.prototype.", $name, ": CreateHTML with `<", $tag, ">`.")]
+        fn $f(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+            create_html(rt, this, $name, $tag, $attribute, arg(args, 0))
+        }
+    )*};
+}
+
+html_methods! {
+    anchor = "anchor", "a", "name";
+    big = "big", "big", "";
+    blink = "blink", "blink", "";
+    bold = "bold", "b", "";
+    fixed = "fixed", "tt", "";
+    fontcolor = "fontcolor", "font", "color";
+    fontsize = "fontsize", "font", "size";
+    italics = "italics", "i", "";
+    link_ = "link", "a", "href";
+    small = "small", "small", "";
+    strike = "strike", "strike", "";
+    sub = "sub", "sub", "";
+    sup = "sup", "sup", "";
 }

@@ -242,6 +242,11 @@ pub mod iter_kind {
     pub const HELPER_FLAT_MAP: u8 = 16;
     /// An iterator helper made by `Iterator.concat`.
     pub const HELPER_CONCAT: u8 = 17;
+    /// Not an iterator: a DisposableStack (`builtins::disposable_stack`), its state in
+    /// `index` and its resources in a `ValueVec` at `target`.
+    pub const DISPOSABLE_STACK: u8 = 18;
+    /// Not an iterator: an AsyncDisposableStack, like `DISPOSABLE_STACK`.
+    pub const ASYNC_DISPOSABLE_STACK: u8 = 19;
 
     /// Whether an iterator of this kind walks a Map or Set by position.
     pub const fn over_collection(kind: u8) -> bool {

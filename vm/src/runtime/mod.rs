@@ -280,6 +280,11 @@ pub(crate) struct Hooks {
     pub mark_async_yield: fn(&mut Runtime),
     /// GetIterator(obj, async).
     pub get_async_iterator: fn(&mut Runtime, Value) -> JsResult<Value>,
+    /// A block's new [[DisposeCapability]] (async or not), AddDisposableResource to it, and
+    /// DisposeResources of it with a normal completion or a throw (see `BuiltinId`).
+    pub new_dispose_capability: fn(&mut Runtime, bool) -> Value,
+    pub add_disposable_resource: fn(&mut Runtime, Value, Value, bool) -> JsResult<()>,
+    pub dispose_resources: fn(&mut Runtime, Value, Option<Value>) -> JsResult<Value>,
     /// A value as node's `util.inspect` shows it.
     pub inspect: fn(&mut Runtime, Value) -> String,
     /// The cleanup job of a FinalizationRegistry (its first value) with dead cells.

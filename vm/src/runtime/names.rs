@@ -59,7 +59,9 @@ for_each_name!(define_names);
 macro_rules! for_each_well_known_symbol {
     ($m:ident) => {
         $m! {
+            async_dispose = "Symbol.asyncDispose", "asyncDispose";
             async_iterator = "Symbol.asyncIterator", "asyncIterator";
+            dispose = "Symbol.dispose", "dispose";
             has_instance = "Symbol.hasInstance", "hasInstance";
             is_concat_spreadable = "Symbol.isConcatSpreadable", "isConcatSpreadable";
             iterator = "Symbol.iterator", "iterator";

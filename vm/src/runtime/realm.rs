@@ -37,6 +37,8 @@ macro_rules! for_each_intrinsic {
             Int8ArrayPrototype, Uint8ArrayPrototype, Uint8ClampedArrayPrototype, Int16ArrayPrototype,
             Uint16ArrayPrototype, Int32ArrayPrototype, Uint32ArrayPrototype, Float16ArrayPrototype,
             Float32ArrayPrototype, Float64ArrayPrototype, BigInt64ArrayPrototype, BigUint64ArrayPrototype,
+            SuppressedError, SuppressedErrorPrototype, DisposableStack, DisposableStackPrototype,
+            AsyncDisposableStack, AsyncDisposableStackPrototype,
         }
     };
 }

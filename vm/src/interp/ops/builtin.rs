@@ -363,6 +363,18 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             Ok(Value::UNDEFINED)
         }
         BuiltinId::GetAsyncIterator => (rt.host.hooks.get_async_iterator)(rt, arg(args, 0)),
+        BuiltinId::CreateDisposeCapability => {
+            Ok((rt.host.hooks.new_dispose_capability)(rt, arg(args, 0) == Value::TRUE))
+        }
+        BuiltinId::AddDisposableResource => {
+            let is_async = arg(args, 2) == Value::TRUE;
+            (rt.host.hooks.add_disposable_resource)(rt, arg(args, 0), arg(args, 1), is_async)?;
+            Ok(Value::UNDEFINED)
+        }
+        BuiltinId::DisposeResources => {
+            let error = (args.len() > 1).then(|| arg(args, 1));
+            (rt.host.hooks.dispose_resources)(rt, arg(args, 0), error)
+        }
         BuiltinId::MarkRawYield => {
             // The executing frame is the generator's inner function.
             if let Some(frame) = rt.calls.frames.last() {
