@@ -168,6 +168,14 @@ macro_rules! for_each_builtin {
             /// final error, if any (errors suppressing earlier ones become SuppressedErrors).
             /// For an async capability it returns a promise of that, to be awaited.
             DisposeResources = 38, "disposeResources";
+            /// `importMeta(module)`: the `import.meta` object of module `module` (the value of
+            /// its module slot), made on first use.
+            ImportMeta = 39, "importMeta";
+            /// `dynamicImport(module, specifier[, options])`: `import(specifier, options)` from
+            /// module `module` (the value of its module slot; undefined in a script, whose
+            /// file then is the referrer): a promise of the module's namespace object, rejected
+            /// if loading, linking or evaluating the module fails.
+            DynamicImport = 40, "dynamicImport";
         }
     };
 }

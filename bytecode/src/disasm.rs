@@ -33,11 +33,66 @@ pub fn disassemble(bundle: &Bundle) -> String {
         bundle.function_count(),
         bundle.string_count()
     );
+    for m in bundle.modules() {
+        disassemble_module(bundle, m, &mut out);
+    }
     for id in 0..bundle.function_count() {
         out.push('\n');
         disassemble_function(bundle, id, &mut out);
     }
     out
+}
+
+/// Appends a module record: its key, top-level function and module slot, then its requests,
+/// imports (by environment slot) and exports.
+fn disassemble_module(bundle: &Bundle, m: &crate::ModuleDesc, out: &mut String) {
+    let q = |out: &mut String, id: u32| write_quoted(out, &bundle.string_units(id));
+    let name = |out: &mut String, id: Option<u32>| match id {
+        Some(id) => q(out, id),
+        None => out.push('*'),
+    };
+    out.push_str("\nmodule ");
+    q(out, m.key);
+    let _ = writeln!(out, ": top-level f{}, module slot {}, tla {}", m.top_level, m.module_slot, m.has_tla);
+    for (i, r) in m.requests.iter().enumerate() {
+        let _ = write!(out, "  request #{i} ");
+        q(out, r.specifier);
+        let _ = write!(out, " at {}:{}", r.line, r.col);
+        for &(k, v) in &r.attributes {
+            out.push(' ');
+            q(out, k);
+            out.push('=');
+            q(out, v);
+        }
+        if let Some(k) = r.resolved {
+            out.push_str(" -> ");
+            q(out, k);
+        }
+        out.push('\n');
+    }
+    for i in &m.imports {
+        let _ = write!(out, "  import slot {} from #{} ", i.slot, i.request);
+        name(out, i.name);
+        out.push('\n');
+    }
+    for e in &m.exports {
+        out.push_str("  export ");
+        match *e {
+            crate::ExportDesc::Local { name: n, slot } => {
+                q(out, n);
+                let _ = write!(out, " = slot {slot}");
+            }
+            crate::ExportDesc::Indirect { name: n, request, import } => {
+                q(out, n);
+                let _ = write!(out, " from #{request} ");
+                name(out, import);
+            }
+            crate::ExportDesc::Star { request } => {
+                let _ = write!(out, "* from #{request}");
+            }
+        }
+        out.push('\n');
+    }
 }
 
 /// Appends the disassembly of function `id`.

@@ -31,8 +31,8 @@ mod verify;
 pub use assembler::{AsmError, Assembled, Assembler, Label};
 pub use builtin_id::BuiltinId;
 pub use bundle::{
-    hash_source, Bundle, BundleBuilder, BundleError, BundleStr, FunctionDesc, FunctionFlags, FunctionHeader,
-    HandlerEntry, BUNDLE_MAGIC, BUNDLE_VERSION,
+    hash_source, Bundle, BundleBuilder, BundleError, BundleStr, ExportDesc, FunctionDesc, FunctionFlags,
+    FunctionHeader, HandlerEntry, ImportDesc, ModuleDesc, RequestDesc, BUNDLE_MAGIC, BUNDLE_VERSION,
 };
 pub use disasm::{disassemble, disassemble_code};
 pub use inst::{DecodeError, DecodeErrorKind, ErrorKind, Inst, Opcode};

@@ -235,6 +235,11 @@ macro_rules! for_each_opcode {
         resolve_env = ResolveEnvironment { dst: Reg(Def), env: Reg(Use), levels: Count(Immediate) } [];
         /// `dst = env[slot]`.
         load_env = LoadFromEnvironment { dst: Reg(Def), env: Reg(Use), slot: Slot(EnvSlot) } [];
+        /// `dst = ` the binding that import slot `slot` of `env` (a module environment) refers
+        /// to: the slot holds an import reference (an environment of one slot whose parent is
+        /// the exporting module's environment and whose slot is the index of the binding
+        /// there). A ReferenceError naming `strings[name]` while the binding is uninitialized.
+        load_import = LoadImport { dst: Reg(Def), env: Reg(Use), slot: Slot(EnvSlot), name: Id(StringId) } [THROWS];
         /// `env[slot] = value`.
         store_env = StoreToEnvironment { env: Reg(Use), slot: Slot(EnvSlot), value: Reg(Use) } [WRITES];
 

@@ -31,11 +31,19 @@ pub struct CompileOptions {
     /// Compile global eval code (an indirect `eval`) rather than a script: top-level `let`,
     /// `const` and `class` are local to the evaluation (ECMA-262 19.2.1.3).
     pub eval_code: bool,
+    /// Compile module code (the Module goal): the bundle carries its module record.
+    pub module: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> CompileOptions {
-        CompileOptions { opt_level: OptLevel::O, verify: cfg!(debug_assertions), strict: false, eval_code: false }
+        CompileOptions {
+            opt_level: OptLevel::O,
+            verify: cfg!(debug_assertions),
+            strict: false,
+            eval_code: false,
+            module: false,
+        }
     }
 }
 
@@ -60,6 +68,18 @@ impl CompileError {
         }
     }
 
+    /// The error as an exception message naming the file: `SyntaxError: message
+    /// (file:line:column)` (the first diagnostic), or the internal error.
+    pub fn exception_text_in(&self, file_name: &str) -> String {
+        match self {
+            CompileError::Syntax(diags) => match diags.first() {
+                Some(d) => format!("SyntaxError: {} ({file_name}:{}:{})", d.message, d.line, d.col),
+                None => format!("SyntaxError: invalid program ({file_name})"),
+            },
+            CompileError::Internal(msg) => format!("SyntaxError: internal compiler error in {file_name}: {msg}"),
+        }
+    }
+
     /// The error as an exception message for the VM: `SyntaxError: message` (the first
     /// diagnostic), or the internal error.
     pub fn exception_text(&self) -> String {
@@ -81,9 +101,12 @@ fn verify(module: &Module, when: &str) -> Result<(), CompileError> {
 
 /// Source → HIR (IRGen), verified when `opts.verify`.
 pub fn lower(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Module, CompileError> {
-    let module =
-        irgen::lower_script(source, file_name, &IrGenOptions { strict: opts.strict, eval_code: opts.eval_code })
-            .map_err(CompileError::Syntax)?;
+    let module = irgen::lower_script(
+        source,
+        file_name,
+        &IrGenOptions { strict: opts.strict, eval_code: opts.eval_code, module: opts.module },
+    )
+    .map_err(CompileError::Syntax)?;
     if opts.verify {
         ir::timing::phase("verify", || verify(&module, "after IRGen"))?;
     }
@@ -204,8 +227,13 @@ fn stats_line(s: &FunctionStats) -> String {
 pub fn compile_hook(opts: CompileOptions) -> vm::CompileHook {
     let opts = CompileOptions { strict: false, ..opts };
     Box::new(move |source: &str, file_name: &str, kind: vm::SourceKind| {
-        let opts = CompileOptions { eval_code: kind == vm::SourceKind::Eval, ..opts.clone() };
-        compile(source, file_name, &opts).map_err(|e| e.exception_text())
+        let module = kind == vm::SourceKind::Module;
+        let opts = CompileOptions { eval_code: kind == vm::SourceKind::Eval, module, ..opts.clone() };
+        compile(source, file_name, &opts).map_err(|e| match module {
+            // An error in one module of a graph says which file it is in.
+            true => e.exception_text_in(file_name),
+            false => e.exception_text(),
+        })
     })
 }
 
@@ -312,6 +340,54 @@ mod tests {
             t.join().unwrap();
             assert!(r.unwrap_err().interrupted, "{src}");
         }
+    }
+
+    /// Modules from a map: keys are the specifiers themselves.
+    struct MapLoader(Vec<(&'static str, &'static str)>);
+
+    impl vm::ModuleLoader for MapLoader {
+        fn resolve(&mut self, specifier: &str, _referrer: Option<&str>) -> Result<String, String> {
+            Ok(specifier.to_string())
+        }
+        fn load(&mut self, key: &str) -> Result<vm::ModuleSource, String> {
+            let found = self.0.iter().find(|(k, _)| *k == key);
+            found.map(|(_, src)| vm::ModuleSource::Text(src.to_string())).ok_or_else(|| format!("no module {key}"))
+        }
+    }
+
+    fn run_modules(modules: Vec<(&'static str, &'static str)>) -> Result<(), String> {
+        let mut rt = vm::Runtime::new(vm::RuntimeOptions::default());
+        rt.set_compiler(compile_hook(CompileOptions { verify: true, ..CompileOptions::default() }));
+        rt.set_module_loader(Box::new(MapLoader(modules)));
+        rt.run_module("main").map_err(|e| format!("{}: {}", e.name, e.message))
+    }
+
+    #[test]
+    fn modules_link_live_bindings_through_cycles() {
+        let check = "if (a.n !== 2 || b() !== 'b2' || x !== 2) throw new Error(`${a.n} ${b()} ${x}`);";
+        let main = Box::leak(
+            format!("import * as a from 'a'; import b, {{ x }} from 'b'; a.bump(); {check}").into_boxed_str(),
+        );
+        run_modules(vec![
+            ("main", main),
+            ("a", "import { bump as bb } from 'b'; export let n = 1; export function bump() { n++; bb(); }"),
+            ("b", "import { n } from 'a'; export let x = 1; export function bump() { x = n; } export default () => 'b' + x;"),
+        ])
+        .unwrap();
+        let e = run_modules(vec![("main", "import { missing } from 'a';"), ("a", "export let present;")]);
+        assert!(e
+            .unwrap_err()
+            .starts_with("SyntaxError: The requested module 'a' does not provide an export named 'missing'"));
+        let e = run_modules(vec![("main", "import 'nowhere';")]);
+        assert!(e.unwrap_err().contains("no module nowhere"));
+        let e = run_modules(vec![("main", "import 'bad';"), ("bad", "export let = 1;")]);
+        assert!(e.unwrap_err().starts_with("SyntaxError: "));
+        // Top-level await: a dependency finishes before its importer runs.
+        run_modules(vec![
+            ("main", "import { v } from 'slow'; if (v !== 42) throw new Error(String(v));"),
+            ("slow", "export let v = 1; v = await Promise.resolve(42);"),
+        ])
+        .unwrap();
     }
 
     #[test]

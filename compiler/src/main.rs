@@ -43,6 +43,8 @@ const EXAMPLES: &str = "\
 Examples:
   iris hello.js                      compile in memory and run (hot code as machine code)
   iris --no-jit hello.js             the interpreter only
+  iris main.mjs                      run an ES module graph (also .js with --module, or under a
+                                     package.json whose \"type\" is \"module\")
   iris --jit-log hello.js            stderr: what the JIT compiles and inlines, each exit and why
   iris dump --mir --jit-threshold 0 app.js   MIR of every function the JIT compiled
   iris compile app.js -o app.irb     write a bytecode bundle
@@ -89,6 +91,13 @@ struct GlobalOpts {
     /// Compile the script as strict mode code, as if it began with "use strict".
     #[arg(long, global = true)]
     strict: bool,
+
+    /// Run (or compile, or dump) the file as an ES module, whatever its name (without it: a
+    /// module if it ends in .mjs, or in .js under a package.json whose "type" is "module").
+    /// Imports are found as node finds them (relative paths, node_modules and package.json
+    /// "exports"/"main"), more leniently: `./x` finds x.js or x.mjs, a directory its index.js.
+    #[arg(long, global = true)]
+    module: bool,
 
     /// Run the HIR verifier after IRGen and after every optimizer pass (always on in debug
     /// builds).
@@ -199,7 +208,7 @@ struct Failure(String, u8);
 
 impl GlobalOpts {
     fn compile_options(&self) -> CompileOptions {
-        let mut o = CompileOptions { strict: self.strict, ..CompileOptions::default() };
+        let mut o = CompileOptions { strict: self.strict, module: self.module, ..CompileOptions::default() };
         if self.verify {
             o.verify = true;
         }
@@ -264,6 +273,13 @@ fn bundle_for(path: &Path, opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     driver::compile(&source, &name, opts).map_err(|e| compile_error(e, &name, &source))
 }
 
+/// The compile options for the file at `path`: module code by its name or `--module`.
+fn options_for(path: &Path, g: &GlobalOpts) -> CompileOptions {
+    let mut opts = g.compile_options();
+    opts.module |= compiler::loader::is_module_path(path);
+    opts
+}
+
 fn run(path: &Path, g: &GlobalOpts) -> Result<(), Failure> {
     run_then(path, g, None, false, |_| ()).and_then(|(_, result)| result)
 }
@@ -277,8 +293,10 @@ fn run_then<T>(
     jit_dump: bool,
     after: impl FnOnce(&Runtime) -> T,
 ) -> Result<(T, Result<(), Failure>), Failure> {
-    let opts = g.compile_options();
-    let bundle = bundle_for(path, &opts)?;
+    let opts = options_for(path, g);
+    // A module runs through the module loader, which compiles it and what it imports.
+    let module = opts.module || Bundle::is_bundle(&read(path)?) && is_module_bundle(path)?;
+    let bundle = if module { Vec::new() } else { bundle_for(path, &opts)? };
     let mut rt = Runtime::new(RuntimeOptions {
         gc_stress: g.gc_stress,
         profile_after,
@@ -292,7 +310,13 @@ fn run_then<T>(
     });
     rt.set_compiler(driver::compile_hook(opts));
     rt.set_output(Box::new(std::io::BufWriter::new(std::io::stdout())));
-    let result = ir::timing::phase("run", || rt.run_bundle(bundle));
+    rt.set_module_loader(Box::new(compiler::loader::FileLoader));
+    let result = if module {
+        let abs = path.canonicalize().map_err(|e| Failure(format!("iris: cannot read {}: {e}", path.display()), 1))?;
+        ir::timing::phase("run", || rt.run_module(&abs.to_string_lossy()))
+    } else {
+        ir::timing::phase("run", || rt.run_bundle(bundle))
+    };
     let t = after(&rt);
     // Dropping the runtime flushes what the program printed before the error is reported.
     drop(rt);
@@ -319,18 +343,24 @@ fn dump_mir(path: &Path, g: &GlobalOpts, disasm: bool) -> Result<String, Failure
     }
 }
 
+/// Whether the bundle at `path` holds module code.
+fn is_module_bundle(path: &Path) -> Result<bool, Failure> {
+    let bundle = Bundle::from_bytes(read(path)?).map_err(|e| Failure(format!("iris: {}: {e}", path.display()), 1))?;
+    Ok(!bundle.modules().is_empty())
+}
+
 fn compile_cmd(path: &Path, output: Option<&Path>, g: &GlobalOpts) -> Result<(), Failure> {
     let bytes = read(path)?;
     if Bundle::is_bundle(&bytes) {
         return Err(Failure(format!("iris: {} is already a bundle", path.display()), 1));
     }
-    let bundle = bundle_for(path, &g.compile_options())?;
+    let bundle = bundle_for(path, &options_for(path, g))?;
     let out = output.map(Path::to_path_buf).unwrap_or_else(|| path.with_extension("irb"));
     std::fs::write(&out, bundle).map_err(|e| Failure(format!("iris: cannot write {}: {e}", out.display()), 1))
 }
 
 fn dump(what: &DumpWhat, disasm: bool, passes: &[String], path: &Path, g: &GlobalOpts) -> Result<String, Failure> {
-    let opts = g.compile_options();
+    let opts = options_for(path, g);
     if !passes.is_empty() && !what.ir_opt {
         return Err(Failure("iris: --pass goes with --ir-opt".to_string(), 2));
     }

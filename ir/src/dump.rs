@@ -47,7 +47,7 @@ use hashbrown::HashMap;
 
 use crate::function::{Function, Literal, ValueDef};
 use crate::inst::{Imm, Opcode};
-use crate::module::{Atom, FuncId, Module, VarKind};
+use crate::module::{Atom, ExportEntry, FuncId, ImportName, Module, ModuleRecord, VarKind};
 use crate::{Block, Inst, Value};
 
 /// What a dump includes besides the instructions.
@@ -70,6 +70,9 @@ pub fn dump_module_with(module: &Module, options: &DumpOptions) -> String {
         let _ = write!(out, " top_level={top_ref}", top_ref = func_ref(top));
     }
     out.push('\n');
+    if let Some(record) = &module.module_record {
+        dump_module_record(module, record, &mut out);
+    }
     for (id, scope) in module.scopes.iter() {
         out.push('\n');
         let parent = scope.parent.map_or("none".to_string(), |p| format!("${}", p.0));
@@ -83,6 +86,50 @@ pub fn dump_module_with(module: &Module, options: &DumpOptions) -> String {
         out.push_str(&dump_function_with(module, id, options));
     }
     out
+}
+
+/// The module record of module code:
+/// ```text
+/// module_record scope=$0 module_slot=0 tla=false
+///   request #0 "./b.js" loc=1:1 with "type"="json"
+///   import $0.1 from #0 "x"            (a namespace: `from #0 *`)
+///   export "y" = $0.2                  (a local binding)
+///   export "z" from #0 "x"             (indirect; `from #0 *` for `export * as z from`)
+///   export * from #1
+/// ```
+fn dump_module_record(module: &Module, record: &ModuleRecord, out: &mut String) {
+    let scope = record.scope.0;
+    let _ = writeln!(out, "\nmodule_record scope=${scope} module_slot={} tla={}", record.module_slot, record.has_tla);
+    let name = |n: ImportName| match n {
+        ImportName::Name(a) => quote_atom(module, a),
+        ImportName::Namespace => "*".to_string(),
+    };
+    for (i, r) in record.requests.iter().enumerate() {
+        let _ = write!(out, "  request #{i} {} loc={}:{}", quote_atom(module, r.specifier), r.loc.line, r.loc.col);
+        if !r.attributes.is_empty() {
+            let attrs: Vec<String> = r
+                .attributes
+                .iter()
+                .map(|&(k, v)| format!("{}={}", quote_atom(module, k), quote_atom(module, v)))
+                .collect();
+            let _ = write!(out, " with {}", attrs.join(" "));
+        }
+        out.push('\n');
+    }
+    for e in &record.imports {
+        let _ = writeln!(out, "  import ${scope}.{} from #{} {}", e.slot, e.request, name(e.name));
+    }
+    for e in &record.exports {
+        let _ = match *e {
+            ExportEntry::Local { name: n, slot } => {
+                writeln!(out, "  export {} = ${scope}.{slot}", quote_atom(module, n))
+            }
+            ExportEntry::Indirect { name: n, request, import } => {
+                writeln!(out, "  export {} from #{request} {}", quote_atom(module, n), name(import))
+            }
+            ExportEntry::Star { request } => writeln!(out, "  export * from #{request}"),
+        };
+    }
 }
 
 /// The text form of one function.
@@ -228,12 +275,15 @@ pub fn var_kind_str(kind: VarKind) -> &'static str {
         VarKind::Let => "let",
         VarKind::Const => "const",
         VarKind::Internal => "internal",
+        VarKind::Import => "import",
     }
 }
 
 /// The variable kind named `text`.
 pub fn parse_var_kind(text: &str) -> Option<VarKind> {
-    [VarKind::Var, VarKind::Let, VarKind::Const, VarKind::Internal].into_iter().find(|&k| var_kind_str(k) == text)
+    [VarKind::Var, VarKind::Let, VarKind::Const, VarKind::Internal, VarKind::Import]
+        .into_iter()
+        .find(|&k| var_kind_str(k) == text)
 }
 
 fn imm_text(module: &Module, imm: &Imm) -> String {

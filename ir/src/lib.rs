@@ -52,5 +52,7 @@ pub use builder::Builder;
 pub use effects::Effects;
 pub use function::{Function, FunctionKind, Literal, ValueDef};
 pub use inst::{BinOp, ErrorKind, Imm, InstData, Loc, Opcode, UnOp};
-pub use module::{Atom, FuncId, Module, ScopeId, Var, VarKind};
+pub use module::{
+    Atom, ExportEntry, FuncId, ImportEntry, ImportName, Module, ModuleRecord, ModuleRequest, ScopeId, Var, VarKind,
+};
 pub use types::Type;

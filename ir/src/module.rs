@@ -48,6 +48,9 @@ pub enum VarKind {
     Const,
     /// Internal bookkeeping (the saved `this`, `new.target`, a generator's state, ...).
     Internal,
+    /// An import binding of a module: the slot holds a reference to the exporting module's
+    /// binding, which `load_import` reads through (see [`ModuleRecord`]).
+    Import,
 }
 
 /// A variable declared in a heap scope.
@@ -86,6 +89,89 @@ pub struct Module {
     pub top_level: Option<FuncId>,
     /// The name of the source file, for diagnostics and stack traces.
     pub source_name: String,
+    /// For module code: its imports and exports (`None` for a script).
+    pub module_record: Option<ModuleRecord>,
+}
+
+/// What a module imports or re-exports from another: one binding, or its namespace object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportName {
+    /// The export of this name.
+    Name(Atom),
+    /// The namespace object (`import * as ns`, `export * as ns from`).
+    Namespace,
+}
+
+/// A module specifier of a module's `import`/`export ... from` and its import attributes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleRequest {
+    /// The specifier as written.
+    pub specifier: Atom,
+    /// `with { key: "value" }`, sorted by key.
+    pub attributes: Vec<(Atom, Atom)>,
+    /// Where the first declaration naming it is (for "cannot find module" errors).
+    pub loc: crate::Loc,
+}
+
+/// An import binding: the slot of the module environment that refers to an export of a
+/// requested module (ImportEntry of ECMA-262 16.2.1.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImportEntry {
+    /// Index into `ModuleRecord::requests`.
+    pub request: u32,
+    /// What is imported.
+    pub name: ImportName,
+    /// The slot of the module scope that holds the binding: for a name, the reference
+    /// `load_import` reads through; for a namespace, the namespace object itself.
+    pub slot: u32,
+}
+
+/// An export of a module (ExportEntry of ECMA-262 16.2.1.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportEntry {
+    /// A binding of the module scope.
+    Local {
+        /// The export name.
+        name: Atom,
+        /// The binding's slot.
+        slot: u32,
+    },
+    /// What another module exports (`export { x as name } from`, `export * as name from`,
+    /// or the re-export of an import binding).
+    Indirect {
+        /// The export name.
+        name: Atom,
+        /// Index into `ModuleRecord::requests`.
+        request: u32,
+        /// What is re-exported.
+        import: ImportName,
+    },
+    /// Every export of a requested module but `default` (`export * from`).
+    Star {
+        /// Index into `ModuleRecord::requests`.
+        request: u32,
+    },
+}
+
+/// The module record of module code: what the runtime links. The module's top-level
+/// function creates the module environment (scope `scope`), initializes its function
+/// declarations and returns the closure of the module body over it; `import` bindings are
+/// filled in by linking, before the body runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleRecord {
+    /// The module scope: the environment of every top-level declaration and import.
+    pub scope: ScopeId,
+    /// The slot of the module scope that holds the module's identity for `import.meta`
+    /// and `import()` (the runtime fills it in).
+    pub module_slot: u32,
+    /// Whether the body uses `await` at its top level (the body is an async function).
+    pub has_tla: bool,
+    /// The requested modules, in source order, without duplicates.
+    pub requests: Vec<ModuleRequest>,
+    /// The import bindings.
+    pub imports: Vec<ImportEntry>,
+    /// The exports, in source order.
+    pub exports: Vec<ExportEntry>,
 }
 
 impl Module {

@@ -15,7 +15,9 @@ use hashbrown::HashMap;
 use crate::dump::parse_var_kind;
 use crate::function::{Function, FunctionKind, Literal};
 use crate::inst::{BinOp, ErrorKind, Imm, ImmKind, Loc, Opcode, ResultRule, UnOp};
-use crate::module::{FuncId, Module, ScopeData, ScopeId, Var, VarData};
+use crate::module::{
+    ExportEntry, FuncId, ImportEntry, ImportName, Module, ModuleRecord, ModuleRequest, ScopeData, ScopeId, Var, VarData,
+};
 use crate::types::Type;
 use crate::{Block, Value};
 
@@ -226,7 +228,7 @@ fn lex_line(line: &str, line_no: u32) -> Result<Vec<Token>, ParseError> {
                 }
                 Tok::Ident(chars[start..i].iter().collect())
             }
-            '=' | ',' | ':' | '(' | ')' | '[' | ']' | '|' => {
+            '=' | ',' | ':' | '(' | ')' | '[' | ']' | '|' | '*' => {
                 i += 1;
                 Tok::Punct(c)
             }
@@ -428,7 +430,9 @@ impl Parser {
         }
         while i < lines.len() {
             let line = &lines[i];
-            if line.is_ident("scope") {
+            if line.is_ident("module_record") && self.module.module_record.is_none() {
+                i = self.module_record(&mut lines, i)?;
+            } else if line.is_ident("scope") {
                 i = self.scope(&mut lines, i)?;
             } else if line.is_ident("function") {
                 i = self.function(&mut lines, i)?;
@@ -437,6 +441,136 @@ impl Parser {
             }
         }
         Ok(())
+    }
+
+    /// `module_record` and its `request`, `import` and `export` lines (see `dump`).
+    fn module_record(&mut self, lines: &mut [Line], mut i: usize) -> Result<usize, ParseError> {
+        let line = &mut lines[i];
+        line.expect_ident("module_record")?;
+        line.key("scope")?;
+        let col = line.col();
+        let Some(scope) = line.opt_scope()? else {
+            return Err(ParseError { line: line.no, col, message: "expected a scope `$N`".into() });
+        };
+        self.checks.push((Check::Scope(scope), line.no, col));
+        line.key("module_slot")?;
+        let module_slot = line.uint("a slot")?;
+        line.key("tla")?;
+        let has_tla = match line.ident("`true` or `false`")?.as_str() {
+            "true" => true,
+            "false" => false,
+            _ => {
+                line.pos -= 1;
+                return Err(line.unexpected("`true` or `false`"));
+            }
+        };
+        line.expect_end()?;
+        let mut record = ModuleRecord {
+            scope,
+            module_slot,
+            has_tla,
+            requests: Vec::new(),
+            imports: Vec::new(),
+            exports: Vec::new(),
+        };
+        i += 1;
+        while let Some(line) = lines.get_mut(i) {
+            if line.is_ident("request") {
+                line.pos += 1;
+                let n = Self::hash(line)?;
+                if n as usize != record.requests.len() {
+                    line.pos -= 1;
+                    return Err(line.err(format!("expected request #{}", record.requests.len())));
+                }
+                let specifier = line.string("the specifier")?;
+                let specifier = self.module.atom_utf16(&specifier);
+                line.key("loc")?;
+                let loc = Self::loc_value(line)?;
+                let mut attributes = Vec::new();
+                if line.is_ident("with") {
+                    line.pos += 1;
+                    while !line.at_end() {
+                        let k = line.string("an attribute key")?;
+                        line.expect_punct('=')?;
+                        let v = line.string("an attribute value")?;
+                        attributes.push((self.module.atom_utf16(&k), self.module.atom_utf16(&v)));
+                    }
+                }
+                line.expect_end()?;
+                record.requests.push(ModuleRequest { specifier, attributes, loc });
+            } else if line.is_ident("import") {
+                line.pos += 1;
+                let slot = Self::slot_of(line, scope)?;
+                line.expect_ident("from")?;
+                let request = Self::request(line, &record)?;
+                let name = self.import_name(line)?;
+                line.expect_end()?;
+                record.imports.push(ImportEntry { request, name, slot });
+            } else if line.is_ident("export") {
+                line.pos += 1;
+                let entry = if line.eat_punct('*') {
+                    line.expect_ident("from")?;
+                    ExportEntry::Star { request: Self::request(line, &record)? }
+                } else {
+                    let name = line.string("the export name")?;
+                    let name = self.module.atom_utf16(&name);
+                    if line.eat_punct('=') {
+                        ExportEntry::Local { name, slot: Self::slot_of(line, scope)? }
+                    } else {
+                        line.expect_ident("from")?;
+                        let request = Self::request(line, &record)?;
+                        ExportEntry::Indirect { name, request, import: self.import_name(line)? }
+                    }
+                };
+                line.expect_end()?;
+                record.exports.push(entry);
+            } else {
+                break;
+            }
+            i += 1;
+        }
+        self.module.module_record = Some(record);
+        Ok(i)
+    }
+
+    fn hash(line: &mut Line) -> Result<u32, ParseError> {
+        match line.next("`#N`")? {
+            Tok::Hash(n) => Ok(n),
+            _ => {
+                line.pos -= 1;
+                Err(line.unexpected("`#N`"))
+            }
+        }
+    }
+
+    /// `#N`, a request of `record`.
+    fn request(line: &mut Line, record: &ModuleRecord) -> Result<u32, ParseError> {
+        let n = Self::hash(line)?;
+        if n as usize >= record.requests.len() {
+            line.pos -= 1;
+            return Err(line.err(format!("no request #{n}")));
+        }
+        Ok(n)
+    }
+
+    /// `$S.N`, a variable of the module scope `scope`.
+    fn slot_of(line: &mut Line, scope: ScopeId) -> Result<u32, ParseError> {
+        match line.next("a variable `$S.N`")? {
+            Tok::Var(s, n) if s == scope.0 => Ok(n),
+            _ => {
+                line.pos -= 1;
+                Err(line.unexpected(&format!("a variable of the module scope ${}", scope.0)))
+            }
+        }
+    }
+
+    /// A quoted export name or `*`.
+    fn import_name(&mut self, line: &mut Line) -> Result<ImportName, ParseError> {
+        if line.eat_punct('*') {
+            return Ok(ImportName::Namespace);
+        }
+        let n = line.string("a name or `*`")?;
+        Ok(ImportName::Name(self.module.atom_utf16(&n)))
     }
 
     fn scope(&mut self, lines: &mut [Line], mut i: usize) -> Result<usize, ParseError> {

@@ -80,6 +80,19 @@ pub fn verify_module(module: &Module) -> Result<(), Vec<VerifyError>> {
             });
         }
     }
+    if let (Some(record), Some(top)) = (&module.module_record, module.top_level) {
+        for message in module_record_errors(module, record) {
+            errors.push(VerifyError {
+                func: top,
+                func_name: "module_record".into(),
+                block: None,
+                block_name: String::new(),
+                inst: None,
+                inst_text: String::new(),
+                message,
+            });
+        }
+    }
     for id in module.functions.keys() {
         if let Err(mut e) = verify_function(module, id) {
             errors.append(&mut e);
@@ -90,6 +103,47 @@ pub fn verify_module(module: &Module) -> Result<(), Vec<VerifyError>> {
     } else {
         Err(errors)
     }
+}
+
+/// What is wrong with a module record: its scope must exist, every slot must be a variable
+/// of it (of kind `import` for an imported name, of another kind otherwise), every request
+/// index in range.
+fn module_record_errors(module: &Module, record: &crate::ModuleRecord) -> Vec<String> {
+    use crate::{ExportEntry, ImportName, VarKind};
+    let mut out = Vec::new();
+    let Some(scope) = module.scopes.get(record.scope) else {
+        return vec![format!("the module scope ${} does not exist", record.scope.0)];
+    };
+    let kind = |slot: u32| scope.vars.get(slot as usize).map(|v| v.kind);
+    if kind(record.module_slot) != Some(VarKind::Internal) {
+        out.push(format!("the module slot {} is not an internal variable", record.module_slot));
+    }
+    let requests = record.requests.len() as u32;
+    for e in &record.imports {
+        let want_import = e.name != ImportName::Namespace;
+        match kind(e.slot) {
+            Some(k) if (k == VarKind::Import) == want_import => {}
+            _ => out.push(format!("import slot {} is not a variable of the right kind", e.slot)),
+        }
+        if e.request >= requests {
+            out.push(format!("import from request #{} out of range", e.request));
+        }
+    }
+    for e in &record.exports {
+        match *e {
+            ExportEntry::Local { slot, .. } => {
+                if !matches!(kind(slot), Some(k) if k != VarKind::Import && k != VarKind::Internal) {
+                    out.push(format!("exported slot {slot} is not a declared variable"));
+                }
+            }
+            ExportEntry::Indirect { request, .. } | ExportEntry::Star { request } => {
+                if request >= requests {
+                    out.push(format!("export from request #{request} out of range"));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Checks one function; returns every error found.
@@ -410,6 +464,7 @@ impl Verifier<'_> {
         // Which operand positions hold environments.
         let env_positions: &[usize] = match data.opcode {
             Opcode::LoadFrame
+            | Opcode::LoadImport
             | Opcode::ResolveScope
             | Opcode::CreateScope
             | Opcode::CreateClosure
@@ -472,8 +527,14 @@ impl Verifier<'_> {
                     }
                 }
             }
-            (Opcode::LoadFrame | Opcode::StoreFrame, Imm::Var(var)) => {
-                let n = if data.opcode == Opcode::LoadFrame { 0 } else { 1 };
+            (Opcode::LoadFrame | Opcode::LoadImport | Opcode::StoreFrame, Imm::Var(var)) => {
+                let n = if data.opcode == Opcode::StoreFrame { 1 } else { 0 };
+                let is_import =
+                    module.scopes.get(var.scope).and_then(|s| s.vars.get(var.index as usize)).map(|v| v.kind)
+                        == Some(crate::VarKind::Import);
+                if is_import != (data.opcode == Opcode::LoadImport) {
+                    e(self, "import variables are read with load_import only, and only read".into());
+                }
                 if let Some(env) = arg(n) {
                     if !is_env(env) {
                         e(self, format!("operand {n} must be an environment, is {}", func.ty(env)));

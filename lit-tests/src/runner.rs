@@ -389,15 +389,31 @@ fn comment_leader(path: &Path) -> &'static str {
     }
 }
 
-/// Node's script runner: script (not module) semantics, `print` = `console.log`.
+/// Node's runner: script (not CommonJS module) semantics, or an ES module when the test is
+/// module code; `print` = `console.log`.
 const NODE_RUNNER: &str = r#"'use strict';
 const fs = require('fs');
 const vm = require('vm');
 globalThis.print = console.log;
 const file = process.argv[2];
-const prefix = process.argv[3] === 'strict' ? '"use strict";' : '';
-vm.runInThisContext(prefix + fs.readFileSync(file, 'utf8'), { filename: file });
+if (process.argv[3] === 'module') {
+  import(require('url').pathToFileURL(file).href);
+} else {
+  const prefix = process.argv[3] === 'strict' ? '"use strict";' : '';
+  vm.runInThisContext(prefix + fs.readFileSync(file, 'utf8'), { filename: file });
+}
 "#;
+
+/// Whether the test runs as module code: `--module`, a `.mjs` file, or a `package.json`
+/// beside it whose `type` is `module` (as `iris` decides, for the directories of tests).
+fn is_module_test(path: &Path, flags: &[String]) -> bool {
+    if flags.iter().any(|f| f == "--module") || path.extension().is_some_and(|e| e == "mjs") {
+        return true;
+    }
+    let manifest = path.parent().map(|d| d.join("package.json"));
+    let text = manifest.and_then(|m| std::fs::read_to_string(m).ok()).unwrap_or_default();
+    text.split_whitespace().collect::<String>().contains(r#""type":"module""#)
+}
 
 impl Config {
     fn rel<'a>(&self, path: &'a Path) -> std::borrow::Cow<'a, str> {
@@ -468,11 +484,15 @@ fn run_test_inner(cfg: &Config, path: &Path) -> Result<Outcome, String> {
                 }
                 node_checked += 1;
                 let runner = cfg.tmp_root.join("node-runner.js");
-                if !runner.exists() {
+                if std::fs::read_to_string(&runner).ok().as_deref() != Some(NODE_RUNNER) {
                     std::fs::write(&runner, NODE_RUNNER)
                         .map_err(|e| format!("cannot write {}: {e}", runner.display()))?;
                 }
-                let strict = if flags.iter().any(|f| f == "--strict") { "strict" } else { "sloppy" };
+                let strict = match (is_module_test(path, &flags), flags.iter().any(|f| f == "--strict")) {
+                    (true, _) => "module",
+                    (false, true) => "strict",
+                    (false, false) => "sloppy",
+                };
                 shown = format!("{} {} {} {strict}", quote(&cfg.node), quote(&runner.to_string_lossy()), subst.file);
                 Some(exec(cfg, path, run, &shown, cwd)?)
             }

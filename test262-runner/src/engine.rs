@@ -18,7 +18,8 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use compiler::driver::{self, CompileError, CompileOptions};
-use vm::{JsError, Runtime, RuntimeOptions};
+use compiler::loader::FileLoader;
+use vm::{JsError, ModuleLoader, ModuleSource, Runtime, RuntimeOptions};
 
 use test262_runner::discover::Mode;
 use test262_runner::frontmatter::Phase;
@@ -109,6 +110,28 @@ fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }
 
+/// Finds modules as files, but gives the test's own bundle, compiled already, for the test.
+struct TestLoader {
+    entry: (String, Vec<u8>),
+    files: FileLoader,
+}
+
+impl ModuleLoader for TestLoader {
+    fn resolve(&mut self, specifier: &str, referrer: Option<&str>) -> Result<String, String> {
+        if referrer.is_none() && specifier == self.entry.0 {
+            return Ok(specifier.to_string());
+        }
+        self.files.resolve(specifier, referrer)
+    }
+
+    fn load(&mut self, key: &str) -> Result<ModuleSource, String> {
+        if key == self.entry.0 {
+            return Ok(ModuleSource::Bundle(self.entry.1.clone()));
+        }
+        self.files.load(key)
+    }
+}
+
 /// Runs one test; `Ok` when it passes.
 pub fn run_test(
     job: &TestJob<'_>,
@@ -116,18 +139,19 @@ pub fn run_test(
     harness: &Harness,
     cfg: &EngineConfig,
 ) -> Result<(), String> {
-    if job.mode == Mode::Module {
-        return Err("module code is not supported yet (module tests count as failures)".to_string());
-    }
     let meta = job.meta;
+    let module = job.mode == Mode::Module;
     let raw = meta.has_flag("raw");
     let source = match job.mode {
         // INTERPRETING.md: the directive, a semicolon and a newline come first.
         Mode::Strict => format!("\"use strict\";\n{}", job.source),
         _ => job.source.to_string(),
     };
-    let name = Path::new(job.rel).file_name().map_or_else(|| job.rel.to_string(), |n| n.to_string_lossy().into_owned());
-    let compiled = driver::compile(&source, &name, &cfg.compile);
+    // The test's own path names it: module tests and `import()` find their fixtures from it.
+    let path = job.root.join("test").join(job.rel);
+    let path = path.canonicalize().unwrap_or(path);
+    let name = path.to_string_lossy().into_owned();
+    let compiled = driver::compile(&source, &name, &CompileOptions { module, ..cfg.compile.clone() });
 
     if let Some(neg) = &meta.negative {
         match neg.phase {
@@ -142,8 +166,7 @@ pub fn run_test(
                     Ok(_) => Err(format!("expected a {} at parse time, but the test compiled", neg.error_type)),
                 };
             }
-            Phase::Resolution => return Err("module resolution is not supported yet".to_string()),
-            Phase::Runtime => {}
+            Phase::Resolution | Phase::Runtime => {}
         }
     }
     let bundle = compiled.map_err(|e| format!("compile error: {}", first_line(&e.render(&name, &source))))?;
@@ -172,6 +195,7 @@ pub fn run_test(
     let output = Output::default();
     rt.set_output(Box::new(output.clone()));
     rt.install_test262_host();
+    rt.set_module_loader(Box::new(TestLoader { entry: (name.clone(), bundle.clone()), files: FileLoader }));
     let handle = rt.interrupt_handle();
     arm(Box::new(move || handle.interrupt()));
 
@@ -187,7 +211,7 @@ pub fn run_test(
             rt.run_bundle(b).map_err(|e| format!("harness file {inc} threw: {}", describe(&e)))?;
         }
     }
-    let result = rt.run_bundle(bundle);
+    let result = if module { rt.run_module(&name) } else { rt.run_bundle(bundle) };
     let printed = String::from_utf8_lossy(&output.0.borrow()).into_owned();
     match (&meta.negative, result) {
         (Some(neg), Err(e)) if !e.interrupted && !e.out_of_memory => {

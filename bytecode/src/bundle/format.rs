@@ -29,7 +29,8 @@
 //!  5 handlers         (start, end, target) u32 triples; each function owns a run
 //!  6 locations        (pc, line, col) u32 triples sorted by pc; each function owns a run
 //!  7 source name      UTF-8
-//!  8 regexps, 9 literal buffers, 10 bigints, 11..15: reserved for later versions, (0, 0) now
+//!  8 modules          the module records of module code (see `module.rs`); empty for a script
+//!  9..15              reserved for later versions, (0, 0) now
 //! ```
 //!
 //! A function entry is 16 u32 words: name (string id), length, param count, frame size,
@@ -43,7 +44,7 @@ pub const BUNDLE_MAGIC: [u8; 8] = [0x89, b'I', b'R', b'B', b'\r', b'\n', 0x1a, b
 
 /// The format version. Any change to the layout, the opcode table or the builtin table
 /// bumps it; a reader accepts only its own version.
-pub const BUNDLE_VERSION: u32 = 4;
+pub const BUNDLE_VERSION: u32 = 5;
 
 /// Header flag: the bundle carries source locations.
 pub const BUNDLE_FLAG_DEBUG_INFO: u32 = 1;
@@ -87,10 +88,12 @@ pub enum Section {
     Locations = 6,
     /// The source file name.
     SourceName = 7,
+    /// Module records.
+    Modules = 8,
 }
 
 /// The sections of this version, in file order.
-pub(crate) const SECTIONS: [Section; 8] = [
+pub(crate) const SECTIONS: [Section; 9] = [
     Section::Functions,
     Section::StringTable,
     Section::OneByteChars,
@@ -99,6 +102,7 @@ pub(crate) const SECTIONS: [Section; 8] = [
     Section::Handlers,
     Section::Locations,
     Section::SourceName,
+    Section::Modules,
 ];
 
 /// Bytes per function entry.

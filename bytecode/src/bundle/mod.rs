@@ -13,12 +13,14 @@
 //! verified code never produces.
 
 pub mod format;
+mod module;
 mod read;
 mod write;
 
 use std::fmt;
 
 pub use format::{hash_source, BUNDLE_MAGIC, BUNDLE_VERSION};
+pub use module::{ExportDesc, ImportDesc, ModuleDesc, RequestDesc};
 pub use read::Bundle;
 pub use write::BundleBuilder;
 

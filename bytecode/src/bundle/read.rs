@@ -1,6 +1,7 @@
 //! `Bundle`: a verified bundle read in place.
 
 use super::format::*;
+use super::module::ModuleDesc;
 use super::{BundleError, BundleStr, FunctionFlags, FunctionHeader, HandlerEntry};
 
 /// A verified bundle. Owns the bytes; every accessor reads them in place.
@@ -11,6 +12,8 @@ pub struct Bundle {
     sections: [(usize, usize); SECTION_COUNT],
     function_count: u32,
     string_count: u32,
+    /// The module records (empty for a script).
+    modules: Vec<ModuleDesc>,
 }
 
 impl std::fmt::Debug for Bundle {
@@ -137,7 +140,17 @@ impl Bundle {
         if std::str::from_utf8(&bytes[name_at..name_at + name_len]).is_err() {
             return Err(BundleError::at(name_at, "source name is not UTF-8"));
         }
-        Ok(Bundle { bytes, sections, function_count, string_count })
+        let (modules_at, modules_len) = sections[Section::Modules as usize];
+        let modules = match modules_len {
+            0 => Vec::new(),
+            _ => super::module::decode(&bytes[modules_at..][..modules_len], modules_at, string_count, function_count)?,
+        };
+        Ok(Bundle { bytes, sections, function_count, string_count, modules })
+    }
+
+    /// The module records of the module code in the bundle (empty for a script).
+    pub fn modules(&self) -> &[ModuleDesc] {
+        &self.modules
     }
 
     /// The whole bundle.

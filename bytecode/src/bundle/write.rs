@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use super::format::*;
+use super::module::{self, ModuleDesc};
 use super::{BundleError, FunctionDesc};
 
 /// Collects strings and functions and writes the bundle bytes.
@@ -12,6 +13,7 @@ pub struct BundleBuilder {
     strings: Vec<Vec<u16>>,
     string_ids: HashMap<Vec<u16>, u32>,
     functions: Vec<Option<FunctionDesc>>,
+    modules: Vec<ModuleDesc>,
 }
 
 impl BundleBuilder {
@@ -23,6 +25,7 @@ impl BundleBuilder {
             strings: Vec::new(),
             string_ids: HashMap::new(),
             functions: Vec::new(),
+            modules: Vec::new(),
         }
     }
 
@@ -68,6 +71,11 @@ impl BundleBuilder {
             self.functions.resize(index + 1, None);
         }
         self.functions[index] = Some(f);
+    }
+
+    /// Adds the module record of a module whose code the bundle holds.
+    pub fn add_module(&mut self, m: ModuleDesc) {
+        self.modules.push(m);
     }
 
     /// Writes the bundle. A function reserved but never defined is written with empty
@@ -147,7 +155,11 @@ impl BundleBuilder {
             location_count += f.locations.len();
         }
 
-        let contents: [(Section, &[u8]); 8] = [
+        let modules: Vec<u8> = match self.modules.is_empty() {
+            true => Vec::new(),
+            false => module::encode(&self.modules).iter().flat_map(|w| w.to_le_bytes()).collect(),
+        };
+        let contents: [(Section, &[u8]); 9] = [
             (Section::Functions, &functions),
             (Section::StringTable, &string_table),
             (Section::OneByteChars, &one_byte),
@@ -156,6 +168,7 @@ impl BundleBuilder {
             (Section::Handlers, &handlers),
             (Section::Locations, &locations),
             (Section::SourceName, self.source_name.as_bytes()),
+            (Section::Modules, &modules),
         ];
         debug_assert!(contents.iter().map(|c| c.0).eq(SECTIONS));
 

@@ -57,7 +57,7 @@ mod tests;
 
 use hashbrown::HashMap;
 
-use bytecode::{BundleBuilder, FunctionDesc};
+use bytecode::{BundleBuilder, ExportDesc, FunctionDesc, ImportDesc, ModuleDesc, RequestDesc};
 use ir::{timing, Atom, FuncId, Module};
 
 pub use lower::array_index;
@@ -139,8 +139,59 @@ fn compile_functions(
     for (id, desc) in descs {
         builder.define_function(id, desc);
     }
+    if let Some(record) = &module.module_record {
+        let desc = module_desc(module, record, &mut builder);
+        builder.add_module(desc);
+    }
     let bytes = timing::time("write the bundle", || builder.try_finish()).map_err(|e| e.to_string())?;
     Ok((bytes, stats))
+}
+
+/// The bundle's module record of a module whose top-level function is function 0 and whose
+/// key is its source name.
+fn module_desc(module: &Module, record: &ir::ModuleRecord, builder: &mut BundleBuilder) -> ModuleDesc {
+    let mut s = |a: ir::Atom| builder.add_string(module.atom_units(a));
+    let name = |n: ir::ImportName, s: &mut dyn FnMut(ir::Atom) -> u32| match n {
+        ir::ImportName::Name(a) => Some(s(a)),
+        ir::ImportName::Namespace => None,
+    };
+    let requests = record
+        .requests
+        .iter()
+        .map(|r| RequestDesc {
+            specifier: s(r.specifier),
+            resolved: None,
+            line: r.loc.line,
+            col: r.loc.col,
+            attributes: r.attributes.iter().map(|&(k, v)| (s(k), s(v))).collect(),
+        })
+        .collect();
+    let imports = record
+        .imports
+        .iter()
+        .map(|i| ImportDesc { request: i.request, name: name(i.name, &mut s), slot: i.slot })
+        .collect();
+    let exports = record
+        .exports
+        .iter()
+        .map(|e| match *e {
+            ir::ExportEntry::Local { name, slot } => ExportDesc::Local { name: s(name), slot },
+            ir::ExportEntry::Indirect { name: n, request, import } => {
+                ExportDesc::Indirect { name: s(n), request, import: name(import, &mut s) }
+            }
+            ir::ExportEntry::Star { request } => ExportDesc::Star { request },
+        })
+        .collect();
+    let key = builder.add_str(&module.source_name);
+    ModuleDesc {
+        key,
+        top_level: 0,
+        has_tla: record.has_tla,
+        module_slot: record.module_slot,
+        requests,
+        imports,
+        exports,
+    }
 }
 
 fn function_label(module: &Module, f: FuncId) -> String {

@@ -709,6 +709,17 @@ impl<'l> Checker<'l> {
             Expr::MetaProp(m) if self.lines.slice(m.span).contains('\\') => {
                 self.error(m.span, "Keyword must not contain escaped characters ('new.target')");
             }
+            Expr::New(n) => {
+                // `new import(x)` (and `new import(x).y`): an ImportCall is not a
+                // MemberExpression, so it cannot be `new`'s callee without parentheses.
+                let mut callee = &*n.callee;
+                while let Expr::Member(m) = callee {
+                    callee = &m.obj;
+                }
+                if let Expr::Call(CallExpr { callee: Callee::Import(_), .. }) = callee {
+                    self.error(n.span, "Cannot use new with import");
+                }
+            }
             _ => {}
         }
     }

@@ -6,7 +6,7 @@
 //! is rejected.
 
 use swc_common::{input::StringInput, BytePos, Span, Spanned};
-use swc_ecma_ast::{EsVersion, Script};
+use swc_ecma_ast::{EsVersion, Module, Script};
 use swc_ecma_parser::{lexer::Lexer, Context, EsSyntax, Parser, Syntax};
 
 use super::Diagnostic;
@@ -154,6 +154,36 @@ pub struct ParsedScript {
 
 /// Parses `source` as a script (sloppy unless it starts with `"use strict"` or `strict`).
 pub fn parse_script(source: &str, strict: bool) -> Result<ParsedScript, Vec<Diagnostic>> {
+    let (script, lines, deferred) = parse_goal(source, strict, |p| p.parse_script())?;
+    Ok(ParsedScript { script, lines, deferred })
+}
+
+/// A parsed module and its line table.
+pub struct ParsedModule {
+    /// The swc AST.
+    pub module: Module,
+    /// Positions → lines and columns.
+    pub lines: LineTable,
+}
+
+/// Parses `source` with the Module goal (strict, `import`/`export`, top-level `await`).
+pub fn parse_module(source: &str) -> Result<ParsedModule, Vec<Diagnostic>> {
+    let (module, lines, deferred) = parse_goal(source, true, |p| p.parse_module())?;
+    if let Some((span, message)) = deferred.into_iter().next() {
+        return Err(vec![lines.diag(span, message)]);
+    }
+    Ok(ParsedModule { module, lines })
+}
+
+type Deferred = Vec<(Span, String)>;
+
+/// Parses `source` with `goal`, returning the AST, the line table and the errors that
+/// early error checking decides (see `ParsedScript::deferred`).
+fn parse_goal<T>(
+    source: &str,
+    strict: bool,
+    goal: impl FnOnce(&mut Parser<Lexer<'_>>) -> swc_ecma_parser::PResult<T>,
+) -> Result<(T, LineTable, Deferred), Vec<Diagnostic>> {
     let lines = LineTable::new(source);
     let len = u32::try_from(source.len()).ok().filter(|&l| l < u32::MAX - 16);
     let Some(len) = len else {
@@ -164,6 +194,7 @@ pub fn parse_script(source: &str, strict: bool) -> Result<ParsedScript, Vec<Diag
     let syntax = Syntax::Es(EsSyntax {
         allow_return_outside_function: false,
         explicit_resource_management: true,
+        import_attributes: true,
         ..EsSyntax::default()
     });
     let lexer = Lexer::new(syntax, EsVersion::latest(), input, None);
@@ -172,10 +203,10 @@ pub fn parse_script(source: &str, strict: bool) -> Result<ParsedScript, Vec<Diag
         let ctx = parser.ctx() | Context::Strict;
         parser.set_ctx(ctx);
     }
-    let result = parser.parse_script();
+    let result = goal(&mut parser);
     let mut errors = parser.take_errors();
-    let script = match result {
-        Ok(script) => Some(script),
+    let ast = match result {
+        Ok(ast) => Some(ast),
         Err(e) => {
             errors.push(e);
             None
@@ -186,9 +217,9 @@ pub fn parse_script(source: &str, strict: bool) -> Result<ParsedScript, Vec<Diag
             && lines.slice(e.span()).starts_with("function")
     });
     if errors.is_empty() {
-        if let Some(script) = script {
+        if let Some(ast) = ast {
             let deferred = deferred.into_iter().map(|e| (e.span(), e.kind().msg().into_owned())).collect();
-            return Ok(ParsedScript { script, lines, deferred });
+            return Ok((ast, lines, deferred));
         }
     }
     let errors: Vec<_> = errors.into_iter().chain(deferred).collect();

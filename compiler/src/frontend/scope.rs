@@ -21,7 +21,7 @@
 //! (`DeclKind::This`, ...) of the nearest non-arrow function, created when an arrow needs them.
 
 use hashbrown::{HashMap, HashSet};
-use swc_common::{Span, Spanned};
+use swc_common::{Span, Spanned, DUMMY_SP};
 use swc_ecma_ast::*;
 
 use super::early_errors::{Checker, FnCtx, FunctionHead};
@@ -80,6 +80,12 @@ pub enum DeclKind {
     ClassInternal,
     /// `%with`: the object of a `with` statement (the only declaration of its `With` scope).
     WithObject,
+    /// An import binding of a module: refers to another module's export (immutable).
+    Import,
+    /// `import * as ns`: the namespace object (immutable, set before the module runs).
+    ImportNamespace,
+    /// `%module`: the module's identity, which the runtime stores before the module runs.
+    ModuleIdentity,
 }
 
 impl DeclKind {
@@ -89,7 +95,15 @@ impl DeclKind {
     }
     /// Whether it is a lexical (block-scoped) declaration.
     pub fn is_lexical(self) -> bool {
-        matches!(self, DeclKind::Let | DeclKind::Const | DeclKind::Class | DeclKind::BlockFunction)
+        matches!(
+            self,
+            DeclKind::Let
+                | DeclKind::Const
+                | DeclKind::Class
+                | DeclKind::BlockFunction
+                | DeclKind::Import
+                | DeclKind::ImportNamespace
+        )
     }
 }
 
@@ -179,6 +193,8 @@ pub struct Scope {
 pub enum FuncKind {
     /// The script's global code.
     Script,
+    /// A module's top-level code.
+    Module,
     /// A function declaration or expression.
     Normal,
     /// An arrow function.
@@ -291,6 +307,8 @@ pub struct ScopeTree {
     pub global_vars: Vec<String>,
     /// The names in `global_vars` that only Annex B block functions declare.
     pub annexb_globals: HashSet<String>,
+    /// A module whose top level uses `await` (its body is an async function).
+    pub top_level_await: bool,
 }
 
 impl FuncInfo {
@@ -474,6 +492,73 @@ pub fn analyze(
     (a.tree, errors)
 }
 
+/// Builds the scope tree of the body of a module (see `module::desugar`): one function, the
+/// module, whose scope holds every top-level declaration (vars, functions, lexical
+/// declarations) and the import bindings, all kept in the module environment (they are
+/// captured); `%module` is the internal binding of the module's identity (`import.meta`,
+/// `import()`). Module code is strict and has no Annex B functions. Also checks that every
+/// local export names a declaration.
+pub fn analyze_module(
+    script: &Script,
+    syntax: &super::module::ModuleSyntax,
+    lines: &LineTable,
+) -> (ScopeTree, Vec<(Span, String)>) {
+    let mut a = Analyzer {
+        check: Checker::new(lines, true, &[]),
+        tree: ScopeTree::default(),
+        cur_scope: ScopeIdx(0),
+        cur_func: FuncIdx(0),
+        depth: 0,
+        errors: Vec::new(),
+        annexb_ok: HashSet::new(),
+        split_body: None,
+        binding_params: false,
+    };
+    a.tree.funcs.push(FuncInfo::new(FuncKind::Module, false, None, true, true));
+    let scope = a.new_scope(ScopeKind::Script, None, ScopeKey::new(script.span, ScopeKind::Script));
+    a.cur_scope = scope;
+    a.declare(scope, MODULE_BINDING, DeclKind::ModuleIdentity);
+    // Imports and every top-level declaration but vars are lexical: none may be declared
+    // twice (function declarations included, unlike a function body's).
+    let mut lexical: Vec<LexicalDecl> = syntax
+        .imports
+        .iter()
+        .map(|i| LexicalDecl { name: i.local.clone(), kind: DeclKind::Import, span: DUMMY_SP, plain_function: false })
+        .collect();
+    lexical.extend(lexical_decls(&script.body, false));
+    let mut vars = Vec::new();
+    collect_var_names(&script.body, &mut vars);
+    for i in &syntax.imports {
+        let kind = if i.name.is_some() { DeclKind::Import } else { DeclKind::ImportNamespace };
+        a.declare(scope, &i.local, kind);
+    }
+    for f in top_level_functions(&script.body) {
+        a.declare(scope, &f.ident.sym, DeclKind::Function);
+    }
+    for (v, _) in &vars {
+        a.declare(scope, v, DeclKind::Var);
+    }
+    for l in lexical_decls(&script.body, true) {
+        a.declare(scope, &l.name, l.kind);
+    }
+    a.check.redeclarations(&lexical, &vars, &[]);
+    a.walk_stmts(&script.body);
+    for e in &syntax.exports {
+        if let super::module::ExportSyntax::Local { local, span, .. } = e {
+            if a.tree.lookup_local(scope, local).is_none() {
+                a.errors.push((*span, format!("Export '{local}' is not defined in module")));
+            }
+        }
+    }
+    a.tree.share_script_lexicals();
+    let early = a.check.finish();
+    let errors = if early.is_empty() { a.errors } else { early };
+    (a.tree, errors)
+}
+
+/// The internal binding of a module's identity (see `analyze_module`).
+pub const MODULE_BINDING: &str = "%module";
+
 /// What `begin_function` saves.
 struct Saved {
     scope: ScopeIdx,
@@ -609,7 +694,7 @@ impl Analyzer<'_> {
     /// The internal declaration `kind` of the nearest non-arrow function, used from here.
     fn lexical_special(&mut self, kind: DeclKind) {
         let f = self.tree.this_function(self.cur_func);
-        if self.tree.func(f).kind == FuncKind::Script {
+        if matches!(self.tree.func(f).kind, FuncKind::Script | FuncKind::Module) {
             return;
         }
         if f == self.cur_func && kind == DeclKind::This {
@@ -647,6 +732,14 @@ impl Analyzer<'_> {
             }
         };
         self.use_decl(d);
+    }
+
+    /// An `await` (expression, `for await`, `await using`) here: at a module's top level,
+    /// the module body is asynchronous.
+    fn note_await(&mut self) {
+        if self.tree.func(self.cur_func).kind == FuncKind::Module {
+            self.tree.top_level_await = true;
+        }
     }
 
     /// Goes one level deeper into the syntax at `span`; false (with a diagnostic at the
@@ -819,7 +912,12 @@ impl Analyzer<'_> {
                 self.cur_scope = saved;
             }
             Stmt::ForIn(f) => self.walk_for_in_of(f.span, &f.left, &f.right, &f.body),
-            Stmt::ForOf(f) => self.walk_for_in_of(f.span, &f.left, &f.right, &f.body),
+            Stmt::ForOf(f) => {
+                if f.is_await {
+                    self.note_await();
+                }
+                self.walk_for_in_of(f.span, &f.left, &f.right, &f.body)
+            }
             Stmt::Decl(d) => self.walk_decl(d),
             Stmt::Expr(e) => self.walk_expr(&e.expr),
         }
@@ -907,6 +1005,9 @@ impl Analyzer<'_> {
             }
             Decl::Var(v) => self.walk_var_decl(v),
             Decl::Using(u) => {
+                if u.is_await {
+                    self.note_await();
+                }
                 for d in &u.decls {
                     self.walk_pat(&d.name);
                     if let Some(init) = &d.init {
@@ -1567,7 +1668,10 @@ impl Analyzer<'_> {
                 }
             }
             Expr::MetaProp(m) if m.kind == MetaPropKind::NewTarget => self.lexical_special(DeclKind::NewTarget),
-            Expr::Await(a) => self.walk_expr(&a.arg),
+            Expr::Await(a) => {
+                self.note_await();
+                self.walk_expr(&a.arg)
+            }
             Expr::Paren(p) => self.walk_expr(&p.expr),
             Expr::OptChain(o) => match &*o.base {
                 OptChainBase::Member(m) => self.walk_member(m),
@@ -1587,7 +1691,7 @@ impl Analyzer<'_> {
 
     fn super_property(&mut self) {
         let f = self.tree.this_function(self.cur_func);
-        if self.tree.func(f).kind != FuncKind::Script {
+        if !matches!(self.tree.func(f).kind, FuncKind::Script | FuncKind::Module) {
             self.func(f).uses_super_property = true;
         }
         self.lexical_special(DeclKind::HomeObject);
@@ -1659,7 +1763,7 @@ fn fn_ctx(kind: FuncKind) -> FnCtx {
         FuncKind::Method | FuncKind::Getter | FuncKind::Setter => FnCtx::Method,
         FuncKind::ClassConstructor => FnCtx::Constructor { derived: false },
         FuncKind::DerivedConstructor => FnCtx::Constructor { derived: true },
-        FuncKind::Script | FuncKind::Normal | FuncKind::Arrow => FnCtx::Plain,
+        FuncKind::Script | FuncKind::Module | FuncKind::Normal | FuncKind::Arrow => FnCtx::Plain,
     }
 }
 

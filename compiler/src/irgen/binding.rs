@@ -20,7 +20,9 @@ use bytecode::BuiltinId;
 fn var_kind(kind: DeclKind) -> VarKind {
     match kind {
         DeclKind::Let | DeclKind::Class | DeclKind::ClassName => VarKind::Let,
-        DeclKind::Const => VarKind::Const,
+        DeclKind::Const | DeclKind::ImportNamespace => VarKind::Const,
+        DeclKind::Import => VarKind::Import,
+        DeclKind::ModuleIdentity => VarKind::Internal,
         DeclKind::This | DeclKind::NewTarget | DeclKind::Callee | DeclKind::HomeObject => VarKind::Internal,
         _ => VarKind::Var,
     }
@@ -166,7 +168,9 @@ impl<'a> Gen<'a> {
             Some(Storage::Stack(slot)) => self.load_stack(slot),
             Some(Storage::Frame(var)) => {
                 let env = self.env_value(var.scope);
-                self.emit(Opcode::LoadFrame, vec![env], Imm::Var(var))
+                let op =
+                    if self.tree.decl(d).kind == DeclKind::Import { Opcode::LoadImport } else { Opcode::LoadFrame };
+                self.emit(op, vec![env], Imm::Var(var))
             }
             Some(Storage::Callee) => self.emit(Opcode::GetCallee, Vec::new(), Imm::None),
             Some(Storage::Mapped { args, index }) => {
@@ -214,6 +218,11 @@ impl<'a> Gen<'a> {
                 if self.strict() {
                     self.throw_error(ErrorKind::TypeError, "Assignment to constant variable.");
                 }
+                return;
+            }
+            DeclKind::Import | DeclKind::ImportNamespace => {
+                // Import bindings are immutable (and initialized: a read checks the exporter's).
+                self.throw_error(ErrorKind::TypeError, "Assignment to constant variable.");
                 return;
             }
             DeclKind::Const | DeclKind::ClassName => {
@@ -443,6 +452,9 @@ impl<'a> Gen<'a> {
         let info = tree.func(f);
         if info.kind == FuncKind::Script {
             return self.emit(Opcode::GetGlobalObject, Vec::new(), Imm::None);
+        }
+        if info.kind == FuncKind::Module {
+            return self.undef();
         }
         if info.kind == FuncKind::DerivedConstructor {
             let d = info.this_decl.expect("derived constructors declare `this`");

@@ -171,8 +171,8 @@ impl<'a> Gen<'a> {
             Expr::MetaProp(m) => match m.kind {
                 MetaPropKind::NewTarget => self.new_target_value(),
                 MetaPropKind::ImportMeta => {
-                    self.unsupported(m.span, "`import.meta`");
-                    self.undef()
+                    let module = self.module_identity();
+                    self.call_builtin(BuiltinId::ImportMeta, vec![module])
                 }
             },
             Expr::Await(a) => self.gen_await(a),
@@ -501,8 +501,23 @@ impl<'a> Gen<'a> {
                 r
             }
             Callee::Import(i) => {
-                self.unsupported(i.span, "`import()`");
-                self.undef()
+                if i.phase != ImportPhase::Evaluation {
+                    let what = if i.phase == ImportPhase::Defer { "`import.defer()`" } else { "`import.source()`" };
+                    self.unsupported(i.span, what);
+                    return self.undef();
+                }
+                if c.args.iter().any(|a| a.spread.is_some()) || c.args.is_empty() || c.args.len() > 2 {
+                    self.unsupported(c.span, "this form of `import()`");
+                    return self.undef();
+                }
+                let specifier = self.expr(&c.args[0].expr);
+                let options = match c.args.get(1) {
+                    Some(a) => self.expr(&a.expr),
+                    None => self.undef(),
+                };
+                let module = self.module_identity();
+                self.at(c.span);
+                self.call_builtin(BuiltinId::DynamicImport, vec![module, specifier, options])
             }
             Callee::Expr(e) => {
                 let (f, this) = self.callee_and_this(e);
@@ -514,6 +529,14 @@ impl<'a> Gen<'a> {
                 }
                 self.do_call(f, this, args)
             }
+        }
+    }
+
+    /// The module's identity (its `%module` binding) in module code; undefined in a script.
+    fn module_identity(&mut self) -> Value {
+        match self.resolve(crate::frontend::scope::MODULE_BINDING) {
+            Some(d) => self.read_decl(d),
+            None => self.undef(),
         }
     }
 

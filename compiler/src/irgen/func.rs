@@ -153,7 +153,7 @@ impl<'a> Gen<'a> {
             source: f.function.span,
             params: f.function.params.iter().map(|p| &p.pat).collect(),
             body: Body::Stmts(f.function.body.as_ref().map_or(&[], |b| &b.stmts)),
-            name: f.ident.sym.to_string(),
+            name: crate::frontend::module::function_name(&f.ident.sym).to_string(),
             is_generator: f.function.is_generator,
             is_async: f.function.is_async,
         };
@@ -196,7 +196,7 @@ impl<'a> Gen<'a> {
             FuncKind::Method | FuncKind::Getter | FuncKind::Setter => FunctionKind::Method,
             FuncKind::ClassConstructor => FunctionKind::ClassConstructor,
             FuncKind::DerivedConstructor => FunctionKind::DerivedConstructor,
-            FuncKind::Normal | FuncKind::Script => FunctionKind::Normal,
+            FuncKind::Normal | FuncKind::Script | FuncKind::Module => FunctionKind::Normal,
         };
         let strict = info.strict;
         let name = self.atom(&def.name);
@@ -357,7 +357,7 @@ impl<'a> Gen<'a> {
 
     /// The start of a generator's inner function: `start_generator` and the slot
     /// `resume_generator` reports a `return()` in.
-    fn start_generator_body(&mut self) {
+    pub(super) fn start_generator_body(&mut self) {
         self.emit_void(Opcode::StartGenerator, Vec::new(), Imm::None);
         self.f().prologue_len = 1;
         let slot = self.alloc_stack("%is_return");
@@ -372,7 +372,7 @@ impl<'a> Gen<'a> {
     }
 
     /// `get_parent_scope` of a function that has a parent scope.
-    fn parent_env_prologue(&mut self) {
+    pub(super) fn parent_env_prologue(&mut self) {
         if let Some(p) = self.fr().func.parent_scope {
             let env = self.emit_prologue(Opcode::GetParentScope, Vec::new(), Imm::Scope(p), true);
             self.f().parent_env = Some(env);

@@ -46,6 +46,7 @@ mod func;
 mod generator;
 mod literal;
 mod loops;
+mod module;
 mod pattern;
 mod private;
 mod stmt;
@@ -70,6 +71,8 @@ pub struct IrGenOptions {
     /// Global eval code (an indirect `eval`) rather than a script: its top-level lexical
     /// declarations belong to the evaluation, not to the realm's global lexical environment.
     pub eval_code: bool,
+    /// Module code (the Module goal) rather than a script: see `module.rs`.
+    pub module: bool,
 }
 
 /// The stack given to the thread that parses and lowers a script: the AST of a deeply
@@ -128,6 +131,9 @@ thread_local! {
 }
 
 fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
+    if opts.module {
+        return lower_module_inline(source, file_name);
+    }
     let parsed = timing::phase("parse", || parse_script(source, opts.strict))?;
     let lines = &parsed.lines;
     let to_diags = |errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
@@ -153,6 +159,35 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
     let module = std::mem::replace(&mut g.module, Module::new(file_name));
     drop(g);
     timing::phase("free the syntax tree", || drop((tree, parsed)));
+    Ok(module)
+}
+
+fn lower_module_inline(source: &str, file_name: &str) -> Result<Module, Vec<Diagnostic>> {
+    let parsed = timing::phase("parse", || crate::frontend::parse_module(source))?;
+    let lines = &parsed.lines;
+    let to_diags = |mut errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
+        errs.sort_by_key(|(span, _)| span.lo);
+        errs.into_iter().map(|(span, m)| lines.diag(span, m)).collect()
+    };
+    let (script, syntax, errors) = crate::frontend::module::desugar(parsed.module);
+    if !errors.is_empty() {
+        return Err(to_diags(errors));
+    }
+    let (tree, errors) = timing::phase("scope analysis", || scope::analyze_module(&script, &syntax, lines));
+    if !errors.is_empty() {
+        return Err(to_diags(errors));
+    }
+    let mut g = Gen::new(&tree, lines, file_name);
+    timing::phase("irgen", || g.gen_module(&script, &syntax));
+    if !g.diags.is_empty() {
+        let mut diags = std::mem::take(&mut g.diags);
+        diags.sort_by_key(|d| (d.line, d.col));
+        diags.dedup();
+        return Err(diags);
+    }
+    let module = std::mem::replace(&mut g.module, Module::new(file_name));
+    drop(g);
+    timing::phase("free the syntax tree", || drop((tree, script)));
     Ok(module)
 }
 

@@ -284,7 +284,7 @@ impl<'a> Gen<'a> {
                 }
             }
             Decl::Class(c) => {
-                let ctor = self.gen_class(&c.class, Some(&c.ident.sym), None);
+                let ctor = self.gen_class(&c.class, Some(crate::frontend::module::function_name(&c.ident.sym)), None);
                 self.init_name(&c.ident.sym, ctor);
             }
             Decl::Using(u) => self.gen_using_decl(u),
@@ -299,7 +299,7 @@ impl<'a> Gen<'a> {
             match &d.init {
                 Some(init) => {
                     let hint = match &d.name {
-                        Pat::Ident(b) => Some(b.id.sym.to_string()),
+                        Pat::Ident(b) => Some(crate::frontend::module::function_name(&b.id.sym).to_string()),
                         _ => None,
                     };
                     // `var x = v` in a `with` body resolves `x` before evaluating `v`.

@@ -5,7 +5,7 @@ use ir::{FunctionKind, Module, Opcode};
 use super::*;
 
 fn lower_opts(src: &str, strict: bool) -> Module {
-    match lower_script(src, "test.js", &IrGenOptions { strict, eval_code: false }) {
+    match lower_script(src, "test.js", &IrGenOptions { strict, ..IrGenOptions::default() }) {
         Ok(m) => {
             if let Err(errs) = ir::verify::verify_module(&m) {
                 panic!(
@@ -432,9 +432,9 @@ fn async_generators_lower_to_a_generator_wrapped_by_async_generator_start() {
 
 #[test]
 fn unsupported_features_are_diagnostics() {
-    let d = diags("import('x');");
-    assert!(d[0].message.contains("`import()`") && d[0].message.ends_with("is not supported yet"), "{d:?}");
-    let d = diags("var a;\nvar b = import('x');");
+    let d = diags("import.defer('x');");
+    assert!(d[0].message.contains("`import.defer()`") && d[0].message.ends_with("is not supported yet"), "{d:?}");
+    let d = diags("var a;\nvar b = import.defer('x');");
     assert_eq!((d[0].line, d[0].col), (2, 9));
 }
 

@@ -52,6 +52,10 @@ macro_rules! for_each_hir_inst {
         ResolveScope = "resolve_scope" args(1) targets(0) imm(Scope) [READS_FRAME] -> environment;
         /// `%r = env.var`, operand 0 the environment of the variable's scope.
         LoadFrame = "load_frame" args(1) targets(0) imm(Var) [READS_FRAME] -> dynamic;
+        /// `%r = ` the binding that import variable `imm` of environment operand 0 refers to
+        /// (a variable of the exporting module, linked before the module runs); a
+        /// ReferenceError while that binding is uninitialized.
+        LoadImport = "load_import" args(1) targets(0) imm(Var) [READS_FRAME | MAY_THROW] -> any;
         /// `env.var = value` (operands: value, env).
         StoreFrame = "store_frame" args(2) targets(0) imm(Var) [WRITES_FRAME] -> none;
         /// Operand 0 unchanged, or a ReferenceError naming `imm` if it is empty (TDZ).

@@ -25,7 +25,7 @@ pub(crate) fn install(rt: &mut Runtime, global: Gc<JsObject>) {
 }
 
 /// 25.5.1 JSON.parse(text [, reviver]).
-fn parse(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+pub(crate) fn parse(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     // 1. Let jsonString be ? ToString(text).
     let s = rt.to_string(arg(args, 0))?;
     rt.root(s);
@@ -346,7 +346,9 @@ fn serialize_object(rt: &mut Runtime, s: &mut Serializer, o: Gc<JsObject>) -> Js
                 }
                 let enumerable = match rt.own_lookup(o, k) {
                     // A proxy's own properties are what its trap says.
-                    _ if rt.is_proxy(o) => rt.get_own_property(o, k)?.is_some_and(|d| d.enumerable == Some(true)),
+                    _ if rt.has_own_methods(o) => {
+                        rt.get_own_property(o, k)?.is_some_and(|d| d.enumerable == Some(true))
+                    }
                     crate::object::property::Own::Absent => false,
                     crate::object::property::Own::Slot(_, a) | crate::object::property::Own::Virtual(_, a) => {
                         a & ENUMERABLE != 0

@@ -35,6 +35,7 @@ pub mod iterator;
 pub mod iterator_helpers;
 pub mod json;
 pub mod math;
+pub mod modules;
 pub mod number;
 pub mod object;
 pub mod promise;
@@ -70,6 +71,8 @@ static HOOKS: Hooks = Hooks {
     inspect: console::inspect_quoted,
     finalization_cleanup: weak_refs::cleanup_job,
     settle_async_waits: atomics::settle_async_waits,
+    import_meta: modules::import_meta,
+    dynamic_import: modules::dynamic_import,
 };
 
 impl Runtime {

@@ -209,7 +209,7 @@ fn enumerable_own(rt: &mut Runtime, obj: Gc<JsObject>, kind: EnumKind) -> JsResu
         // Fast path: own data properties need no descriptor object.
         let enumerable = match rt.own_lookup(obj, k) {
             // A proxy's own properties are what its trap says.
-            _ if rt.is_proxy(obj) => match rt.get_own_property(obj, k)? {
+            _ if rt.has_own_methods(obj) => match rt.get_own_property(obj, k)? {
                 Some(d) => d.enumerable == Some(true),
                 None => continue,
             },

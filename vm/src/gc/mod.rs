@@ -128,6 +128,8 @@ macro_rules! for_each_cell_kind {
             TypedArray, "TypedArray";
             /// A DataView: a view of an ArrayBuffer's bytes for typed reads and writes.
             DataView, "DataView";
+            /// A module namespace exotic object (its exports are in the module's record).
+            ModuleNamespace, "Module";
         }
     };
 }

@@ -1168,6 +1168,16 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         };
                         set!(dst, v);
                     }
+                    Inst::LoadImport { dst, env, slot, name } => {
+                        let e = reg!(env);
+                        match rt.load_import(e, slot) {
+                            Ok(v) => set!(dst, v),
+                            Err(problem) => {
+                                sync!();
+                                break rt.throw_import_problem(problem, strings!()[name as usize]);
+                            }
+                        }
+                    }
                     Inst::StoreToEnvironment { env, slot, value } => {
                         let e = reg!(env);
                         let v = reg!(value);

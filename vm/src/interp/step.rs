@@ -333,6 +333,13 @@ pub(crate) fn step(rt: &mut Runtime, ip: u32) -> JsResult<Value> {
             }
             None
         }
+        Inst::LoadImport { dst, env, slot, name } => {
+            match rt.load_import(reg!(env), slot) {
+                Ok(v) => set!(dst, v),
+                Err(problem) => return Err(rt.throw_import_problem(problem, strings[name as usize])),
+            }
+            None
+        }
         Inst::StoreToEnvironment { env, slot, value } => {
             let (e, v) = (reg!(env), reg!(value));
             match super::env_of(rt, e) {

@@ -123,6 +123,30 @@ unsafe impl CellType for Environment {
     const KIND: Option<CellKind> = Some(CellKind::Environment);
 }
 
+/// A module namespace exotic object: the record of module `module` holds its exports
+/// (`runtime::modules`); its only ordinary property is @@toStringTag.
+#[repr(C)]
+pub struct NamespaceObject {
+    pub(crate) base: JsObject,
+    /// The index of the module's record.
+    pub module: u32,
+    _pad: u32,
+}
+
+// SAFETY: repr(C), JsObject first, kind ModuleNamespace.
+unsafe impl CellType for NamespaceObject {
+    const KIND: Option<CellKind> = Some(CellKind::ModuleNamespace);
+}
+// SAFETY: starts with JsObject.
+unsafe impl ObjectCell for NamespaceObject {}
+
+impl NamespaceObject {
+    /// The namespace of module `module`, with `shape`.
+    pub(crate) fn new(shape: Gc<Shape>, module: u32) -> NamespaceObject {
+        NamespaceObject { base: JsObject::new(CellKind::ModuleNamespace, shape), module, _pad: 0 }
+    }
+}
+
 /// A symbol: identity plus an optional description.
 #[repr(C)]
 pub struct Symbol {

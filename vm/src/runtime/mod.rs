@@ -8,6 +8,7 @@
 //!           ├─ code: LoadedCode      loaded bundles (decoded functions, atoms) + inline caches
 //!           ├─ caches: Caches        root shapes, small strings, compiled regexps (weak)
 //!           ├─ jobs: JobQueue        promise jobs + tracked unhandled rejections
+//!           ├─ modules: Modules      the module map (records) and the module loader
 //!           ├─ exception             the pending exception and its kind
 //!           └─ host: Host            options, output, compile hook, interrupt flag, hooks
 //! ```
@@ -35,6 +36,7 @@ pub mod global_env;
 pub mod handles;
 pub mod iteration;
 pub mod jobs;
+pub mod modules;
 pub mod names;
 pub mod operators;
 pub mod property;
@@ -133,6 +135,8 @@ pub enum SourceKind {
     Script,
     /// Global eval code (an indirect `eval`): its lexical declarations are its own.
     Eval,
+    /// Module code: the bundle carries its module record (the file name is its key).
+    Module,
 }
 
 /// A pending exception: the thrown value is in `Runtime::exception`.
@@ -192,6 +196,8 @@ pub struct Runtime {
     pub(crate) caches: Caches,
     /// The job queue and the promises rejected without a handler.
     pub(crate) jobs: JobQueue,
+    /// The module map and the module loader.
+    pub(crate) modules: modules::Modules,
     /// The pending exception (see the module docs) and its kind.
     pub(crate) exception: Value,
     pub(crate) exception_kind: ExceptionKind,
@@ -293,6 +299,10 @@ pub(crate) struct Hooks {
     /// were notified or timed out; with `block`, first waits until there is one (the event
     /// loop, when no job is left).
     pub settle_async_waits: fn(&mut Runtime, bool) -> JsResult<()>,
+    /// `import.meta` of the module whose module slot holds the value.
+    pub import_meta: fn(&mut Runtime, Value) -> JsResult<Value>,
+    /// `import(specifier, options)`: a promise of the namespace object.
+    pub dynamic_import: fn(&mut Runtime, modules::Referrer, Value, Value) -> JsResult<Value>,
 }
 
 /// A regular expression's source and flags, as UTF-16.
@@ -340,6 +350,7 @@ impl Runtime {
             code: LoadedCode::default(),
             caches: Caches::new(),
             jobs: JobQueue::default(),
+            modules: modules::Modules::default(),
             exception: Value::UNDEFINED,
             exception_kind: ExceptionKind::Normal,
             host: Host {
@@ -387,7 +398,7 @@ impl Runtime {
 
     /// The error for the first tracked promise rejection that is still unhandled; forgets
     /// the others (the host reports one, as node does when it exits).
-    fn check_unhandled_rejections(&mut self) -> Result<(), JsError> {
+    pub(crate) fn check_unhandled_rejections(&mut self) -> Result<(), JsError> {
         let unhandled = self.take_unhandled_rejections();
         let Some(&promise) = unhandled.first() else { return Ok(()) };
         let reason = match self.promise_result(promise.gc()) {
@@ -583,6 +594,7 @@ impl Runtime {
         self.code.trace(heap);
         self.caches.trace(heap);
         self.jobs.trace(heap);
+        self.modules.trace(heap);
         heap.mark_value(self.exception);
         heap.drain();
         // Weak references and weak collections (whose ephemerons mark more), then the weak
@@ -740,7 +752,7 @@ pub(crate) fn stack_address() -> usize {
 }
 
 /// The lowest stack address re-entries may reach on this thread.
-fn stack_guard() -> usize {
+pub(crate) fn stack_guard() -> usize {
     let here = stack_address();
     match thread_stack_low() {
         Some(low) if low < here => low + RUST_STACK_RESERVE,

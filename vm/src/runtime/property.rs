@@ -246,6 +246,9 @@ impl Runtime {
         if self.is_proxy(obj) {
             return self.proxy_get_own_property(obj, key);
         }
+        if let Some(r) = self.namespace_get_own_property(obj, key) {
+            return r;
+        }
         Ok(match self.own_lookup(obj, key) {
             Own::Absent => None,
             Own::Element(i) => {
@@ -309,6 +312,11 @@ impl Runtime {
                             return Ok(Value::UNDEFINED)
                         }
                         CellKind::Proxy => return self.proxy_get(o, key, receiver),
+                        CellKind::ModuleNamespace => {
+                            if let Some(r) = self.namespace_get(o, key) {
+                                return r;
+                            }
+                        }
                         _ => {}
                     }
                     let proto = self.heap.get(self.heap.get(o).shape).proto;
@@ -376,6 +384,10 @@ impl Runtime {
         let found = loop {
             if self.is_proxy(o) {
                 return self.proxy_set(o, key, value, receiver);
+            }
+            // 10.4.6.9: a namespace's [[Set]] is always false.
+            if self.heap.object_kind(o) == CellKind::ModuleNamespace {
+                return Ok(false);
             }
             // 10.4.5.5 [[Set]] of a TypedArray with a numeric key.
             if self.is_typed_array(o) {
@@ -780,6 +792,9 @@ impl Runtime {
         if kind == CellKind::Proxy {
             return self.proxy_define_own_property(obj, key, desc);
         }
+        if let Some(r) = self.namespace_define_own_property(obj, key, desc) {
+            return r;
+        }
         if kind == CellKind::TypedArray {
             if let Some(n) = self.canonical_numeric_key(key) {
                 return self.typed_define(obj, n, desc);
@@ -1064,6 +1079,9 @@ impl Runtime {
         if self.is_proxy(obj) {
             return self.proxy_delete(obj, key);
         }
+        if let Some(r) = self.namespace_delete(obj, key) {
+            return Ok(r);
+        }
         // 10.4.5.6: a TypedArray's elements cannot be deleted; other numeric keys are absent.
         if self.is_typed_array(obj) {
             if let Some(n) = self.canonical_numeric_key(key) {
@@ -1137,6 +1155,11 @@ impl Runtime {
     pub(crate) fn own_property_keys(&mut self, obj: Gc<JsObject>) -> JsResult<Vec<Key>> {
         if self.is_proxy(obj) {
             return self.proxy_own_keys(obj);
+        }
+        if self.heap.object_kind(obj) == CellKind::ModuleNamespace {
+            let mut keys = self.namespace_export_keys(obj);
+            keys.extend(self.own_keys_raw(obj));
+            return Ok(keys);
         }
         Ok(self.own_keys_raw(obj))
     }
@@ -1307,6 +1330,11 @@ impl Runtime {
                 // 10.4.5.2 [[HasProperty]]: a TypedArray's numeric keys end the lookup.
                 CellKind::TypedArray if self.canonical_numeric_key(key).is_some() => return Ok(false),
                 CellKind::Proxy => return self.proxy_has(o, key),
+                CellKind::ModuleNamespace => {
+                    if let Some(r) = self.namespace_has_property(o, key) {
+                        return Ok(r);
+                    }
+                }
                 _ => {}
             }
             let proto = self.get_prototype_of(o);
@@ -1319,8 +1347,8 @@ impl Runtime {
 
     /// `HasOwnProperty(O, P)`.
     pub(crate) fn has_own_property(&mut self, obj: Gc<JsObject>, key: Key) -> JsResult<bool> {
-        if self.is_proxy(obj) {
-            return Ok(self.proxy_get_own_property(obj, key)?.is_some());
+        if self.is_proxy(obj) || self.heap.object_kind(obj) == CellKind::ModuleNamespace {
+            return Ok(self.get_own_property(obj, key)?.is_some());
         }
         Ok(self.own_lookup(obj, key) != Own::Absent)
     }

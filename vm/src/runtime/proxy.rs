@@ -19,6 +19,12 @@ impl Runtime {
         self.heap.object_kind(obj) == CellKind::Proxy
     }
 
+    /// Whether `obj`'s own properties are known only to its internal methods (a Proxy, a
+    /// module namespace): fast paths that read shapes ask `get_own_property` instead.
+    pub(crate) fn has_own_methods(&self, obj: Gc<JsObject>) -> bool {
+        matches!(self.heap.object_kind(obj), CellKind::Proxy | CellKind::ModuleNamespace)
+    }
+
     /// 10.5.14 ProxyCreate(target, handler).
     pub(crate) fn proxy_create(&mut self, target: Value, handler: Value) -> JsResult<Gc<JsObject>> {
         if !target.is_object() || !handler.is_object() {

@@ -105,6 +105,14 @@ impl Lowering<'_> {
                 let dst = self.vreg(func.result(inst));
                 self.op(LOp::LoadFromEnvironment { dst, env, slot: var.index });
             }
+            Opcode::LoadImport => {
+                let Imm::Var(var) = data.imm else { return Err(bad_imm(data.opcode)) };
+                let name = self.module.scopes[var.scope].vars[var.index as usize].name;
+                let name = self.ids.atom(name);
+                let env = self.operand(args[0]);
+                let dst = self.vreg(func.result(inst));
+                self.op(LOp::LoadImport { dst, env, slot: var.index, name });
+            }
             Opcode::StoreFrame => {
                 let Imm::Var(var) = data.imm else { return Err(bad_imm(data.opcode)) };
                 let value = self.operand(args[0]);

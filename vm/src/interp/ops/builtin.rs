@@ -375,6 +375,15 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             let error = (args.len() > 1).then(|| arg(args, 1));
             (rt.host.hooks.dispose_resources)(rt, arg(args, 0), error)
         }
+        BuiltinId::ImportMeta => (rt.host.hooks.import_meta)(rt, arg(args, 0)),
+        BuiltinId::DynamicImport => {
+            // A script's referrer is the file its code came from.
+            let referrer = match arg(args, 0) {
+                m if m.is_number() => crate::runtime::modules::Referrer::Module(m),
+                _ => crate::runtime::modules::Referrer::Script(info.bundle().bundle.source_name()),
+            };
+            (rt.host.hooks.dynamic_import)(rt, referrer, arg(args, 1), arg(args, 2))
+        }
         BuiltinId::MarkRawYield => {
             // The executing frame is the generator's inner function.
             if let Some(frame) = rt.calls.frames.last() {

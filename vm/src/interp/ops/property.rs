@@ -113,7 +113,8 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
                     // A TypedArray's numeric keys end the lookup (10.4.5.4).
                     CellKind::TypedArray if rt.canonical_numeric_key(key).is_some() => break,
                     // A proxy answers through its traps, never from a cache.
-                    CellKind::Proxy => return rt.get(h, key, o),
+                    // So does a namespace, for its exports (live bindings).
+                    CellKind::Proxy | CellKind::ModuleNamespace => return rt.get(h, key, o),
                     _ => {}
                 }
                 let proto = rt.get_prototype_of(h);
@@ -219,7 +220,7 @@ pub(crate) fn put_by_id_slow(
                 let po: Gc<JsObject> = p.gc();
                 match rt.own_lookup(po, key) {
                     // A proxy on the chain has a say in the store ([[Set]] reaches its trap).
-                    Own::Absent if rt.is_proxy(po) => {
+                    Own::Absent if rt.has_own_methods(po) => {
                         plain = false;
                         break;
                     }

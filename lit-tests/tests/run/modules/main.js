@@ -1,0 +1,38 @@
+// A module program: a cycle (even.mjs <-> odd.mjs), a default export (shape.mjs), a
+// namespace import, a star re-export, top-level await (geometry.mjs), a JSON module and
+// live bindings (log.mjs); `package.json` says `.js` files here are modules.
+// RUN: %iris %s | %FileCheck %s --match-full-lines
+// RUN: %iris --gc-stress %s | %FileCheck %s --match-full-lines
+// RUN: %iris --jit-threshold=0 %s | %FileCheck %s --match-full-lines
+import { order, count, log } from './log.mjs';
+import Shape, { area, logged } from './shape.mjs';
+import * as geometry from './geometry.mjs';
+import config from './config.json' with { type: 'json' };
+import { even, evenReady } from './even.mjs';
+import { odd } from './odd.mjs';
+
+console.log(order.join(' | '));
+// CHECK: log | shape | odd (even ready: ReferenceError, even(4): true) | even (odd ready: true) | geometry
+console.log(count, logged);
+// CHECK-NEXT: 5 5
+log('main');
+console.log(count, logged, order.length);
+// CHECK-NEXT: 6 6 6
+console.log(even(10), odd(7), evenReady);
+// CHECK-NEXT: true true true
+const shapes = config.sizes.map(n => new Shape(n, n + 1));
+console.log(config.title, shapes.map(String).join(', '), shapes.map(area).join(' '));
+// CHECK-NEXT: modules Shape 2x3, Shape 3x4, Shape 4x5 6 12 20
+console.log(Object.keys(geometry).join(','), geometry.default, geometry.area === area);
+// CHECK-NEXT: area,logged,name,unit undefined true
+console.log(String(geometry.unit), geometry[Symbol.toStringTag], Object.isFrozen(geometry));
+// CHECK-NEXT: Shape 1x1 Module false
+try { count = 1; } catch (e) { console.log(e.constructor.name); }
+// CHECK-NEXT: TypeError
+console.log(Reflect.set(geometry, 'name', 'x'), Reflect.deleteProperty(geometry, 'name'), 'name' in geometry);
+// CHECK-NEXT: false false true
+const again = await import('./geometry.mjs');
+console.log(again === geometry, typeof import.meta.url, import.meta.url.endsWith('/main.js'));
+// CHECK-NEXT: true string true
+try { await import('./missing.mjs'); } catch (e) { console.log(e.constructor.name); }
+// CHECK-NEXT: Error

@@ -1,0 +1,8 @@
+import { even, evenReady } from './even.mjs';
+import { log } from './log.mjs';
+export function odd(n) { return n === 0 ? false : even(n - 1); }
+export let oddReady = false;
+let seen;
+try { seen = evenReady; } catch (e) { seen = e.constructor.name; }
+log(`odd (even ready: ${seen}, even(4): ${even(4)})`);
+oddReady = true;

@@ -1,0 +1,671 @@
+//! Loading and evaluating modules (ECMA-262 16.2.1.5), `import()` and `import.meta`, and the
+//! embedding API for modules. The records, linking and namespace objects are in
+//! `runtime::modules`.
+//!
+//! Loading is synchronous: the embedder's `ModuleLoader` resolves each specifier to a key
+//! and gives the key's source, which is compiled (JavaScript, through the compile hook) or
+//! parsed (JSON), and the top-level function of compiled code makes the module environment.
+//! A graph is loaded breadth-first with a work list (no recursion), then linked, then
+//! evaluated: `evaluate_module` is Evaluate() with its asynchronous part (top-level `await`:
+//! a module whose body or dependencies are asynchronous finishes in promise reactions).
+
+use crate::gc::Gc;
+use crate::object::JsObject;
+use crate::runtime::error::ErrorKind;
+use crate::runtime::function::make_closure;
+use crate::runtime::modules::{
+    AsyncOrder, Export, Import, ModuleLoader, ModuleRecord, ModuleSource, Referrer, Request, Status,
+};
+use crate::runtime::{JsError, JsResult, Runtime, SourceKind};
+use crate::value::Value;
+
+// ---- loading ----------------------------------------------------------------------------------
+
+/// Loads the module `specifier` names from `referrer` and every module it depends on;
+/// returns its record. `at` says where the request is written, for errors.
+fn load_graph(rt: &mut Runtime, specifier: &str, json: bool, referrer: Option<&str>, at: &str) -> JsResult<u32> {
+    let mut created = Vec::new();
+    let result = load_graph_into(rt, specifier, json, referrer, at, &mut created);
+    if result.is_err() {
+        // Forget the modules of a graph that failed to load: a later import tries again.
+        for m in created {
+            let r = &rt.modules.records[m as usize];
+            let key = (r.key.clone(), r.requests.is_empty() && r.body.is_undefined());
+            rt.modules.map.remove(&key);
+            rt.modules.map.retain(|_, v| *v != m);
+        }
+    }
+    result
+}
+
+fn load_graph_into(
+    rt: &mut Runtime,
+    specifier: &str,
+    json: bool,
+    referrer: Option<&str>,
+    at: &str,
+    created: &mut Vec<u32>,
+) -> JsResult<u32> {
+    let root = load_one(rt, specifier, json, referrer, at, created)?;
+    let mut work = vec![root];
+    while let Some(m) = work.pop() {
+        for q in 0..rt.modules.records[m as usize].requests.len() {
+            let r = &rt.modules.records[m as usize];
+            let req = &r.requests[q];
+            if req.module.is_some() {
+                continue;
+            }
+            let (spec, json, key) = (req.specifier.clone(), req.is_json(), r.key.clone());
+            // A module the same bundle holds was resolved when the bundle was made.
+            let bundled = req.bundled.as_ref().and_then(|k| rt.modules.map.get(&(k.clone(), json)).copied());
+            if let Some(dep) = bundled {
+                rt.modules.records[m as usize].requests[q].module = Some(dep);
+                continue;
+            }
+            let at = format!("{key}:{}:{}", req.line, req.col);
+            let before = created.len();
+            let dep = load_one(rt, &spec, json, Some(&key), &at, created)?;
+            rt.modules.records[m as usize].requests[q].module = Some(dep);
+            if created.len() > before {
+                work.push(dep);
+            }
+        }
+    }
+    Ok(root)
+}
+
+/// HostLoadImportedModule for one request: the record of an already loaded key, or a new
+/// one (its requests not loaded yet).
+fn load_one(
+    rt: &mut Runtime,
+    specifier: &str,
+    json: bool,
+    referrer: Option<&str>,
+    at: &str,
+    created: &mut Vec<u32>,
+) -> JsResult<u32> {
+    let Some(loader) = rt.modules.loader.as_mut() else {
+        return Err(rt.throw_type_error("modules are not supported here (no module loader is installed)"));
+    };
+    let key = match loader.resolve(specifier, referrer) {
+        Ok(k) => k,
+        Err(msg) => return Err(rt.throw_error(ErrorKind::Error, &format!("{msg} (imported at {at})"))),
+    };
+    if let Some(&m) = rt.modules.map.get(&(key.clone(), json)) {
+        return Ok(m);
+    }
+    let source = match rt.modules.loader.as_mut().map(|l| l.load(&key)) {
+        Some(Ok(s)) => s,
+        Some(Err(msg)) => return Err(rt.throw_error(ErrorKind::Error, &format!("{msg} (imported at {at})"))),
+        None => return Err(rt.throw_type_error("no module loader is installed")),
+    };
+    let m = match (source, json) {
+        (ModuleSource::Text(text), true) => json_module(rt, key.clone(), &text)?,
+        (ModuleSource::Text(text), false) => {
+            let bytes = rt.compile_source(&text, &key, SourceKind::Module)?;
+            source_module(rt, key.clone(), bytes)?
+        }
+        (ModuleSource::Bundle(bytes), false) => source_module(rt, key.clone(), bytes)?,
+        (ModuleSource::Bundle(_), true) => {
+            return Err(rt.throw_type_error(&format!("'{key}' is a compiled bundle, not a JSON module")));
+        }
+    };
+    rt.modules.map.insert((key, json), m);
+    created.push(m);
+    Ok(m)
+}
+
+/// A JSON module: parsed now, linked and evaluated at once (its default export is the value).
+fn json_module(rt: &mut Runtime, key: String, text: &str) -> JsResult<u32> {
+    let mark = rt.handle_mark();
+    let s = rt.new_string(text);
+    rt.root(s);
+    let value = super::json::parse(rt, Value::UNDEFINED, &[s])?;
+    rt.root(value);
+    let env = rt.heap.alloc_env(Value::UNDEFINED, 1);
+    rt.heap.env_slots_mut(env)[0] = value;
+    let realm = rt.realm;
+    let mut record = ModuleRecord::new(key, realm, Value::cell(env), Value::UNDEFINED);
+    record.exports.push(Export::Local { name: "default".into(), slot: 0 });
+    record.status = Status::Evaluated;
+    record.cycle_root = rt.modules.records.len() as u32;
+    rt.modules.records.push(record);
+    rt.release_handles(mark);
+    Ok(rt.modules.records.len() as u32 - 1)
+}
+
+/// A module of compiled code: loads the bundle and runs its top-level function, which
+/// makes the module environment and returns the body.
+fn source_module(rt: &mut Runtime, key: String, bytes: Vec<u8>) -> JsResult<u32> {
+    let bundle = match bytecode::Bundle::from_bytes(bytes) {
+        Ok(b) => b,
+        Err(e) => return Err(rt.throw_error(ErrorKind::SyntaxError, &format!("invalid bundle '{key}': {e}"))),
+    };
+    let Some(desc) = bundle.modules().first().cloned() else {
+        return Err(rt.throw_error(ErrorKind::SyntaxError, &format!("'{key}' is a script, not a module")));
+    };
+    let string = |id: u32| bundle.string(id).to_string_lossy();
+    let requests: Vec<Request> = desc
+        .requests
+        .iter()
+        .map(|r| Request {
+            specifier: string(r.specifier),
+            attributes: r.attributes.iter().map(|&(k, v)| (string(k), string(v))).collect(),
+            line: r.line,
+            col: r.col,
+            bundled: r.resolved.map(string),
+            module: None,
+        })
+        .collect();
+    let imports: Vec<Import> =
+        desc.imports.iter().map(|i| Import { request: i.request, name: i.name.map(string), slot: i.slot }).collect();
+    let exports: Vec<Export> = desc
+        .exports
+        .iter()
+        .map(|e| match *e {
+            bytecode::ExportDesc::Local { name, slot } => Export::Local { name: string(name), slot },
+            bytecode::ExportDesc::Indirect { name, request, import } => {
+                Export::Indirect { name: string(name), request, import: import.map(string) }
+            }
+            bytecode::ExportDesc::Star { request } => Export::Star { request },
+        })
+        .collect();
+    let realm = rt.realm;
+    let index = rt.load_bundle(bundle, realm);
+    let info = crate::code::FuncRef::new(&rt.code.bundles[index as usize].functions[desc.top_level as usize]);
+    let init = make_closure(rt, info, Value::UNDEFINED);
+    let mark = rt.handle_mark();
+    rt.root(init);
+    let body = rt.call(init, Value::UNDEFINED, &[]);
+    rt.release_handles(mark);
+    let body = body?;
+    let env = match rt.closure_env(body) {
+        Some(env) => env,
+        None => return Err(rt.throw_type_error(&format!("internal error: module '{key}' made no environment"))),
+    };
+    let m = rt.modules.records.len() as u32;
+    // The module slot holds the record's index (`import.meta`, `import()`).
+    match rt.heap.env_slots_mut(env.gc()).get_mut(desc.module_slot as usize) {
+        Some(s) => *s = Value::number(m as f64),
+        None => return Err(rt.throw_type_error(&format!("internal error: module '{key}' has a bad module slot"))),
+    }
+    let mut record = ModuleRecord::new(key, realm, env, body);
+    record.has_tla = desc.has_tla;
+    record.requests = requests;
+    record.imports = imports;
+    record.exports = exports;
+    rt.modules.records.push(record);
+    Ok(m)
+}
+
+// ---- evaluation ---------------------------------------------------------------------------
+
+/// 16.2.1.5.3 Evaluate(): evaluates `m` (linked) and what it depends on; returns the
+/// promise of the evaluation, rejected with the error of a module that threw.
+fn evaluate_module(rt: &mut Runtime, m: u32) -> JsResult<Gc<JsObject>> {
+    let mut m = m;
+    let r = &rt.modules.records[m as usize];
+    if matches!(r.status, Status::EvaluatingAsync | Status::Evaluated) {
+        m = r.cycle_root;
+    }
+    let existing = rt.modules.records[m as usize].capability;
+    if existing.is_object() {
+        return Ok(existing.gc());
+    }
+    let promise = rt.new_promise();
+    rt.modules.records[m as usize].capability = Value::object(promise);
+    let mut stack = Vec::new();
+    match inner_evaluate(rt, m, &mut stack, 0) {
+        Ok(_) => {
+            // An asynchronous evaluation still running settles the promise when it finishes.
+            if !matches!(rt.modules.records[m as usize].async_order, AsyncOrder::Order(_)) {
+                rt.resolve_promise(promise, Value::UNDEFINED);
+            }
+        }
+        Err(Thrown::Uncatchable) => return Err(crate::runtime::Exception),
+        Err(Thrown::Error(e)) => {
+            for s in stack {
+                let r = &mut rt.modules.records[s as usize];
+                r.status = Status::Evaluated;
+                r.error = Some(e);
+            }
+            rt.reject_promise(promise, e);
+        }
+    }
+    Ok(promise)
+}
+
+/// How an evaluation ended abruptly: with a JavaScript error (which the modules of the
+/// cycle record) or an uncatchable condition (an interrupt).
+enum Thrown {
+    Error(Value),
+    Uncatchable,
+}
+
+fn thrown(rt: &mut Runtime) -> Thrown {
+    if rt.exception_kind != crate::runtime::ExceptionKind::Normal {
+        return Thrown::Uncatchable;
+    }
+    let e = rt.exception;
+    rt.exception = Value::UNDEFINED;
+    Thrown::Error(e)
+}
+
+/// 16.2.1.5.3.1 InnerModuleEvaluation.
+fn inner_evaluate(rt: &mut Runtime, m: u32, stack: &mut Vec<u32>, mut index: u32) -> Result<u32, Thrown> {
+    let r = &rt.modules.records[m as usize];
+    match r.status {
+        Status::EvaluatingAsync | Status::Evaluated => {
+            return match r.error {
+                Some(e) => Err(Thrown::Error(e)),
+                None => Ok(index),
+            };
+        }
+        Status::Evaluating => return Ok(index),
+        _ => {}
+    }
+    let r = &mut rt.modules.records[m as usize];
+    r.status = Status::Evaluating;
+    r.dfs_index = index;
+    r.dfs_ancestor = index;
+    r.pending = 0;
+    index += 1;
+    stack.push(m);
+    for q in 0..rt.modules.records[m as usize].requests.len() {
+        let mut required = rt.modules.records[m as usize].requests[q].module.unwrap_or(m);
+        index = inner_evaluate(rt, required, stack, index)?;
+        let req = &rt.modules.records[required as usize];
+        if req.status == Status::Evaluating {
+            let a = req.dfs_ancestor;
+            let r = &mut rt.modules.records[m as usize];
+            r.dfs_ancestor = r.dfs_ancestor.min(a);
+        } else {
+            required = req.cycle_root;
+            if let Some(e) = rt.modules.records[required as usize].error {
+                return Err(Thrown::Error(e));
+            }
+        }
+        if matches!(rt.modules.records[required as usize].async_order, AsyncOrder::Order(_)) {
+            rt.modules.records[m as usize].pending += 1;
+            rt.modules.records[required as usize].async_parents.push(m);
+        }
+    }
+    let r = &rt.modules.records[m as usize];
+    if r.pending > 0 || r.has_tla {
+        let order = rt.modules.next_async_order;
+        rt.modules.next_async_order += 1;
+        rt.modules.records[m as usize].async_order = AsyncOrder::Order(order);
+        if rt.modules.records[m as usize].pending == 0 {
+            execute_async_module(rt, m);
+        }
+    } else {
+        execute_module(rt, m).map_err(|_| thrown(rt))?;
+    }
+    let r = &rt.modules.records[m as usize];
+    if r.dfs_ancestor == r.dfs_index {
+        while let Some(s) = stack.pop() {
+            let r = &mut rt.modules.records[s as usize];
+            r.status = if r.async_order == AsyncOrder::Unset { Status::Evaluated } else { Status::EvaluatingAsync };
+            r.cycle_root = m;
+            if s == m {
+                break;
+            }
+        }
+    }
+    Ok(index)
+}
+
+/// Runs the body of a module without top-level `await`.
+fn execute_module(rt: &mut Runtime, m: u32) -> JsResult<()> {
+    let body = rt.modules.records[m as usize].body;
+    call_in_realm(rt, m, body).map(|_| ())
+}
+
+/// Calls a module's body in the module's realm.
+fn call_in_realm(rt: &mut Runtime, m: u32, body: Value) -> JsResult<Value> {
+    let saved = rt.realm;
+    rt.realm = rt.modules.records[m as usize].realm;
+    let r = rt.call(body, Value::UNDEFINED, &[]);
+    rt.realm = saved;
+    r
+}
+
+/// 16.2.1.5.3.2 ExecuteAsyncModule: starts the async body; its promise's reactions go on
+/// with the modules that wait for this one.
+fn execute_async_module(rt: &mut Runtime, m: u32) {
+    let body = rt.modules.records[m as usize].body;
+    let promise = match call_in_realm(rt, m, body) {
+        Ok(p) if p.is_object() => Ok(p.gc::<JsObject>()),
+        Ok(_) => Err(rt.throw_type_error("internal error: an async module body returned no promise")),
+        Err(e) => Err(e),
+    };
+    let promise = match promise {
+        Ok(p) => p,
+        Err(_) => {
+            let Thrown::Error(e) = thrown(rt) else { return };
+            async_rejected(rt, m, e);
+            return;
+        }
+    };
+    let mark = rt.handle_mark();
+    rt.root(Value::object(promise));
+    let data = Value::number(m as f64);
+    let on_fulfilled = Value::object(rt.new_native_with_data("", async_fulfilled_fn, 1, data));
+    rt.root(on_fulfilled);
+    let on_rejected = Value::object(rt.new_native_with_data("", async_rejected_fn, 1, data));
+    rt.promise_then(promise, on_fulfilled, on_rejected);
+    rt.release_handles(mark);
+}
+
+fn reaction_module(rt: &Runtime) -> u32 {
+    let d = rt.native_data(rt.native_callee());
+    d.as_number().map_or(0, |n| n as u32)
+}
+
+fn async_fulfilled_fn(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<Value> {
+    let m = reaction_module(rt);
+    async_fulfilled(rt, m);
+    Ok(Value::UNDEFINED)
+}
+
+fn async_rejected_fn(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let m = reaction_module(rt);
+    async_rejected(rt, m, args.first().copied().unwrap_or(Value::UNDEFINED));
+    Ok(Value::UNDEFINED)
+}
+
+/// 16.2.1.5.3.4 AsyncModuleExecutionFulfilled.
+fn async_fulfilled(rt: &mut Runtime, m: u32) {
+    if rt.modules.records[m as usize].status == Status::Evaluated {
+        return;
+    }
+    let r = &mut rt.modules.records[m as usize];
+    r.async_order = AsyncOrder::Done;
+    r.status = Status::Evaluated;
+    let cap = r.capability;
+    if cap.is_object() {
+        rt.resolve_promise(cap.gc(), Value::UNDEFINED);
+    }
+    let mut ready = Vec::new();
+    gather_available_ancestors(rt, m, &mut ready);
+    let order = |rt: &Runtime, x: u32| match rt.modules.records[x as usize].async_order {
+        AsyncOrder::Order(o) => o,
+        _ => u64::MAX,
+    };
+    ready.sort_by_key(|&x| order(rt, x));
+    for p in ready {
+        let r = &rt.modules.records[p as usize];
+        if r.status == Status::Evaluated {
+            continue;
+        }
+        if r.has_tla {
+            execute_async_module(rt, p);
+            continue;
+        }
+        match execute_module(rt, p) {
+            Err(_) => {
+                let Thrown::Error(e) = thrown(rt) else { return };
+                async_rejected(rt, p, e);
+            }
+            Ok(()) => {
+                let r = &mut rt.modules.records[p as usize];
+                r.async_order = AsyncOrder::Done;
+                r.status = Status::Evaluated;
+                let cap = r.capability;
+                if cap.is_object() {
+                    rt.resolve_promise(cap.gc(), Value::UNDEFINED);
+                }
+            }
+        }
+    }
+}
+
+/// 16.2.1.5.3.3 GatherAvailableAncestors.
+fn gather_available_ancestors(rt: &mut Runtime, m: u32, list: &mut Vec<u32>) {
+    let parents = rt.modules.records[m as usize].async_parents.clone();
+    for p in parents {
+        let root = rt.modules.records[p as usize].cycle_root;
+        if list.contains(&p) || rt.modules.records[root as usize].error.is_some() {
+            continue;
+        }
+        let r = &mut rt.modules.records[p as usize];
+        r.pending = r.pending.saturating_sub(1);
+        if r.pending == 0 {
+            list.push(p);
+            if !r.has_tla {
+                gather_available_ancestors(rt, p, list);
+            }
+        }
+    }
+}
+
+/// 16.2.1.5.3.5 AsyncModuleExecutionRejected.
+fn async_rejected(rt: &mut Runtime, m: u32, error: Value) {
+    if rt.modules.records[m as usize].status == Status::Evaluated {
+        return;
+    }
+    let r = &mut rt.modules.records[m as usize];
+    r.error = Some(error);
+    r.status = Status::Evaluated;
+    r.async_order = AsyncOrder::Done;
+    let cap = r.capability;
+    for p in r.async_parents.clone() {
+        async_rejected(rt, p, error);
+    }
+    if cap.is_object() {
+        rt.reject_promise(cap.gc(), error);
+    }
+}
+
+// ---- import() and import.meta --------------------------------------------------------------
+
+/// The record index in a module slot.
+fn module_of(rt: &Runtime, v: Value) -> Option<u32> {
+    let n = v.as_number()?;
+    (n >= 0.0 && (n as usize) < rt.modules.records.len() && n.fract() == 0.0).then_some(n as u32)
+}
+
+/// `import.meta` (HostGetImportMetaProperties: `url`, and `filename` and `dirname` for
+/// files, as node gives).
+pub(crate) fn import_meta(rt: &mut Runtime, module: Value) -> JsResult<Value> {
+    let Some(m) = module_of(rt, module) else {
+        return Err(rt.throw_type_error("internal error: import.meta outside a module"));
+    };
+    let existing = rt.modules.records[m as usize].meta;
+    if existing.is_object() {
+        return Ok(existing);
+    }
+    let meta = rt.new_object(Value::NULL);
+    let mark = rt.handle_mark();
+    rt.root(Value::object(meta));
+    let key = rt.modules.records[m as usize].key.clone();
+    let url = if key.contains("://") { key.clone() } else { format!("file://{key}") };
+    let url = rt.new_string(&url);
+    let k = rt.key("url");
+    rt.create_data_property_or_throw(meta, k, url)?;
+    if key.starts_with('/') {
+        let dir = std::path::Path::new(&key).parent().map_or(String::from("/"), |p| p.display().to_string());
+        for (name, v) in [("filename", key.clone()), ("dirname", dir)] {
+            let s = rt.new_string(&v);
+            let k = rt.key(name);
+            rt.create_data_property_or_throw(meta, k, s)?;
+        }
+    }
+    rt.release_handles(mark);
+    rt.modules.records[m as usize].meta = Value::object(meta);
+    Ok(Value::object(meta))
+}
+
+/// `import(specifier, options)` (13.3.10.1 EvaluateImportCall and ContinueDynamicImport):
+/// the promise of the namespace; loading, linking and evaluation errors reject it.
+pub(crate) fn dynamic_import(
+    rt: &mut Runtime,
+    referrer: Referrer,
+    specifier: Value,
+    options: Value,
+) -> JsResult<Value> {
+    let promise = rt.new_promise();
+    let mark = rt.handle_mark();
+    rt.root(Value::object(promise));
+    let r = start_import(rt, &referrer, specifier, options, promise);
+    rt.release_handles(mark);
+    if r.is_err() {
+        match thrown(rt) {
+            Thrown::Error(e) => rt.reject_promise(promise, e),
+            Thrown::Uncatchable => return Err(crate::runtime::Exception),
+        }
+    }
+    Ok(Value::object(promise))
+}
+
+fn start_import(
+    rt: &mut Runtime,
+    referrer: &Referrer,
+    specifier: Value,
+    options: Value,
+    promise: Gc<JsObject>,
+) -> JsResult<()> {
+    let s = rt.to_string(specifier)?;
+    let spec = rt.string_to_rust(s);
+    let mut json = false;
+    if !options.is_undefined() {
+        if !options.is_object() {
+            return Err(rt.throw_type_error("The second argument of import() must be an object"));
+        }
+        let k = rt.key("with");
+        let with = rt.get(options.gc(), k, options)?;
+        if !with.is_undefined() {
+            if !with.is_object() {
+                return Err(rt.throw_type_error("The 'with' option of import() must be an object"));
+            }
+            let keys = rt.own_property_keys(with.gc())?;
+            for key in keys {
+                let Some(desc) = rt.get_own_property(with.gc(), key)? else { continue };
+                if desc.enumerable != Some(true) || matches!(key, crate::object::Key::Name(k) if k.is_symbol()) {
+                    continue;
+                }
+                let v = rt.get(with.gc(), key, with)?;
+                if !v.is_string() {
+                    return Err(rt.throw_type_error("Import attribute values must be strings"));
+                }
+                let name = rt.key_display(key);
+                let value = rt.string_to_rust(v);
+                if name == "type" {
+                    if value != "json" {
+                        return Err(rt.throw_type_error(&format!("Import attribute type '{value}' is not supported")));
+                    }
+                    json = true;
+                }
+            }
+        }
+    }
+    let referrer_key = match referrer {
+        Referrer::Module(v) => module_of(rt, *v).map(|m| rt.modules.records[m as usize].key.clone()),
+        Referrer::Script(name) => Some(name.clone()),
+    };
+    let at = referrer_key.clone().unwrap_or_else(|| "<unknown>".into());
+    let m = load_graph(rt, &spec, json, referrer_key.as_deref(), &at)?;
+    rt.link_module(m)?;
+    let evaluation = evaluate_module(rt, m)?;
+    let mark = rt.handle_mark();
+    rt.root(Value::object(evaluation));
+    let data = rt.new_object(Value::NULL);
+    rt.root(Value::object(data));
+    let k = rt.key("promise");
+    rt.create_data_property_or_throw(data, k, Value::object(promise))?;
+    let k = rt.key("module");
+    rt.create_data_property_or_throw(data, k, Value::number(m as f64))?;
+    let on_fulfilled = Value::object(rt.new_native_with_data("", import_fulfilled, 0, Value::object(data)));
+    rt.root(on_fulfilled);
+    let on_rejected = Value::object(rt.new_native_with_data("", import_rejected, 1, Value::object(data)));
+    rt.promise_then(evaluation, on_fulfilled, on_rejected);
+    rt.release_handles(mark);
+    Ok(())
+}
+
+/// The (promise, module) a dynamic import's reaction continues.
+fn import_reaction(rt: &mut Runtime) -> Option<(Gc<JsObject>, u32)> {
+    let data = rt.native_data(rt.native_callee());
+    if !data.is_object() {
+        return None;
+    }
+    let k = rt.key("promise");
+    let p = rt.peek_data(data.gc(), k)?;
+    let k = rt.key("module");
+    let m = rt.peek_data(data.gc(), k)?;
+    Some((p.gc(), module_of(rt, m)?))
+}
+
+fn import_fulfilled(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<Value> {
+    if let Some((promise, m)) = import_reaction(rt) {
+        let ns = rt.module_namespace(m);
+        rt.resolve_promise(promise, Value::object(ns));
+    }
+    Ok(Value::UNDEFINED)
+}
+
+fn import_rejected(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    if let Some((promise, _)) = import_reaction(rt) {
+        rt.reject_promise(promise, args.first().copied().unwrap_or(Value::UNDEFINED));
+    }
+    Ok(Value::UNDEFINED)
+}
+
+// ---- the embedding API ---------------------------------------------------------------------
+
+impl Runtime {
+    /// Sets the module loader: how `run_module`, `import` declarations and `import()` find
+    /// modules.
+    pub fn set_module_loader(&mut self, loader: Box<dyn ModuleLoader>) {
+        self.modules.loader = Some(loader);
+    }
+
+    /// Loads the module `specifier` names (resolved with no referrer), links and evaluates
+    /// its graph, then drains the job queue. The error is the one a module threw (or the
+    /// loading or linking error); with `report_unhandled_rejections`, then also a promise
+    /// rejected with no handler. A module still waiting for a promise that nothing will
+    /// settle when the job queue is empty is an error too ("unsettled top-level await").
+    pub fn run_module(&mut self, specifier: &str) -> Result<(), JsError> {
+        self.host.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
+        self.calls.stack_guard = crate::runtime::stack_guard();
+        let started = self.start_module(specifier);
+        let promise = match started {
+            Ok(p) => p,
+            Err(_) => return Err(self.take_js_error()),
+        };
+        let mark = self.handle_mark();
+        self.root(Value::object(promise));
+        let jobs = self.run_jobs();
+        self.release_handles(mark);
+        jobs.map_err(|_| self.take_js_error())?;
+        match self.promise_result(promise) {
+            Some(Ok(_)) => {}
+            Some(Err(e)) => return Err(self.describe_thrown(e)),
+            None => {
+                return Err(JsError::plain(
+                    "Error",
+                    "the module's top-level await never finished (unsettled top-level await)",
+                ))
+            }
+        }
+        self.check_unhandled_rejections()
+    }
+
+    /// Loads, links and starts evaluating a module graph; the promise of its evaluation.
+    fn start_module(&mut self, specifier: &str) -> JsResult<Gc<JsObject>> {
+        let m = load_graph(self, specifier, false, None, specifier)?;
+        self.link_module(m)?;
+        let promise = evaluate_module(self, m)?;
+        // The host looks at the result itself: not an unhandled rejection.
+        self.promise_then(promise, Value::UNDEFINED, Value::UNDEFINED);
+        Ok(promise)
+    }
+
+    /// The environment of closure `f`, if it is one.
+    fn closure_env(&self, f: Value) -> Option<Value> {
+        let obj: Gc<JsObject> = if f.is_object() { f.gc() } else { return None };
+        let c = self.heap.downcast::<crate::runtime::function::Closure>(obj)?;
+        let env = self.heap.get(c).env;
+        env.is_cell().then_some(env)
+    }
+}

@@ -1,0 +1,608 @@
+//! Modules (ECMA-262 16.2.1): the module map, module records, linking, import bindings and
+//! module namespace objects. Loading (which compiles source and parses JSON), evaluation
+//! (which needs promises), `import()`, `import.meta` and the embedding API are in
+//! `builtins::modules`.
+//!
+//! ```text
+//!  Modules ─┬─ records     every module loaded, by index (never unloaded: the map keeps them)
+//!           ├─ map         (key, is JSON) → index
+//!           └─ loader      the embedder's ModuleLoader (resolve a specifier, load a key)
+//!  ModuleRecord: key, status, environment, body closure, requests (each resolved to a
+//!    record once loaded), imports, exports, namespace, and the DFS and async-evaluation
+//!    fields of a Cyclic Module Record
+//! ```
+//!
+//! A module's environment is made by its top-level function when it is loaded (see the
+//! compiler's `irgen/module.rs`); linking fills its import slots. A named import's slot
+//! holds an *import reference*: an environment of one slot whose parent is the exporting
+//! module's environment and whose slot holds the index of the binding there, which
+//! `load_import` reads through (so the importer sees every later assignment). A namespace
+//! import's slot holds the namespace object.
+//!
+//! A JSON module is a record with no requests whose environment has one slot, its default
+//! export; it is linked and evaluated as soon as it is loaded.
+
+use hashbrown::HashMap;
+
+use super::{Exception, JsResult, Runtime};
+use crate::gc::{CellKind, Gc, Heap};
+use crate::object::property::PropertyDescriptor;
+use crate::object::{Environment, JsObject, Key, NamespaceObject, EXTENSIBLE};
+use crate::value::Value;
+
+/// How an embedder finds modules.
+pub trait ModuleLoader {
+    /// The key of the module `specifier` names when `referrer` (the key of the importing
+    /// module, or the file name of a script; `None` for the embedder's own request)
+    /// imports it. The key identifies the module: two specifiers that resolve to the same
+    /// key are the same module. An error is the message of the exception thrown.
+    fn resolve(&mut self, specifier: &str, referrer: Option<&str>) -> Result<String, String>;
+    /// The source of the module with key `key`.
+    fn load(&mut self, key: &str) -> Result<ModuleSource, String>;
+}
+
+/// What a module loader gives for a key.
+#[derive(Clone, Debug)]
+pub enum ModuleSource {
+    /// Source text: JavaScript, or JSON when the import says `with { type: "json" }`.
+    Text(String),
+    /// A compiled bundle of module code.
+    Bundle(Vec<u8>),
+}
+
+/// Who calls `import()`: module code (the value of its module slot) or a script (its file
+/// name).
+#[derive(Clone, Debug)]
+pub enum Referrer {
+    /// A module: the number in its module slot.
+    Module(Value),
+    /// A script, by file name.
+    Script(String),
+}
+
+/// [[Status]] of a Cyclic Module Record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    Unlinked,
+    Linking,
+    Linked,
+    Evaluating,
+    EvaluatingAsync,
+    Evaluated,
+}
+
+/// [[AsyncEvaluationOrder]].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AsyncOrder {
+    Unset,
+    Order(u64),
+    Done,
+}
+
+/// A requested module.
+#[derive(Clone, Debug)]
+pub(crate) struct Request {
+    pub(crate) specifier: String,
+    /// Sorted by key.
+    pub(crate) attributes: Vec<(String, String)>,
+    /// Where the module names it (1-based), for errors.
+    pub(crate) line: u32,
+    pub(crate) col: u32,
+    /// The key the bundle resolved it to, if the bundle holds that module.
+    pub(crate) bundled: Option<String>,
+    /// The record, once loaded.
+    pub(crate) module: Option<u32>,
+}
+
+impl Request {
+    /// Whether the import asks for a JSON module.
+    pub(crate) fn is_json(&self) -> bool {
+        self.attributes.iter().any(|(k, v)| k == "type" && v == "json")
+    }
+}
+
+/// An import binding: `slot` refers to export `name` (`None`: the namespace) of a request.
+#[derive(Clone, Debug)]
+pub(crate) struct Import {
+    pub(crate) request: u32,
+    pub(crate) name: Option<String>,
+    pub(crate) slot: u32,
+}
+
+/// An export entry.
+#[derive(Clone, Debug)]
+pub(crate) enum Export {
+    Local { name: String, slot: u32 },
+    Indirect { name: String, request: u32, import: Option<String> },
+    Star { request: u32 },
+}
+
+/// What an export name resolves to (ResolvedBinding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Binding {
+    /// Slot `slot` of module `module`'s environment.
+    Slot { module: u32, slot: u32 },
+    /// The namespace object of module `.0`.
+    Namespace(u32),
+}
+
+enum Resolved {
+    Found(Binding),
+    NotFound,
+    Ambiguous,
+}
+
+/// A module record (Source Text or JSON).
+pub(crate) struct ModuleRecord {
+    pub(crate) key: String,
+    pub(crate) realm: u32,
+    pub(crate) status: Status,
+    /// The module environment.
+    pub(crate) env: Value,
+    /// The body closure (undefined for JSON modules).
+    pub(crate) body: Value,
+    pub(crate) has_tla: bool,
+    pub(crate) requests: Vec<Request>,
+    pub(crate) imports: Vec<Import>,
+    pub(crate) exports: Vec<Export>,
+    /// The namespace object, once made, and its exports: key → binding, the keys in order,
+    /// and the name strings (which keep the keys' atoms alive).
+    pub(crate) namespace: Value,
+    ns_bindings: HashMap<Key, Binding>,
+    ns_keys: Vec<Key>,
+    ns_names: Vec<Value>,
+    /// The `import.meta` object, once made.
+    pub(crate) meta: Value,
+    /// [[EvaluationError]].
+    pub(crate) error: Option<Value>,
+    pub(crate) dfs_index: u32,
+    pub(crate) dfs_ancestor: u32,
+    pub(crate) cycle_root: u32,
+    pub(crate) async_order: AsyncOrder,
+    /// [[TopLevelCapability]]: the promise `Evaluate()` returned (undefined if none).
+    pub(crate) capability: Value,
+    pub(crate) async_parents: Vec<u32>,
+    pub(crate) pending: u32,
+}
+
+impl ModuleRecord {
+    /// A new record, unlinked.
+    pub(crate) fn new(key: String, realm: u32, env: Value, body: Value) -> ModuleRecord {
+        ModuleRecord {
+            key,
+            realm,
+            status: Status::Unlinked,
+            env,
+            body,
+            has_tla: false,
+            requests: Vec::new(),
+            imports: Vec::new(),
+            exports: Vec::new(),
+            namespace: Value::UNDEFINED,
+            ns_bindings: HashMap::new(),
+            ns_keys: Vec::new(),
+            ns_names: Vec::new(),
+            meta: Value::UNDEFINED,
+            error: None,
+            dfs_index: 0,
+            dfs_ancestor: 0,
+            cycle_root: 0,
+            async_order: AsyncOrder::Unset,
+            capability: Value::UNDEFINED,
+            async_parents: Vec::new(),
+            pending: 0,
+        }
+    }
+}
+
+/// The module map and the loader.
+#[derive(Default)]
+pub(crate) struct Modules {
+    pub(crate) records: Vec<ModuleRecord>,
+    pub(crate) map: HashMap<(String, bool), u32>,
+    pub(crate) loader: Option<Box<dyn ModuleLoader>>,
+    pub(crate) next_async_order: u64,
+}
+
+impl Modules {
+    /// Marks what the records hold.
+    pub(crate) fn trace(&self, heap: &mut Heap) {
+        for r in &self.records {
+            for v in [r.env, r.body, r.namespace, r.meta, r.capability, r.error.unwrap_or(Value::UNDEFINED)] {
+                heap.mark_value(v);
+            }
+            for &v in &r.ns_names {
+                heap.mark_value(v);
+            }
+        }
+    }
+}
+
+/// Why `load_import` gave no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ImportProblem {
+    /// The exported binding is in its TDZ.
+    Uninitialized,
+    /// The slot holds no import reference (only a malformed bundle gets here).
+    Malformed,
+}
+
+fn as_env(heap: &Heap, v: Value) -> Option<Gc<Environment>> {
+    (v.is_cell() && heap.kind_of(v.gc::<crate::gc::CellHeader>()) == CellKind::Environment).then(|| v.gc())
+}
+
+impl Runtime {
+    // ---- import bindings ------------------------------------------------------------------
+
+    /// The value of the binding that import slot `slot` of module environment `env` refers
+    /// to (see the module docs).
+    pub(crate) fn load_import(&self, env: Value, slot: u32) -> Result<Value, ImportProblem> {
+        let read = || -> Option<Value> {
+            let env = as_env(&self.heap, env)?;
+            let reference = as_env(&self.heap, *self.heap.env_slots(env).get(slot as usize)?)?;
+            let target = as_env(&self.heap, self.heap.get(reference).parent)?;
+            let index = self.heap.env_slots(reference).first()?.as_number()?;
+            if !(index >= 0.0 && index < u32::MAX as f64) {
+                return None;
+            }
+            self.heap.env_slots(target).get(index as usize).copied()
+        };
+        match read() {
+            Some(v) if v.is_empty() => Err(ImportProblem::Uninitialized),
+            Some(v) => Ok(v),
+            None => Err(ImportProblem::Malformed),
+        }
+    }
+
+    /// Throws the error of a failed `load_import` of the import named `name` (a string).
+    pub(crate) fn throw_import_problem(&mut self, problem: ImportProblem, name: Value) -> Exception {
+        match problem {
+            ImportProblem::Uninitialized => {
+                let n = self.string_to_rust(name);
+                self.throw_reference_error(&format!("Cannot access '{n}' before initialization"))
+            }
+            ImportProblem::Malformed => self.throw_type_error("internal error: bad import binding"),
+        }
+    }
+
+    /// An import reference to `binding` (see the module docs). Not rooted.
+    fn import_reference(&mut self, binding: Binding) -> Value {
+        let (target, slot) = match binding {
+            Binding::Slot { module, slot } => (self.modules.records[module as usize].env, slot),
+            Binding::Namespace(m) => {
+                // A one-slot environment holding the namespace is the binding.
+                let ns = Value::object(self.module_namespace(m));
+                let mark = self.handle_mark();
+                self.root(ns);
+                let holder = self.heap.alloc_env(Value::UNDEFINED, 1);
+                self.heap.env_slots_mut(holder)[0] = ns;
+                self.release_handles(mark);
+                (Value::cell(holder), 0)
+            }
+        };
+        let mark = self.handle_mark();
+        self.root(target);
+        let reference = self.heap.alloc_env(target, 1);
+        self.heap.env_slots_mut(reference)[0] = Value::number(slot as f64);
+        self.release_handles(mark);
+        Value::cell(reference)
+    }
+
+    // ---- export resolution ----------------------------------------------------------------
+
+    /// The module record requested by request `request` of `m` (loaded before linking).
+    fn requested(&self, m: u32, request: u32) -> u32 {
+        self.modules.records[m as usize].requests[request as usize].module.unwrap_or(m)
+    }
+
+    /// 16.2.1.6.3 ResolveExport(exportName, resolveSet).
+    fn resolve_export(&self, m: u32, name: &str, set: &mut Vec<(u32, String)>) -> Resolved {
+        if set.iter().any(|(mm, n)| *mm == m && n == name) {
+            // A circular import request.
+            return Resolved::NotFound;
+        }
+        set.push((m, name.to_string()));
+        let record = &self.modules.records[m as usize];
+        for e in &record.exports {
+            match e {
+                Export::Local { name: n, slot } if n == name => {
+                    return Resolved::Found(Binding::Slot { module: m, slot: *slot });
+                }
+                Export::Indirect { name: n, request, import } if n == name => {
+                    let imported = self.requested(m, *request);
+                    return match import {
+                        None => Resolved::Found(Binding::Namespace(imported)),
+                        Some(i) => self.resolve_export(imported, i, set),
+                    };
+                }
+                _ => {}
+            }
+        }
+        if name == "default" {
+            return Resolved::NotFound;
+        }
+        let mut star = None;
+        for e in &record.exports {
+            let Export::Star { request } = e else { continue };
+            match self.resolve_export(self.requested(m, *request), name, set) {
+                Resolved::Ambiguous => return Resolved::Ambiguous,
+                Resolved::NotFound => {}
+                Resolved::Found(b) => match star {
+                    None => star = Some(b),
+                    Some(s) if s != b => return Resolved::Ambiguous,
+                    Some(_) => {}
+                },
+            }
+        }
+        star.map_or(Resolved::NotFound, Resolved::Found)
+    }
+
+    /// 16.2.1.6.2 GetExportedNames(exportStarSet).
+    fn exported_names(&self, m: u32, set: &mut Vec<u32>) -> Vec<String> {
+        if set.contains(&m) {
+            return Vec::new();
+        }
+        set.push(m);
+        let mut names = Vec::new();
+        for e in &self.modules.records[m as usize].exports {
+            match e {
+                Export::Local { name, .. } | Export::Indirect { name, .. } => names.push(name.clone()),
+                Export::Star { request } => {
+                    for n in self.exported_names(self.requested(m, *request), set) {
+                        if n != "default" && !names.contains(&n) {
+                            names.push(n);
+                        }
+                    }
+                }
+            }
+        }
+        names
+    }
+
+    // ---- linking ----------------------------------------------------------------------------
+
+    /// 16.2.1.5.1 Link(): links `m` and the modules it requests (all loaded). On an error
+    /// (a SyntaxError: an import no module exports), the modules of this link are unlinked
+    /// again.
+    pub(crate) fn link_module(&mut self, m: u32) -> JsResult<()> {
+        let mut stack = Vec::new();
+        if let Err(e) = self.inner_link(m, &mut stack, 0) {
+            for s in stack {
+                self.modules.records[s as usize].status = Status::Unlinked;
+            }
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// 16.2.1.5.1.1 InnerModuleLinking.
+    fn inner_link(&mut self, m: u32, stack: &mut Vec<u32>, mut index: u32) -> JsResult<u32> {
+        let r = &mut self.modules.records[m as usize];
+        if r.status != Status::Unlinked {
+            return Ok(index);
+        }
+        r.status = Status::Linking;
+        r.dfs_index = index;
+        r.dfs_ancestor = index;
+        index += 1;
+        stack.push(m);
+        for q in 0..self.modules.records[m as usize].requests.len() {
+            let required = self.requested(m, q as u32);
+            index = self.inner_link(required, stack, index)?;
+            let req = &self.modules.records[required as usize];
+            if req.status == Status::Linking {
+                let a = req.dfs_ancestor;
+                let r = &mut self.modules.records[m as usize];
+                r.dfs_ancestor = r.dfs_ancestor.min(a);
+            }
+        }
+        self.initialize_environment(m)?;
+        let r = &self.modules.records[m as usize];
+        if r.dfs_ancestor == r.dfs_index {
+            while let Some(s) = stack.pop() {
+                self.modules.records[s as usize].status = Status::Linked;
+                if s == m {
+                    break;
+                }
+            }
+        }
+        Ok(index)
+    }
+
+    /// The SyntaxError of an import or re-export of `name` from request `request` of `m`
+    /// that resolves to nothing or to more than one binding.
+    fn unresolvable(&mut self, m: u32, request: u32, name: &str, ambiguous: bool) -> Exception {
+        let r = &self.modules.records[m as usize];
+        let q = &r.requests[request as usize];
+        let at = format!("{}:{}:{}", r.key, q.line, q.col);
+        let msg = match ambiguous {
+            true => format!(
+                "The requested module '{}' contains conflicting star exports for name '{name}' ({at})",
+                q.specifier
+            ),
+            false => format!("The requested module '{}' does not provide an export named '{name}' ({at})", q.specifier),
+        };
+        self.throw_error(super::ErrorKind::SyntaxError, &msg)
+    }
+
+    /// 16.2.1.6.4 InitializeEnvironment, the part linking does: the indirect exports must
+    /// resolve, and the import slots get their references (the environment and the
+    /// functions were made when the module was loaded).
+    fn initialize_environment(&mut self, m: u32) -> JsResult<()> {
+        let exports = self.modules.records[m as usize].exports.clone();
+        for e in &exports {
+            if let Export::Indirect { name, request, import: Some(_) } = e {
+                match self.resolve_export(m, name, &mut Vec::new()) {
+                    Resolved::Found(_) => {}
+                    Resolved::NotFound => return Err(self.unresolvable(m, *request, name, false)),
+                    Resolved::Ambiguous => return Err(self.unresolvable(m, *request, name, true)),
+                }
+            }
+        }
+        let imports = self.modules.records[m as usize].imports.clone();
+        for i in &imports {
+            let imported = self.requested(m, i.request);
+            let value = match &i.name {
+                None => Value::object(self.module_namespace(imported)),
+                Some(name) => match self.resolve_export(imported, name, &mut Vec::new()) {
+                    Resolved::Found(b) => self.import_reference(b),
+                    Resolved::NotFound => return Err(self.unresolvable(m, i.request, name, false)),
+                    Resolved::Ambiguous => return Err(self.unresolvable(m, i.request, name, true)),
+                },
+            };
+            let env = self.modules.records[m as usize].env;
+            let Some(env) = as_env(&self.heap, env) else {
+                return Err(self.throw_type_error("internal error: a module without an environment"));
+            };
+            match self.heap.env_slots_mut(env).get_mut(i.slot as usize) {
+                Some(s) => *s = value,
+                None => return Err(self.throw_type_error("internal error: import slot out of range")),
+            }
+        }
+        Ok(())
+    }
+
+    // ---- namespace objects ------------------------------------------------------------------
+
+    /// 16.2.1.12 GetModuleNamespace: the namespace object of `m`, made on first use.
+    pub(crate) fn module_namespace(&mut self, m: u32) -> Gc<JsObject> {
+        let existing = self.modules.records[m as usize].namespace;
+        if existing.is_object() {
+            return existing.gc();
+        }
+        let names = self.exported_names(m, &mut Vec::new());
+        let mut exports: Vec<(Vec<u16>, Binding)> = Vec::new();
+        for n in names {
+            if let Resolved::Found(b) = self.resolve_export(m, &n, &mut Vec::new()) {
+                exports.push((n.encode_utf16().collect(), b));
+            }
+        }
+        exports.sort_by(|a, b| a.0.cmp(&b.0));
+        let shape = self.root_shape(Value::NULL, CellKind::ModuleNamespace, 1);
+        let ns = NamespaceObject::new(shape, m);
+        let obj: Gc<JsObject> = self.heap.alloc_object(ns, 1).cast();
+        self.modules.records[m as usize].namespace = Value::object(obj);
+        let tag = self.symbols.to_string_tag;
+        let module = self.new_string("Module");
+        self.define_data_raw(obj, Key::Name(tag), module, 0);
+        self.heap.get_mut(obj).header.flags &= !EXTENSIBLE;
+        for (units, b) in exports {
+            let atom = self.atoms.intern_units(&mut self.heap, &units);
+            let name = Value::string(atom);
+            let key = self.key_from_atom(name);
+            let r = &mut self.modules.records[m as usize];
+            r.ns_names.push(name);
+            r.ns_keys.push(key);
+            r.ns_bindings.insert(key, b);
+        }
+        obj
+    }
+
+    /// The module of namespace object `obj`.
+    fn namespace_module(&self, obj: Gc<JsObject>) -> u32 {
+        self.heap.get(obj.cast::<NamespaceObject>()).module
+    }
+
+    /// The export `key` of namespace `obj` names, if any (symbols are ordinary properties).
+    fn namespace_binding(&self, obj: Gc<JsObject>, key: Key) -> Option<Binding> {
+        if matches!(key, Key::Name(k) if k.is_symbol()) {
+            return None;
+        }
+        let m = self.namespace_module(obj);
+        self.modules.records.get(m as usize)?.ns_bindings.get(&key).copied()
+    }
+
+    /// The value of an export binding: a ReferenceError in its TDZ.
+    fn binding_value(&mut self, b: Binding, key: Key) -> JsResult<Value> {
+        match b {
+            Binding::Namespace(m) => Ok(Value::object(self.module_namespace(m))),
+            Binding::Slot { module, slot } => {
+                let env = self.modules.records[module as usize].env;
+                let v = as_env(&self.heap, env).and_then(|e| self.heap.env_slots(e).get(slot as usize).copied());
+                match v {
+                    Some(v) if !v.is_empty() => Ok(v),
+                    Some(_) => {
+                        let n = self.key_display(key);
+                        Err(self.throw_reference_error(&format!("Cannot access '{n}' before initialization")))
+                    }
+                    None => Err(self.throw_type_error("internal error: bad export binding")),
+                }
+            }
+        }
+    }
+
+    /// Whether `key` is a string key of namespace `obj` (an export or not: the namespace's
+    /// own methods answer for every string key).
+    fn is_namespace_string_key(&self, obj: Gc<JsObject>, key: Key) -> bool {
+        self.heap.object_kind(obj) == CellKind::ModuleNamespace && !matches!(key, Key::Name(k) if k.is_symbol())
+    }
+
+    /// 10.4.6.5 [[GetOwnProperty]] of a namespace, for string keys (`None`: a symbol key,
+    /// an ordinary property).
+    pub(crate) fn namespace_get_own_property(
+        &mut self,
+        obj: Gc<JsObject>,
+        key: Key,
+    ) -> Option<JsResult<Option<PropertyDescriptor>>> {
+        if !self.is_namespace_string_key(obj, key) {
+            return None;
+        }
+        let Some(b) = self.namespace_binding(obj, key) else { return Some(Ok(None)) };
+        use crate::object::shape::{ENUMERABLE, WRITABLE};
+        Some(self.binding_value(b, key).map(|v| Some(PropertyDescriptor::data(v, WRITABLE | ENUMERABLE))))
+    }
+
+    /// 10.4.6.6 [[DefineOwnProperty]] of a namespace, for string keys.
+    pub(crate) fn namespace_define_own_property(
+        &mut self,
+        obj: Gc<JsObject>,
+        key: Key,
+        desc: &PropertyDescriptor,
+    ) -> Option<JsResult<bool>> {
+        let current = match self.namespace_get_own_property(obj, key)? {
+            Ok(Some(c)) => c,
+            Ok(None) => return Some(Ok(false)),
+            Err(e) => return Some(Err(e)),
+        };
+        if desc.configurable == Some(true)
+            || desc.enumerable == Some(false)
+            || desc.is_accessor()
+            || desc.writable == Some(false)
+        {
+            return Some(Ok(false));
+        }
+        Some(Ok(match (desc.value, current.value) {
+            (Some(v), Some(c)) => self.same_value(c, v),
+            (Some(_), None) => false,
+            (None, _) => true,
+        }))
+    }
+
+    /// 10.4.6.7 [[HasProperty]] of a namespace, for string keys.
+    pub(crate) fn namespace_has_property(&self, obj: Gc<JsObject>, key: Key) -> Option<bool> {
+        self.is_namespace_string_key(obj, key).then(|| self.namespace_binding(obj, key).is_some())
+    }
+
+    /// 10.4.6.8 [[Get]] of a namespace, for string keys.
+    pub(crate) fn namespace_get(&mut self, obj: Gc<JsObject>, key: Key) -> Option<JsResult<Value>> {
+        if !self.is_namespace_string_key(obj, key) {
+            return None;
+        }
+        Some(match self.namespace_binding(obj, key) {
+            Some(b) => self.binding_value(b, key),
+            None => Ok(Value::UNDEFINED),
+        })
+    }
+
+    /// 10.4.6.10 [[Delete]] of a namespace, for string keys.
+    pub(crate) fn namespace_delete(&self, obj: Gc<JsObject>, key: Key) -> Option<bool> {
+        self.is_namespace_string_key(obj, key).then(|| self.namespace_binding(obj, key).is_none())
+    }
+
+    /// 10.4.6.11 [[OwnPropertyKeys]] of a namespace: the export names in order (the symbol
+    /// keys follow, from the ordinary properties).
+    pub(crate) fn namespace_export_keys(&self, obj: Gc<JsObject>) -> Vec<Key> {
+        let m = self.namespace_module(obj);
+        self.modules.records.get(m as usize).map_or(Vec::new(), |r| r.ns_keys.clone())
+    }
+}
