@@ -171,10 +171,12 @@ macro_rules! for_each_builtin {
             /// `importMeta(module)`: the `import.meta` object of module `module` (the value of
             /// its module slot), made on first use.
             ImportMeta = 39, "importMeta";
-            /// `dynamicImport(module, specifier[, options])`: `import(specifier, options)` from
-            /// module `module` (the value of its module slot; undefined in a script, whose
-            /// file then is the referrer): a promise of the module's namespace object, rejected
-            /// if loading, linking or evaluating the module fails.
+            /// `dynamicImport(module, specifier, options[, source])`: `import(specifier,
+            /// options)` from module `module` (the value of its module slot; undefined in a
+            /// script, whose file then is the referrer): a promise of the module's namespace
+            /// object, rejected if loading, linking or evaluating the module fails. With
+            /// `source` true, `import.source(specifier)`: the promise of the module's source
+            /// object (which no module loaded here has: loaded, it rejects with a SyntaxError).
             DynamicImport = 40, "dynamicImport";
         }
     };

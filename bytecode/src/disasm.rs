@@ -72,7 +72,11 @@ fn disassemble_module(bundle: &Bundle, m: &crate::ModuleDesc, out: &mut String) 
     }
     for i in &m.imports {
         let _ = write!(out, "  import slot {} from #{} ", i.slot, i.request);
-        name(out, i.name);
+        match i.name {
+            crate::Imported::Name(n) => q(out, n),
+            crate::Imported::Namespace => out.push('*'),
+            crate::Imported::Source => out.push_str("source"),
+        }
         out.push('\n');
     }
     for e in &m.exports {

@@ -103,6 +103,7 @@ fn dump_module_record(module: &Module, record: &ModuleRecord, out: &mut String) 
     let name = |n: ImportName| match n {
         ImportName::Name(a) => quote_atom(module, a),
         ImportName::Namespace => "*".to_string(),
+        ImportName::Source => "source".to_string(),
     };
     for (i, r) in record.requests.iter().enumerate() {
         let _ = write!(out, "  request #{i} {} loc={}:{}", quote_atom(module, r.specifier), r.loc.line, r.loc.col);

@@ -100,6 +100,8 @@ pub enum ImportName {
     Name(Atom),
     /// The namespace object (`import * as ns`, `export * as ns from`).
     Namespace,
+    /// The module source object (`import source x from`; imports only).
+    Source,
 }
 
 /// A module specifier of a module's `import`/`export ... from` and its import attributes.

@@ -569,6 +569,10 @@ impl Parser {
         if line.eat_punct('*') {
             return Ok(ImportName::Namespace);
         }
+        if line.is_ident("source") {
+            line.pos += 1;
+            return Ok(ImportName::Source);
+        }
         let n = line.string("a name or `*`")?;
         Ok(ImportName::Name(self.module.atom_utf16(&n)))
     }

@@ -120,7 +120,7 @@ fn module_record_errors(module: &Module, record: &crate::ModuleRecord) -> Vec<St
     }
     let requests = record.requests.len() as u32;
     for e in &record.imports {
-        let want_import = e.name != ImportName::Namespace;
+        let want_import = matches!(e.name, ImportName::Name(_));
         match kind(e.slot) {
             Some(k) if (k == VarKind::Import) == want_import => {}
             _ => out.push(format!("import slot {} is not a variable of the right kind", e.slot)),
@@ -135,6 +135,9 @@ fn module_record_errors(module: &Module, record: &crate::ModuleRecord) -> Vec<St
                 if !matches!(kind(slot), Some(k) if k != VarKind::Import && k != VarKind::Internal) {
                     out.push(format!("exported slot {slot} is not a declared variable"));
                 }
+            }
+            ExportEntry::Indirect { import: ImportName::Source, .. } => {
+                out.push("a module source cannot be re-exported".into());
             }
             ExportEntry::Indirect { request, .. } | ExportEntry::Star { request } => {
                 if request >= requests {

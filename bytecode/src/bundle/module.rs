@@ -13,7 +13,7 @@
 //!               request count, import count, export count
 //!    requests:  specifier, resolved key or NONE, line, column, attribute count,
 //!               attribute count × (key, value)
-//!    imports:   request, name or NONE (a namespace), slot
+//!    imports:   request, name or NONE (a namespace) or SOURCE (the module source), slot
 //!    exports:   kind (0 local, 1 indirect, 2 star), name, then
 //!               local: slot, 0 / indirect: request, import name or NONE / star: request, 0
 //! ```
@@ -22,6 +22,8 @@ use super::BundleError;
 
 /// The word for "no string" (a namespace import, a request not resolved in the bundle).
 const NONE: u32 = u32::MAX;
+/// The name word of an import of the module source (`import source x from`).
+const SOURCE: u32 = u32::MAX - 1;
 /// Module flag: the body uses top-level `await`.
 const FLAG_TLA: u32 = 1;
 
@@ -41,14 +43,25 @@ pub struct RequestDesc {
     pub attributes: Vec<(u32, u32)>,
 }
 
-/// An import binding: `slot` of the module environment refers to export `name` (a string
-/// id; `None`: the namespace object) of request `request`.
+/// What an import binding imports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Imported {
+    /// The export of this name (a string id).
+    Name(u32),
+    /// The namespace object.
+    Namespace,
+    /// The module source object.
+    Source,
+}
+
+/// An import binding: `slot` of the module environment refers to what it imports from
+/// request `request`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ImportDesc {
     /// Index into the module's requests.
     pub request: u32,
-    /// The imported name, or `None` for the namespace.
-    pub name: Option<u32>,
+    /// What it imports.
+    pub name: Imported,
     /// The environment slot.
     pub slot: u32,
 }
@@ -116,7 +129,12 @@ pub(crate) fn encode(modules: &[ModuleDesc]) -> Vec<u32> {
             }
         }
         for i in &m.imports {
-            w.extend([i.request, opt(i.name), i.slot]);
+            let name = match i.name {
+                Imported::Name(n) => n,
+                Imported::Namespace => NONE,
+                Imported::Source => SOURCE,
+            };
+            w.extend([i.request, name, i.slot]);
         }
         for e in &m.exports {
             w.extend(match *e {
@@ -169,7 +187,12 @@ pub(crate) fn decode(bytes: &[u8], base: usize, strings: u32, functions: u32) ->
         let mut imports = Vec::new();
         for _ in 0..ni {
             let req = request(&mut r)?;
-            let name = r.opt_string(strings)?;
+            let name = match r.word()? {
+                NONE => Imported::Namespace,
+                SOURCE => Imported::Source,
+                n if n < strings => Imported::Name(n),
+                _ => return Err(r.error("module string id out of range")),
+            };
             imports.push(ImportDesc { request: req, name, slot: r.word()? });
         }
         let mut exports = Vec::new();
@@ -279,8 +302,9 @@ mod tests {
             module_slot: 3,
             requests: vec![RequestDesc { specifier: 1, resolved: None, line: 2, col: 5, attributes: vec![(2, 3)] }],
             imports: vec![
-                ImportDesc { request: 0, name: Some(4), slot: 1 },
-                ImportDesc { request: 0, name: None, slot: 2 },
+                ImportDesc { request: 0, name: Imported::Name(4), slot: 1 },
+                ImportDesc { request: 0, name: Imported::Namespace, slot: 2 },
+                ImportDesc { request: 0, name: Imported::Source, slot: 5 },
             ],
             exports: vec![
                 ExportDesc::Local { name: 4, slot: 0 },

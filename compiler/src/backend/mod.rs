@@ -57,7 +57,7 @@ mod tests;
 
 use hashbrown::HashMap;
 
-use bytecode::{BundleBuilder, ExportDesc, FunctionDesc, ImportDesc, ModuleDesc, RequestDesc};
+use bytecode::{BundleBuilder, ExportDesc, FunctionDesc, ImportDesc, Imported, ModuleDesc, RequestDesc};
 use ir::{timing, Atom, FuncId, Module};
 
 pub use lower::array_index;
@@ -153,7 +153,12 @@ fn module_desc(module: &Module, record: &ir::ModuleRecord, builder: &mut BundleB
     let mut s = |a: ir::Atom| builder.add_string(module.atom_units(a));
     let name = |n: ir::ImportName, s: &mut dyn FnMut(ir::Atom) -> u32| match n {
         ir::ImportName::Name(a) => Some(s(a)),
-        ir::ImportName::Namespace => None,
+        ir::ImportName::Namespace | ir::ImportName::Source => None,
+    };
+    let imported = |n: ir::ImportName, s: &mut dyn FnMut(ir::Atom) -> u32| match n {
+        ir::ImportName::Name(a) => Imported::Name(s(a)),
+        ir::ImportName::Namespace => Imported::Namespace,
+        ir::ImportName::Source => Imported::Source,
     };
     let requests = record
         .requests
@@ -169,7 +174,7 @@ fn module_desc(module: &Module, record: &ir::ModuleRecord, builder: &mut BundleB
     let imports = record
         .imports
         .iter()
-        .map(|i| ImportDesc { request: i.request, name: name(i.name, &mut s), slot: i.slot })
+        .map(|i| ImportDesc { request: i.request, name: imported(i.name, &mut s), slot: i.slot })
         .collect();
     let exports = record
         .exports

@@ -42,6 +42,17 @@ pub struct RequestSyntax {
     pub span: Span,
 }
 
+/// What an import binding imports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Imported {
+    /// An export of this name.
+    Name(String),
+    /// The namespace object (`* as local`).
+    Namespace,
+    /// The module's source object (`import source local from`).
+    Source,
+}
+
 /// An import binding.
 #[derive(Clone, Debug)]
 pub struct ImportSyntax {
@@ -49,8 +60,8 @@ pub struct ImportSyntax {
     pub local: String,
     /// Index into the requests.
     pub request: u32,
-    /// The imported name; `None` for `* as local`.
-    pub name: Option<String>,
+    /// What it imports.
+    pub name: Imported,
 }
 
 /// An export entry.
@@ -111,12 +122,18 @@ impl Desugar {
     fn decl(&mut self, decl: ModuleDecl) {
         match decl {
             ModuleDecl::Import(i) => {
-                if i.phase != ImportPhase::Evaluation {
-                    let what = if i.phase == ImportPhase::Defer { "`import defer`" } else { "`import source`" };
-                    self.errors.push((i.span, format!("{what} is not supported yet")));
+                if i.phase == ImportPhase::Defer {
+                    self.errors.push((i.span, "`import defer` is not supported yet".into()));
                     return;
                 }
                 let request = self.request(&i.src, i.with.as_deref(), i.span);
+                if i.phase == ImportPhase::Source {
+                    for s in i.specifiers {
+                        let local = s.local().sym.to_string();
+                        self.syntax.imports.push(ImportSyntax { local, request, name: Imported::Source });
+                    }
+                    return;
+                }
                 for s in i.specifiers {
                     let (local, name) = match s {
                         ImportSpecifier::Named(n) => {
@@ -124,10 +141,10 @@ impl Desugar {
                                 Some(m) => self.export_name(m),
                                 None => n.local.sym.to_string(),
                             };
-                            (n.local.sym.to_string(), Some(name))
+                            (n.local.sym.to_string(), Imported::Name(name))
                         }
-                        ImportSpecifier::Default(d) => (d.local.sym.to_string(), Some("default".to_string())),
-                        ImportSpecifier::Namespace(n) => (n.local.sym.to_string(), None),
+                        ImportSpecifier::Default(d) => (d.local.sym.to_string(), Imported::Name("default".to_string())),
+                        ImportSpecifier::Namespace(n) => (n.local.sym.to_string(), Imported::Namespace),
                     };
                     self.syntax.imports.push(ImportSyntax { local, request, name });
                 }

@@ -529,7 +529,10 @@ pub fn analyze_module(
     let mut vars = Vec::new();
     collect_var_names(&script.body, &mut vars);
     for i in &syntax.imports {
-        let kind = if i.name.is_some() { DeclKind::Import } else { DeclKind::ImportNamespace };
+        let kind = match i.name {
+            super::module::Imported::Name(_) => DeclKind::Import,
+            _ => DeclKind::ImportNamespace,
+        };
         a.declare(scope, &i.local, kind);
     }
     for f in top_level_functions(&script.body) {

@@ -501,9 +501,8 @@ impl<'a> Gen<'a> {
                 r
             }
             Callee::Import(i) => {
-                if i.phase != ImportPhase::Evaluation {
-                    let what = if i.phase == ImportPhase::Defer { "`import.defer()`" } else { "`import.source()`" };
-                    self.unsupported(i.span, what);
+                if i.phase == ImportPhase::Defer {
+                    self.unsupported(i.span, "`import.defer()`");
                     return self.undef();
                 }
                 if c.args.iter().any(|a| a.spread.is_some()) || c.args.is_empty() || c.args.len() > 2 {
@@ -517,7 +516,11 @@ impl<'a> Gen<'a> {
                 };
                 let module = self.module_identity();
                 self.at(c.span);
-                self.call_builtin(BuiltinId::DynamicImport, vec![module, specifier, options])
+                let mut args = vec![module, specifier, options];
+                if i.phase == ImportPhase::Source {
+                    args.push(self.bool_lit(true));
+                }
+                self.call_builtin(BuiltinId::DynamicImport, args)
             }
             Callee::Expr(e) => {
                 let (f, this) = self.callee_and_this(e);

@@ -22,7 +22,7 @@ use swc_ecma_ast::Script;
 
 use super::func::new_state;
 use super::{Gen, Storage};
-use crate::frontend::module::{ExportSyntax, ModuleSyntax};
+use crate::frontend::module::{ExportSyntax, Imported, ModuleSyntax};
 use crate::frontend::scope::{self, MODULE_BINDING};
 
 impl<'a> Gen<'a> {
@@ -126,8 +126,9 @@ impl<'a> Gen<'a> {
         let mut imports = Vec::new();
         for i in &syntax.imports {
             let name = match &i.name {
-                Some(n) => ImportName::Name(self.atom(n)),
-                None => ImportName::Namespace,
+                Imported::Name(n) => ImportName::Name(self.atom(n)),
+                Imported::Namespace => ImportName::Namespace,
+                Imported::Source => ImportName::Source,
             };
             if let Some(slot) = self.module_slot(&i.local) {
                 imports.push(ImportEntry { request: i.request, name, slot });
@@ -139,10 +140,10 @@ impl<'a> Gen<'a> {
                 ExportSyntax::Local { name, local, .. } => {
                     let name = self.atom(name);
                     let import = syntax.imports.iter().find(|i| i.local == *local);
-                    match import {
-                        Some(i) if i.name.is_some() => {
-                            let import = ImportName::Name(self.atom(i.name.as_deref().unwrap_or_default()));
-                            ExportEntry::Indirect { name, request: i.request, import }
+                    match import.map(|i| (i.request, &i.name)) {
+                        Some((request, Imported::Name(n))) => {
+                            let import = ImportName::Name(self.atom(n));
+                            ExportEntry::Indirect { name, request, import }
                         }
                         _ => match self.module_slot(local) {
                             Some(slot) => ExportEntry::Local { name, slot },

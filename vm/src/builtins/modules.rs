@@ -14,7 +14,7 @@ use crate::object::JsObject;
 use crate::runtime::error::ErrorKind;
 use crate::runtime::function::make_closure;
 use crate::runtime::modules::{
-    AsyncOrder, Export, Import, ModuleLoader, ModuleRecord, ModuleSource, Referrer, Request, Status,
+    AsyncOrder, Export, Import, Imported, ModuleLoader, ModuleRecord, ModuleSource, Referrer, Request, Status,
 };
 use crate::runtime::{JsError, JsResult, Runtime, SourceKind};
 use crate::value::Value;
@@ -157,8 +157,18 @@ fn source_module(rt: &mut Runtime, key: String, bytes: Vec<u8>) -> JsResult<u32>
             module: None,
         })
         .collect();
-    let imports: Vec<Import> =
-        desc.imports.iter().map(|i| Import { request: i.request, name: i.name.map(string), slot: i.slot }).collect();
+    let imports: Vec<Import> = desc
+        .imports
+        .iter()
+        .map(|i| {
+            let name = match i.name {
+                bytecode::Imported::Name(n) => Imported::Name(string(n)),
+                bytecode::Imported::Namespace => Imported::Namespace,
+                bytecode::Imported::Source => Imported::Source,
+            };
+            Import { request: i.request, name, slot: i.slot }
+        })
+        .collect();
     let exports: Vec<Export> = desc
         .exports
         .iter()
@@ -503,11 +513,12 @@ pub(crate) fn dynamic_import(
     referrer: Referrer,
     specifier: Value,
     options: Value,
+    source: bool,
 ) -> JsResult<Value> {
     let promise = rt.new_promise();
     let mark = rt.handle_mark();
     rt.root(Value::object(promise));
-    let r = start_import(rt, &referrer, specifier, options, promise);
+    let r = start_import(rt, &referrer, specifier, options, source, promise);
     rt.release_handles(mark);
     if r.is_err() {
         match thrown(rt) {
@@ -523,6 +534,7 @@ fn start_import(
     referrer: &Referrer,
     specifier: Value,
     options: Value,
+    source: bool,
     promise: Gc<JsObject>,
 ) -> JsResult<()> {
     let s = rt.to_string(specifier)?;
@@ -565,6 +577,9 @@ fn start_import(
     };
     let at = referrer_key.clone().unwrap_or_else(|| "<unknown>".into());
     let m = load_graph(rt, &spec, json, referrer_key.as_deref(), &at)?;
+    if source {
+        return Err(rt.no_module_source(m));
+    }
     rt.link_module(m)?;
     let evaluation = evaluate_module(rt, m)?;
     let mark = rt.handle_mark();

@@ -301,8 +301,9 @@ pub(crate) struct Hooks {
     pub settle_async_waits: fn(&mut Runtime, bool) -> JsResult<()>,
     /// `import.meta` of the module whose module slot holds the value.
     pub import_meta: fn(&mut Runtime, Value) -> JsResult<Value>,
-    /// `import(specifier, options)`: a promise of the namespace object.
-    pub dynamic_import: fn(&mut Runtime, modules::Referrer, Value, Value) -> JsResult<Value>,
+    /// `import(specifier, options)` (`import.source` when the flag is set): a promise of the
+    /// namespace object.
+    pub dynamic_import: fn(&mut Runtime, modules::Referrer, Value, Value, bool) -> JsResult<Value>,
 }
 
 /// A regular expression's source and flags, as UTF-16.

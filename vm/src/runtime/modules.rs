@@ -101,11 +101,20 @@ impl Request {
     }
 }
 
-/// An import binding: `slot` refers to export `name` (`None`: the namespace) of a request.
+/// What an import binding imports.
+#[derive(Clone, Debug)]
+pub(crate) enum Imported {
+    Name(String),
+    Namespace,
+    /// The module source object (source phase imports): no module type here has one.
+    Source,
+}
+
+/// An import binding: `slot` refers to what it imports from a request.
 #[derive(Clone, Debug)]
 pub(crate) struct Import {
     pub(crate) request: u32,
-    pub(crate) name: Option<String>,
+    pub(crate) name: Imported,
     pub(crate) slot: u32,
 }
 
@@ -443,8 +452,9 @@ impl Runtime {
         for i in &imports {
             let imported = self.requested(m, i.request);
             let value = match &i.name {
-                None => Value::object(self.module_namespace(imported)),
-                Some(name) => match self.resolve_export(imported, name, &mut Vec::new()) {
+                Imported::Namespace => Value::object(self.module_namespace(imported)),
+                Imported::Source => return Err(self.no_module_source(imported)),
+                Imported::Name(name) => match self.resolve_export(imported, name, &mut Vec::new()) {
                     Resolved::Found(b) => self.import_reference(b),
                     Resolved::NotFound => return Err(self.unresolvable(m, i.request, name, false)),
                     Resolved::Ambiguous => return Err(self.unresolvable(m, i.request, name, true)),
@@ -460,6 +470,13 @@ impl Runtime {
             }
         }
         Ok(())
+    }
+
+    /// GetModuleSource() of a module: a SyntaxError, for every kind of module Iris loads
+    /// (JavaScript and JSON modules have no source object).
+    pub(crate) fn no_module_source(&mut self, m: u32) -> Exception {
+        let key = self.modules.records[m as usize].key.clone();
+        self.throw_error(super::ErrorKind::SyntaxError, &format!("'{key}' has no module source to import"))
     }
 
     // ---- namespace objects ------------------------------------------------------------------

@@ -382,7 +382,8 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
                 m if m.is_number() => crate::runtime::modules::Referrer::Module(m),
                 _ => crate::runtime::modules::Referrer::Script(info.bundle().bundle.source_name()),
             };
-            (rt.host.hooks.dynamic_import)(rt, referrer, arg(args, 1), arg(args, 2))
+            let source = arg(args, 3) == Value::TRUE;
+            (rt.host.hooks.dynamic_import)(rt, referrer, arg(args, 1), arg(args, 2), source)
         }
         BuiltinId::MarkRawYield => {
             // The executing frame is the generator's inner function.
