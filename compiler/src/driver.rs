@@ -142,6 +142,49 @@ pub fn compile(source: &str, file_name: &str, opts: &CompileOptions) -> Result<V
     emit(module)
 }
 
+/// A module graph → one bundle of all its modules (`backend::compile_graph`): the module
+/// with key `entry` and every module it imports, found with `loader` and compiled with
+/// `opts` (JSON modules are kept as text). Errors are rendered for a terminal: a syntax
+/// error with its file, line and column, an unresolvable import with the importing file
+/// and the position of the import.
+pub fn compile_module_graph(
+    entry: &str,
+    loader: &mut dyn vm::ModuleLoader,
+    opts: &CompileOptions,
+) -> Result<Vec<u8>, String> {
+    let opts = CompileOptions { module: true, ..opts.clone() };
+    let mut modules = Vec::new();
+    let mut queue = std::collections::VecDeque::from([(entry.to_string(), false)]);
+    let mut seen: std::collections::HashSet<(String, bool)> = queue.iter().cloned().collect();
+    while let Some((key, json)) = queue.pop_front() {
+        let text = match loader.load(&key)? {
+            vm::ModuleSource::Text(t) => t,
+            vm::ModuleSource::Bundle(_) => return Err(format!("{key}: a compiled bundle cannot be bundled again")),
+        };
+        if json {
+            modules.push(backend::GraphModule::Json { key, text });
+            continue;
+        }
+        let mut module = lower(&text, &key, &opts).map_err(|e| e.render(&key, &text))?;
+        optimize(&mut module, &opts).map_err(|e| e.render(&key, &text))?;
+        let mut resolved = Vec::new();
+        for r in module.module_record.iter().flat_map(|m| &m.requests) {
+            let specifier = module.atom_str(r.specifier);
+            let is_json =
+                r.attributes.iter().any(|&(k, v)| module.atom_str(k) == "type" && module.atom_str(v) == "json");
+            let dep = loader
+                .resolve(&specifier, Some(&key))
+                .map_err(|e| format!("{key}:{}:{}: cannot import '{specifier}': {e}", r.loc.line, r.loc.col))?;
+            if seen.insert((dep.clone(), is_json)) {
+                queue.push_back((dep.clone(), is_json));
+            }
+            resolved.push(dep);
+        }
+        modules.push(backend::GraphModule::Code { module: Box::new(module), resolved });
+    }
+    ir::timing::phase("backend", || backend::compile_graph(modules, &BackendOptions { debug_info: true }))
+}
+
 /// Source → bundle bytes, with errors rendered for a terminal.
 pub fn compile_to_bundle(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Vec<u8>, String> {
     compile(source, file_name, opts).map_err(|e| e.render(file_name, source))

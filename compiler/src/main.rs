@@ -354,7 +354,15 @@ fn compile_cmd(path: &Path, output: Option<&Path>, g: &GlobalOpts) -> Result<(),
     if Bundle::is_bundle(&bytes) {
         return Err(Failure(format!("iris: {} is already a bundle", path.display()), 1));
     }
-    let bundle = bundle_for(path, &options_for(path, g))?;
+    let opts = options_for(path, g);
+    let bundle = if opts.module && !is_ir(path) {
+        // A module and everything it imports, in one bundle.
+        let abs = path.canonicalize().map_err(|e| Failure(format!("iris: cannot read {}: {e}", path.display()), 1))?;
+        driver::compile_module_graph(&abs.to_string_lossy(), &mut compiler::loader::FileLoader, &opts)
+            .map_err(|e| Failure(e, 1))?
+    } else {
+        bundle_for(path, &opts)?
+    };
     let out = output.map(Path::to_path_buf).unwrap_or_else(|| path.with_extension("irb"));
     std::fs::write(&out, bundle).map_err(|e| Failure(format!("iris: cannot write {}: {e}", out.display()), 1))
 }

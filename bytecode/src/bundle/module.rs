@@ -9,8 +9,9 @@
 //!
 //! ```text
 //!  module count
-//!  per module:  key, top-level function, flags (bit 0: top-level await), module slot,
-//!               request count, import count, export count
+//!  per module:  key, top-level function, flags (bit 0: top-level await, bit 1: a JSON
+//!               module), module slot or the JSON text, request count, import count,
+//!               export count (a JSON module has none of these)
 //!    requests:  specifier, resolved key or NONE, line, column, attribute count,
 //!               attribute count × (key, value)
 //!    imports:   request, name or NONE (a namespace) or SOURCE (the module source), slot
@@ -26,6 +27,8 @@ const NONE: u32 = u32::MAX;
 const SOURCE: u32 = u32::MAX - 1;
 /// Module flag: the body uses top-level `await`.
 const FLAG_TLA: u32 = 1;
+/// Module flag: a JSON module, whose module slot word is the string id of its text.
+const FLAG_JSON: u32 = 2;
 
 /// A request of a module: `import ... from "specifier" with { key: "value" }`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -98,7 +101,11 @@ pub struct ModuleDesc {
     /// The module's key (string id): its resolved specifier, a path for files.
     pub key: u32,
     /// Its top-level function: creates the module environment and returns the body closure.
+    /// The functions of a bundle's modules are in module order: a module's run from its
+    /// top-level function to the next module's.
     pub top_level: u32,
+    /// For a JSON module: its text (a string id); it has no functions, requests or entries.
+    pub json: Option<u32>,
     /// Whether the body uses top-level `await`.
     pub has_tla: bool,
     /// The environment slot that holds the module's identity.
@@ -119,8 +126,8 @@ fn opt(v: Option<u32>) -> u32 {
 pub(crate) fn encode(modules: &[ModuleDesc]) -> Vec<u32> {
     let mut w = vec![modules.len() as u32];
     for m in modules {
-        let flags = if m.has_tla { FLAG_TLA } else { 0 };
-        w.extend([m.key, m.top_level, flags, m.module_slot]);
+        let flags = if m.has_tla { FLAG_TLA } else { 0 } | if m.json.is_some() { FLAG_JSON } else { 0 };
+        w.extend([m.key, m.top_level, flags, m.json.unwrap_or(m.module_slot)]);
         w.extend([m.requests.len() as u32, m.imports.len() as u32, m.exports.len() as u32]);
         for r in &m.requests {
             w.extend([r.specifier, opt(r.resolved), r.line, r.col, r.attributes.len() as u32]);
@@ -156,14 +163,24 @@ pub(crate) fn decode(bytes: &[u8], base: usize, strings: u32, functions: u32) ->
     for _ in 0..count {
         let key = r.string(strings)?;
         let top_level = r.word()?;
-        if top_level >= functions {
-            return Err(r.error("module top-level function out of range"));
-        }
         let flags = r.word()?;
-        if flags & !FLAG_TLA != 0 {
+        if flags & !(FLAG_TLA | FLAG_JSON) != 0 {
             return Err(r.error("unknown module flags"));
         }
+        let json = flags & FLAG_JSON != 0;
+        // Code modules' functions follow each other, the first module's from function 0; a
+        // JSON module's word is where the next code module's start.
+        let after_last = modules.iter().filter(|m: &&ModuleDesc| m.json.is_none()).map(|m| m.top_level + 1).max();
+        let in_order = top_level >= after_last.unwrap_or(0) && (!modules.is_empty() || top_level == 0);
+        if (!json && top_level >= functions) || !in_order {
+            return Err(r.error("module top-level function out of range or out of order"));
+        }
         let module_slot = r.word()?;
+        let json_text = match json {
+            true if module_slot < strings => Some(module_slot),
+            true => return Err(r.error("module string id out of range")),
+            false => None,
+        };
         let (nr, ni, ne) = (r.count()?, r.count()?, r.count()?);
         let mut requests = Vec::new();
         for _ in 0..nr {
@@ -222,11 +239,15 @@ pub(crate) fn decode(bytes: &[u8], base: usize, strings: u32, functions: u32) ->
             };
             exports.push(e);
         }
+        if json && !(requests.is_empty() && imports.is_empty() && exports.is_empty()) {
+            return Err(r.error("a JSON module with requests or entries"));
+        }
         modules.push(ModuleDesc {
             key,
             top_level,
+            json: json_text,
             has_tla: flags & FLAG_TLA != 0,
-            module_slot,
+            module_slot: if json { 0 } else { module_slot },
             requests,
             imports,
             exports,
@@ -298,6 +319,7 @@ mod tests {
         vec![ModuleDesc {
             key: 0,
             top_level: 0,
+            json: None,
             has_tla: true,
             module_slot: 3,
             requests: vec![RequestDesc { specifier: 1, resolved: None, line: 2, col: 5, attributes: vec![(2, 3)] }],

@@ -52,6 +52,11 @@ impl BundleBuilder {
         self.add_string(&units)
     }
 
+    /// The number of functions reserved so far (the id the next one gets).
+    pub fn function_count(&self) -> u32 {
+        self.functions.len() as u32
+    }
+
     /// The number of strings added so far.
     pub fn string_count(&self) -> u32 {
         self.strings.len() as u32

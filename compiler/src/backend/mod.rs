@@ -113,15 +113,82 @@ fn compile_functions(
     opts: &BackendOptions,
     free_hir: bool,
 ) -> Result<(Vec<u8>, Vec<FunctionStats>), String> {
-    let top = module.top_level.ok_or("the module has no top-level function")?;
     let mut builder = BundleBuilder::new(&module.source_name);
+    let stats = add_functions(module, opts, free_hir, &mut builder)?;
+    if let Some(record) = &module.module_record {
+        let desc = module_desc(module, record, 0, &[], &mut builder);
+        builder.add_module(desc);
+    }
+    let bytes = timing::time("write the bundle", || builder.try_finish()).map_err(|e| e.to_string())?;
+    Ok((bytes, stats))
+}
+
+/// A module of a module graph for [`compile_graph`]: module code with the key each of its
+/// requests resolved to, or a JSON module's text.
+pub enum GraphModule {
+    /// Module code (its `module_record` is set; its source name is its key).
+    Code {
+        /// The module's HIR.
+        module: Box<Module>,
+        /// The key of each request's module.
+        resolved: Vec<String>,
+    },
+    /// A JSON module.
+    Json {
+        /// Its key.
+        key: String,
+        /// Its source text.
+        text: String,
+    },
+}
+
+/// Compiles a module graph into one bundle (see `bytecode::ModuleDesc`): the first module is
+/// the entry, and every request names the key of the module it resolved to, which the
+/// bundle holds.
+pub fn compile_graph(modules: Vec<GraphModule>, opts: &BackendOptions) -> Result<Vec<u8>, String> {
+    let name = match modules.first() {
+        Some(GraphModule::Code { module, .. }) => module.source_name.clone(),
+        _ => return Err("the entry of a module graph must be module code".into()),
+    };
+    let mut builder = BundleBuilder::new(&name);
+    let mut descs = Vec::new();
+    for m in modules {
+        match m {
+            GraphModule::Code { mut module, resolved } => {
+                let top = builder.function_count();
+                add_functions(&mut module, opts, true, &mut builder)?;
+                let record = module.module_record.as_ref().ok_or("a module of the graph is not module code")?;
+                descs.push(module_desc(&module, record, top, &resolved, &mut builder));
+            }
+            GraphModule::Json { key, text } => {
+                let key = builder.add_str(&key);
+                let json = Some(builder.add_str(&text));
+                let top_level = builder.function_count();
+                descs.push(ModuleDesc { key, json, top_level, ..ModuleDesc::default() });
+            }
+        }
+    }
+    for d in descs {
+        builder.add_module(d);
+    }
+    timing::time("write the bundle", || builder.try_finish()).map_err(|e| e.to_string())
+}
+
+/// Adds every function of `module` to `builder`, the top-level function first.
+fn add_functions(
+    module: &mut Module,
+    opts: &BackendOptions,
+    free_hir: bool,
+    builder: &mut BundleBuilder,
+) -> Result<Vec<FunctionStats>, String> {
+    let top = module.top_level.ok_or("the module has no top-level function")?;
     let mut order = vec![top];
     order.extend(module.functions.keys().filter(|&f| f != top));
     let mut func_ids = HashMap::new();
     for &f in &order {
         func_ids.insert(f, builder.reserve_function());
     }
-    let mut ids = BundleIds { builder: &mut builder, atoms: &module.atoms, ids: HashMap::new(), funcs: func_ids };
+    let mut ids = BundleIds { builder, atoms: &module.atoms, ids: HashMap::new(), funcs: func_ids };
     let mut stats = Vec::with_capacity(order.len());
     let mut descs = Vec::with_capacity(order.len());
     for &f in &order {
@@ -137,19 +204,22 @@ fn compile_functions(
         stats.push(st);
     }
     for (id, desc) in descs {
-        builder.define_function(id, desc);
+        ids.builder.define_function(id, desc);
     }
-    if let Some(record) = &module.module_record {
-        let desc = module_desc(module, record, &mut builder);
-        builder.add_module(desc);
-    }
-    let bytes = timing::time("write the bundle", || builder.try_finish()).map_err(|e| e.to_string())?;
-    Ok((bytes, stats))
+    Ok(stats)
 }
 
-/// The bundle's module record of a module whose top-level function is function 0 and whose
-/// key is its source name.
-fn module_desc(module: &Module, record: &ir::ModuleRecord, builder: &mut BundleBuilder) -> ModuleDesc {
+/// The bundle's module record of a module whose top-level function is bundle function `top`,
+/// whose key is its source name, and whose requests resolved to the keys `resolved` (none
+/// for a bundle of one module).
+fn module_desc(
+    module: &Module,
+    record: &ir::ModuleRecord,
+    top: u32,
+    resolved: &[String],
+    builder: &mut BundleBuilder,
+) -> ModuleDesc {
+    let resolved: Vec<u32> = resolved.iter().map(|k| builder.add_str(k)).collect();
     let mut s = |a: ir::Atom| builder.add_string(module.atom_units(a));
     let name = |n: ir::ImportName, s: &mut dyn FnMut(ir::Atom) -> u32| match n {
         ir::ImportName::Name(a) => Some(s(a)),
@@ -163,9 +233,10 @@ fn module_desc(module: &Module, record: &ir::ModuleRecord, builder: &mut BundleB
     let requests = record
         .requests
         .iter()
-        .map(|r| RequestDesc {
+        .enumerate()
+        .map(|(i, r)| RequestDesc {
             specifier: s(r.specifier),
-            resolved: None,
+            resolved: resolved.get(i).copied(),
             line: r.loc.line,
             col: r.loc.col,
             attributes: r.attributes.iter().map(|&(k, v)| (s(k), s(v))).collect(),
@@ -190,7 +261,8 @@ fn module_desc(module: &Module, record: &ir::ModuleRecord, builder: &mut BundleB
     let key = builder.add_str(&module.source_name);
     ModuleDesc {
         key,
-        top_level: 0,
+        top_level: top,
+        json: None,
         has_tla: record.has_tla,
         module_slot: record.module_slot,
         requests,

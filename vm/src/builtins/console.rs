@@ -187,7 +187,9 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
         return;
     }
     seen.push(v);
-    let keys = rt.own_keys_raw(obj);
+    let namespace = kind == CellKind::ModuleNamespace;
+    let mut keys = if namespace { rt.namespace_export_keys(obj) } else { Vec::new() };
+    keys.extend(rt.own_keys_raw(obj));
     let mut parts: Vec<String> = Vec::new();
     let is_typed = kind == CellKind::TypedArray;
     let is_array = kind == CellKind::Array || is_typed;
@@ -280,6 +282,7 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
         }
         let attrs = match rt.own_lookup(obj, k) {
             Own::Slot(_, a) => a,
+            Own::Element(_) | Own::Absent if namespace => ENUMERABLE,
             Own::Element(_) => ENUMERABLE,
             Own::Virtual(_, a) => a,
             Own::Absent => continue,
@@ -327,6 +330,9 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
     if kind == CellKind::Arguments {
         prefix = "[Arguments] ".to_string();
     }
+    if namespace {
+        prefix = "[Module: null prototype] ".to_string();
+    }
     // `Uint8Array(3) [ 1, 2, 3 ]`: the constructor's name and the length.
     if is_typed {
         let ck = Key::Name(rt.names.constructor);
@@ -343,7 +349,9 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
     }
     let (open, close) = if is_array || kind == CellKind::Arguments { ("[", "]") } else { ("{", "}") };
     if parts.is_empty() {
-        out.push_str(&format!("{prefix}{open}{close}"));
+        // Node writes an empty namespace with the two spaces of its entries' padding.
+        let gap = if namespace { "  " } else { "" };
+        out.push_str(&format!("{prefix}{open}{gap}{close}"));
         return;
     }
     let total: usize = parts.iter().map(|p| p.len() + 2).sum();
@@ -376,6 +384,19 @@ fn property_value(rt: &mut Runtime, obj: Gc<JsObject>, k: Key, depth: usize, see
                 (true, false) => "[Getter]",
                 _ => "[Setter]",
             });
+        }
+        // A namespace's exports are its bindings: one still in its TDZ has no value yet.
+        Own::Absent if rt.heap.object_kind(obj) == CellKind::ModuleNamespace => {
+            let mark = rt.handle_mark();
+            match rt.get(obj, k, Value::object(obj)) {
+                Ok(v) => inspect_into(rt, v, depth + 1, seen, out, false),
+                Err(_) if rt.exception_kind == crate::runtime::ExceptionKind::Normal => {
+                    rt.exception = Value::UNDEFINED;
+                    out.push_str("<uninitialized>");
+                }
+                Err(_) => out.push_str("<uninitialized>"),
+            }
+            rt.release_handles(mark);
         }
         _ => {
             let v = rt.peek_data(obj, k).unwrap_or(Value::UNDEFINED);

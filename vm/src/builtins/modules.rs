@@ -28,12 +28,7 @@ fn load_graph(rt: &mut Runtime, specifier: &str, json: bool, referrer: Option<&s
     let result = load_graph_into(rt, specifier, json, referrer, at, &mut created);
     if result.is_err() {
         // Forget the modules of a graph that failed to load: a later import tries again.
-        for m in created {
-            let r = &rt.modules.records[m as usize];
-            let key = (r.key.clone(), r.requests.is_empty() && r.body.is_undefined());
-            rt.modules.map.remove(&key);
-            rt.modules.map.retain(|_, v| *v != m);
-        }
+        rt.modules.map.retain(|_, m| !created.contains(m));
     }
     result
 }
@@ -47,8 +42,11 @@ fn load_graph_into(
     created: &mut Vec<u32>,
 ) -> JsResult<u32> {
     let root = load_one(rt, specifier, json, referrer, at, created)?;
-    let mut work = vec![root];
-    while let Some(m) = work.pop() {
+    // Every record made (a bundle makes several) has its requests loaded in turn.
+    let mut done = 0;
+    while done < created.len() {
+        let m = created[done];
+        done += 1;
         for q in 0..rt.modules.records[m as usize].requests.len() {
             let r = &rt.modules.records[m as usize];
             let req = &r.requests[q];
@@ -63,12 +61,8 @@ fn load_graph_into(
                 continue;
             }
             let at = format!("{key}:{}:{}", req.line, req.col);
-            let before = created.len();
             let dep = load_one(rt, &spec, json, Some(&key), &at, created)?;
             rt.modules.records[m as usize].requests[q].module = Some(dep);
-            if created.len() > before {
-                work.push(dep);
-            }
         }
     }
     Ok(root)
@@ -100,18 +94,21 @@ fn load_one(
         None => return Err(rt.throw_type_error("no module loader is installed")),
     };
     let m = match (source, json) {
-        (ModuleSource::Text(text), true) => json_module(rt, key.clone(), &text)?,
+        (ModuleSource::Text(text), true) => {
+            let m = json_module(rt, key.clone(), &text)?;
+            created.push(m);
+            m
+        }
         (ModuleSource::Text(text), false) => {
             let bytes = rt.compile_source(&text, &key, SourceKind::Module)?;
-            source_module(rt, key.clone(), bytes)?
+            bundle_modules(rt, &key, bytes, created)?
         }
-        (ModuleSource::Bundle(bytes), false) => source_module(rt, key.clone(), bytes)?,
+        (ModuleSource::Bundle(bytes), false) => bundle_modules(rt, &key, bytes, created)?,
         (ModuleSource::Bundle(_), true) => {
             return Err(rt.throw_type_error(&format!("'{key}' is a compiled bundle, not a JSON module")));
         }
     };
     rt.modules.map.insert((key, json), m);
-    created.push(m);
     Ok(m)
 }
 
@@ -134,16 +131,45 @@ fn json_module(rt: &mut Runtime, key: String, text: &str) -> JsResult<u32> {
     Ok(rt.modules.records.len() as u32 - 1)
 }
 
-/// A module of compiled code: loads the bundle and runs its top-level function, which
-/// makes the module environment and returns the body.
-fn source_module(rt: &mut Runtime, key: String, bytes: Vec<u8>) -> JsResult<u32> {
+/// The modules of a bundle of module code (loaded as `key`): loads the bundle and makes a
+/// record of each of its modules (see `module_record`), registered by their own keys (a
+/// bundle of a module graph holds several, the entry first); returns the entry's.
+fn bundle_modules(rt: &mut Runtime, key: &str, bytes: Vec<u8>, created: &mut Vec<u32>) -> JsResult<u32> {
     let bundle = match bytecode::Bundle::from_bytes(bytes) {
         Ok(b) => b,
         Err(e) => return Err(rt.throw_error(ErrorKind::SyntaxError, &format!("invalid bundle '{key}': {e}"))),
     };
-    let Some(desc) = bundle.modules().first().cloned() else {
+    if bundle.modules().is_empty() {
         return Err(rt.throw_error(ErrorKind::SyntaxError, &format!("'{key}' is a script, not a module")));
-    };
+    }
+    let descs = bundle.modules().to_vec();
+    let keys: Vec<String> = descs.iter().map(|d| bundle.string(d.key).to_string_lossy()).collect();
+    let texts: Vec<Option<String>> = descs.iter().map(|d| d.json.map(|t| bundle.string(t).to_string_lossy())).collect();
+    let realm = rt.realm;
+    let index = rt.load_bundle(bundle, realm);
+    let mut entry = None;
+    for (i, desc) in descs.iter().enumerate() {
+        let json = texts[i].is_some();
+        // A module already loaded (from another bundle or its source) stays the one.
+        if let Some(&m) = rt.modules.map.get(&(keys[i].clone(), json)) {
+            entry.get_or_insert(m);
+            continue;
+        }
+        let m = match &texts[i] {
+            Some(text) => json_module(rt, keys[i].clone(), text)?,
+            None => module_record(rt, index, desc, keys[i].clone())?,
+        };
+        created.push(m);
+        rt.modules.map.insert((keys[i].clone(), json), m);
+        entry.get_or_insert(m);
+    }
+    entry.ok_or_else(|| rt.throw_type_error("internal error: an empty module bundle"))
+}
+
+/// The record of module `desc` of loaded bundle `index`: runs its top-level function, which
+/// makes the module environment and returns the body.
+fn module_record(rt: &mut Runtime, index: u32, desc: &bytecode::ModuleDesc, key: String) -> JsResult<u32> {
+    let bundle = &rt.code.bundles[index as usize].bundle;
     let string = |id: u32| bundle.string(id).to_string_lossy();
     let requests: Vec<Request> = desc
         .requests
@@ -180,8 +206,7 @@ fn source_module(rt: &mut Runtime, key: String, bytes: Vec<u8>) -> JsResult<u32>
             bytecode::ExportDesc::Star { request } => Export::Star { request },
         })
         .collect();
-    let realm = rt.realm;
-    let index = rt.load_bundle(bundle, realm);
+    let realm = rt.code.bundles[index as usize].realm;
     let info = crate::code::FuncRef::new(&rt.code.bundles[index as usize].functions[desc.top_level as usize]);
     let init = make_closure(rt, info, Value::UNDEFINED);
     let mark = rt.handle_mark();
@@ -576,7 +601,19 @@ fn start_import(
         Referrer::Script(name) => Some(name.clone()),
     };
     let at = referrer_key.clone().unwrap_or_else(|| "<unknown>".into());
-    let m = load_graph(rt, &spec, json, referrer_key.as_deref(), &at)?;
+    // A specifier the module imports statically names the module it loaded for it (the
+    // referrer's [[LoadedModules]]), also when that came from a bundle.
+    let loaded = match referrer {
+        Referrer::Module(v) => module_of(rt, *v).and_then(|r| {
+            let requests = &rt.modules.records[r as usize].requests;
+            requests.iter().find(|q| q.specifier == spec && q.is_json() == json).and_then(|q| q.module)
+        }),
+        Referrer::Script(_) => None,
+    };
+    let m = match loaded {
+        Some(m) => m,
+        None => load_graph(rt, &spec, json, referrer_key.as_deref(), &at)?,
+    };
     if source {
         return Err(rt.no_module_source(m));
     }

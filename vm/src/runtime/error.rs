@@ -144,7 +144,7 @@ impl Runtime {
         for frame in self.calls.frames.iter().rev().take(STACK_TRACE_LIMIT) {
             let Some(info) = frame.info() else { continue };
             let bundle = info.bundle();
-            let file = bundle.bundle.source_name();
+            let file = bundle.bundle.function_file(info.id);
             let pc = info.byte_pc(frame.ip);
             let loc = bundle.bundle.location(info.id, pc);
             let name = info.display_name();
