@@ -171,12 +171,14 @@ macro_rules! for_each_builtin {
             /// `importMeta(module)`: the `import.meta` object of module `module` (the value of
             /// its module slot), made on first use.
             ImportMeta = 39, "importMeta";
-            /// `dynamicImport(module, specifier, options[, source])`: `import(specifier,
+            /// `dynamicImport(module, specifier, options[, phase])`: `import(specifier,
             /// options)` from module `module` (the value of its module slot; undefined in a
             /// script, whose file then is the referrer): a promise of the module's namespace
-            /// object, rejected if loading, linking or evaluating the module fails. With
-            /// `source` true, `import.source(specifier)`: the promise of the module's source
-            /// object (which no module loaded here has: loaded, it rejects with a SyntaxError).
+            /// object, rejected if loading, linking or evaluating the module fails. Phase 1:
+            /// `import.source(specifier)`, the promise of the module's source object (which no
+            /// module loaded here has: loaded, it rejects with a SyntaxError); phase 2:
+            /// `import.defer(specifier)`, the promise of the deferred namespace, once the
+            /// module's asynchronous dependencies are evaluated.
             DynamicImport = 40, "dynamicImport";
         }
     };

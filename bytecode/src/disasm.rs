@@ -62,6 +62,9 @@ fn disassemble_module(bundle: &Bundle, m: &crate::ModuleDesc, out: &mut String) 
         let _ = write!(out, "  request #{i} ");
         q(out, r.specifier);
         let _ = write!(out, " at {}:{}", r.line, r.col);
+        if r.defer {
+            out.push_str(" defer");
+        }
         for &(k, v) in &r.attributes {
             out.push(' ');
             q(out, k);
@@ -80,6 +83,7 @@ fn disassemble_module(bundle: &Bundle, m: &crate::ModuleDesc, out: &mut String) 
             crate::Imported::Name(n) => q(out, n),
             crate::Imported::Namespace => out.push('*'),
             crate::Imported::Source => out.push_str("source"),
+            crate::Imported::Deferred => out.push_str("defer"),
         }
         out.push('\n');
     }

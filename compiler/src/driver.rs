@@ -154,15 +154,16 @@ pub fn compile_module_graph(
 ) -> Result<Vec<u8>, String> {
     let opts = CompileOptions { module: true, ..opts.clone() };
     let mut modules = Vec::new();
-    let mut queue = std::collections::VecDeque::from([(entry.to_string(), false)]);
-    let mut seen: std::collections::HashSet<(String, bool)> = queue.iter().cloned().collect();
-    while let Some((key, json)) = queue.pop_front() {
+    // (key, the `type` attribute); JSON and text modules are kept as their text.
+    let mut queue = std::collections::VecDeque::from([(entry.to_string(), String::new())]);
+    let mut seen: std::collections::HashSet<(String, String)> = queue.iter().cloned().collect();
+    while let Some((key, ty)) = queue.pop_front() {
         let text = match loader.load(&key)? {
             vm::ModuleSource::Text(t) => t,
             vm::ModuleSource::Bundle(_) => return Err(format!("{key}: a compiled bundle cannot be bundled again")),
         };
-        if json {
-            modules.push(backend::GraphModule::Json { key, text });
+        if ty == "json" || ty == "text" {
+            modules.push(backend::GraphModule::Value { key, text, is_text: ty == "text" });
             continue;
         }
         let mut module = lower(&text, &key, &opts).map_err(|e| e.render(&key, &text))?;
@@ -170,13 +171,14 @@ pub fn compile_module_graph(
         let mut resolved = Vec::new();
         for r in module.module_record.iter().flat_map(|m| &m.requests) {
             let specifier = module.atom_str(r.specifier);
-            let is_json =
-                r.attributes.iter().any(|&(k, v)| module.atom_str(k) == "type" && module.atom_str(v) == "json");
+            let ty =
+                r.attributes.iter().find(|&&(k, _)| module.atom_str(k) == "type").map(|&(_, v)| module.atom_str(v));
+            let ty = ty.unwrap_or_default();
             let dep = loader
                 .resolve(&specifier, Some(&key))
                 .map_err(|e| format!("{key}:{}:{}: cannot import '{specifier}': {e}", r.loc.line, r.loc.col))?;
-            if seen.insert((dep.clone(), is_json)) {
-                queue.push_back((dep.clone(), is_json));
+            if seen.insert((dep.clone(), ty.clone())) {
+                queue.push_back((dep.clone(), ty));
             }
             resolved.push(dep);
         }

@@ -104,9 +104,13 @@ fn dump_module_record(module: &Module, record: &ModuleRecord, out: &mut String) 
         ImportName::Name(a) => quote_atom(module, a),
         ImportName::Namespace => "*".to_string(),
         ImportName::Source => "source".to_string(),
+        ImportName::Deferred => "defer".to_string(),
     };
     for (i, r) in record.requests.iter().enumerate() {
         let _ = write!(out, "  request #{i} {} loc={}:{}", quote_atom(module, r.specifier), r.loc.line, r.loc.col);
+        if r.defer {
+            out.push_str(" defer");
+        }
         if !r.attributes.is_empty() {
             let attrs: Vec<String> = r
                 .attributes

@@ -102,6 +102,8 @@ pub enum ImportName {
     Namespace,
     /// The module source object (`import source x from`; imports only).
     Source,
+    /// The deferred namespace object (`import defer * as ns from`; imports only).
+    Deferred,
 }
 
 /// A module specifier of a module's `import`/`export ... from` and its import attributes.
@@ -111,6 +113,9 @@ pub struct ModuleRequest {
     pub specifier: Atom,
     /// `with { key: "value" }`, sorted by key.
     pub attributes: Vec<(Atom, Atom)>,
+    /// An `import defer` request: the module is evaluated when its namespace is first used
+    /// (its asynchronous dependencies with the importer).
+    pub defer: bool,
     /// Where the first declaration naming it is (for "cannot find module" errors).
     pub loc: crate::Loc,
 }

@@ -486,6 +486,10 @@ impl Parser {
                 let specifier = self.module.atom_utf16(&specifier);
                 line.key("loc")?;
                 let loc = Self::loc_value(line)?;
+                let defer = line.is_ident("defer");
+                if defer {
+                    line.pos += 1;
+                }
                 let mut attributes = Vec::new();
                 if line.is_ident("with") {
                     line.pos += 1;
@@ -497,7 +501,7 @@ impl Parser {
                     }
                 }
                 line.expect_end()?;
-                record.requests.push(ModuleRequest { specifier, attributes, loc });
+                record.requests.push(ModuleRequest { specifier, attributes, defer, loc });
             } else if line.is_ident("import") {
                 line.pos += 1;
                 let slot = Self::slot_of(line, scope)?;
@@ -572,6 +576,10 @@ impl Parser {
         if line.is_ident("source") {
             line.pos += 1;
             return Ok(ImportName::Source);
+        }
+        if line.is_ident("defer") {
+            line.pos += 1;
+            return Ok(ImportName::Deferred);
         }
         let n = line.string("a name or `*`")?;
         Ok(ImportName::Name(self.module.atom_utf16(&n)))

@@ -136,8 +136,8 @@ fn module_record_errors(module: &Module, record: &crate::ModuleRecord) -> Vec<St
                     out.push(format!("exported slot {slot} is not a declared variable"));
                 }
             }
-            ExportEntry::Indirect { import: ImportName::Source, .. } => {
-                out.push("a module source cannot be re-exported".into());
+            ExportEntry::Indirect { import: ImportName::Source | ImportName::Deferred, .. } => {
+                out.push("a module source or deferred namespace cannot be re-exported".into());
             }
             ExportEntry::Indirect { request, .. } | ExportEntry::Star { request } => {
                 if request >= requests {

@@ -112,23 +112,23 @@ fn first_line(s: &str) -> &str {
 
 /// Finds modules as files, but gives the test's own bundle, compiled already, for the test.
 struct TestLoader {
-    entry: (String, Vec<u8>),
+    entry: Option<(String, Vec<u8>)>,
     files: FileLoader,
 }
 
 impl ModuleLoader for TestLoader {
     fn resolve(&mut self, specifier: &str, referrer: Option<&str>) -> Result<String, String> {
-        if referrer.is_none() && specifier == self.entry.0 {
+        if referrer.is_none() && self.entry.as_ref().is_some_and(|e| e.0 == specifier) {
             return Ok(specifier.to_string());
         }
         self.files.resolve(specifier, referrer)
     }
 
     fn load(&mut self, key: &str) -> Result<ModuleSource, String> {
-        if key == self.entry.0 {
-            return Ok(ModuleSource::Bundle(self.entry.1.clone()));
+        match &self.entry {
+            Some((k, bundle)) if k == key => Ok(ModuleSource::Bundle(bundle.clone())),
+            _ => self.files.load(key),
         }
-        self.files.load(key)
     }
 }
 
@@ -195,7 +195,10 @@ pub fn run_test(
     let output = Output::default();
     rt.set_output(Box::new(output.clone()));
     rt.install_test262_host();
-    rt.set_module_loader(Box::new(TestLoader { entry: (name.clone(), bundle.clone()), files: FileLoader }));
+    // A module test's own bundle is the module of its path (a script test imported as a
+    // module is compiled again, as a module).
+    let entry = if module { Some((name.clone(), bundle.clone())) } else { None };
+    rt.set_module_loader(Box::new(TestLoader { entry, files: FileLoader }));
     let handle = rt.interrupt_handle();
     arm(Box::new(move || handle.interrupt()));
 

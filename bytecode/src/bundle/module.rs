@@ -12,9 +12,10 @@
 //!  per module:  key, top-level function, flags (bit 0: top-level await, bit 1: a JSON
 //!               module), module slot or the JSON text, request count, import count,
 //!               export count (a JSON module has none of these)
-//!    requests:  specifier, resolved key or NONE, line, column, attribute count,
-//!               attribute count × (key, value)
-//!    imports:   request, name or NONE (a namespace) or SOURCE (the module source), slot
+//!    requests:  specifier, resolved key or NONE, line, column, flags (bit 0: `import defer`),
+//!               attribute count, attribute count × (key, value)
+//!    imports:   request, name or NONE (a namespace) or SOURCE (the module source) or
+//!               DEFERRED (the deferred namespace), slot
 //!    exports:   kind (0 local, 1 indirect, 2 star), name, then
 //!               local: slot, 0 / indirect: request, import name or NONE / star: request, 0
 //! ```
@@ -25,10 +26,16 @@ use super::BundleError;
 const NONE: u32 = u32::MAX;
 /// The name word of an import of the module source (`import source x from`).
 const SOURCE: u32 = u32::MAX - 1;
+/// The name word of an import of the deferred namespace (`import defer * as x from`).
+const DEFERRED: u32 = u32::MAX - 2;
+/// Request flag: `import defer`.
+const REQUEST_DEFER: u32 = 1;
 /// Module flag: the body uses top-level `await`.
 const FLAG_TLA: u32 = 1;
 /// Module flag: a JSON module, whose module slot word is the string id of its text.
 const FLAG_JSON: u32 = 2;
+/// Module flag (with `FLAG_JSON`): a text module (`type: "text"`), not JSON.
+const FLAG_TEXT: u32 = 4;
 
 /// A request of a module: `import ... from "specifier" with { key: "value" }`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -38,6 +45,8 @@ pub struct RequestDesc {
     /// The key of the module it resolved to when the bundle was made (string id), if the
     /// bundle holds that module.
     pub resolved: Option<u32>,
+    /// An `import defer` request.
+    pub defer: bool,
     /// Where the first `import`/`export` naming it is (1-based line and column).
     pub line: u32,
     /// See `line`.
@@ -55,6 +64,8 @@ pub enum Imported {
     Namespace,
     /// The module source object.
     Source,
+    /// The deferred namespace object.
+    Deferred,
 }
 
 /// An import binding: `slot` of the module environment refers to what it imports from
@@ -104,8 +115,11 @@ pub struct ModuleDesc {
     /// The functions of a bundle's modules are in module order: a module's run from its
     /// top-level function to the next module's.
     pub top_level: u32,
-    /// For a JSON module: its text (a string id); it has no functions, requests or entries.
+    /// For a JSON or text module: its text (a string id); it has no functions, requests or
+    /// entries.
     pub json: Option<u32>,
+    /// With `json`: a text module (its default export is the text itself).
+    pub text: bool,
     /// Whether the body uses top-level `await`.
     pub has_tla: bool,
     /// The environment slot that holds the module's identity.
@@ -126,11 +140,14 @@ fn opt(v: Option<u32>) -> u32 {
 pub(crate) fn encode(modules: &[ModuleDesc]) -> Vec<u32> {
     let mut w = vec![modules.len() as u32];
     for m in modules {
-        let flags = if m.has_tla { FLAG_TLA } else { 0 } | if m.json.is_some() { FLAG_JSON } else { 0 };
+        let flags = if m.has_tla { FLAG_TLA } else { 0 }
+            | if m.json.is_some() { FLAG_JSON } else { 0 }
+            | if m.text { FLAG_TEXT } else { 0 };
         w.extend([m.key, m.top_level, flags, m.json.unwrap_or(m.module_slot)]);
         w.extend([m.requests.len() as u32, m.imports.len() as u32, m.exports.len() as u32]);
         for r in &m.requests {
-            w.extend([r.specifier, opt(r.resolved), r.line, r.col, r.attributes.len() as u32]);
+            let flags = if r.defer { REQUEST_DEFER } else { 0 };
+            w.extend([r.specifier, opt(r.resolved), r.line, r.col, flags, r.attributes.len() as u32]);
             for &(k, v) in &r.attributes {
                 w.extend([k, v]);
             }
@@ -140,6 +157,7 @@ pub(crate) fn encode(modules: &[ModuleDesc]) -> Vec<u32> {
                 Imported::Name(n) => n,
                 Imported::Namespace => NONE,
                 Imported::Source => SOURCE,
+                Imported::Deferred => DEFERRED,
             };
             w.extend([i.request, name, i.slot]);
         }
@@ -164,7 +182,7 @@ pub(crate) fn decode(bytes: &[u8], base: usize, strings: u32, functions: u32) ->
         let key = r.string(strings)?;
         let top_level = r.word()?;
         let flags = r.word()?;
-        if flags & !(FLAG_TLA | FLAG_JSON) != 0 {
+        if flags & !(FLAG_TLA | FLAG_JSON | FLAG_TEXT) != 0 || (flags & FLAG_TEXT != 0 && flags & FLAG_JSON == 0) {
             return Err(r.error("unknown module flags"));
         }
         let json = flags & FLAG_JSON != 0;
@@ -187,12 +205,17 @@ pub(crate) fn decode(bytes: &[u8], base: usize, strings: u32, functions: u32) ->
             let specifier = r.string(strings)?;
             let resolved = r.opt_string(strings)?;
             let (line, col) = (r.word()?, r.word()?);
+            let flags = r.word()?;
+            if flags & !REQUEST_DEFER != 0 {
+                return Err(r.error("unknown module request flags"));
+            }
+            let defer = flags & REQUEST_DEFER != 0;
             let na = r.count()?;
             let mut attributes = Vec::new();
             for _ in 0..na {
                 attributes.push((r.string(strings)?, r.string(strings)?));
             }
-            requests.push(RequestDesc { specifier, resolved, line, col, attributes });
+            requests.push(RequestDesc { specifier, resolved, defer, line, col, attributes });
         }
         let request = |r: &mut Reader| -> Result<u32, BundleError> {
             let q = r.word()?;
@@ -207,6 +230,7 @@ pub(crate) fn decode(bytes: &[u8], base: usize, strings: u32, functions: u32) ->
             let name = match r.word()? {
                 NONE => Imported::Namespace,
                 SOURCE => Imported::Source,
+                DEFERRED => Imported::Deferred,
                 n if n < strings => Imported::Name(n),
                 _ => return Err(r.error("module string id out of range")),
             };
@@ -246,6 +270,7 @@ pub(crate) fn decode(bytes: &[u8], base: usize, strings: u32, functions: u32) ->
             key,
             top_level,
             json: json_text,
+            text: flags & FLAG_TEXT != 0,
             has_tla: flags & FLAG_TLA != 0,
             module_slot: if json { 0 } else { module_slot },
             requests,
@@ -320,9 +345,17 @@ mod tests {
             key: 0,
             top_level: 0,
             json: None,
+            text: false,
             has_tla: true,
             module_slot: 3,
-            requests: vec![RequestDesc { specifier: 1, resolved: None, line: 2, col: 5, attributes: vec![(2, 3)] }],
+            requests: vec![RequestDesc {
+                specifier: 1,
+                resolved: None,
+                defer: true,
+                line: 2,
+                col: 5,
+                attributes: vec![(2, 3)],
+            }],
             imports: vec![
                 ImportDesc { request: 0, name: Imported::Name(4), slot: 1 },
                 ImportDesc { request: 0, name: Imported::Namespace, slot: 2 },

@@ -133,12 +133,14 @@ pub enum GraphModule {
         /// The key of each request's module.
         resolved: Vec<String>,
     },
-    /// A JSON module.
-    Json {
+    /// A JSON module, or a text module.
+    Value {
         /// Its key.
         key: String,
         /// Its source text.
         text: String,
+        /// A text module (its value is the text) rather than JSON.
+        is_text: bool,
     },
 }
 
@@ -160,11 +162,11 @@ pub fn compile_graph(modules: Vec<GraphModule>, opts: &BackendOptions) -> Result
                 let record = module.module_record.as_ref().ok_or("a module of the graph is not module code")?;
                 descs.push(module_desc(&module, record, top, &resolved, &mut builder));
             }
-            GraphModule::Json { key, text } => {
+            GraphModule::Value { key, text, is_text } => {
                 let key = builder.add_str(&key);
                 let json = Some(builder.add_str(&text));
                 let top_level = builder.function_count();
-                descs.push(ModuleDesc { key, json, top_level, ..ModuleDesc::default() });
+                descs.push(ModuleDesc { key, json, text: is_text, top_level, ..ModuleDesc::default() });
             }
         }
     }
@@ -223,12 +225,13 @@ fn module_desc(
     let mut s = |a: ir::Atom| builder.add_string(module.atom_units(a));
     let name = |n: ir::ImportName, s: &mut dyn FnMut(ir::Atom) -> u32| match n {
         ir::ImportName::Name(a) => Some(s(a)),
-        ir::ImportName::Namespace | ir::ImportName::Source => None,
+        ir::ImportName::Namespace | ir::ImportName::Source | ir::ImportName::Deferred => None,
     };
     let imported = |n: ir::ImportName, s: &mut dyn FnMut(ir::Atom) -> u32| match n {
         ir::ImportName::Name(a) => Imported::Name(s(a)),
         ir::ImportName::Namespace => Imported::Namespace,
         ir::ImportName::Source => Imported::Source,
+        ir::ImportName::Deferred => Imported::Deferred,
     };
     let requests = record
         .requests
@@ -237,6 +240,7 @@ fn module_desc(
         .map(|(i, r)| RequestDesc {
             specifier: s(r.specifier),
             resolved: resolved.get(i).copied(),
+            defer: r.defer,
             line: r.loc.line,
             col: r.loc.col,
             attributes: r.attributes.iter().map(|&(k, v)| (s(k), s(v))).collect(),
@@ -263,6 +267,7 @@ fn module_desc(
         key,
         top_level: top,
         json: None,
+        text: false,
         has_tla: record.has_tla,
         module_slot: record.module_slot,
         requests,

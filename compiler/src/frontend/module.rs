@@ -38,6 +38,9 @@ pub struct RequestSyntax {
     pub specifier: Vec<u16>,
     /// The attributes, sorted by key.
     pub attributes: Vec<(Vec<u16>, Vec<u16>)>,
+    /// `import defer`: the module is not evaluated with the importer (only its asynchronous
+    /// dependencies are), but when its deferred namespace is first used.
+    pub defer: bool,
     /// The first declaration naming it.
     pub span: Span,
 }
@@ -51,6 +54,8 @@ pub enum Imported {
     Namespace,
     /// The module's source object (`import source local from`).
     Source,
+    /// The deferred namespace object (`import defer * as local`).
+    Deferred,
 }
 
 /// An import binding.
@@ -97,6 +102,13 @@ pub fn desugar(module: Module) -> (Script, ModuleSyntax, Vec<(Span, String)>) {
             ModuleItem::ModuleDecl(decl) => d.decl(decl),
         }
     }
+    // Import bindings are strict mode bindings.
+    for i in &d.syntax.imports {
+        if i.local == "eval" || i.local == "arguments" {
+            d.errors
+                .push((module.span, format!("Unexpected eval or arguments in strict mode (import of '{}')", i.local)));
+        }
+    }
     let mut seen = hashbrown::HashSet::new();
     for e in &d.syntax.exports {
         let (name, span) = match e {
@@ -122,11 +134,19 @@ impl Desugar {
     fn decl(&mut self, decl: ModuleDecl) {
         match decl {
             ModuleDecl::Import(i) => {
-                if i.phase == ImportPhase::Defer {
-                    self.errors.push((i.span, "`import defer` is not supported yet".into()));
+                let defer = i.phase == ImportPhase::Defer;
+                let request = self.request(&i.src, i.with.as_deref(), i.span, defer);
+                if defer {
+                    for s in i.specifiers {
+                        let ImportSpecifier::Namespace(n) = s else {
+                            self.errors.push((s.local().span, "`import defer` imports a namespace only".into()));
+                            continue;
+                        };
+                        let local = n.local.sym.to_string();
+                        self.syntax.imports.push(ImportSyntax { local, request, name: Imported::Deferred });
+                    }
                     return;
                 }
-                let request = self.request(&i.src, i.with.as_deref(), i.span);
                 if i.phase == ImportPhase::Source {
                     for s in i.specifiers {
                         let local = s.local().sym.to_string();
@@ -166,7 +186,7 @@ impl Desugar {
                 self.body.push(Stmt::Decl(e.decl));
             }
             ModuleDecl::ExportNamed(n) => {
-                let request = n.src.as_ref().map(|src| self.request(src, n.with.as_deref(), n.span));
+                let request = n.src.as_ref().map(|src| self.request(src, n.with.as_deref(), n.span, false));
                 for s in &n.specifiers {
                     match (s, request) {
                         (ExportSpecifier::Named(s), Some(request)) => {
@@ -242,15 +262,16 @@ impl Desugar {
                 });
             }
             ModuleDecl::ExportAll(a) => {
-                let request = self.request(&a.src, a.with.as_deref(), a.span);
+                let request = self.request(&a.src, a.with.as_deref(), a.span, false);
                 self.syntax.exports.push(ExportSyntax::Star { request });
             }
             other => self.errors.push((other.span(), "TypeScript module syntax is not supported".into())),
         }
     }
 
-    /// The index of the request of `src` with attributes `with` (added if new).
-    fn request(&mut self, src: &Str, with: Option<&ObjectLit>, span: Span) -> u32 {
+    /// The index of the request of `src` with attributes `with`, deferred or not (added if
+    /// new).
+    fn request(&mut self, src: &Str, with: Option<&ObjectLit>, span: Span, defer: bool) -> u32 {
         let specifier: Vec<u16> = src.value.to_ill_formed_utf16().collect();
         let mut attributes: Vec<(Vec<u16>, Vec<u16>)> = Vec::new();
         for prop in with.map_or(&[][..], |o| &o.props[..]) {
@@ -282,11 +303,15 @@ impl Desugar {
             attributes.push((key, v.value.to_ill_formed_utf16().collect()));
         }
         attributes.sort();
-        let existing = self.syntax.requests.iter().position(|r| r.specifier == specifier && r.attributes == attributes);
+        let existing = self
+            .syntax
+            .requests
+            .iter()
+            .position(|r| r.specifier == specifier && r.attributes == attributes && r.defer == defer);
         match existing {
             Some(i) => i as u32,
             None => {
-                self.syntax.requests.push(RequestSyntax { specifier, attributes, span });
+                self.syntax.requests.push(RequestSyntax { specifier, attributes, defer, span });
                 self.syntax.requests.len() as u32 - 1
             }
         }

@@ -501,10 +501,6 @@ impl<'a> Gen<'a> {
                 r
             }
             Callee::Import(i) => {
-                if i.phase == ImportPhase::Defer {
-                    self.unsupported(i.span, "`import.defer()`");
-                    return self.undef();
-                }
                 if c.args.iter().any(|a| a.spread.is_some()) || c.args.is_empty() || c.args.len() > 2 {
                     self.unsupported(c.span, "this form of `import()`");
                     return self.undef();
@@ -517,8 +513,10 @@ impl<'a> Gen<'a> {
                 let module = self.module_identity();
                 self.at(c.span);
                 let mut args = vec![module, specifier, options];
-                if i.phase == ImportPhase::Source {
-                    args.push(self.bool_lit(true));
+                match i.phase {
+                    ImportPhase::Source => args.push(self.num(1.0)),
+                    ImportPhase::Defer => args.push(self.num(2.0)),
+                    ImportPhase::Evaluation => {}
                 }
                 self.call_builtin(BuiltinId::DynamicImport, args)
             }

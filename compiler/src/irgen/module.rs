@@ -111,7 +111,7 @@ impl<'a> Gen<'a> {
     }
 
     /// The module record: requests, import bindings by slot, exports. A local export of an
-    /// imported name becomes an indirect export (ParseModule step 10.b).
+    /// imported name or namespace becomes an indirect export (ParseModule step 10.b).
     fn module_record(&mut self, syntax: &ModuleSyntax, scope: ir::ScopeId, has_tla: bool) -> ModuleRecord {
         let requests = syntax
             .requests
@@ -120,7 +120,7 @@ impl<'a> Gen<'a> {
                 let specifier = self.module.atom_utf16(&r.specifier);
                 let attributes =
                     r.attributes.iter().map(|(k, v)| (self.module.atom_utf16(k), self.module.atom_utf16(v))).collect();
-                ModuleRequest { specifier, attributes, loc: self.loc_of(r.span) }
+                ModuleRequest { specifier, attributes, defer: r.defer, loc: self.loc_of(r.span) }
             })
             .collect();
         let mut imports = Vec::new();
@@ -129,6 +129,7 @@ impl<'a> Gen<'a> {
                 Imported::Name(n) => ImportName::Name(self.atom(n)),
                 Imported::Namespace => ImportName::Namespace,
                 Imported::Source => ImportName::Source,
+                Imported::Deferred => ImportName::Deferred,
             };
             if let Some(slot) = self.module_slot(&i.local) {
                 imports.push(ImportEntry { request: i.request, name, slot });
@@ -144,6 +145,11 @@ impl<'a> Gen<'a> {
                         Some((request, Imported::Name(n))) => {
                             let import = ImportName::Name(self.atom(n));
                             ExportEntry::Indirect { name, request, import }
+                        }
+                        // `import * as ns; export { ns }` exports that module's namespace, as
+                        // `export * as ns from` does (so two such exports are not ambiguous).
+                        Some((request, Imported::Namespace)) => {
+                            ExportEntry::Indirect { name, request, import: ImportName::Namespace }
                         }
                         _ => match self.module_slot(local) {
                             Some(slot) => ExportEntry::Local { name, slot },

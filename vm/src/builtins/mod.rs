@@ -73,6 +73,7 @@ static HOOKS: Hooks = Hooks {
     settle_async_waits: atomics::settle_async_waits,
     import_meta: modules::import_meta,
     dynamic_import: modules::dynamic_import,
+    evaluate_sync: modules::evaluate_sync,
 };
 
 impl Runtime {

@@ -14,7 +14,8 @@ use crate::object::JsObject;
 use crate::runtime::error::ErrorKind;
 use crate::runtime::function::make_closure;
 use crate::runtime::modules::{
-    AsyncOrder, Export, Import, Imported, ModuleLoader, ModuleRecord, ModuleSource, Referrer, Request, Status,
+    AsyncOrder, Export, Import, ImportPhase, Imported, ModuleLoader, ModuleRecord, ModuleSource, ModuleType, Referrer,
+    Request, Status,
 };
 use crate::runtime::{JsError, JsResult, Runtime, SourceKind};
 use crate::value::Value;
@@ -23,9 +24,9 @@ use crate::value::Value;
 
 /// Loads the module `specifier` names from `referrer` and every module it depends on;
 /// returns its record. `at` says where the request is written, for errors.
-fn load_graph(rt: &mut Runtime, specifier: &str, json: bool, referrer: Option<&str>, at: &str) -> JsResult<u32> {
+fn load_graph(rt: &mut Runtime, specifier: &str, ty: ModuleType, referrer: Option<&str>, at: &str) -> JsResult<u32> {
     let mut created = Vec::new();
-    let result = load_graph_into(rt, specifier, json, referrer, at, &mut created);
+    let result = load_graph_into(rt, specifier, ty, referrer, at, &mut created);
     if result.is_err() {
         // Forget the modules of a graph that failed to load: a later import tries again.
         rt.modules.map.retain(|_, m| !created.contains(m));
@@ -36,12 +37,12 @@ fn load_graph(rt: &mut Runtime, specifier: &str, json: bool, referrer: Option<&s
 fn load_graph_into(
     rt: &mut Runtime,
     specifier: &str,
-    json: bool,
+    ty: ModuleType,
     referrer: Option<&str>,
     at: &str,
     created: &mut Vec<u32>,
 ) -> JsResult<u32> {
-    let root = load_one(rt, specifier, json, referrer, at, created)?;
+    let root = load_one(rt, specifier, ty, referrer, at, created)?;
     // Every record made (a bundle makes several) has its requests loaded in turn.
     let mut done = 0;
     while done < created.len() {
@@ -53,15 +54,15 @@ fn load_graph_into(
             if req.module.is_some() {
                 continue;
             }
-            let (spec, json, key) = (req.specifier.clone(), req.is_json(), r.key.clone());
+            let (spec, ty, key) = (req.specifier.clone(), req.module_type(), r.key.clone());
             // A module the same bundle holds was resolved when the bundle was made.
-            let bundled = req.bundled.as_ref().and_then(|k| rt.modules.map.get(&(k.clone(), json)).copied());
+            let bundled = req.bundled.as_ref().and_then(|k| rt.modules.map.get(&(k.clone(), ty)).copied());
             if let Some(dep) = bundled {
                 rt.modules.records[m as usize].requests[q].module = Some(dep);
                 continue;
             }
             let at = format!("{key}:{}:{}", req.line, req.col);
-            let dep = load_one(rt, &spec, json, Some(&key), &at, created)?;
+            let dep = load_one(rt, &spec, ty, Some(&key), &at, created)?;
             rt.modules.records[m as usize].requests[q].module = Some(dep);
         }
     }
@@ -73,7 +74,7 @@ fn load_graph_into(
 fn load_one(
     rt: &mut Runtime,
     specifier: &str,
-    json: bool,
+    ty: ModuleType,
     referrer: Option<&str>,
     at: &str,
     created: &mut Vec<u32>,
@@ -85,7 +86,7 @@ fn load_one(
         Ok(k) => k,
         Err(msg) => return Err(rt.throw_error(ErrorKind::Error, &format!("{msg} (imported at {at})"))),
     };
-    if let Some(&m) = rt.modules.map.get(&(key.clone(), json)) {
+    if let Some(&m) = rt.modules.map.get(&(key.clone(), ty)) {
         return Ok(m);
     }
     let source = match rt.modules.loader.as_mut().map(|l| l.load(&key)) {
@@ -93,31 +94,35 @@ fn load_one(
         Some(Err(msg)) => return Err(rt.throw_error(ErrorKind::Error, &format!("{msg} (imported at {at})"))),
         None => return Err(rt.throw_type_error("no module loader is installed")),
     };
-    let m = match (source, json) {
-        (ModuleSource::Text(text), true) => {
-            let m = json_module(rt, key.clone(), &text)?;
-            created.push(m);
-            m
-        }
-        (ModuleSource::Text(text), false) => {
+    let m = match (source, ty) {
+        (ModuleSource::Text(text), ModuleType::JavaScript) => {
             let bytes = rt.compile_source(&text, &key, SourceKind::Module)?;
             bundle_modules(rt, &key, bytes, created)?
         }
-        (ModuleSource::Bundle(bytes), false) => bundle_modules(rt, &key, bytes, created)?,
-        (ModuleSource::Bundle(_), true) => {
-            return Err(rt.throw_type_error(&format!("'{key}' is a compiled bundle, not a JSON module")));
+        (ModuleSource::Text(text), _) => {
+            let m = value_module(rt, key.clone(), ty, &text)?;
+            created.push(m);
+            m
+        }
+        (ModuleSource::Bundle(bytes), ModuleType::JavaScript) => bundle_modules(rt, &key, bytes, created)?,
+        (ModuleSource::Bundle(_), _) => {
+            return Err(rt.throw_type_error(&format!("'{key}' is a compiled bundle, not a {ty:?} module")));
         }
     };
-    rt.modules.map.insert((key, json), m);
+    rt.modules.map.insert((key, ty), m);
     Ok(m)
 }
 
-/// A JSON module: parsed now, linked and evaluated at once (its default export is the value).
-fn json_module(rt: &mut Runtime, key: String, text: &str) -> JsResult<u32> {
+/// A JSON or text module: its value is made now (JSON parsed, text as a string), and it is
+/// linked and evaluated at once (its default export is the value).
+fn value_module(rt: &mut Runtime, key: String, ty: ModuleType, text: &str) -> JsResult<u32> {
     let mark = rt.handle_mark();
     let s = rt.new_string(text);
     rt.root(s);
-    let value = super::json::parse(rt, Value::UNDEFINED, &[s])?;
+    let value = match ty {
+        ModuleType::Json => super::json::parse(rt, Value::UNDEFINED, &[s])?,
+        _ => s,
+    };
     rt.root(value);
     let env = rt.heap.alloc_env(Value::UNDEFINED, 1);
     rt.heap.env_slots_mut(env)[0] = value;
@@ -144,23 +149,29 @@ fn bundle_modules(rt: &mut Runtime, key: &str, bytes: Vec<u8>, created: &mut Vec
     }
     let descs = bundle.modules().to_vec();
     let keys: Vec<String> = descs.iter().map(|d| bundle.string(d.key).to_string_lossy()).collect();
-    let texts: Vec<Option<String>> = descs.iter().map(|d| d.json.map(|t| bundle.string(t).to_string_lossy())).collect();
+    let values: Vec<Option<(ModuleType, String)>> = descs
+        .iter()
+        .map(|d| {
+            let ty = if d.text { ModuleType::Text } else { ModuleType::Json };
+            d.json.map(|t| (ty, bundle.string(t).to_string_lossy()))
+        })
+        .collect();
     let realm = rt.realm;
     let index = rt.load_bundle(bundle, realm);
     let mut entry = None;
     for (i, desc) in descs.iter().enumerate() {
-        let json = texts[i].is_some();
+        let ty = values[i].as_ref().map_or(ModuleType::JavaScript, |v| v.0);
         // A module already loaded (from another bundle or its source) stays the one.
-        if let Some(&m) = rt.modules.map.get(&(keys[i].clone(), json)) {
+        if let Some(&m) = rt.modules.map.get(&(keys[i].clone(), ty)) {
             entry.get_or_insert(m);
             continue;
         }
-        let m = match &texts[i] {
-            Some(text) => json_module(rt, keys[i].clone(), text)?,
+        let m = match &values[i] {
+            Some((ty, text)) => value_module(rt, keys[i].clone(), *ty, text)?,
             None => module_record(rt, index, desc, keys[i].clone())?,
         };
         created.push(m);
-        rt.modules.map.insert((keys[i].clone(), json), m);
+        rt.modules.map.insert((keys[i].clone(), ty), m);
         entry.get_or_insert(m);
     }
     entry.ok_or_else(|| rt.throw_type_error("internal error: an empty module bundle"))
@@ -180,6 +191,7 @@ fn module_record(rt: &mut Runtime, index: u32, desc: &bytecode::ModuleDesc, key:
             line: r.line,
             col: r.col,
             bundled: r.resolved.map(string),
+            defer: r.defer,
             module: None,
         })
         .collect();
@@ -191,6 +203,7 @@ fn module_record(rt: &mut Runtime, index: u32, desc: &bytecode::ModuleDesc, key:
                 bytecode::Imported::Name(n) => Imported::Name(string(n)),
                 bytecode::Imported::Namespace => Imported::Namespace,
                 bytecode::Imported::Source => Imported::Source,
+                bytecode::Imported::Deferred => Imported::Deferred,
             };
             Import { request: i.request, name, slot: i.slot }
         })
@@ -306,8 +319,20 @@ fn inner_evaluate(rt: &mut Runtime, m: u32, stack: &mut Vec<u32>, mut index: u32
     r.pending = 0;
     index += 1;
     stack.push(m);
+    // The modules to evaluate first: those requested, but of a deferred one only its
+    // asynchronous dependencies.
+    let mut evaluation_list: Vec<u32> = Vec::new();
     for q in 0..rt.modules.records[m as usize].requests.len() {
-        let mut required = rt.modules.records[m as usize].requests[q].module.unwrap_or(m);
+        let req = &rt.modules.records[m as usize].requests[q];
+        let required = req.module.unwrap_or(m);
+        let add = if req.defer { gather_async_dependencies(rt, required, &mut Vec::new()) } else { vec![required] };
+        for a in add {
+            if !evaluation_list.contains(&a) {
+                evaluation_list.push(a);
+            }
+        }
+    }
+    for mut required in evaluation_list {
         index = inner_evaluate(rt, required, stack, index)?;
         let req = &rt.modules.records[required as usize];
         if req.status == Status::Evaluating {
@@ -348,6 +373,76 @@ fn inner_evaluate(rt: &mut Runtime, m: u32, stack: &mut Vec<u32>, mut index: u32
         }
     }
     Ok(index)
+}
+
+/// IsModuleSCCEvaluated: whether `m`'s strongly connected component finished evaluating.
+fn scc_evaluated(rt: &Runtime, m: u32) -> bool {
+    let r = &rt.modules.records[m as usize];
+    let root = if matches!(r.status, Status::EvaluatingAsync | Status::Evaluated) { r.cycle_root } else { m };
+    rt.modules.records[root as usize].status == Status::Evaluated
+}
+
+/// GatherAsynchronousTransitiveDependencies: the modules with top-level `await` that `m`
+/// (not evaluated yet) depends on, through modules without it.
+fn gather_async_dependencies(rt: &Runtime, m: u32, seen: &mut Vec<u32>) -> Vec<u32> {
+    let mut result = Vec::new();
+    if seen.contains(&m) {
+        return result;
+    }
+    seen.push(m);
+    let r = &rt.modules.records[m as usize];
+    if r.status == Status::Evaluating || scc_evaluated(rt, m) {
+        return result;
+    }
+    if r.has_tla {
+        result.push(m);
+        return result;
+    }
+    for q in &r.requests {
+        for a in gather_async_dependencies(rt, q.module.unwrap_or(m), seen) {
+            if !result.contains(&a) {
+                result.push(a);
+            }
+        }
+    }
+    result
+}
+
+/// ReadyForSyncExecution: whether `m` can be evaluated synchronously now.
+fn ready_for_sync(rt: &Runtime, m: u32, seen: &mut Vec<u32>) -> bool {
+    if seen.contains(&m) {
+        return true;
+    }
+    seen.push(m);
+    if scc_evaluated(rt, m) {
+        return true;
+    }
+    let r = &rt.modules.records[m as usize];
+    if matches!(r.status, Status::Evaluating | Status::EvaluatingAsync) || r.has_tla {
+        return false;
+    }
+    r.requests.iter().all(|q| ready_for_sync(rt, q.module.unwrap_or(m), seen))
+}
+
+/// EvaluateSync of the module of a deferred namespace being used (GetModuleExportsList): a
+/// TypeError if it cannot finish synchronously, its error if it threw.
+pub(crate) fn evaluate_sync(rt: &mut Runtime, m: u32) -> JsResult<()> {
+    if rt.modules.records[m as usize].status == Status::Evaluated {
+        return match rt.modules.records[m as usize].error {
+            Some(e) => Err(rt.throw(e)),
+            None => Ok(()),
+        };
+    }
+    if !ready_for_sync(rt, m, &mut Vec::new()) {
+        let key = rt.modules.records[m as usize].key.clone();
+        return Err(rt.throw_type_error(&format!("the deferred module '{key}' cannot be evaluated now")));
+    }
+    let promise = evaluate_module(rt, m)?;
+    rt.promise_then(promise, Value::UNDEFINED, Value::UNDEFINED);
+    match rt.promise_result(promise) {
+        Some(Err(e)) => Err(rt.throw(e)),
+        _ => Ok(()),
+    }
 }
 
 /// Runs the body of a module without top-level `await`.
@@ -538,12 +633,12 @@ pub(crate) fn dynamic_import(
     referrer: Referrer,
     specifier: Value,
     options: Value,
-    source: bool,
+    phase: ImportPhase,
 ) -> JsResult<Value> {
     let promise = rt.new_promise();
     let mark = rt.handle_mark();
     rt.root(Value::object(promise));
-    let r = start_import(rt, &referrer, specifier, options, source, promise);
+    let r = start_import(rt, &referrer, specifier, options, phase, promise);
     rt.release_handles(mark);
     if r.is_err() {
         match thrown(rt) {
@@ -559,12 +654,12 @@ fn start_import(
     referrer: &Referrer,
     specifier: Value,
     options: Value,
-    source: bool,
+    phase: ImportPhase,
     promise: Gc<JsObject>,
 ) -> JsResult<()> {
     let s = rt.to_string(specifier)?;
     let spec = rt.string_to_rust(s);
-    let mut json = false;
+    let mut ty = ModuleType::JavaScript;
     if !options.is_undefined() {
         if !options.is_object() {
             return Err(rt.throw_type_error("The second argument of import() must be an object"));
@@ -588,10 +683,14 @@ fn start_import(
                 let name = rt.key_display(key);
                 let value = rt.string_to_rust(v);
                 if name == "type" {
-                    if value != "json" {
-                        return Err(rt.throw_type_error(&format!("Import attribute type '{value}' is not supported")));
-                    }
-                    json = true;
+                    ty = match ModuleType::from_attribute(&value) {
+                        Some(t) => t,
+                        None => {
+                            return Err(
+                                rt.throw_type_error(&format!("Import attribute type '{value}' is not supported"))
+                            )
+                        }
+                    };
                 }
             }
         }
@@ -606,37 +705,53 @@ fn start_import(
     let loaded = match referrer {
         Referrer::Module(v) => module_of(rt, *v).and_then(|r| {
             let requests = &rt.modules.records[r as usize].requests;
-            requests.iter().find(|q| q.specifier == spec && q.is_json() == json).and_then(|q| q.module)
+            requests.iter().find(|q| q.specifier == spec && q.module_type() == ty).and_then(|q| q.module)
         }),
         Referrer::Script(_) => None,
     };
     let m = match loaded {
         Some(m) => m,
-        None => load_graph(rt, &spec, json, referrer_key.as_deref(), &at)?,
+        None => load_graph(rt, &spec, ty, referrer_key.as_deref(), &at)?,
     };
-    if source {
+    if phase == ImportPhase::Source {
         return Err(rt.no_module_source(m));
     }
     rt.link_module(m)?;
-    let evaluation = evaluate_module(rt, m)?;
+    // A deferred import evaluates the module's asynchronous dependencies only.
+    let evaluate = match phase {
+        ImportPhase::Defer => gather_async_dependencies(rt, m, &mut Vec::new()),
+        _ => vec![m],
+    };
     let mark = rt.handle_mark();
-    rt.root(Value::object(evaluation));
     let data = rt.new_object(Value::NULL);
     rt.root(Value::object(data));
-    let k = rt.key("promise");
-    rt.create_data_property_or_throw(data, k, Value::object(promise))?;
-    let k = rt.key("module");
-    rt.create_data_property_or_throw(data, k, Value::number(m as f64))?;
-    let on_fulfilled = Value::object(rt.new_native_with_data("", import_fulfilled, 0, Value::object(data)));
-    rt.root(on_fulfilled);
-    let on_rejected = Value::object(rt.new_native_with_data("", import_rejected, 1, Value::object(data)));
-    rt.promise_then(evaluation, on_fulfilled, on_rejected);
+    for (name, v) in [
+        ("promise", Value::object(promise)),
+        ("module", Value::number(m as f64)),
+        ("deferred", Value::boolean(phase == ImportPhase::Defer)),
+        ("remaining", Value::number(evaluate.len() as f64)),
+    ] {
+        let k = rt.key(name);
+        rt.create_data_property_or_throw(data, k, v)?;
+    }
+    if evaluate.is_empty() {
+        let ns = rt.module_namespace(m, true);
+        rt.resolve_promise(promise, Value::object(ns));
+    }
+    for e in evaluate {
+        let evaluation = evaluate_module(rt, e)?;
+        rt.root(Value::object(evaluation));
+        let on_fulfilled = Value::object(rt.new_native_with_data("", import_fulfilled, 0, Value::object(data)));
+        rt.root(on_fulfilled);
+        let on_rejected = Value::object(rt.new_native_with_data("", import_rejected, 1, Value::object(data)));
+        rt.promise_then(evaluation, on_fulfilled, on_rejected);
+    }
     rt.release_handles(mark);
     Ok(())
 }
 
-/// The (promise, module) a dynamic import's reaction continues.
-fn import_reaction(rt: &mut Runtime) -> Option<(Gc<JsObject>, u32)> {
+/// What a dynamic import's reaction continues: its data object, the promise and the module.
+fn import_reaction(rt: &mut Runtime) -> Option<(Gc<JsObject>, Gc<JsObject>, u32)> {
     let data = rt.native_data(rt.native_callee());
     if !data.is_object() {
         return None;
@@ -645,19 +760,27 @@ fn import_reaction(rt: &mut Runtime) -> Option<(Gc<JsObject>, u32)> {
     let p = rt.peek_data(data.gc(), k)?;
     let k = rt.key("module");
     let m = rt.peek_data(data.gc(), k)?;
-    Some((p.gc(), module_of(rt, m)?))
+    Some((data.gc(), p.gc(), module_of(rt, m)?))
 }
 
+/// One evaluation the import waits for finished: once the last one has, the promise gets
+/// the namespace (the deferred namespace for `import.defer`).
 fn import_fulfilled(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<Value> {
-    if let Some((promise, m)) = import_reaction(rt) {
-        let ns = rt.module_namespace(m);
+    let Some((data, promise, m)) = import_reaction(rt) else { return Ok(Value::UNDEFINED) };
+    let k = rt.key("remaining");
+    let remaining = rt.peek_data(data, k).and_then(|v| v.as_number()).unwrap_or(1.0) - 1.0;
+    rt.define_data_raw(data, k, Value::number(remaining), crate::object::shape::WRITABLE);
+    if remaining <= 0.0 {
+        let k = rt.key("deferred");
+        let deferred = rt.peek_data(data, k) == Some(Value::TRUE);
+        let ns = rt.module_namespace(m, deferred);
         rt.resolve_promise(promise, Value::object(ns));
     }
     Ok(Value::UNDEFINED)
 }
 
 fn import_rejected(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
-    if let Some((promise, _)) = import_reaction(rt) {
+    if let Some((_, promise, _)) = import_reaction(rt) {
         rt.reject_promise(promise, args.first().copied().unwrap_or(Value::UNDEFINED));
     }
     Ok(Value::UNDEFINED)
@@ -705,7 +828,7 @@ impl Runtime {
 
     /// Loads, links and starts evaluating a module graph; the promise of its evaluation.
     fn start_module(&mut self, specifier: &str) -> JsResult<Gc<JsObject>> {
-        let m = load_graph(self, specifier, false, None, specifier)?;
+        let m = load_graph(self, specifier, ModuleType::JavaScript, None, specifier)?;
         self.link_module(m)?;
         let promise = evaluate_module(self, m)?;
         // The host looks at the result itself: not an unhandled rejection.

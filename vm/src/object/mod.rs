@@ -124,13 +124,15 @@ unsafe impl CellType for Environment {
 }
 
 /// A module namespace exotic object: the record of module `module` holds its exports
-/// (`runtime::modules`); its only ordinary property is @@toStringTag.
+/// (`runtime::modules`); its only ordinary property is @@toStringTag. A deferred namespace
+/// (`import defer`) evaluates its module when its exports are first used.
 #[repr(C)]
 pub struct NamespaceObject {
     pub(crate) base: JsObject,
     /// The index of the module's record.
     pub module: u32,
-    _pad: u32,
+    /// Whether it is the module's deferred namespace.
+    pub deferred: bool,
 }
 
 // SAFETY: repr(C), JsObject first, kind ModuleNamespace.
@@ -141,9 +143,9 @@ unsafe impl CellType for NamespaceObject {
 unsafe impl ObjectCell for NamespaceObject {}
 
 impl NamespaceObject {
-    /// The namespace of module `module`, with `shape`.
-    pub(crate) fn new(shape: Gc<Shape>, module: u32) -> NamespaceObject {
-        NamespaceObject { base: JsObject::new(CellKind::ModuleNamespace, shape), module, _pad: 0 }
+    /// The namespace (`deferred`: the deferred namespace) of module `module`, with `shape`.
+    pub(crate) fn new(shape: Gc<Shape>, module: u32, deferred: bool) -> NamespaceObject {
+        NamespaceObject { base: JsObject::new(CellKind::ModuleNamespace, shape), module, deferred }
     }
 }
 

@@ -301,9 +301,11 @@ pub(crate) struct Hooks {
     pub settle_async_waits: fn(&mut Runtime, bool) -> JsResult<()>,
     /// `import.meta` of the module whose module slot holds the value.
     pub import_meta: fn(&mut Runtime, Value) -> JsResult<Value>,
-    /// `import(specifier, options)` (`import.source` when the flag is set): a promise of the
-    /// namespace object.
-    pub dynamic_import: fn(&mut Runtime, modules::Referrer, Value, Value, bool) -> JsResult<Value>,
+    /// `import(specifier, options)` in a phase: a promise of the namespace object.
+    pub dynamic_import: fn(&mut Runtime, modules::Referrer, Value, Value, modules::ImportPhase) -> JsResult<Value>,
+    /// EvaluateSync of a module (a deferred namespace is used): a TypeError if it cannot
+    /// run synchronously, else its evaluation error if it threw.
+    pub evaluate_sync: fn(&mut Runtime, u32) -> JsResult<()>,
 }
 
 /// A regular expression's source and flags, as UTF-16.

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //!  Modules ─┬─ records     every module loaded, by index (never unloaded: the map keeps them)
-//!           ├─ map         (key, is JSON) → index
+//!           ├─ map         (key, module type) → index
 //!           └─ loader      the embedder's ModuleLoader (resolve a specifier, load a key)
 //!  ModuleRecord: key, status, environment, body closure, requests (each resolved to a
 //!    record once loaded), imports, exports, namespace, and the DFS and async-evaluation
@@ -44,7 +44,8 @@ pub trait ModuleLoader {
 /// What a module loader gives for a key.
 #[derive(Clone, Debug)]
 pub enum ModuleSource {
-    /// Source text: JavaScript, or JSON when the import says `with { type: "json" }`.
+    /// Source text: JavaScript, or JSON or text when the import says `with { type: "json" }`
+    /// or `with { type: "text" }`.
     Text(String),
     /// A compiled bundle of module code.
     Bundle(Vec<u8>),
@@ -90,14 +91,39 @@ pub(crate) struct Request {
     pub(crate) col: u32,
     /// The key the bundle resolved it to, if the bundle holds that module.
     pub(crate) bundled: Option<String>,
+    /// `import defer`: not evaluated with the importer.
+    pub(crate) defer: bool,
     /// The record, once loaded.
     pub(crate) module: Option<u32>,
 }
 
+/// What a module is, from the `type` import attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ModuleType {
+    /// JavaScript (no `type`).
+    JavaScript,
+    /// `type: "json"`: the default export is the parsed JSON.
+    Json,
+    /// `type: "text"`: the default export is the source text as a string.
+    Text,
+}
+
+impl ModuleType {
+    /// The type `with { type: value }` asks for; `None` for a type Iris does not load.
+    pub(crate) fn from_attribute(value: &str) -> Option<ModuleType> {
+        match value {
+            "json" => Some(ModuleType::Json),
+            "text" => Some(ModuleType::Text),
+            _ => None,
+        }
+    }
+}
+
 impl Request {
-    /// Whether the import asks for a JSON module.
-    pub(crate) fn is_json(&self) -> bool {
-        self.attributes.iter().any(|(k, v)| k == "type" && v == "json")
+    /// The type of module the import asks for.
+    pub(crate) fn module_type(&self) -> ModuleType {
+        let t = self.attributes.iter().find(|(k, _)| k == "type");
+        t.and_then(|(_, v)| ModuleType::from_attribute(v)).unwrap_or(ModuleType::JavaScript)
     }
 }
 
@@ -108,6 +134,19 @@ pub(crate) enum Imported {
     Namespace,
     /// The module source object (source phase imports): no module type here has one.
     Source,
+    /// The deferred namespace object.
+    Deferred,
+}
+
+/// The phase of an `import()`: `import(x)`, `import.source(x)` or `import.defer(x)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportPhase {
+    /// The namespace, once the module is evaluated.
+    Evaluation,
+    /// The module source object.
+    Source,
+    /// The deferred namespace, once the module's asynchronous dependencies are evaluated.
+    Defer,
 }
 
 /// An import binding: `slot` refers to what it imports from a request.
@@ -154,9 +193,11 @@ pub(crate) struct ModuleRecord {
     pub(crate) requests: Vec<Request>,
     pub(crate) imports: Vec<Import>,
     pub(crate) exports: Vec<Export>,
-    /// The namespace object, once made, and its exports: key → binding, the keys in order,
-    /// and the name strings (which keep the keys' atoms alive).
+    /// The namespace object and the deferred namespace object, once made, and their
+    /// exports: key → binding, the keys in order, and the name strings (which keep the keys'
+    /// atoms alive).
     pub(crate) namespace: Value,
+    pub(crate) deferred_namespace: Value,
     ns_bindings: HashMap<Key, Binding>,
     ns_keys: Vec<Key>,
     ns_names: Vec<Value>,
@@ -188,6 +229,7 @@ impl ModuleRecord {
             imports: Vec::new(),
             exports: Vec::new(),
             namespace: Value::UNDEFINED,
+            deferred_namespace: Value::UNDEFINED,
             ns_bindings: HashMap::new(),
             ns_keys: Vec::new(),
             ns_names: Vec::new(),
@@ -208,7 +250,7 @@ impl ModuleRecord {
 #[derive(Default)]
 pub(crate) struct Modules {
     pub(crate) records: Vec<ModuleRecord>,
-    pub(crate) map: HashMap<(String, bool), u32>,
+    pub(crate) map: HashMap<(String, ModuleType), u32>,
     pub(crate) loader: Option<Box<dyn ModuleLoader>>,
     pub(crate) next_async_order: u64,
 }
@@ -217,7 +259,8 @@ impl Modules {
     /// Marks what the records hold.
     pub(crate) fn trace(&self, heap: &mut Heap) {
         for r in &self.records {
-            for v in [r.env, r.body, r.namespace, r.meta, r.capability, r.error.unwrap_or(Value::UNDEFINED)] {
+            let error = r.error.unwrap_or(Value::UNDEFINED);
+            for v in [r.env, r.body, r.namespace, r.deferred_namespace, r.meta, r.capability, error] {
                 heap.mark_value(v);
             }
             for &v in &r.ns_names {
@@ -280,7 +323,7 @@ impl Runtime {
             Binding::Slot { module, slot } => (self.modules.records[module as usize].env, slot),
             Binding::Namespace(m) => {
                 // A one-slot environment holding the namespace is the binding.
-                let ns = Value::object(self.module_namespace(m));
+                let ns = Value::object(self.module_namespace(m, false));
                 let mark = self.handle_mark();
                 self.root(ns);
                 let holder = self.heap.alloc_env(Value::UNDEFINED, 1);
@@ -452,7 +495,8 @@ impl Runtime {
         for i in &imports {
             let imported = self.requested(m, i.request);
             let value = match &i.name {
-                Imported::Namespace => Value::object(self.module_namespace(imported)),
+                Imported::Namespace => Value::object(self.module_namespace(imported, false)),
+                Imported::Deferred => Value::object(self.module_namespace(imported, true)),
                 Imported::Source => return Err(self.no_module_source(imported)),
                 Imported::Name(name) => match self.resolve_export(imported, name, &mut Vec::new()) {
                     Resolved::Found(b) => self.import_reference(b),
@@ -481,12 +525,35 @@ impl Runtime {
 
     // ---- namespace objects ------------------------------------------------------------------
 
-    /// 16.2.1.12 GetModuleNamespace: the namespace object of `m`, made on first use.
-    pub(crate) fn module_namespace(&mut self, m: u32) -> Gc<JsObject> {
-        let existing = self.modules.records[m as usize].namespace;
+    /// 16.2.1.12 GetModuleNamespace: the namespace object of `m` (`deferred`: its deferred
+    /// namespace), made on first use.
+    pub(crate) fn module_namespace(&mut self, m: u32, deferred: bool) -> Gc<JsObject> {
+        let r = &self.modules.records[m as usize];
+        let existing = if deferred { r.deferred_namespace } else { r.namespace };
         if existing.is_object() {
             return existing.gc();
         }
+        let shape = self.root_shape(Value::NULL, CellKind::ModuleNamespace, 1);
+        let ns = NamespaceObject::new(shape, m, deferred);
+        let obj: Gc<JsObject> = self.heap.alloc_object(ns, 1).cast();
+        let r = &mut self.modules.records[m as usize];
+        let first = !r.namespace.is_object() && !r.deferred_namespace.is_object();
+        match deferred {
+            true => r.deferred_namespace = Value::object(obj),
+            false => r.namespace = Value::object(obj),
+        }
+        let tag = self.symbols.to_string_tag;
+        let name = self.new_string(if deferred { "Deferred Module" } else { "Module" });
+        self.define_data_raw(obj, Key::Name(tag), name, 0);
+        self.heap.get_mut(obj).header.flags &= !EXTENSIBLE;
+        if first {
+            self.namespace_exports(m);
+        }
+        obj
+    }
+
+    /// Fills in the exports of `m`'s namespace objects.
+    fn namespace_exports(&mut self, m: u32) {
         let names = self.exported_names(m, &mut Vec::new());
         let mut exports: Vec<(Vec<u16>, Binding)> = Vec::new();
         for n in names {
@@ -495,14 +562,6 @@ impl Runtime {
             }
         }
         exports.sort_by(|a, b| a.0.cmp(&b.0));
-        let shape = self.root_shape(Value::NULL, CellKind::ModuleNamespace, 1);
-        let ns = NamespaceObject::new(shape, m);
-        let obj: Gc<JsObject> = self.heap.alloc_object(ns, 1).cast();
-        self.modules.records[m as usize].namespace = Value::object(obj);
-        let tag = self.symbols.to_string_tag;
-        let module = self.new_string("Module");
-        self.define_data_raw(obj, Key::Name(tag), module, 0);
-        self.heap.get_mut(obj).header.flags &= !EXTENSIBLE;
         for (units, b) in exports {
             let atom = self.atoms.intern_units(&mut self.heap, &units);
             let name = Value::string(atom);
@@ -512,7 +571,6 @@ impl Runtime {
             r.ns_keys.push(key);
             r.ns_bindings.insert(key, b);
         }
-        obj
     }
 
     /// The module of namespace object `obj`.
@@ -520,19 +578,27 @@ impl Runtime {
         self.heap.get(obj.cast::<NamespaceObject>()).module
     }
 
-    /// The export `key` of namespace `obj` names, if any (symbols are ordinary properties).
+    /// The export `key` of namespace `obj` names, if any.
     fn namespace_binding(&self, obj: Gc<JsObject>, key: Key) -> Option<Binding> {
-        if matches!(key, Key::Name(k) if k.is_symbol()) {
-            return None;
-        }
         let m = self.namespace_module(obj);
         self.modules.records.get(m as usize)?.ns_bindings.get(&key).copied()
+    }
+
+    /// GetModuleExportsList's evaluation: a deferred namespace evaluates its module (now,
+    /// synchronously) before its exports are used; a TypeError if the module cannot run
+    /// synchronously (it is evaluating, or waits for top-level await).
+    fn namespace_ready(&mut self, obj: Gc<JsObject>) -> JsResult<()> {
+        if !self.heap.get(obj.cast::<NamespaceObject>()).deferred {
+            return Ok(());
+        }
+        let m = self.namespace_module(obj);
+        (self.host.hooks.evaluate_sync)(self, m)
     }
 
     /// The value of an export binding: a ReferenceError in its TDZ.
     fn binding_value(&mut self, b: Binding, key: Key) -> JsResult<Value> {
         match b {
-            Binding::Namespace(m) => Ok(Value::object(self.module_namespace(m))),
+            Binding::Namespace(m) => Ok(Value::object(self.module_namespace(m, false))),
             Binding::Slot { module, slot } => {
                 let env = self.modules.records[module as usize].env;
                 let v = as_env(&self.heap, env).and_then(|e| self.heap.env_slots(e).get(slot as usize).copied());
@@ -549,9 +615,14 @@ impl Runtime {
     }
 
     /// Whether `key` is a string key of namespace `obj` (an export or not: the namespace's
-    /// own methods answer for every string key).
+    /// own methods answer for every string key) rather than a symbol, an ordinary property
+    /// (IsSymbolLikeNamespaceKey: for a deferred namespace, `then` is one too, so that
+    /// awaiting it does not evaluate the module).
     fn is_namespace_string_key(&self, obj: Gc<JsObject>, key: Key) -> bool {
-        self.heap.object_kind(obj) == CellKind::ModuleNamespace && !matches!(key, Key::Name(k) if k.is_symbol())
+        if self.heap.object_kind(obj) != CellKind::ModuleNamespace || matches!(key, Key::Name(k) if k.is_symbol()) {
+            return false;
+        }
+        !(self.heap.get(obj.cast::<NamespaceObject>()).deferred && key == Key::Name(self.names.then))
     }
 
     /// 10.4.6.5 [[GetOwnProperty]] of a namespace, for string keys (`None`: a symbol key,
@@ -563,6 +634,9 @@ impl Runtime {
     ) -> Option<JsResult<Option<PropertyDescriptor>>> {
         if !self.is_namespace_string_key(obj, key) {
             return None;
+        }
+        if let Err(e) = self.namespace_ready(obj) {
+            return Some(Err(e));
         }
         let Some(b) = self.namespace_binding(obj, key) else { return Some(Ok(None)) };
         use crate::object::shape::{ENUMERABLE, WRITABLE};
@@ -596,14 +670,20 @@ impl Runtime {
     }
 
     /// 10.4.6.7 [[HasProperty]] of a namespace, for string keys.
-    pub(crate) fn namespace_has_property(&self, obj: Gc<JsObject>, key: Key) -> Option<bool> {
-        self.is_namespace_string_key(obj, key).then(|| self.namespace_binding(obj, key).is_some())
+    pub(crate) fn namespace_has_property(&mut self, obj: Gc<JsObject>, key: Key) -> Option<JsResult<bool>> {
+        if !self.is_namespace_string_key(obj, key) {
+            return None;
+        }
+        Some(self.namespace_ready(obj).map(|_| self.namespace_binding(obj, key).is_some()))
     }
 
     /// 10.4.6.8 [[Get]] of a namespace, for string keys.
     pub(crate) fn namespace_get(&mut self, obj: Gc<JsObject>, key: Key) -> Option<JsResult<Value>> {
         if !self.is_namespace_string_key(obj, key) {
             return None;
+        }
+        if let Err(e) = self.namespace_ready(obj) {
+            return Some(Err(e));
         }
         Some(match self.namespace_binding(obj, key) {
             Some(b) => self.binding_value(b, key),
@@ -612,12 +692,21 @@ impl Runtime {
     }
 
     /// 10.4.6.10 [[Delete]] of a namespace, for string keys.
-    pub(crate) fn namespace_delete(&self, obj: Gc<JsObject>, key: Key) -> Option<bool> {
-        self.is_namespace_string_key(obj, key).then(|| self.namespace_binding(obj, key).is_none())
+    pub(crate) fn namespace_delete(&mut self, obj: Gc<JsObject>, key: Key) -> Option<JsResult<bool>> {
+        if !self.is_namespace_string_key(obj, key) {
+            return None;
+        }
+        Some(self.namespace_ready(obj).map(|_| self.namespace_binding(obj, key).is_none()))
     }
 
     /// 10.4.6.11 [[OwnPropertyKeys]] of a namespace: the export names in order (the symbol
     /// keys follow, from the ordinary properties).
+    pub(crate) fn namespace_own_keys(&mut self, obj: Gc<JsObject>) -> JsResult<Vec<Key>> {
+        self.namespace_ready(obj)?;
+        Ok(self.namespace_export_keys(obj))
+    }
+
+    /// The export keys of a namespace, without evaluating a deferred one (for display).
     pub(crate) fn namespace_export_keys(&self, obj: Gc<JsObject>) -> Vec<Key> {
         let m = self.namespace_module(obj);
         self.modules.records.get(m as usize).map_or(Vec::new(), |r| r.ns_keys.clone())

@@ -1080,7 +1080,7 @@ impl Runtime {
             return self.proxy_delete(obj, key);
         }
         if let Some(r) = self.namespace_delete(obj, key) {
-            return Ok(r);
+            return r;
         }
         // 10.4.5.6: a TypedArray's elements cannot be deleted; other numeric keys are absent.
         if self.is_typed_array(obj) {
@@ -1157,7 +1157,7 @@ impl Runtime {
             return self.proxy_own_keys(obj);
         }
         if self.heap.object_kind(obj) == CellKind::ModuleNamespace {
-            let mut keys = self.namespace_export_keys(obj);
+            let mut keys = self.namespace_own_keys(obj)?;
             keys.extend(self.own_keys_raw(obj));
             return Ok(keys);
         }
@@ -1332,7 +1332,7 @@ impl Runtime {
                 CellKind::Proxy => return self.proxy_has(o, key),
                 CellKind::ModuleNamespace => {
                     if let Some(r) = self.namespace_has_property(o, key) {
-                        return Ok(r);
+                        return r;
                     }
                 }
                 _ => {}

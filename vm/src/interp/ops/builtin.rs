@@ -382,8 +382,13 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
                 m if m.is_number() => crate::runtime::modules::Referrer::Module(m),
                 _ => crate::runtime::modules::Referrer::Script(info.bundle().bundle.source_name()),
             };
-            let source = arg(args, 3) == Value::TRUE;
-            (rt.host.hooks.dynamic_import)(rt, referrer, arg(args, 1), arg(args, 2), source)
+            use crate::runtime::modules::ImportPhase;
+            let phase = match arg(args, 3).as_number() {
+                Some(1.0) => ImportPhase::Source,
+                Some(2.0) => ImportPhase::Defer,
+                _ => ImportPhase::Evaluation,
+            };
+            (rt.host.hooks.dynamic_import)(rt, referrer, arg(args, 1), arg(args, 2), phase)
         }
         BuiltinId::MarkRawYield => {
             // The executing frame is the generator's inner function.
