@@ -180,6 +180,17 @@ macro_rules! for_each_builtin {
             /// `import.defer(specifier)`, the promise of the deferred namespace, once the
             /// module's asynchronous dependencies are evaluated.
             DynamicImport = 40, "dynamicImport";
+            /// `directEval(callee, env, scope, args...)`: `eval(args...)` written directly:
+            /// when `callee` is the realm's %eval% and the first argument a string, the
+            /// string compiled as direct eval code against `scope` (the caller's scope chain
+            /// as text, see the compiler's `frontend::eval`) and run in environment `env`
+            /// (its completion value is the result); otherwise `callee(args...)`.
+            DirectEval = 41, "directEval";
+            /// `declareEvalVar(object, name[, value])`: a `var` (without `value`) or function
+            /// (with it) of sloppy direct eval code declared on the caller's `%evalvars`
+            /// object: a new configurable property, initialized to undefined unless it exists;
+            /// a function's value always.
+            DeclareEvalVar = 42, "declareEvalVar";
         }
     };
 }

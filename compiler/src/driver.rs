@@ -33,6 +33,9 @@ pub struct CompileOptions {
     pub eval_code: bool,
     /// Compile module code (the Module goal): the bundle carries its module record.
     pub module: bool,
+    /// Compile direct eval code against this description of its caller's scope (see
+    /// `frontend::eval`).
+    pub eval_scope: Option<String>,
 }
 
 impl Default for CompileOptions {
@@ -43,6 +46,7 @@ impl Default for CompileOptions {
             strict: false,
             eval_code: false,
             module: false,
+            eval_scope: None,
         }
     }
 }
@@ -104,7 +108,12 @@ pub fn lower(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Mod
     let module = irgen::lower_script(
         source,
         file_name,
-        &IrGenOptions { strict: opts.strict, eval_code: opts.eval_code, module: opts.module },
+        &IrGenOptions {
+            strict: opts.strict,
+            eval_code: opts.eval_code,
+            module: opts.module,
+            eval_scope: opts.eval_scope.clone(),
+        },
     )
     .map_err(CompileError::Syntax)?;
     if opts.verify {
@@ -273,7 +282,12 @@ pub fn compile_hook(opts: CompileOptions) -> vm::CompileHook {
     let opts = CompileOptions { strict: false, ..opts };
     Box::new(move |source: &str, file_name: &str, kind: vm::SourceKind| {
         let module = kind == vm::SourceKind::Module;
-        let opts = CompileOptions { eval_code: kind == vm::SourceKind::Eval, module, ..opts.clone() };
+        let eval_scope = match &kind {
+            vm::SourceKind::DirectEval(scope) => Some(scope.clone()),
+            _ => None,
+        };
+        let eval_code = matches!(kind, vm::SourceKind::Eval | vm::SourceKind::DirectEval(_));
+        let opts = CompileOptions { eval_code, module, eval_scope, ..opts.clone() };
         compile(source, file_name, &opts).map_err(|e| match module {
             // An error in one module of a graph says which file it is in.
             true => e.exception_text_in(file_name),

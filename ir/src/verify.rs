@@ -473,7 +473,7 @@ impl Verifier<'_> {
             | Opcode::CreateClosure
             | Opcode::CreateGenerator
             | Opcode::DeclareGlobals => &[0],
-            Opcode::StoreFrame => &[1],
+            Opcode::StoreFrame | Opcode::DirectEval => &[1],
             Opcode::Phi => &[],
             _ => &[],
         };

@@ -315,6 +315,13 @@ impl<'l> Checker<'l> {
 
     /// Strict directive prologues must not contain legacy octal escapes before or after
     /// "use strict".
+    /// Direct eval code in a method (`super.x` allowed) or a derived constructor (`super()`
+    /// allowed too).
+    pub(super) fn eval_context(&mut self, super_prop: bool, super_call: bool) {
+        self.ctx.super_prop = super_prop;
+        self.ctx.super_call = super_call;
+    }
+
     pub(super) fn directives(&mut self, stmts: &[Stmt]) {
         if !self.ctx.strict {
             return;

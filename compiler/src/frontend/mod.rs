@@ -13,12 +13,13 @@
 //! with a 1-based line and a 1-based column counted in UTF-16 code units.
 
 pub mod early_errors;
+pub mod eval;
 pub mod module;
 pub mod nesting;
 pub mod parse;
 pub mod scope;
 
-pub use parse::{parse_module, parse_script, LineTable, ParsedModule, ParsedScript};
+pub use parse::{parse_eval, parse_module, parse_script, LineTable, ParsedModule, ParsedScript};
 
 /// A compile-time error at a source position, rendered as a `SyntaxError`.
 #[derive(Clone, Debug, PartialEq, Eq)]

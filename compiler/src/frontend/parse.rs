@@ -154,7 +154,23 @@ pub struct ParsedScript {
 
 /// Parses `source` as a script (sloppy unless it starts with `"use strict"` or `strict`).
 pub fn parse_script(source: &str, strict: bool) -> Result<ParsedScript, Vec<Diagnostic>> {
-    let (script, lines, deferred) = parse_goal(source, strict, |p| p.parse_script())?;
+    let (script, lines, deferred) = parse_goal(source, strict, Allow::default(), |p| p.parse_script())?;
+    Ok(ParsedScript { script, lines, deferred })
+}
+
+/// What direct eval code may contain beyond a script: `new.target` (in a function) and
+/// `super` (in a method; the early error pass decides which forms).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Allow {
+    /// `new.target`.
+    pub new_target: bool,
+    /// `super.x` and `super()`.
+    pub super_: bool,
+}
+
+/// Parses direct eval code as a script with what its caller `allow`s.
+pub fn parse_eval(source: &str, strict: bool, allow: Allow) -> Result<ParsedScript, Vec<Diagnostic>> {
+    let (script, lines, deferred) = parse_goal(source, strict, allow, |p| p.parse_script())?;
     Ok(ParsedScript { script, lines, deferred })
 }
 
@@ -168,7 +184,7 @@ pub struct ParsedModule {
 
 /// Parses `source` with the Module goal (strict, `import`/`export`, top-level `await`).
 pub fn parse_module(source: &str) -> Result<ParsedModule, Vec<Diagnostic>> {
-    let (module, lines, deferred) = parse_goal(source, true, |p| p.parse_module())?;
+    let (module, lines, deferred) = parse_goal(source, true, Allow::default(), |p| p.parse_module())?;
     if let Some((span, message)) = deferred.into_iter().next() {
         return Err(vec![lines.diag(span, message)]);
     }
@@ -182,6 +198,7 @@ type Deferred = Vec<(Span, String)>;
 fn parse_goal<T>(
     source: &str,
     strict: bool,
+    allow: Allow,
     goal: impl FnOnce(&mut Parser<Lexer<'_>>) -> swc_ecma_parser::PResult<T>,
 ) -> Result<(T, LineTable, Deferred), Vec<Diagnostic>> {
     let lines = LineTable::new(source);
@@ -195,6 +212,7 @@ fn parse_goal<T>(
         allow_return_outside_function: false,
         explicit_resource_management: true,
         import_attributes: true,
+        allow_super_outside_method: allow.super_,
         ..EsSyntax::default()
     });
     let lexer = Lexer::new(syntax, EsVersion::latest(), input, None);
@@ -205,6 +223,9 @@ fn parse_goal<T>(
     }
     let result = goal(&mut parser);
     let mut errors = parser.take_errors();
+    if allow.new_target {
+        errors.retain(|e| !matches!(e.kind(), swc_ecma_parser::error::SyntaxError::InvalidNewTarget));
+    }
     let ast = match result {
         Ok(ast) => Some(ast),
         Err(e) => {

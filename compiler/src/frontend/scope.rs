@@ -86,6 +86,11 @@ pub enum DeclKind {
     ImportNamespace,
     /// `%module`: the module's identity, which the runtime stores before the module runs.
     ModuleIdentity,
+    /// `%evalvars`: the object on which sloppy direct eval code declares its `var`s and
+    /// functions, in the body scope of the calling function; identifiers that resolve
+    /// outside that scope look it up first, as through a `with` object (without its
+    /// `this` for calls).
+    EvalVars,
 }
 
 impl DeclKind {
@@ -195,6 +200,9 @@ pub enum FuncKind {
     Script,
     /// A module's top-level code.
     Module,
+    /// Direct eval code: `this`, `new.target` and `super` are the caller's (read through
+    /// its internal declarations by name).
+    Eval,
     /// A function declaration or expression.
     Normal,
     /// An arrow function.
@@ -252,6 +260,10 @@ pub struct FuncInfo {
     /// parameters observably (a parameter is assigned, or `arguments` escapes or is
     /// written): its parameters live in the arguments object (see IRGen's `Storage::Mapped`).
     pub mapped_arguments: bool,
+    /// Whether its own code calls `eval(...)` directly.
+    pub direct_eval: bool,
+    /// Its `%evalvars` declaration, when it calls a sloppy direct eval.
+    pub eval_vars: Option<DeclId>,
 }
 
 /// What a private name of a class names.
@@ -309,6 +321,16 @@ pub struct ScopeTree {
     pub annexb_globals: HashSet<String>,
     /// A module whose top level uses `await` (its body is an async function).
     pub top_level_await: bool,
+    /// The `%evalvars` declaration of each function body scope that has one (see
+    /// `DeclKind::EvalVars`).
+    pub eval_vars: HashMap<ScopeIdx, DeclId>,
+    /// Direct eval code (sloppy, in a function): the `var` names it declares on the
+    /// caller's `%evalvars` object, in order.
+    pub eval_var_names: Vec<String>,
+    /// Direct eval code: the scopes of the caller's environments, outermost first (see
+    /// `analyze_eval`), and the one of them that is the caller's var scope.
+    pub eval_levels: Vec<ScopeIdx>,
+    pub eval_var_level: Option<ScopeIdx>,
 }
 
 impl FuncInfo {
@@ -330,6 +352,8 @@ impl FuncInfo {
             uses_super_property: false,
             uses_this: false,
             mapped_arguments: false,
+            direct_eval: false,
+            eval_vars: None,
         }
     }
 }
@@ -404,6 +428,9 @@ impl ScopeTree {
                     out.push(w);
                 }
             }
+            if let Some(&e) = self.eval_vars.get(&s) {
+                out.push(e);
+            }
             cur = sc.parent;
         }
         out
@@ -446,6 +473,7 @@ pub fn analyze(
         annexb_ok: HashSet::new(),
         split_body: None,
         binding_params: false,
+        forcing_specials: false,
     };
     a.check.directives(&script.body);
     a.tree.funcs.push(FuncInfo::new(FuncKind::Script, false, None, strict, true));
@@ -513,6 +541,7 @@ pub fn analyze_module(
         annexb_ok: HashSet::new(),
         split_body: None,
         binding_params: false,
+        forcing_specials: false,
     };
     a.tree.funcs.push(FuncInfo::new(FuncKind::Module, false, None, true, true));
     let scope = a.new_scope(ScopeKind::Script, None, ScopeKey::new(script.span, ScopeKind::Script));
@@ -559,6 +588,177 @@ pub fn analyze_module(
     (a.tree, errors)
 }
 
+/// The declaration kind of variable `name` of kind `kind` in a direct eval's caller.
+fn caller_decl_kind(name: &str, kind: ir::VarKind) -> DeclKind {
+    match name {
+        "this" => return DeclKind::This,
+        "new.target" => return DeclKind::NewTarget,
+        "%callee" => return DeclKind::Callee,
+        "%home" => return DeclKind::HomeObject,
+        "%evalvars" => return DeclKind::EvalVars,
+        "%with" => return DeclKind::WithObject,
+        MODULE_BINDING => return DeclKind::ModuleIdentity,
+        _ => {}
+    }
+    match kind {
+        ir::VarKind::Var => DeclKind::Var,
+        ir::VarKind::Let => DeclKind::Let,
+        ir::VarKind::Const => DeclKind::Const,
+        ir::VarKind::Import => DeclKind::Import,
+        // Internal names start with `%` or `#`; a name is a function expression's own.
+        ir::VarKind::Internal if name.starts_with(['%', '#']) => DeclKind::ClassInternal,
+        ir::VarKind::Internal => DeclKind::FunctionName,
+    }
+}
+
+/// Builds the scope tree of direct eval code compiled against its caller's scope `outer`
+/// (see `frontend::eval`). The caller's environments become the outer scopes of the eval
+/// code's function (a synthetic function 1 declares them, in slot order; `eval_levels`
+/// lists them). Strict eval code's `var`s and functions are its own; sloppy eval code's are
+/// the caller's: declared on its `%evalvars` (`eval_var_names`; the functions are left to
+/// IRGen) in a function, global at the top level of a script. Also the early errors of
+/// EvalDeclarationInstantiation: a `var` that a lexical declaration between the eval and
+/// the var scope would shadow, and `arguments` declared in parameter expressions.
+pub fn analyze_eval(
+    script: &Script,
+    lines: &LineTable,
+    outer: &super::eval::EvalScope,
+    deferred: &[(Span, String)],
+) -> (ScopeTree, Vec<(Span, String)>) {
+    let strict = outer.strict || has_use_strict(&script.body);
+    let mut a = Analyzer {
+        check: Checker::new(lines, strict, deferred),
+        tree: ScopeTree::default(),
+        cur_scope: ScopeIdx(0),
+        cur_func: FuncIdx(0),
+        depth: 0,
+        errors: Vec::new(),
+        annexb_ok: HashSet::new(),
+        split_body: None,
+        binding_params: false,
+        forcing_specials: false,
+    };
+    a.check.eval_context(outer.super_prop, outer.super_call);
+    a.check.directives(&script.body);
+    a.tree.funcs.push(FuncInfo::new(FuncKind::Eval, false, None, strict, true));
+    let scope = a.new_scope(ScopeKind::Script, None, ScopeKey::new(script.span, ScopeKind::Script));
+    // The caller's environments, outermost first; their keys are spans no source has.
+    a.tree.funcs.push(FuncInfo::new(FuncKind::Normal, false, None, outer.strict, true));
+    a.cur_func = FuncIdx(1);
+    let mut parent = None;
+    let mut var_scope = None;
+    for (i, level) in outer.levels.iter().enumerate().rev() {
+        let pos = swc_common::BytePos(u32::MAX - i as u32);
+        // The object of a `with` around the eval is looked up first, as in the caller.
+        let kind = if level.vars.iter().any(|(n, _)| n == "%with") { ScopeKind::With } else { ScopeKind::Block };
+        let s = a.new_scope(kind, parent, ScopeKey::new(Span::new(pos, pos), kind));
+        for (name, kind) in &level.vars {
+            let d = a.declare_new(s, name, caller_decl_kind(name, *kind));
+            let decl = &mut a.tree.decls[d.0 as usize];
+            decl.captured = true;
+            decl.referenced = true;
+        }
+        if level.var_scope {
+            var_scope = Some(s);
+            if let Some(e) = a.tree.lookup_local(s, "%evalvars") {
+                a.tree.eval_vars.insert(s, e);
+            }
+        }
+        a.tree.eval_levels.push(s);
+        parent = Some(s);
+    }
+    a.cur_func = FuncIdx(0);
+    a.tree.scopes[0].parent = parent;
+    a.tree.eval_var_level = var_scope;
+    a.cur_scope = scope;
+
+    let mut vars = Vec::new();
+    collect_var_names(&script.body, &mut vars);
+    let functions = top_level_functions(&script.body);
+    let lexical = lexical_decls(&script.body, true);
+    for l in &lexical {
+        a.declare(scope, &l.name, l.kind);
+    }
+    let mut var_names = vars.clone();
+    var_names.extend(functions.iter().map(|f| (f.ident.sym.to_string(), f.ident.span)));
+    a.check.redeclarations(&lexical, &var_names, &[]);
+    if strict {
+        for f in &functions {
+            a.declare(scope, &f.ident.sym, DeclKind::Function);
+        }
+        for (v, _) in &vars {
+            a.declare(scope, v, DeclKind::Var);
+        }
+    } else {
+        // The caller's scopes up to its var scope (all of them at the top level), whose
+        // lexical declarations a `var` may not shadow (the var scope's own are in the
+        // function's lexical environment, inside its variable environment).
+        let mut inner: Vec<ScopeIdx> =
+            a.tree.eval_levels.iter().rev().copied().take_while(|&s| Some(s) != var_scope).collect();
+        inner.extend(var_scope);
+        for (name, span) in &var_names {
+            let shadowed = inner.iter().any(|&s| {
+                a.tree.lookup_local(s, name).is_some_and(|d| {
+                    matches!(a.tree.decl(d).kind, DeclKind::Let | DeclKind::Const | DeclKind::Class | DeclKind::Import)
+                })
+            });
+            if shadowed {
+                a.errors.push((*span, format!("Identifier '{name}' has already been declared")));
+            }
+            if outer.in_params && name == "arguments" {
+                a.errors.push((*span, "'arguments' cannot be declared by eval in parameter expressions".into()));
+            }
+        }
+        // Annex B.3.3.3: a function in a block also gets a var binding, unless a lexical
+        // declaration (the eval code's, or the caller's up to its var scope) blocks it.
+        let top_lexical: HashSet<String> = lexical.iter().map(|l| l.name.clone()).collect();
+        let mut found = Vec::new();
+        scan_annexb(&script.body, &top_lexical, &mut Vec::new(), &mut found, true);
+        let mut annexb = Vec::new();
+        for (name, lo) in found {
+            let blocked = inner.iter().any(|&s| {
+                a.tree.lookup_local(s, &name).is_some_and(|d| {
+                    matches!(a.tree.decl(d).kind, DeclKind::Let | DeclKind::Const | DeclKind::Class | DeclKind::Import)
+                })
+            });
+            if !blocked {
+                a.annexb_ok.insert(lo);
+                annexb.push(name);
+            }
+        }
+        if outer.in_function {
+            for v in vars.iter().map(|(v, _)| v).chain(&annexb) {
+                let exists = var_scope.is_some_and(|s| a.tree.lookup_local(s, v).is_some());
+                if !exists && !a.tree.eval_var_names.contains(v) && !functions.iter().any(|f| &*f.ident.sym == v) {
+                    a.tree.eval_var_names.push(v.clone());
+                }
+            }
+        } else {
+            let mut seen = HashSet::new();
+            for f in &functions {
+                if seen.insert(f.ident.sym.to_string()) {
+                    a.tree.global_vars.push(f.ident.sym.to_string());
+                }
+            }
+            for (v, _) in &vars {
+                if seen.insert(v.clone()) {
+                    a.tree.global_vars.push(v.clone());
+                }
+            }
+            for name in annexb {
+                if seen.insert(name.clone()) {
+                    a.tree.global_vars.push(name.clone());
+                    a.tree.annexb_globals.insert(name);
+                }
+            }
+        }
+    }
+    a.walk_stmts(&script.body);
+    let early = a.check.finish();
+    let errors = if early.is_empty() { a.errors } else { early };
+    (a.tree, errors)
+}
+
 /// The internal binding of a module's identity (see `analyze_module`).
 pub const MODULE_BINDING: &str = "%module";
 
@@ -584,6 +784,9 @@ struct Analyzer<'l> {
     split_body: Option<ScopeIdx>,
     /// While walking a parameter list: identifiers are the parameters' own bindings.
     binding_params: bool,
+    /// While a direct eval makes the caller's `this`, `new.target` and `super` declarations
+    /// (which the function itself would otherwise read without them).
+    forcing_specials: bool,
 }
 
 impl Analyzer<'_> {
@@ -631,7 +834,9 @@ impl Analyzer<'_> {
     /// `FuncInfo::mapped_arguments`); then a captured parameter captures `arguments`.
     fn decide_mapped_arguments(&mut self, f: FuncIdx) {
         let info = self.tree.func(f);
-        if info.kind == FuncKind::Arrow || info.strict || !info.simple_params {
+        // With direct eval the parameters stay in the environment, where eval code finds
+        // them (the arguments object is not mapped: a known gap).
+        if info.kind == FuncKind::Arrow || info.strict || !info.simple_params || info.direct_eval {
             return;
         }
         let scope = self.tree.scope(info.scope);
@@ -697,10 +902,10 @@ impl Analyzer<'_> {
     /// The internal declaration `kind` of the nearest non-arrow function, used from here.
     fn lexical_special(&mut self, kind: DeclKind) {
         let f = self.tree.this_function(self.cur_func);
-        if matches!(self.tree.func(f).kind, FuncKind::Script | FuncKind::Module) {
+        if matches!(self.tree.func(f).kind, FuncKind::Script | FuncKind::Module | FuncKind::Eval) {
             return;
         }
-        if f == self.cur_func && kind == DeclKind::This {
+        if f == self.cur_func && kind == DeclKind::This && !self.forcing_specials {
             self.func(f).uses_this = true;
         }
         let existing = match kind {
@@ -714,7 +919,7 @@ impl Analyzer<'_> {
         let split_this = kind == DeclKind::This && self.split_body.is_some_and(|s| s == self.tree.func(f).scope);
         let d = match existing {
             Some(d) => d,
-            None if f == self.cur_func && !split_this => return,
+            None if f == self.cur_func && !split_this && !self.forcing_specials => return,
             None => {
                 let scope = self.tree.func(f).scope;
                 let name = match kind {
@@ -735,6 +940,61 @@ impl Analyzer<'_> {
             }
         };
         self.use_decl(d);
+    }
+
+    /// A direct `eval(...)` here: the eval code may use every declaration in scope, and the
+    /// caller's `this`, `new.target` and `super`, so they all live in heap environments (see
+    /// `frontend::eval`); sloppy eval code declares its `var`s on the function's `%evalvars`.
+    fn direct_eval(&mut self) {
+        let f = self.tree.this_function(self.cur_func);
+        let kind = self.tree.func(f).kind;
+        if !matches!(kind, FuncKind::Script | FuncKind::Module | FuncKind::Eval) {
+            self.forcing_specials = true;
+            self.lexical_special(DeclKind::This);
+            self.lexical_special(DeclKind::NewTarget);
+            if matches!(
+                kind,
+                FuncKind::Method
+                    | FuncKind::Getter
+                    | FuncKind::Setter
+                    | FuncKind::ClassConstructor
+                    | FuncKind::DerivedConstructor
+            ) {
+                self.lexical_special(DeclKind::HomeObject);
+                self.func(f).uses_super_property = true;
+            }
+            if kind == FuncKind::DerivedConstructor {
+                self.lexical_special(DeclKind::Callee);
+            }
+            self.forcing_specials = false;
+            self.func(f).uses_this = true;
+        }
+        let cur = self.cur_func;
+        self.func(cur).direct_eval = true;
+        let own = self.tree.func(cur);
+        if !own.strict && own.eval_vars.is_none() && !matches!(own.kind, FuncKind::Script | FuncKind::Module) {
+            let body = own.body_scope;
+            let d = self.declare_new(body, "%evalvars", DeclKind::EvalVars);
+            let decl = &mut self.tree.decls[d.0 as usize];
+            decl.captured = true;
+            decl.referenced = true;
+            self.func(cur).eval_vars = Some(d);
+            self.tree.eval_vars.insert(body, d);
+        }
+        let mut scope = Some(self.cur_scope);
+        while let Some(s) = scope {
+            for d in self.tree.scopes[s.0 as usize].decls.clone() {
+                let decl = &mut self.tree.decls[d.0 as usize];
+                decl.captured = true;
+                decl.referenced = true;
+                // Eval code may assign parameters and let `arguments` escape.
+                decl.written = true;
+                if decl.kind == DeclKind::Arguments {
+                    decl.escapes = true;
+                }
+            }
+            scope = self.tree.scopes[s.0 as usize].parent;
+        }
     }
 
     /// An `await` (expression, `for await`, `await using`) here: at a module's top level,
@@ -796,7 +1056,7 @@ impl Analyzer<'_> {
         }
         let name = f.ident.sym.to_string();
         let this_fn = self.cur_func;
-        let target = if self.tree.func(this_fn).kind == FuncKind::Script {
+        let target = if matches!(self.tree.func(this_fn).kind, FuncKind::Script | FuncKind::Eval) {
             AnnexBTarget::Global(name)
         } else {
             let fscope = self.tree.func(this_fn).body_scope;
@@ -1620,6 +1880,10 @@ impl Analyzer<'_> {
                         self.lexical_special(DeclKind::This);
                     }
                     Callee::Import(_) => {}
+                    Callee::Expr(e) if matches!(&**e, Expr::Ident(i) if &*i.sym == "eval") => {
+                        self.walk_expr(e);
+                        self.direct_eval();
+                    }
                     Callee::Expr(e) => {
                         // `arguments[0]()` calls with `arguments` as `this`.
                         if let Expr::Member(m) = e.unwrap_parens() {
@@ -1694,7 +1958,7 @@ impl Analyzer<'_> {
 
     fn super_property(&mut self) {
         let f = self.tree.this_function(self.cur_func);
-        if !matches!(self.tree.func(f).kind, FuncKind::Script | FuncKind::Module) {
+        if !matches!(self.tree.func(f).kind, FuncKind::Script | FuncKind::Module | FuncKind::Eval) {
             self.func(f).uses_super_property = true;
         }
         self.lexical_special(DeclKind::HomeObject);
@@ -1766,7 +2030,7 @@ fn fn_ctx(kind: FuncKind) -> FnCtx {
         FuncKind::Method | FuncKind::Getter | FuncKind::Setter => FnCtx::Method,
         FuncKind::ClassConstructor => FnCtx::Constructor { derived: false },
         FuncKind::DerivedConstructor => FnCtx::Constructor { derived: true },
-        FuncKind::Script | FuncKind::Module | FuncKind::Normal | FuncKind::Arrow => FnCtx::Plain,
+        FuncKind::Script | FuncKind::Module | FuncKind::Eval | FuncKind::Normal | FuncKind::Arrow => FnCtx::Plain,
     }
 }
 

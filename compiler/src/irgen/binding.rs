@@ -17,12 +17,14 @@ use super::{EnvInfo, Gen, Storage};
 use crate::frontend::scope::{DeclId, DeclKind, FuncKind, ScopeIdx, ScopeKind};
 use bytecode::BuiltinId;
 
-fn var_kind(kind: DeclKind) -> VarKind {
+pub(super) fn var_kind(kind: DeclKind) -> VarKind {
     match kind {
         DeclKind::Let | DeclKind::Class | DeclKind::ClassName => VarKind::Let,
         DeclKind::Const | DeclKind::ImportNamespace => VarKind::Const,
         DeclKind::Import => VarKind::Import,
-        DeclKind::ModuleIdentity => VarKind::Internal,
+        // A function expression's own name is immutable (assignments are ignored in sloppy
+        // code), like no declared kind.
+        DeclKind::ModuleIdentity | DeclKind::EvalVars | DeclKind::FunctionName => VarKind::Internal,
         DeclKind::This | DeclKind::NewTarget | DeclKind::Callee | DeclKind::HomeObject => VarKind::Internal,
         _ => VarKind::Var,
     }
@@ -456,6 +458,19 @@ impl<'a> Gen<'a> {
         if info.kind == FuncKind::Module {
             return self.undef();
         }
+        if info.kind == FuncKind::Eval {
+            // The caller's `this`: the global object at the top level of a script.
+            let outer = self.eval_outer;
+            return match self.resolve("this") {
+                Some(d) if outer.is_some_and(|o| o.derived) => {
+                    let v = self.read_decl(d);
+                    self.call_builtin(BuiltinId::ThrowSuperNotCalled, vec![v])
+                }
+                Some(d) => self.read_decl(d),
+                None if outer.is_some_and(|o| o.module || o.in_function) => self.undef(),
+                None => self.emit(Opcode::GetGlobalObject, Vec::new(), Imm::None),
+            };
+        }
         if info.kind == FuncKind::DerivedConstructor {
             let d = info.this_decl.expect("derived constructors declare `this`");
             let v = self.read_decl(d);
@@ -473,11 +488,23 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// In direct eval code: the caller's internal declaration `name` (`new.target`,
+    /// `%callee`, `%home`), undefined if it has none.
+    fn caller_special(&mut self, name: &str) -> Value {
+        match self.resolve(name) {
+            Some(d) => self.read_decl(d),
+            None => self.undef(),
+        }
+    }
+
     /// `new.target` at the current point.
     pub(super) fn new_target_value(&mut self) -> Value {
         let tree = self.tree;
         let cur = self.fr().tree_func;
         let f = tree.this_function(cur);
+        if tree.func(f).kind == FuncKind::Eval {
+            return self.caller_special("new.target");
+        }
         if f == cur {
             return self.emit(Opcode::GetNewTarget, Vec::new(), Imm::None);
         }
@@ -492,6 +519,9 @@ impl<'a> Gen<'a> {
         let tree = self.tree;
         let cur = self.fr().tree_func;
         let f = tree.this_function(cur);
+        if tree.func(f).kind == FuncKind::Eval {
+            return self.caller_special("%callee");
+        }
         if f == cur {
             return self.emit(Opcode::GetCallee, Vec::new(), Imm::None);
         }
@@ -506,6 +536,9 @@ impl<'a> Gen<'a> {
         let tree = self.tree;
         let cur = self.fr().tree_func;
         let f = tree.this_function(cur);
+        if tree.func(f).kind == FuncKind::Eval {
+            return self.caller_special("%home");
+        }
         if f == cur {
             return self.emit(Opcode::GetHomeObject, Vec::new(), Imm::None);
         }
@@ -521,7 +554,11 @@ impl<'a> Gen<'a> {
         let tree = self.tree;
         let cur = self.fr().tree_func;
         let f = tree.this_function(cur);
-        let Some(d) = tree.func(f).this_decl else { return };
+        let this_decl = match tree.func(f).kind {
+            FuncKind::Eval => self.resolve("this"),
+            _ => tree.func(f).this_decl,
+        };
+        let Some(d) = this_decl else { return };
         let old = self.read_decl(d);
         let is_empty = self.is_empty(old);
         let ok = self.new_block();

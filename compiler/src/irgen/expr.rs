@@ -12,6 +12,7 @@ use swc_ecma_ast::*;
 
 use super::func::{Body, FnDef};
 use super::Gen;
+use crate::frontend::scope::DeclKind;
 use bytecode::BuiltinId;
 
 /// Call arguments: a list, or an array when some are spread.
@@ -451,6 +452,14 @@ impl<'a> Gen<'a> {
                 let f = self.super_get(key, this);
                 (f, this)
             }
+            // Through `%evalvars` only (a function sloppy direct eval declared): no `this`.
+            Expr::Ident(i)
+                if !self.with_objects(&i.sym).is_empty()
+                    && self.with_objects(&i.sym).iter().all(|&w| self.tree.decl(w).kind == DeclKind::EvalVars) =>
+            {
+                let f = self.load_name(&i.sym);
+                (f, self.undef())
+            }
             Expr::Ident(i) if !self.with_objects(&i.sym).is_empty() => {
                 // A call through `with` has the object as `this`.
                 let withs = self.with_objects(&i.sym);
@@ -520,6 +529,11 @@ impl<'a> Gen<'a> {
                 }
                 self.call_builtin(BuiltinId::DynamicImport, args)
             }
+            Callee::Expr(e)
+                if matches!(&**e, Expr::Ident(i) if &*i.sym == "eval") && c.args.iter().all(|a| a.spread.is_none()) =>
+            {
+                self.direct_eval(e, c)
+            }
             Callee::Expr(e) => {
                 let (f, this) = self.callee_and_this(e);
                 let args = self.args(&c.args);
@@ -530,6 +544,81 @@ impl<'a> Gen<'a> {
                 }
                 self.do_call(f, this, args)
             }
+        }
+    }
+
+    /// `eval(...)`: a direct eval when `eval` is the realm's %eval% (at run time), with the
+    /// innermost environment and the description of the scope chain here (see
+    /// `frontend::eval`); a plain call of whatever `eval` is otherwise.
+    fn direct_eval(&mut self, callee: &'a Expr, c: &'a CallExpr) -> Value {
+        let f = self.expr(callee);
+        let (env, irs) = self.current_env();
+        let scope = self.eval_scope_here(irs);
+        let desc = self.str_lit(&scope.encode());
+        let mut args = vec![f, env, desc];
+        for a in &c.args {
+            args.push(self.expr(&a.expr));
+        }
+        self.at(c.span);
+        self.emit(Opcode::DirectEval, args, Imm::None)
+    }
+
+    /// The caller's scope of a direct eval here, whose innermost environment is of heap
+    /// scope `irs`.
+    fn eval_scope_here(&mut self, irs: Option<ir::ScopeId>) -> crate::frontend::eval::EvalScope {
+        use crate::frontend::eval::{EvalLevel, EvalScope};
+        use crate::frontend::scope::FuncKind;
+        let tree = self.tree;
+        let cur = self.fr().tree_func;
+        let cur_kind = tree.func(cur).kind;
+        let f = tree.this_function(cur);
+        let kind = tree.func(f).kind;
+        let outer = self.eval_outer;
+        let is_eval = kind == FuncKind::Eval;
+        let in_function = match cur_kind {
+            FuncKind::Script | FuncKind::Module => false,
+            FuncKind::Eval => outer.is_some_and(|o| o.in_function),
+            _ => true,
+        };
+        let var_irs = match cur_kind {
+            FuncKind::Eval => self.eval_var_irs,
+            _ => self.tree_ir.get(&tree.func(cur).body_scope).copied(),
+        };
+        let mut levels = Vec::new();
+        let mut s = irs;
+        while let Some(id) = s {
+            let data = &self.module.scopes[id];
+            let vars = data.vars.iter().map(|v| (self.module.atom_str(v.name), v.kind)).collect();
+            levels.push(EvalLevel { var_scope: in_function && Some(id) == var_irs, vars });
+            s = data.parent;
+        }
+        let method = matches!(
+            kind,
+            FuncKind::Method
+                | FuncKind::Getter
+                | FuncKind::Setter
+                | FuncKind::ClassConstructor
+                | FuncKind::DerivedConstructor
+        );
+        EvalScope {
+            strict: self.strict(),
+            in_function,
+            // An arrow has no `arguments` of its own for eval in its parameters to shadow.
+            in_params: self.fr().in_params && cur_kind != FuncKind::Arrow,
+            new_target: if is_eval {
+                outer.is_some_and(|o| o.new_target)
+            } else {
+                !matches!(kind, FuncKind::Script | FuncKind::Module)
+            },
+            super_prop: if is_eval { outer.is_some_and(|o| o.super_prop) } else { method },
+            super_call: if is_eval {
+                outer.is_some_and(|o| o.super_call)
+            } else {
+                kind == FuncKind::DerivedConstructor
+            },
+            derived: if is_eval { outer.is_some_and(|o| o.derived) } else { kind == FuncKind::DerivedConstructor },
+            module: if is_eval { outer.is_some_and(|o| o.module) } else { kind == FuncKind::Module },
+            levels,
         }
     }
 

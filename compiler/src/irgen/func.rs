@@ -60,6 +60,9 @@ impl<'a> Gen<'a> {
         let id = self.module.add_function(ir::Function::new(name, FunctionKind::TopLevel, strict));
         self.module.top_level = Some(id);
         self.fs.push(new_state(id, func, scope::FuncIdx(0), entry, scope::ScopeIdx(0), false));
+        if self.eval_outer.is_some() {
+            self.caller_scopes(id);
+        }
         let completion = self.alloc_stack("%completion");
         let u = self.undef();
         self.store_stack(u, completion);
@@ -67,6 +70,18 @@ impl<'a> Gen<'a> {
         let script_scope = scope::ScopeIdx(0);
         self.enter_scope(script_scope);
         self.init_tdz(script_scope);
+        if let Some(outer) = self.eval_outer {
+            if outer.strict || tree.func(scope::FuncIdx(0)).strict || outer.in_function {
+                self.direct_eval_declarations(script);
+                self.gen_stmts(&script.body);
+                if !self.is_terminated() {
+                    let v = self.load_stack(completion);
+                    self.b().ret(v);
+                }
+                self.finish_function();
+                return;
+            }
+        }
         let functions = scope::top_level_functions(&script.body);
         // The last declaration of a name is the one that counts.
         let last: HashMap<&str, usize> = functions.iter().enumerate().map(|(i, f)| (&*f.ident.sym, i)).collect();
@@ -103,6 +118,90 @@ impl<'a> Gen<'a> {
             self.b().ret(v);
         }
         self.finish_function();
+    }
+
+    /// Direct eval code: heap scopes for the caller's environments (the tree's eval levels,
+    /// outermost first) with its variables at their slots; the eval code's function is a
+    /// closure over the innermost.
+    fn caller_scopes(&mut self, id: FuncId) {
+        let tree = self.tree;
+        let mut parent = None;
+        for &s in &tree.eval_levels {
+            let irs = self.module.add_scope(parent, id);
+            for &d in &tree.scope(s).decls {
+                let decl = tree.decl(d);
+                let name = self.atom(&decl.name);
+                let var = self.module.add_var(irs, name, super::binding::var_kind(decl.kind));
+                self.storage.insert(d, super::Storage::Frame(var));
+            }
+            if tree.eval_vars.contains_key(&s) {
+                self.eval_var_irs = Some(irs);
+            }
+            self.tree_ir.insert(s, irs);
+            parent = Some(irs);
+        }
+        self.f().func.parent_scope = parent;
+        self.parent_env_prologue();
+    }
+
+    /// EvalDeclarationInstantiation of direct eval code whose declarations are not global:
+    /// strict code's are its own (hoisted like a function body's); sloppy code's in a
+    /// function are the caller's, on its `%evalvars` (a function assigns an existing `var`
+    /// of the caller instead).
+    fn direct_eval_declarations(&mut self, script: &'a Script) {
+        let tree = self.tree;
+        let script_scope = scope::ScopeIdx(0);
+        if tree.func(scope::FuncIdx(0)).strict || self.eval_outer.is_some_and(|o| o.strict) {
+            for &d in &tree.scope(script_scope).decls {
+                if tree.decl(d).kind == DeclKind::Var {
+                    let u = self.undef();
+                    self.write_decl(d, u);
+                }
+            }
+            self.hoist_functions(&script.body, script_scope);
+            return;
+        }
+        let evalvars = self.resolve("%evalvars");
+        let functions = scope::top_level_functions(&script.body);
+        for (i, f) in functions.iter().enumerate() {
+            if functions[i + 1..].iter().any(|g| g.ident.sym == f.ident.sym) {
+                continue;
+            }
+            self.at(f.ident.span);
+            let closure = self.fn_decl_closure(f);
+            match (self.resolve(&f.ident.sym), evalvars) {
+                (Some(d), _) => self.write_decl(d, closure),
+                (None, Some(ev)) => {
+                    let obj = self.read_decl(ev);
+                    let name = self.str_lit(&f.ident.sym);
+                    self.call_builtin(BuiltinId::DeclareEvalVar, vec![obj, name, closure]);
+                }
+                (None, None) => {}
+            }
+        }
+        if let Some(ev) = evalvars {
+            for v in &tree.eval_var_names {
+                let obj = self.read_decl(ev);
+                let name = self.str_lit(v);
+                self.call_builtin(BuiltinId::DeclareEvalVar, vec![obj, name]);
+            }
+        }
+    }
+
+    /// Sloppy direct eval code in a function: `name = v` for a `var` of the caller: its
+    /// existing `var`, else the property of its `%evalvars`.
+    pub(super) fn store_eval_var(&mut self, name: &str, v: Value) {
+        let tree = self.tree;
+        match tree.eval_var_level.and_then(|s| tree.lookup_local(s, name)) {
+            Some(d) => self.write_decl(d, v),
+            None => {
+                if let Some(ev) = self.resolve("%evalvars") {
+                    let obj = self.read_decl(ev);
+                    let key = self.str_lit(name);
+                    self.emit_void(Opcode::StoreProperty, vec![v, obj, key], Imm::None);
+                }
+            }
+        }
     }
 
     /// GlobalDeclarationInstantiation's checks and lexical bindings (`declareGlobals`): the
@@ -196,7 +295,7 @@ impl<'a> Gen<'a> {
             FuncKind::Method | FuncKind::Getter | FuncKind::Setter => FunctionKind::Method,
             FuncKind::ClassConstructor => FunctionKind::ClassConstructor,
             FuncKind::DerivedConstructor => FunctionKind::DerivedConstructor,
-            FuncKind::Normal | FuncKind::Script | FuncKind::Module => FunctionKind::Normal,
+            FuncKind::Normal | FuncKind::Script | FuncKind::Module | FuncKind::Eval => FunctionKind::Normal,
         };
         let strict = info.strict;
         let name = self.atom(&def.name);
@@ -382,6 +481,12 @@ impl<'a> Gen<'a> {
     /// Enters the function scope and binds `this` (and what arrows capture), `arguments`,
     /// the function's own name and the parameters.
     fn gen_params(&mut self, tf: scope::FuncIdx, def: &FnDef<'a>) {
+        self.f().in_params = true;
+        self.gen_params_in(tf, def);
+        self.f().in_params = false;
+    }
+
+    fn gen_params_in(&mut self, tf: scope::FuncIdx, def: &FnDef<'a>) {
         let tree = self.tree;
         let info = tree.func(tf);
         let derived = info.kind == FuncKind::DerivedConstructor;
@@ -568,6 +673,12 @@ impl<'a> Gen<'a> {
         }
         self.init_tdz(bscope);
         self.hoist_functions(stmts, bscope);
+        if let Some(d) = info.eval_vars {
+            // The object sloppy direct eval declares its vars on (null prototype).
+            let null = self.null();
+            let o = self.emit(Opcode::AllocObject, vec![null], Imm::None);
+            self.init_decl(d, o);
+        }
 
         match def.body {
             Body::Stmts(s) => self.gen_stmts_disposing(s),
@@ -707,5 +818,6 @@ pub(super) fn new_state<'a>(
         derived,
         completion: None,
         disposals: Vec::new(),
+        in_params: false,
     }
 }

@@ -73,6 +73,9 @@ pub struct IrGenOptions {
     pub eval_code: bool,
     /// Module code (the Module goal) rather than a script: see `module.rs`.
     pub module: bool,
+    /// Direct eval code: the caller's scope it is compiled against, as text (see
+    /// `frontend::eval`).
+    pub eval_scope: Option<String>,
 }
 
 /// The stack given to the thread that parses and lowers a script: the AST of a deeply
@@ -134,6 +137,10 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
     if opts.module {
         return lower_module_inline(source, file_name);
     }
+    if let Some(scope) = &opts.eval_scope {
+        return lower_direct_eval_inline(source, file_name, scope);
+    }
+
     let parsed = timing::phase("parse", || parse_script(source, opts.strict))?;
     let lines = &parsed.lines;
     let to_diags = |errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
@@ -159,6 +166,39 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
     let module = std::mem::replace(&mut g.module, Module::new(file_name));
     drop(g);
     timing::phase("free the syntax tree", || drop((tree, parsed)));
+    Ok(module)
+}
+
+fn lower_direct_eval_inline(source: &str, file_name: &str, scope_text: &str) -> Result<Module, Vec<Diagnostic>> {
+    let Some(outer) = crate::frontend::eval::EvalScope::decode(scope_text) else {
+        return Err(vec![Diagnostic::new("internal compiler error: a malformed direct eval scope", 1, 1)]);
+    };
+    let allow =
+        crate::frontend::parse::Allow { new_target: outer.new_target, super_: outer.super_prop || outer.super_call };
+    let parsed = timing::phase("parse", || crate::frontend::parse_eval(source, outer.strict, allow))?;
+    let lines = &parsed.lines;
+    let to_diags = |mut errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
+        errs.sort_by_key(|(span, _)| span.lo);
+        errs.into_iter().map(|(span, m)| lines.diag(span, m)).collect()
+    };
+    let (tree, errors) =
+        timing::phase("scope analysis", || scope::analyze_eval(&parsed.script, lines, &outer, &parsed.deferred));
+    if !errors.is_empty() {
+        return Err(to_diags(errors));
+    }
+    let mut g = Gen::new(&tree, lines, file_name);
+    g.eval_code = true;
+    g.eval_outer = Some(&outer);
+    timing::phase("irgen", || g.gen_script(&parsed.script));
+    if !g.diags.is_empty() {
+        let mut diags = std::mem::take(&mut g.diags);
+        diags.sort_by_key(|d| (d.line, d.col));
+        diags.dedup();
+        return Err(diags);
+    }
+    let module = std::mem::replace(&mut g.module, Module::new(file_name));
+    drop(g);
+    drop((tree, parsed));
     Ok(module)
 }
 
@@ -273,6 +313,8 @@ struct FnState<'a> {
     completion: Option<Value>,
     /// The [[DisposeCapability]] of the innermost block with `using` declarations.
     disposals: Vec<Value>,
+    /// While the parameters are bound (a direct eval there may not declare `arguments`).
+    in_params: bool,
 }
 
 /// The IRGen state for one script.
@@ -289,6 +331,10 @@ struct Gen<'a> {
     next_template_id: u32,
     /// Generating global eval code rather than a script (`IrGenOptions::eval_code`).
     eval_code: bool,
+    /// Generating direct eval code: the caller's scope.
+    eval_outer: Option<&'a crate::frontend::eval::EvalScope>,
+    /// Direct eval code: the heap scope of the caller's var scope.
+    eval_var_irs: Option<ir::ScopeId>,
 }
 
 impl<'a> Gen<'a> {
@@ -304,6 +350,8 @@ impl<'a> Gen<'a> {
             envs: HashMap::new(),
             next_template_id: 0,
             eval_code: false,
+            eval_outer: None,
+            eval_var_irs: None,
         }
     }
 

@@ -275,6 +275,9 @@ impl<'a> Gen<'a> {
                         let v = self.read_decl(d);
                         match target {
                             AnnexBTarget::Decl(var) => self.write_decl(*var, v),
+                            AnnexBTarget::Global(name) if self.eval_outer.is_some_and(|o| o.in_function) => {
+                                self.store_eval_var(name, v);
+                            }
                             AnnexBTarget::Global(name) => {
                                 let a = self.atom(name);
                                 self.emit_void(Opcode::StoreGlobal, vec![v], Imm::Name(a));

@@ -122,6 +122,11 @@ macro_rules! for_each_hir_inst {
         /// `%r = Reflect.construct(callee, array, new_target)` (operands: callee,
         /// new_target, array).
         ConstructSpread = "construct_spread" args(3) targets(0) imm(None) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS | READS_FRAME | WRITES_FRAME] -> anyobject;
+        /// A direct `eval(...)` (operands: callee, the innermost environment here, the text
+        /// describing the scope chain for the eval code, then the call's arguments): the
+        /// eval code runs in that environment when the callee is %eval%, else the callee is
+        /// called (the `directEval` internal builtin).
+        DirectEval = "direct_eval" args(3+) targets(0) imm(None) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS | READS_FRAME | WRITES_FRAME] -> any;
         /// Internal builtin `imm` applied to the operands.
         CallBuiltin = "call_builtin" args(0+) targets(0) imm(Builtin) [READS_HEAP | WRITES_HEAP | MAY_THROW | EXECUTES_JS] -> any;
         /// The [[HomeObject]] of the executing method.

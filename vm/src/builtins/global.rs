@@ -104,6 +104,36 @@ fn eval(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     rt.eval_bundle(bytes, realm)
 }
 
+/// A direct `eval(...)` (see `BuiltinId::DirectEval`): arguments callee, environment, scope
+/// text, then the call's arguments.
+pub(crate) fn direct_eval(rt: &mut Runtime, args: &[Value]) -> JsResult<Value> {
+    let (callee, env, scope) = (arg(args, 0), arg(args, 1), arg(args, 2));
+    let call_args = args.get(3..).unwrap_or(&[]);
+    if callee != rt.intrinsic(crate::runtime::Intrinsic::Eval) {
+        return rt.call(callee, Value::UNDEFINED, call_args);
+    }
+    let x = arg(call_args, 0);
+    if !x.is_string() {
+        return Ok(x);
+    }
+    let source = rt.string_to_rust(x);
+    let scope = if scope.is_string() { rt.string_to_rust(scope) } else { String::new() };
+    let bytes = rt.compile_source(&source, "eval", SourceKind::DirectEval(scope))?;
+    let bundle = match bytecode::Bundle::from_bytes(bytes) {
+        Ok(b) => b,
+        Err(e) => return Err(rt.throw_syntax_error(&format!("invalid bundle: {e}"))),
+    };
+    let realm = rt.realm;
+    let index = rt.load_bundle(bundle, realm);
+    let info = crate::code::FuncRef::new(&rt.code.bundles[index as usize].functions[0]);
+    let closure = crate::runtime::function::make_closure(rt, info, env);
+    let mark = rt.handle_mark();
+    rt.root(closure);
+    let r = rt.call(closure, Value::UNDEFINED, &[]);
+    rt.release_handles(mark);
+    r
+}
+
 impl Runtime {
     /// Compiles source text with the compile hook; a failure throws the SyntaxError.
     pub(crate) fn compile_source(&mut self, source: &str, name: &str, kind: SourceKind) -> JsResult<Vec<u8>> {

@@ -74,6 +74,7 @@ static HOOKS: Hooks = Hooks {
     import_meta: modules::import_meta,
     dynamic_import: modules::dynamic_import,
     evaluate_sync: modules::evaluate_sync,
+    direct_eval: global::direct_eval,
 };
 
 impl Runtime {

@@ -127,7 +127,7 @@ impl Default for RuntimeOptions {
 pub type CompileHook = Box<dyn FnMut(&str, &str, SourceKind) -> Result<Vec<u8>, String>>;
 
 /// What source text the compile hook is given.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SourceKind {
     /// A script: its top-level `let`, `const` and `class` declarations join the realm's
     /// global lexical environment (`run_script`, `$262.evalScript`, the Function
@@ -137,6 +137,9 @@ pub enum SourceKind {
     Eval,
     /// Module code: the bundle carries its module record (the file name is its key).
     Module,
+    /// Direct eval code, compiled against its caller's scope chain, given as text (see the
+    /// compiler's `frontend::eval`).
+    DirectEval(String),
 }
 
 /// A pending exception: the thrown value is in `Runtime::exception`.
@@ -306,6 +309,8 @@ pub(crate) struct Hooks {
     /// EvaluateSync of a module (a deferred namespace is used): a TypeError if it cannot
     /// run synchronously, else its evaluation error if it threw.
     pub evaluate_sync: fn(&mut Runtime, u32) -> JsResult<()>,
+    /// A direct `eval(...)` (the arguments of `BuiltinId::DirectEval`).
+    pub direct_eval: fn(&mut Runtime, &[Value]) -> JsResult<Value>,
 }
 
 /// A regular expression's source and flags, as UTF-16.

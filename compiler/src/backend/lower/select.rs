@@ -316,8 +316,12 @@ impl Lowering<'_> {
                 let dst = self.vreg(func.result(inst));
                 self.op(LOp::ConstructSpread { dst, callee, new_target, args: array });
             }
-            Opcode::CallBuiltin => {
-                let Imm::Builtin(builtin) = data.imm else { return Err(bad_imm(data.opcode)) };
+            Opcode::CallBuiltin | Opcode::DirectEval => {
+                let builtin = match (data.opcode, data.imm) {
+                    (Opcode::DirectEval, _) => bytecode::BuiltinId::DirectEval as u8,
+                    (_, Imm::Builtin(b)) => b,
+                    _ => return Err(bad_imm(data.opcode)),
+                };
                 if bytecode::BuiltinId::from_u8(builtin).is_none() {
                     return Err(format!("call_builtin of unknown builtin {builtin}"));
                 }

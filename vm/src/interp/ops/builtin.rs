@@ -390,6 +390,21 @@ pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &Fun
             };
             (rt.host.hooks.dynamic_import)(rt, referrer, arg(args, 1), arg(args, 2), phase)
         }
+        BuiltinId::DirectEval => (rt.host.hooks.direct_eval)(rt, args),
+        BuiltinId::DeclareEvalVar => {
+            let (o, name) = (arg(args, 0), arg(args, 1));
+            if !o.is_object() {
+                return Err(rt.throw_type_error("internal error: declareEvalVar on a non-object"));
+            }
+            let key = rt.to_property_key(name)?;
+            let obj: Gc<JsObject> = o.gc();
+            if let Some(&v) = args.get(2) {
+                rt.create_data_property_or_throw(obj, key, v)?;
+            } else if !rt.has_own_property(obj, key)? {
+                rt.create_data_property_or_throw(obj, key, Value::UNDEFINED)?;
+            }
+            Ok(Value::UNDEFINED)
+        }
         BuiltinId::MarkRawYield => {
             // The executing frame is the generator's inner function.
             if let Some(frame) = rt.calls.frames.last() {
