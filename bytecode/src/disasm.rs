@@ -53,8 +53,8 @@ fn disassemble_module(bundle: &Bundle, m: &crate::ModuleDesc, out: &mut String) 
     };
     out.push_str("\nmodule ");
     q(out, m.key);
-    if let Some(text) = m.json {
-        let _ = writeln!(out, ": JSON, {} characters", bundle.string_units(text).len());
+    if let Some((kind, text)) = m.value {
+        let _ = writeln!(out, ": {kind:?}, {} characters", bundle.string_units(text).len());
         return;
     }
     let _ = writeln!(out, ": top-level f{}, module slot {}, tla {}", m.top_level, m.module_slot, m.has_tla);

@@ -163,18 +163,27 @@ pub fn compile_module_graph(
 ) -> Result<Vec<u8>, String> {
     let opts = CompileOptions { module: true, ..opts.clone() };
     let mut modules = Vec::new();
-    // (key, the `type` attribute); JSON and text modules are kept as their text.
+    // (key, the `type` attribute); JSON, text and bytes modules are kept as their value.
     let mut queue = std::collections::VecDeque::from([(entry.to_string(), String::new())]);
     let mut seen: std::collections::HashSet<(String, String)> = queue.iter().cloned().collect();
     while let Some((key, ty)) = queue.pop_front() {
-        let text = match loader.load(&key)? {
-            vm::ModuleSource::Text(t) => t,
-            vm::ModuleSource::Bundle(_) => return Err(format!("{key}: a compiled bundle cannot be bundled again")),
+        let text = match (loader.load(&key)?, ty.as_str()) {
+            (vm::ModuleSource::Bundle(_), _) => {
+                return Err(format!("{key}: a compiled bundle cannot be bundled again"))
+            }
+            (vm::ModuleSource::Text(text), t) if !matches!(t, "json" | "text" | "bytes") => text,
+            (source, t) => {
+                let value = match (source, t) {
+                    (vm::ModuleSource::Text(text), "json") => vm::ModuleValue::Json(text),
+                    (vm::ModuleSource::Text(text), "text") => vm::ModuleValue::Text(text),
+                    (vm::ModuleSource::Text(text), _) => vm::ModuleValue::Bytes(text.into_bytes()),
+                    (vm::ModuleSource::Bytes(bytes), "bytes") => vm::ModuleValue::Bytes(bytes),
+                    _ => return Err(format!("Module '{key}' is not UTF-8 text")),
+                };
+                modules.push(backend::GraphModule::Value { key, value });
+                continue;
+            }
         };
-        if ty == "json" || ty == "text" {
-            modules.push(backend::GraphModule::Value { key, text, is_text: ty == "text" });
-            continue;
-        }
         let mut module = lower(&text, &key, &opts).map_err(|e| e.render(&key, &text))?;
         optimize(&mut module, &opts).map_err(|e| e.render(&key, &text))?;
         let mut resolved = Vec::new();

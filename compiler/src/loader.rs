@@ -38,7 +38,10 @@ impl ModuleLoader for FileLoader {
         if bytecode::Bundle::is_bundle(&bytes) {
             return Ok(ModuleSource::Bundle(bytes));
         }
-        String::from_utf8(bytes).map(ModuleSource::Text).map_err(|_| format!("Module '{key}' is not UTF-8 text"))
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(ModuleSource::Text(text)),
+            Err(e) => Ok(ModuleSource::Bytes(e.into_bytes())),
+        }
     }
 }
 

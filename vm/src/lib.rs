@@ -47,6 +47,6 @@ mod layering;
 
 pub use gc::heap::HeapStats;
 pub use runtime::agents::AgentFactory;
-pub use runtime::modules::{ModuleLoader, ModuleSource};
+pub use runtime::modules::{ModuleLoader, ModuleSource, ModuleValue};
 pub use runtime::{CompileHook, InterruptHandle, JsError, JsResult, Runtime, RuntimeOptions, SourceKind};
 pub use value::Value;

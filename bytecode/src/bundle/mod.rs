@@ -20,7 +20,7 @@ mod write;
 use std::fmt;
 
 pub use format::{hash_source, BUNDLE_MAGIC, BUNDLE_VERSION};
-pub use module::{ExportDesc, ImportDesc, Imported, ModuleDesc, RequestDesc};
+pub use module::{ExportDesc, ImportDesc, Imported, ModuleDesc, RequestDesc, ValueKind};
 pub use read::Bundle;
 pub use write::BundleBuilder;
 

@@ -9,9 +9,10 @@
 //!
 //! ```text
 //!  module count
-//!  per module:  key, top-level function, flags (bit 0: top-level await, bit 1: a JSON
-//!               module), module slot or the JSON text, request count, import count,
-//!               export count (a JSON module has none of these)
+//!  per module:  key, top-level function, flags (bit 0: top-level await, bit 1: a value
+//!               module, JSON unless bit 2: text or bit 3: bytes), module slot or the value
+//!               module's text, request count, import count, export count (a value module
+//!               has none of these)
 //!    requests:  specifier, resolved key or NONE, line, column, flags (bit 0: `import defer`),
 //!               attribute count, attribute count × (key, value)
 //!    imports:   request, name or NONE (a namespace) or SOURCE (the module source) or
@@ -32,10 +33,25 @@ const DEFERRED: u32 = u32::MAX - 2;
 const REQUEST_DEFER: u32 = 1;
 /// Module flag: the body uses top-level `await`.
 const FLAG_TLA: u32 = 1;
-/// Module flag: a JSON module, whose module slot word is the string id of its text.
-const FLAG_JSON: u32 = 2;
-/// Module flag (with `FLAG_JSON`): a text module (`type: "text"`), not JSON.
+/// Module flag: a value module (JSON unless `FLAG_TEXT` or `FLAG_BYTES`), whose module slot
+/// word is the string id of its text.
+const FLAG_VALUE: u32 = 2;
+/// Module flag (with `FLAG_VALUE`): a text module (`type: "text"`).
 const FLAG_TEXT: u32 = 4;
+/// Module flag (with `FLAG_VALUE`): a bytes module (`type: "bytes"`), its string one code unit
+/// per byte.
+const FLAG_BYTES: u32 = 8;
+
+/// What a value module's text is: the module's default export is made from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    /// `type: "json"`: JSON text.
+    Json,
+    /// `type: "text"`: the text itself.
+    Text,
+    /// `type: "bytes"`: bytes, one per code unit.
+    Bytes,
+}
 
 /// A request of a module: `import ... from "specifier" with { key: "value" }`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -115,11 +131,9 @@ pub struct ModuleDesc {
     /// The functions of a bundle's modules are in module order: a module's run from its
     /// top-level function to the next module's.
     pub top_level: u32,
-    /// For a JSON or text module: its text (a string id); it has no functions, requests or
-    /// entries.
-    pub json: Option<u32>,
-    /// With `json`: a text module (its default export is the text itself).
-    pub text: bool,
+    /// For a value module (JSON, text or bytes): what it is and its text (a string id); it
+    /// has no functions, requests or entries.
+    pub value: Option<(ValueKind, u32)>,
     /// Whether the body uses top-level `await`.
     pub has_tla: bool,
     /// The environment slot that holds the module's identity.
@@ -140,10 +154,14 @@ fn opt(v: Option<u32>) -> u32 {
 pub(crate) fn encode(modules: &[ModuleDesc]) -> Vec<u32> {
     let mut w = vec![modules.len() as u32];
     for m in modules {
-        let flags = if m.has_tla { FLAG_TLA } else { 0 }
-            | if m.json.is_some() { FLAG_JSON } else { 0 }
-            | if m.text { FLAG_TEXT } else { 0 };
-        w.extend([m.key, m.top_level, flags, m.json.unwrap_or(m.module_slot)]);
+        let value_flags = match m.value {
+            None => 0,
+            Some((ValueKind::Json, _)) => FLAG_VALUE,
+            Some((ValueKind::Text, _)) => FLAG_VALUE | FLAG_TEXT,
+            Some((ValueKind::Bytes, _)) => FLAG_VALUE | FLAG_BYTES,
+        };
+        let flags = if m.has_tla { FLAG_TLA } else { 0 } | value_flags;
+        w.extend([m.key, m.top_level, flags, m.value.map_or(m.module_slot, |v| v.1)]);
         w.extend([m.requests.len() as u32, m.imports.len() as u32, m.exports.len() as u32]);
         for r in &m.requests {
             let flags = if r.defer { REQUEST_DEFER } else { 0 };
@@ -182,22 +200,26 @@ pub(crate) fn decode(bytes: &[u8], base: usize, strings: u32, functions: u32) ->
         let key = r.string(strings)?;
         let top_level = r.word()?;
         let flags = r.word()?;
-        if flags & !(FLAG_TLA | FLAG_JSON | FLAG_TEXT) != 0 || (flags & FLAG_TEXT != 0 && flags & FLAG_JSON == 0) {
-            return Err(r.error("unknown module flags"));
-        }
-        let json = flags & FLAG_JSON != 0;
+        let kind = match flags & !FLAG_TLA {
+            0 => None,
+            FLAG_VALUE => Some(ValueKind::Json),
+            f if f == FLAG_VALUE | FLAG_TEXT => Some(ValueKind::Text),
+            f if f == FLAG_VALUE | FLAG_BYTES => Some(ValueKind::Bytes),
+            _ => return Err(r.error("unknown module flags")),
+        };
+        let is_value = kind.is_some();
         // Code modules' functions follow each other, the first module's from function 0; a
-        // JSON module's word is where the next code module's start.
-        let after_last = modules.iter().filter(|m: &&ModuleDesc| m.json.is_none()).map(|m| m.top_level + 1).max();
+        // value module's word is where the next code module's start.
+        let after_last = modules.iter().filter(|m: &&ModuleDesc| m.value.is_none()).map(|m| m.top_level + 1).max();
         let in_order = top_level >= after_last.unwrap_or(0) && (!modules.is_empty() || top_level == 0);
-        if (!json && top_level >= functions) || !in_order {
+        if (!is_value && top_level >= functions) || !in_order {
             return Err(r.error("module top-level function out of range or out of order"));
         }
         let module_slot = r.word()?;
-        let json_text = match json {
-            true if module_slot < strings => Some(module_slot),
-            true => return Err(r.error("module string id out of range")),
-            false => None,
+        let value = match kind {
+            Some(kind) if module_slot < strings => Some((kind, module_slot)),
+            Some(_) => return Err(r.error("module string id out of range")),
+            None => None,
         };
         let (nr, ni, ne) = (r.count()?, r.count()?, r.count()?);
         let mut requests = Vec::new();
@@ -263,16 +285,15 @@ pub(crate) fn decode(bytes: &[u8], base: usize, strings: u32, functions: u32) ->
             };
             exports.push(e);
         }
-        if json && !(requests.is_empty() && imports.is_empty() && exports.is_empty()) {
-            return Err(r.error("a JSON module with requests or entries"));
+        if is_value && !(requests.is_empty() && imports.is_empty() && exports.is_empty()) {
+            return Err(r.error("a value module with requests or entries"));
         }
         modules.push(ModuleDesc {
             key,
             top_level,
-            json: json_text,
-            text: flags & FLAG_TEXT != 0,
+            value,
             has_tla: flags & FLAG_TLA != 0,
-            module_slot: if json { 0 } else { module_slot },
+            module_slot: if is_value { 0 } else { module_slot },
             requests,
             imports,
             exports,
@@ -344,8 +365,7 @@ mod tests {
         vec![ModuleDesc {
             key: 0,
             top_level: 0,
-            json: None,
-            text: false,
+            value: None,
             has_tla: true,
             module_slot: 3,
             requests: vec![RequestDesc {
@@ -367,6 +387,14 @@ mod tests {
                 ExportDesc::Star { request: 0 },
             ],
         }]
+        .into_iter()
+        .chain([ValueKind::Json, ValueKind::Text, ValueKind::Bytes].map(|kind| ModuleDesc {
+            key: 1,
+            top_level: 1,
+            value: Some((kind, 2)),
+            ..ModuleDesc::default()
+        }))
+        .collect()
     }
 
     fn bytes(words: &[u32]) -> Vec<u8> {
@@ -392,5 +420,12 @@ mod tests {
         let mut huge = words.clone();
         huge[5] = u32::MAX;
         assert!(decode(&bytes(&huge), 0, 5, 1).is_err());
+        // A value module's flags: text and bytes at once, or either without the value flag.
+        let first_value = words.len() - 3 * 7;
+        for flags in [FLAG_VALUE | FLAG_TEXT | FLAG_BYTES, FLAG_TEXT, FLAG_BYTES, 16] {
+            let mut bad = words.clone();
+            bad[first_value + 2] = flags;
+            assert!(decode(&bytes(&bad), 0, 5, 1).is_err(), "flags {flags}");
+        }
     }
 }

@@ -151,7 +151,7 @@ impl Bundle {
     /// The name of the file function `id`'s code came from: the key of the module it belongs
     /// to in a bundle of modules, else the source name.
     pub fn function_file(&self, id: u32) -> String {
-        let module = self.modules.iter().rfind(|m| m.json.is_none() && m.top_level <= id);
+        let module = self.modules.iter().rfind(|m| m.value.is_none() && m.top_level <= id);
         match module {
             Some(m) => self.string(m.key).to_string_lossy(),
             None => self.source_name(),

@@ -57,7 +57,7 @@ mod tests;
 
 use hashbrown::HashMap;
 
-use bytecode::{BundleBuilder, ExportDesc, FunctionDesc, ImportDesc, Imported, ModuleDesc, RequestDesc};
+use bytecode::{BundleBuilder, ExportDesc, FunctionDesc, ImportDesc, Imported, ModuleDesc, RequestDesc, ValueKind};
 use ir::{timing, Atom, FuncId, Module};
 
 pub use lower::array_index;
@@ -124,7 +124,7 @@ fn compile_functions(
 }
 
 /// A module of a module graph for [`compile_graph`]: module code with the key each of its
-/// requests resolved to, or a JSON module's text.
+/// requests resolved to, or a value module (JSON, text or bytes).
 pub enum GraphModule {
     /// Module code (its `module_record` is set; its source name is its key).
     Code {
@@ -133,14 +133,12 @@ pub enum GraphModule {
         /// The key of each request's module.
         resolved: Vec<String>,
     },
-    /// A JSON module, or a text module.
+    /// A JSON, text or bytes module.
     Value {
         /// Its key.
         key: String,
-        /// Its source text.
-        text: String,
-        /// A text module (its value is the text) rather than JSON.
-        is_text: bool,
+        /// What it holds.
+        value: vm::ModuleValue,
     },
 }
 
@@ -162,11 +160,18 @@ pub fn compile_graph(modules: Vec<GraphModule>, opts: &BackendOptions) -> Result
                 let record = module.module_record.as_ref().ok_or("a module of the graph is not module code")?;
                 descs.push(module_desc(&module, record, top, &resolved, &mut builder));
             }
-            GraphModule::Value { key, text, is_text } => {
+            GraphModule::Value { key, value } => {
                 let key = builder.add_str(&key);
-                let json = Some(builder.add_str(&text));
+                let value = match value {
+                    vm::ModuleValue::Json(text) => (ValueKind::Json, builder.add_str(&text)),
+                    vm::ModuleValue::Text(text) => (ValueKind::Text, builder.add_str(&text)),
+                    vm::ModuleValue::Bytes(bytes) => {
+                        let units: Vec<u16> = bytes.iter().map(|&b| u16::from(b)).collect();
+                        (ValueKind::Bytes, builder.add_string(&units))
+                    }
+                };
                 let top_level = builder.function_count();
-                descs.push(ModuleDesc { key, json, text: is_text, top_level, ..ModuleDesc::default() });
+                descs.push(ModuleDesc { key, value: Some(value), top_level, ..ModuleDesc::default() });
             }
         }
     }
@@ -266,8 +271,7 @@ fn module_desc(
     ModuleDesc {
         key,
         top_level: top,
-        json: None,
-        text: false,
+        value: None,
         has_tla: record.has_tla,
         module_slot: record.module_slot,
         requests,

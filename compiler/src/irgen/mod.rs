@@ -142,6 +142,12 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
     }
 
     let parsed = timing::phase("parse", || parse_script(source, opts.strict))?;
+    if opts.eval_code && crate::frontend::scope::has_use_strict(&parsed.script.body) {
+        // Strict global eval code: its `var`s and functions are its own, in a var
+        // environment of its own, as in a strict direct eval at the top level of a script.
+        let outer = crate::frontend::eval::EvalScope { strict: true, ..Default::default() };
+        return lower_eval_parsed(parsed, file_name, &outer);
+    }
     let lines = &parsed.lines;
     let to_diags = |errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
         errs.into_iter().map(|(span, m)| lines.diag(span, m)).collect()
@@ -176,19 +182,28 @@ fn lower_direct_eval_inline(source: &str, file_name: &str, scope_text: &str) -> 
     let allow =
         crate::frontend::parse::Allow { new_target: outer.new_target, super_: outer.super_prop || outer.super_call };
     let parsed = timing::phase("parse", || crate::frontend::parse_eval(source, outer.strict, allow))?;
+    lower_eval_parsed(parsed, file_name, &outer)
+}
+
+/// Eval code compiled against the caller's scope `outer` (see `frontend::eval`).
+fn lower_eval_parsed(
+    parsed: crate::frontend::parse::ParsedScript,
+    file_name: &str,
+    outer: &crate::frontend::eval::EvalScope,
+) -> Result<Module, Vec<Diagnostic>> {
     let lines = &parsed.lines;
     let to_diags = |mut errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
         errs.sort_by_key(|(span, _)| span.lo);
         errs.into_iter().map(|(span, m)| lines.diag(span, m)).collect()
     };
     let (tree, errors) =
-        timing::phase("scope analysis", || scope::analyze_eval(&parsed.script, lines, &outer, &parsed.deferred));
+        timing::phase("scope analysis", || scope::analyze_eval(&parsed.script, lines, outer, &parsed.deferred));
     if !errors.is_empty() {
         return Err(to_diags(errors));
     }
     let mut g = Gen::new(&tree, lines, file_name);
     g.eval_code = true;
-    g.eval_outer = Some(&outer);
+    g.eval_outer = Some(outer);
     timing::phase("irgen", || g.gen_script(&parsed.script));
     if !g.diags.is_empty() {
         let mut diags = std::mem::take(&mut g.diags);

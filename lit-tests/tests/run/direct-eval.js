@@ -73,3 +73,9 @@ console.log(topVar, typeof topLet, counter, eval('1; if (true) { 2; }'));
 // CHECK-NEXT: 1 undefined 1 2
 with ({ fromWith: 'w' }) { console.log(eval('fromWith')); }
 // CHECK-NEXT: w
+(0, eval)('"use strict"; var strictGlobalVar = 1; function strictGlobalFn() {}');
+(0, eval)('var sloppyGlobalVar = 2;');
+console.log('strictGlobalVar' in globalThis, 'strictGlobalFn' in globalThis, globalThis.sloppyGlobalVar);
+// CHECK-NEXT: false false 2
+console.log((0, eval)('"use strict"; var own = 3; this === globalThis ? own : -1'));
+// CHECK-NEXT: 3

@@ -291,6 +291,16 @@ fn slice_to_immutable(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult
     Ok(Value::object(nb.cast::<JsObject>()))
 }
 
+/// A new immutable %ArrayBuffer% holding a copy of `bytes` (a bytes module's buffer).
+pub(crate) fn new_immutable(rt: &mut Runtime, bytes: &[u8]) -> JsResult<Gc<ArrayBufferObject>> {
+    let mut block = create_byte_data_block(rt, bytes.len() as f64)?;
+    block.copy_from_slice(bytes);
+    let proto = rt.intrinsic(Intrinsic::ArrayBufferPrototype);
+    let b = new_buffer(rt, proto, block, None);
+    rt.heap_mut().get_mut(b).immutable = true;
+    Ok(b)
+}
+
 /// What ArrayBufferCopyAndDetach makes of a resizable buffer (its preserveResizability).
 #[derive(Clone, Copy, PartialEq)]
 enum Preserve {

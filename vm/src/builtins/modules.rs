@@ -9,13 +9,15 @@
 //! evaluated: `evaluate_module` is Evaluate() with its asynchronous part (top-level `await`:
 //! a module whose body or dependencies are asynchronous finishes in promise reactions).
 
+use bytecode::ValueKind;
+
 use crate::gc::Gc;
 use crate::object::JsObject;
 use crate::runtime::error::ErrorKind;
 use crate::runtime::function::make_closure;
 use crate::runtime::modules::{
-    AsyncOrder, Export, Import, ImportPhase, Imported, ModuleLoader, ModuleRecord, ModuleSource, ModuleType, Referrer,
-    Request, Status,
+    AsyncOrder, Export, Import, ImportPhase, Imported, ModuleLoader, ModuleRecord, ModuleSource, ModuleType,
+    ModuleValue, Referrer, Request, Status,
 };
 use crate::runtime::{JsError, JsResult, Runtime, SourceKind};
 use crate::value::Value;
@@ -99,29 +101,47 @@ fn load_one(
             let bytes = rt.compile_source(&text, &key, SourceKind::Module)?;
             bundle_modules(rt, &key, bytes, created)?
         }
-        (ModuleSource::Text(text), _) => {
-            let m = value_module(rt, key.clone(), ty, &text)?;
-            created.push(m);
-            m
-        }
         (ModuleSource::Bundle(bytes), ModuleType::JavaScript) => bundle_modules(rt, &key, bytes, created)?,
         (ModuleSource::Bundle(_), _) => {
             return Err(rt.throw_type_error(&format!("'{key}' is a compiled bundle, not a {ty:?} module")));
+        }
+        (ModuleSource::Bytes(_), ModuleType::JavaScript | ModuleType::Json | ModuleType::Text) => {
+            return Err(rt.throw_type_error(&format!("Module '{key}' is not UTF-8 text (imported at {at})")));
+        }
+        (ModuleSource::Text(text), ModuleType::Json) => {
+            value_module(rt, key.clone(), &ModuleValue::Json(text), created)?
+        }
+        (ModuleSource::Text(text), ModuleType::Text) => {
+            value_module(rt, key.clone(), &ModuleValue::Text(text), created)?
+        }
+        (ModuleSource::Text(text), ModuleType::Bytes) => {
+            value_module(rt, key.clone(), &ModuleValue::Bytes(text.into_bytes()), created)?
+        }
+        (ModuleSource::Bytes(bytes), ModuleType::Bytes) => {
+            value_module(rt, key.clone(), &ModuleValue::Bytes(bytes), created)?
         }
     };
     rt.modules.map.insert((key, ty), m);
     Ok(m)
 }
 
-/// A JSON or text module: its value is made now (JSON parsed, text as a string), and it is
-/// linked and evaluated at once (its default export is the value).
-fn value_module(rt: &mut Runtime, key: String, ty: ModuleType, text: &str) -> JsResult<u32> {
+/// A JSON, text or bytes module: its value is made now (JSON parsed, text as a string,
+/// bytes as a Uint8Array over an immutable ArrayBuffer), and it is linked and evaluated at
+/// once (its default export is the value).
+fn value_module(rt: &mut Runtime, key: String, value: &ModuleValue, created: &mut Vec<u32>) -> JsResult<u32> {
     let mark = rt.handle_mark();
-    let s = rt.new_string(text);
-    rt.root(s);
-    let value = match ty {
-        ModuleType::Json => super::json::parse(rt, Value::UNDEFINED, &[s])?,
-        _ => s,
+    let value = match value {
+        ModuleValue::Json(text) => {
+            let s = rt.new_string(text);
+            rt.root(s);
+            super::json::parse(rt, Value::UNDEFINED, &[s])?
+        }
+        ModuleValue::Text(text) => rt.new_string(text),
+        ModuleValue::Bytes(bytes) => {
+            let buffer = super::array_buffer::new_immutable(rt, bytes)?;
+            rt.root(Value::object(buffer.cast::<JsObject>()));
+            Value::object(super::typed_array::uint8_array_over(rt, buffer.cast(), bytes.len()))
+        }
     };
     rt.root(value);
     let env = rt.heap.alloc_env(Value::UNDEFINED, 1);
@@ -133,7 +153,9 @@ fn value_module(rt: &mut Runtime, key: String, ty: ModuleType, text: &str) -> Js
     record.cycle_root = rt.modules.records.len() as u32;
     rt.modules.records.push(record);
     rt.release_handles(mark);
-    Ok(rt.modules.records.len() as u32 - 1)
+    let m = rt.modules.records.len() as u32 - 1;
+    created.push(m);
+    Ok(m)
 }
 
 /// The modules of a bundle of module code (loaded as `key`): loads the bundle and makes a
@@ -149,28 +171,48 @@ fn bundle_modules(rt: &mut Runtime, key: &str, bytes: Vec<u8>, created: &mut Vec
     }
     let descs = bundle.modules().to_vec();
     let keys: Vec<String> = descs.iter().map(|d| bundle.string(d.key).to_string_lossy()).collect();
-    let values: Vec<Option<(ModuleType, String)>> = descs
+    let values: Result<Vec<Option<ModuleValue>>, ()> = descs
         .iter()
         .map(|d| {
-            let ty = if d.text { ModuleType::Text } else { ModuleType::Json };
-            d.json.map(|t| (ty, bundle.string(t).to_string_lossy()))
+            d.value
+                .map(|(kind, t)| {
+                    let s = bundle.string(t);
+                    match kind {
+                        ValueKind::Json => Ok(ModuleValue::Json(s.to_string_lossy())),
+                        ValueKind::Text => Ok(ModuleValue::Text(s.to_string_lossy())),
+                        // One byte per code unit: a bundle writes such a string with one-byte
+                        // characters.
+                        ValueKind::Bytes => match s {
+                            bytecode::BundleStr::OneByte(bytes) => Ok(ModuleValue::Bytes(bytes.to_vec())),
+                            bytecode::BundleStr::TwoByte(_) => Err(()),
+                        },
+                    }
+                })
+                .transpose()
         })
         .collect();
+    let Ok(values) = values else {
+        let msg = format!("invalid bundle '{key}': a bytes module with characters above 255");
+        return Err(rt.throw_error(ErrorKind::SyntaxError, &msg));
+    };
     let realm = rt.realm;
     let index = rt.load_bundle(bundle, realm);
     let mut entry = None;
     for (i, desc) in descs.iter().enumerate() {
-        let ty = values[i].as_ref().map_or(ModuleType::JavaScript, |v| v.0);
+        let ty = values[i].as_ref().map_or(ModuleType::JavaScript, ModuleValue::module_type);
         // A module already loaded (from another bundle or its source) stays the one.
         if let Some(&m) = rt.modules.map.get(&(keys[i].clone(), ty)) {
             entry.get_or_insert(m);
             continue;
         }
         let m = match &values[i] {
-            Some((ty, text)) => value_module(rt, keys[i].clone(), *ty, text)?,
-            None => module_record(rt, index, desc, keys[i].clone())?,
+            Some(value) => value_module(rt, keys[i].clone(), value, created)?,
+            None => {
+                let m = module_record(rt, index, desc, keys[i].clone())?;
+                created.push(m);
+                m
+            }
         };
-        created.push(m);
         rt.modules.map.insert((keys[i].clone(), ty), m);
         entry.get_or_insert(m);
     }

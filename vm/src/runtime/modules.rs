@@ -49,6 +49,31 @@ pub enum ModuleSource {
     Text(String),
     /// A compiled bundle of module code.
     Bundle(Vec<u8>),
+    /// Bytes that are not UTF-8 text: only an import `with { type: "bytes" }` can load them.
+    Bytes(Vec<u8>),
+}
+
+/// The value of a module that holds one value as its default export (a JSON, text or
+/// bytes module), as a module graph's bundle keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModuleValue {
+    /// `type: "json"`: JSON text, parsed when the module is made.
+    Json(String),
+    /// `type: "text"`: the text itself.
+    Text(String),
+    /// `type: "bytes"`: a Uint8Array over an immutable ArrayBuffer of the bytes.
+    Bytes(Vec<u8>),
+}
+
+impl ModuleValue {
+    /// The module type of a module with this value.
+    pub(crate) fn module_type(&self) -> ModuleType {
+        match self {
+            ModuleValue::Json(_) => ModuleType::Json,
+            ModuleValue::Text(_) => ModuleType::Text,
+            ModuleValue::Bytes(_) => ModuleType::Bytes,
+        }
+    }
 }
 
 /// Who calls `import()`: module code (the value of its module slot) or a script (its file
@@ -106,6 +131,8 @@ pub(crate) enum ModuleType {
     Json,
     /// `type: "text"`: the default export is the source text as a string.
     Text,
+    /// `type: "bytes"`: the default export is a Uint8Array of the file's bytes.
+    Bytes,
 }
 
 impl ModuleType {
@@ -114,6 +141,7 @@ impl ModuleType {
         match value {
             "json" => Some(ModuleType::Json),
             "text" => Some(ModuleType::Text),
+            "bytes" => Some(ModuleType::Bytes),
             _ => None,
         }
     }

@@ -155,6 +155,12 @@ fn new_typed_array(
     rt.heap_mut().alloc_object(view, 0).cast()
 }
 
+/// A %Uint8Array% viewing the `len` bytes of fixed-length `buffer`.
+pub(crate) fn uint8_array_over(rt: &mut Runtime, buffer: Gc<JsObject>, len: usize) -> Gc<JsObject> {
+    let proto = rt.intrinsic(prototype_of(ElementKind::Uint8));
+    new_typed_array(rt, proto, ElementKind::Uint8, buffer, 0, Some(len))
+}
+
 /// 23.2.5.1.6 AllocateTypedArrayBuffer: a new %ArrayBuffer% for `length` elements.
 fn allocate_buffer(rt: &mut Runtime, kind: ElementKind, length: f64) -> JsResult<Gc<JsObject>> {
     let ab = rt.intrinsic(Intrinsic::ArrayBuffer);
