@@ -99,6 +99,11 @@ impl<'l> Checker<'l> {
         }
     }
 
+    /// The source's line table.
+    pub(super) fn lines(&self) -> &'l LineTable {
+        self.lines
+    }
+
     /// Every error found, in source order.
     pub(super) fn finish(mut self) -> Vec<(Span, String)> {
         self.errors.append(&mut self.deferred);

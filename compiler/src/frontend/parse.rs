@@ -29,6 +29,9 @@ pub struct LineTable {
     checkpoints: Vec<(u32, u32)>,
     /// The source text (needed to count UTF-16 units on non-ASCII lines).
     text: String,
+    /// The `for (using x = ...; ...)` heads, as the position of their `using` (or `await`)
+    /// and whether they are `await using` (see `for_using_head`), sorted.
+    for_using: Vec<(u32, bool)>,
 }
 
 impl LineTable {
@@ -84,7 +87,16 @@ impl LineTable {
                 col += ch.len_utf16() as u32;
             }
         }
-        LineTable { starts, ascii, checkpoints, text: source.to_string() }
+        LineTable { starts, ascii, checkpoints, text: source.to_string(), for_using: Vec::new() }
+    }
+
+    /// Whether the `const` declaration at `pos` heading a `for` statement is really a
+    /// `using` declaration (`Some(true)`: `await using`). swc parses `using` declarations
+    /// in blocks and for-of heads but not as the first part of a `for (;;)` head, so those
+    /// are parsed as `const` declarations at the same positions (see `parse_goal`).
+    pub fn for_using(&self, pos: BytePos) -> Option<bool> {
+        let at = pos.0.checked_sub(BASE)?;
+        self.for_using.binary_search_by_key(&at, |&(p, _)| p).ok().map(|i| self.for_using[i].1)
     }
 
     /// The 1-based line and 1-based UTF-16 column of byte offset `offset`.
@@ -199,15 +211,72 @@ fn parse_goal<T>(
     source: &str,
     strict: bool,
     allow: Allow,
-    goal: impl FnOnce(&mut Parser<Lexer<'_>>) -> swc_ecma_parser::PResult<T>,
+    goal: impl Fn(&mut Parser<Lexer<'_>>) -> swc_ecma_parser::PResult<T>,
 ) -> Result<(T, LineTable, Deferred), Vec<Diagnostic>> {
-    let lines = LineTable::new(source);
+    let mut lines = LineTable::new(source);
     let len = u32::try_from(source.len()).ok().filter(|&l| l < u32::MAX - 16);
     let Some(len) = len else {
         return Err(vec![Diagnostic::new("the source file is too large", 1, 1)]);
     };
     super::nesting::check(source, &lines).map_err(|d| vec![d])?;
-    let input = StringInput::new(source, BytePos(BASE), BytePos(BASE + len));
+    let mut text = std::borrow::Cow::Borrowed(source);
+    let (errors, deferred) = loop {
+        let (ast, errors) = run_swc(&text, len, strict, allow, &goal);
+        let (deferred, errors): (Vec<_>, Vec<_>) = errors.into_iter().partition(|e| {
+            matches!(e.kind(), swc_ecma_parser::error::SyntaxError::DeclNotAllowed)
+                && lines.slice(e.span()).starts_with("function")
+        });
+        if let (true, Some(ast)) = (errors.is_empty(), ast) {
+            let deferred = deferred.into_iter().map(|e| (e.span(), e.kind().msg().into_owned())).collect();
+            lines.for_using.sort_unstable();
+            return Ok((ast, lines, deferred));
+        }
+        // swc stops at the binding of `for (using x = ...;;)`: parse again with that `using`
+        // written as `const` (the same length, so every position stays), and remember it.
+        let head = errors.iter().find_map(|e| for_using_head(&text, e.span().lo.0.checked_sub(BASE)? as usize));
+        match head {
+            Some((at, is_await)) if lines.for_using.len() < MAX_FOR_USING => {
+                let t = text.to_mut();
+                if is_await {
+                    // `await using` → `const      `.
+                    let using = at + 5 + t[at + 5..].find("using").expect("for_using_head saw it");
+                    t.replace_range(using..using + 5, "     ");
+                }
+                t.replace_range(at..at + 5, "const");
+                lines.for_using.push((at as u32, is_await));
+            }
+            _ => break (errors, deferred),
+        }
+    };
+    let errors: Vec<_> = errors.into_iter().chain(deferred).collect();
+    let mut diags: Vec<(u32, Diagnostic)> = errors
+        .into_iter()
+        .map(|e| {
+            let span = e.span();
+            let message = e.kind().msg().into_owned();
+            (span.lo.0, lines.diag(span, message))
+        })
+        .collect();
+    diags.sort_by_key(|(pos, _)| *pos);
+    diags.dedup_by(|a, b| a.1 == b.1);
+    if diags.is_empty() {
+        diags.push((0, Diagnostic::new("invalid script", 1, 1)));
+    }
+    Err(diags.into_iter().map(|(_, d)| d).collect())
+}
+
+/// The most `for (using ...;;)` heads one source may have.
+const MAX_FOR_USING: usize = 1000;
+
+/// One parse of `text` (`len` bytes) with swc: the AST if it parsed, and every error.
+fn run_swc<T>(
+    text: &str,
+    len: u32,
+    strict: bool,
+    allow: Allow,
+    goal: &impl Fn(&mut Parser<Lexer<'_>>) -> swc_ecma_parser::PResult<T>,
+) -> (Option<T>, Vec<swc_ecma_parser::error::Error>) {
+    let input = StringInput::new(text, BytePos(BASE), BytePos(BASE + len));
     let syntax = Syntax::Es(EsSyntax {
         allow_return_outside_function: false,
         explicit_resource_management: true,
@@ -226,38 +295,57 @@ fn parse_goal<T>(
     if allow.new_target {
         errors.retain(|e| !matches!(e.kind(), swc_ecma_parser::error::SyntaxError::InvalidNewTarget));
     }
-    let ast = match result {
-        Ok(ast) => Some(ast),
+    match result {
+        Ok(ast) => (Some(ast), errors),
         Err(e) => {
             errors.push(e);
-            None
+            (None, errors)
         }
+    }
+}
+
+/// When `word` ends `s` as a whole word: the text before it.
+fn word_before<'s>(s: &'s str, word: &str) -> Option<&'s str> {
+    let before = s.strip_suffix(word)?;
+    (!before.ends_with(is_ident_char)).then_some(before)
+}
+
+/// Whether `c` may be part of an identifier (or an escape in one).
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$' || c == '\\'
+}
+
+/// When swc reports an error at byte offset `at` of `text` because it took `using` in
+/// `for (using x = ...` (or `await using`, where `await` is a keyword) for an expression, the
+/// offset of that `using` (or `await`) and whether it is `await using`. The binding must
+/// follow `using` on the same line (or it is not a declaration) and be followed by `=` (a
+/// `for (;;)` head, not for-in or for-of); the error position is the parser's, so this is
+/// code, not a comment or a string.
+fn for_using_head(text: &str, at: usize) -> Option<(usize, bool)> {
+    let after = text.get(at..)?;
+    let (before_name, after_name) = if after.starts_with('=') {
+        // `for (using of = ...`: swc took `of` for a for-of and stops at `=`.
+        (word_before(text[..at].trim_end_matches([' ', '\t']), "of")?, after)
+    } else {
+        let name_len = after.find(|c: char| !is_ident_char(c)).unwrap_or(after.len());
+        if name_len == 0 || after.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        (&text[..at], &after[name_len..])
     };
-    let (deferred, errors): (Vec<_>, Vec<_>) = errors.into_iter().partition(|e| {
-        matches!(e.kind(), swc_ecma_parser::error::SyntaxError::DeclNotAllowed)
-            && lines.slice(e.span()).starts_with("function")
-    });
-    if errors.is_empty() {
-        if let Some(ast) = ast {
-            let deferred = deferred.into_iter().map(|e| (e.span(), e.kind().msg().into_owned())).collect();
-            return Ok((ast, lines, deferred));
-        }
+    let rest = after_name.trim_start();
+    if !rest.starts_with('=') || rest.starts_with("==") || rest.starts_with("=>") {
+        return None;
     }
-    let errors: Vec<_> = errors.into_iter().chain(deferred).collect();
-    let mut diags: Vec<(u32, Diagnostic)> = errors
-        .into_iter()
-        .map(|e| {
-            let span = e.span();
-            let message = e.kind().msg().into_owned();
-            (span.lo.0, lines.diag(span, message))
-        })
-        .collect();
-    diags.sort_by_key(|(pos, _)| *pos);
-    diags.dedup_by(|a, b| a.1 == b.1);
-    if diags.is_empty() {
-        diags.push((0, Diagnostic::new("invalid script", 1, 1)));
-    }
-    Err(diags.into_iter().map(|(_, d)| d).collect())
+    let inline_space = |s: &str| s.trim_end_matches([' ', '\t']).len();
+    let before_using = word_before(&before_name[..inline_space(before_name)], "using")?;
+    let (start, before_head) = match word_before(&before_using[..inline_space(before_using)], "await") {
+        Some(before_await) if inline_space(before_using) < before_using.len() => (before_await.len(), before_await),
+        _ => (before_using.len(), before_using),
+    };
+    let before_paren = before_head.trim_end().strip_suffix('(')?;
+    word_before(before_paren.trim_end(), "for")?;
+    Some((start, start != before_using.len()))
 }
 
 #[cfg(test)]
@@ -289,6 +377,23 @@ mod tests {
         let errs = parse_script("var a = 1;\nvar b = ;\n", false).err().expect("error");
         assert_eq!(errs[0].line, 2);
         assert_eq!(errs[0].col, 9);
+    }
+
+    #[test]
+    fn for_using_heads_parse_as_using() {
+        let src = "for (using x = a, y = b; ; ) {}\nfor ( using\tof = c;;) ;";
+        let p = parse_script(src, false).expect("parses");
+        assert_eq!(p.lines.for_using(BytePos(BASE + 5)), Some(false));
+        assert_eq!(p.lines.for_using(BytePos(BASE + src.rfind("using").unwrap() as u32)), Some(false));
+        assert_eq!(p.lines.for_using(BytePos(BASE + 4)), None);
+        let src = "async function f() { for (await  using x = a;;) {} }";
+        let p = parse_script(src, false).expect("parses");
+        assert_eq!(p.lines.for_using(BytePos(BASE + src.find("await").unwrap() as u32)), Some(true));
+        // Not declarations: a line break after `using`, `await` as an identifier, for-in.
+        assert!(parse_script("for (using\nx = a;;) {}", false).is_err());
+        assert!(parse_script("function f() { for (await using x = a;;) {} }", false).is_err());
+        assert!(parse_script("for (using x in a) {}", false).is_err());
+        assert!(parse_script("'for (using x = a;;)'; x(", false).is_err());
     }
 
     #[test]

@@ -1159,6 +1159,10 @@ impl Analyzer<'_> {
                     if v.kind != VarDeclKind::Var {
                         self.enter_for_scope(f.span, v);
                     }
+                    // `for (await using x = ...;;)`: its disposal awaits.
+                    if self.check.lines().for_using(v.span.lo) == Some(true) {
+                        self.note_await();
+                    }
                 }
                 match &f.init {
                     Some(VarDeclOrExpr::VarDecl(v)) => self.walk_var_decl(v),

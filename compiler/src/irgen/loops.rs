@@ -123,13 +123,6 @@ impl<'a> Gen<'a> {
             self.init_tdz(s);
             saved
         });
-        match &f.init {
-            Some(VarDeclOrExpr::VarDecl(v)) => self.gen_var_decl(v),
-            Some(VarDeclOrExpr::Expr(e)) => {
-                self.expr(e);
-            }
-            None => {}
-        }
         // Per-iteration copies only for captured `let` bindings.
         let per_iteration = match (sc, lexical) {
             (Some(s), Some(VarDeclKind::Let)) => self
@@ -138,6 +131,37 @@ impl<'a> Gen<'a> {
                 .map(|irs| (s, irs)),
             _ => None,
         };
+        let using = match &f.init {
+            Some(VarDeclOrExpr::VarDecl(v)) => self.lines.for_using(v.span.lo),
+            _ => None,
+        };
+        match (&f.init, using) {
+            // `for (using x = v; ...)`: the loop's resources are disposed of when it ends
+            // (ForStatement evaluation, DisposeResources of the loop environment).
+            (Some(VarDeclOrExpr::VarDecl(v)), Some(is_await)) => {
+                self.disposing_region(is_await, |g, cap| {
+                    g.using_decls(cap, &v.decls, is_await);
+                    g.gen_for_loop(f, labels, per_iteration);
+                });
+            }
+            (Some(VarDeclOrExpr::VarDecl(v)), None) => {
+                self.gen_var_decl(v);
+                self.gen_for_loop(f, labels, per_iteration);
+            }
+            (Some(VarDeclOrExpr::Expr(e)), _) => {
+                self.expr(e);
+                self.gen_for_loop(f, labels, per_iteration);
+            }
+            (None, _) => self.gen_for_loop(f, labels, per_iteration),
+        }
+        if let Some(saved) = saved {
+            self.exit_scope(saved);
+        }
+    }
+
+    /// The loop of `for (init; test; update) body`, after `init`; `per_iteration` is the
+    /// head's scope and environment when its `let` bindings are copied for each iteration.
+    fn gen_for_loop(&mut self, f: &'a ForStmt, labels: Vec<String>, per_iteration: Option<(ScopeIdx, ir::ScopeId)>) {
         let header = self.new_block();
         let body = self.new_block();
         let latch = self.new_block();
@@ -190,9 +214,6 @@ impl<'a> Gen<'a> {
             self.branch(header);
         }
         self.switch_to(exit);
-        if let Some(saved) = saved {
-            self.exit_scope(saved);
-        }
     }
 
     /// Enters the scope of a `for (let/const x in/of ...)` head, if it has one.
@@ -329,10 +350,10 @@ impl<'a> Gen<'a> {
         self.switch_to(body);
         let head = self.enter_for_head(f.span, &f.left);
         match &f.left {
-            // `for (using x of ...)`: each iteration disposes of its value.
-            ForHead::UsingDecl(u) if !u.is_await && !f.is_await => self.disposing_region(false, |g, cap| {
+            // `for ([await] using x of ...)`: each iteration disposes of its value.
+            ForHead::UsingDecl(u) => self.disposing_region(u.is_await, |g, cap| {
                 if let Some(Pat::Ident(b)) = u.decls.first().map(|d| &d.name) {
-                    g.using_binding(cap, &b.id.sym, v, false);
+                    g.using_binding(cap, &b.id.sym, v, u.is_await);
                 }
                 g.sub_stmt(&f.body);
             }),

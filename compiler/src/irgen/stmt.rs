@@ -231,12 +231,23 @@ impl<'a> Gen<'a> {
     }
 
     /// DisposeResources(cap, completion): normal, or a throw of `error` (then it throws).
+    /// Async disposal awaits the promise the builtin gives, unless there was nothing to
+    /// dispose of (an `await using` never reached): then it gives `undefined` and nothing
+    /// awaits.
     pub(super) fn dispose_resources(&mut self, cap: Value, error: Option<Value>, is_async: bool) {
         let mut args = vec![cap];
         args.extend(error);
         let r = self.call_builtin(BuiltinId::DisposeResources, args);
         if is_async {
+            let undef = self.undef();
+            let none = self.b().binary(ir::BinOp::StrictEq, r, undef);
+            let wait = self.new_block();
+            let done = self.new_block();
+            self.cond_branch(none, done, wait);
+            self.switch_to(wait);
             self.await_value(r);
+            self.branch(done);
+            self.switch_to(done);
         }
     }
 
@@ -246,7 +257,13 @@ impl<'a> Gen<'a> {
             self.unsupported(u.span, "`using` declaration here");
             return;
         };
-        for d in &u.decls {
+        self.using_decls(cap, &u.decls, u.is_await);
+    }
+
+    /// The bindings of a `using` (or `await using`) declaration, adding each value to the
+    /// capability `cap`.
+    pub(super) fn using_decls(&mut self, cap: Value, decls: &'a [VarDeclarator], is_await: bool) {
+        for d in decls {
             self.at(d.span);
             let Pat::Ident(b) = &d.name else { continue };
             let name = b.id.sym.to_string();
@@ -254,7 +271,7 @@ impl<'a> Gen<'a> {
                 Some(init) => self.expr_named(init, Some(&name)),
                 None => self.undef(),
             };
-            self.using_binding(cap, &name, v, u.is_await);
+            self.using_binding(cap, &name, v, is_await);
         }
     }
 

@@ -53,5 +53,40 @@ console.log(log.join(", "));
     order.push("body");
   }
   console.log(order.join(", "));
-  // CHECK-NEXT: body, sync b, async a
+  // (printed after the synchronous code below)
+})();
+// A `for (;;)` head's resources are disposed of when the loop ends, however it ends; a
+// for-of head's at the end of each iteration, `await using` ones awaited.
+log.length = 0;
+for (using a = res("a"), b = res("b"); log.length < 1; log.push("update")) {
+  log.push("body");
+}
+console.log(log.join(", "));
+// CHECK-NEXT: body, update, dispose b, dispose a
+log.length = 0;
+outer: for (using c = res("c"); ; ) {
+  for (;;) break outer;
+}
+try {
+  for (using d = res("d"), e = 5; ; ) {}
+} catch (err) {
+  log.push(err.constructor.name);
+}
+try {
+  for (using i = null; i === null; i = 1) {}
+} catch (err) {
+  log.push(err.constructor.name);
+}
+for (using of = null; ; ) break;
+console.log(log.join(", "), (function () { for (using x = null; ; ) return x; })());
+// CHECK-NEXT: dispose c, dispose d, TypeError, TypeError null
+// CHECK-NEXT: body, sync b, async a
+(async function () {
+  const steps = [];
+  const ares = (n) => ({ async [Symbol.asyncDispose]() { steps.push("adispose " + n); } });
+  for (await using x = ares("x"); steps.length < 1; steps.push("update")) {}
+  for (await using of of [ares("of")]) steps.push("of");
+  for await (using y of [res("y")]) steps.push("y");
+  console.log(steps.join(", "), log.at(-1));
+  // CHECK-NEXT: update, adispose x, of, adispose of, y dispose y
 })();

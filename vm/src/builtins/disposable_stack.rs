@@ -363,11 +363,13 @@ pub(crate) fn add_disposable_resource(rt: &mut Runtime, cap: Value, v: Value, is
     add_value(rt, s, v, if is_async { ASYNC } else { SYNC })
 }
 
-/// `disposeResources(cap[, error])`: throws (sync) or gives a promise (async).
+/// `disposeResources(cap[, error])`: throws (sync) or gives a promise (async). An async
+/// capability that holds no resources (its `await using` declarations were never
+/// evaluated) is disposed of at once, as a sync one: DisposeResources awaits nothing then.
 pub(crate) fn dispose_resources(rt: &mut Runtime, cap: Value, error: Option<Value>) -> JsResult<Value> {
     let s = capability(rt, cap)?;
     let resources = take_resources(rt, s);
-    if rt.heap.get(s).kind == iter_kind::DISPOSABLE_STACK {
+    if rt.heap.get(s).kind == iter_kind::DISPOSABLE_STACK || rt.heap.vec_values(resources).is_empty() {
         dispose_sync(rt, resources, error)?;
         return Ok(Value::UNDEFINED);
     }
