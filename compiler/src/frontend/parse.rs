@@ -281,6 +281,10 @@ fn run_swc<T>(
         allow_return_outside_function: false,
         explicit_resource_management: true,
         import_attributes: true,
+        // Parsed so that IRGen can say they are not supported yet.
+        decorators: true,
+        decorators_before_export: true,
+        auto_accessors: true,
         allow_super_outside_method: allow.super_,
         ..EsSyntax::default()
     });

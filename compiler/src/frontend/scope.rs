@@ -1117,6 +1117,12 @@ impl Analyzer<'_> {
                     if let Some(t) = &case.test {
                         self.walk_expr(t);
                     }
+                    for stmt in &case.cons {
+                        if let Stmt::Decl(Decl::Using(u)) = stmt {
+                            let msg = "`using` declarations are not allowed directly in a case clause";
+                            self.errors.push((u.span, msg.into()));
+                        }
+                    }
                     self.walk_stmts(&case.cons);
                 }
                 self.cur_scope = saved;

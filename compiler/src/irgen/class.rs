@@ -42,7 +42,14 @@ impl<'a> Gen<'a> {
                 return self.undef();
             }
         }
-        if let Some(d) = class.decorators.first() {
+        let member_decorators = class.body.iter().flat_map(|m| match m {
+            ClassMember::ClassProp(p) => &p.decorators[..],
+            ClassMember::PrivateProp(p) => &p.decorators[..],
+            ClassMember::Method(m) => &m.function.decorators[..],
+            ClassMember::PrivateMethod(m) => &m.function.decorators[..],
+            _ => &[],
+        });
+        if let Some(d) = class.decorators.iter().chain(member_decorators).next() {
             self.unsupported(d.span, "decorator");
             return self.undef();
         }

@@ -253,6 +253,7 @@ impl<'a> Gen<'a> {
 
     /// `using x = v` / `await using x = v`: AddDisposableResource, then the binding.
     fn gen_using_decl(&mut self, u: &'a UsingDecl) {
+        // Scope analysis allows `using` only in blocks, function bodies and modules.
         let Some(&cap) = self.fr().disposals.last() else {
             self.unsupported(u.span, "`using` declaration here");
             return;
@@ -488,16 +489,12 @@ impl<'a> Gen<'a> {
             break_depth: depth,
             continue_to: None,
         });
-        // `using` in a case clause would belong to the switch's own capability (not made yet):
-        // hide the enclosing blocks' so that it reports as not supported.
-        let outer_disposals = std::mem::take(&mut self.f().disposals);
         for (i, case) in sw.cases.iter().enumerate() {
             self.switch_to(bodies[i]);
             self.gen_stmts(&case.cons);
             let next = bodies.get(i + 1).copied().unwrap_or(exit);
             self.branch(next);
         }
-        self.f().disposals = outer_disposals;
         self.f().targets.pop();
         if let Some(saved) = saved {
             self.exit_scope(saved);
