@@ -132,8 +132,7 @@ fn inspect_object(rt: &mut Runtime, obj: Gc<JsObject>, depth: usize, seen: &mut 
             return;
         }
         CellKind::Error => {
-            let key = Key::Name(rt.names.stack);
-            if let Some(s) = rt.peek_data(obj, key) {
+            if let Some(s) = rt.error_stack(obj) {
                 if s.is_string() {
                     let text = rt.string_to_rust(s);
                     if depth > 0 {

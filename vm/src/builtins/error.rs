@@ -28,6 +28,8 @@ pub(crate) const BUILTIN: Builtin = Builtin {
 
 pub(crate) const ROWS: &[Row] = rows! {
     ErrorPrototype."toString" => to_string, 0;
+    ErrorPrototype."stack" => stack_getter, 0, getter;
+    ErrorPrototype."stack" => stack_setter, 1, setter;
     Error."captureStackTrace" => capture_stack_trace, 1;
     Error."isError" => is_error, 1;
 };
@@ -255,6 +257,44 @@ fn to_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> 
     Ok(rt.new_string(&s))
 }
 
+/// get Error.prototype.stack: the stack recorded when the error was made.
+fn stack_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
+    // 1-2. The receiver must be an object.
+    if !this.is_object() {
+        return Err(rt.throw_type_error("Error.prototype.stack getter called on a non-object"));
+    }
+    // 3. Without [[ErrorData]]: undefined.
+    let o: Gc<JsObject> = this.gc();
+    if rt.heap().object_kind(o) != CellKind::Error {
+        return Ok(Value::UNDEFINED);
+    }
+    // 4. An implementation-defined string: the header and frames recorded at construction
+    // (an error of another realm has its header only).
+    match rt.error_stack(o) {
+        Some(s) if s.is_string() => Ok(s),
+        _ => {
+            let stack = rt.describe_thrown(this).stack;
+            Ok(rt.new_string(&stack))
+        }
+    }
+}
+
+/// set Error.prototype.stack: an own data property of the receiver.
+fn stack_setter(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    // 1-2. The receiver must be an object; 3. the value a string.
+    if !this.is_object() {
+        return Err(rt.throw_type_error("Error.prototype.stack setter called on a non-object"));
+    }
+    let v = arg(args, 0);
+    if !v.is_string() {
+        return Err(rt.throw_type_error("Error.prototype.stack must be set to a string"));
+    }
+    // 4. SetterThatIgnoresPrototypeProperties(this, %Error.prototype%, "stack", v).
+    let key = Key::Name(rt.names.stack);
+    super::setter_that_ignores_prototype_properties(rt, this, Intrinsic::ErrorPrototype, key, v)?;
+    Ok(Value::UNDEFINED)
+}
+
 /// `Error.captureStackTrace(obj)` (a V8 extension many programs call): defines `stack`.
 fn capture_stack_trace(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let o = arg(args, 0);
@@ -274,6 +314,8 @@ fn capture_stack_trace(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResu
             format!("{}: {}", if e.name.is_empty() { "Error" } else { &e.name }, e.message)
         }
     };
-    rt.attach_stack(obj, &header);
+    let s = rt.stack_string(&header);
+    let key = Key::Name(rt.names.stack);
+    rt.define_data_raw(obj, key, s, WRITABLE | CONFIGURABLE);
     Ok(Value::UNDEFINED)
 }

@@ -285,7 +285,7 @@ fn get_constructor(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResult<
 /// 27.1.4.1.2 set Iterator.prototype.constructor.
 fn set_constructor(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     let key = Key::Name(rt.names.constructor);
-    setter_that_ignores_prototype_properties(rt, this, key, arg(args, 0))?;
+    super::setter_that_ignores_prototype_properties(rt, this, Intrinsic::IteratorPrototype, key, arg(args, 0))?;
     Ok(Value::UNDEFINED)
 }
 
@@ -297,34 +297,8 @@ fn get_to_string_tag(rt: &mut Runtime, _this: Value, _args: &[Value]) -> JsResul
 /// 27.1.4.14.2 set Iterator.prototype[@@toStringTag].
 fn set_to_string_tag(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     let key = Key::Name(rt.symbols.to_string_tag);
-    setter_that_ignores_prototype_properties(rt, this, key, arg(args, 0))?;
+    super::setter_that_ignores_prototype_properties(rt, this, Intrinsic::IteratorPrototype, key, arg(args, 0))?;
     Ok(Value::UNDEFINED)
-}
-
-/// 27.1.4.15 SetterThatIgnoresPrototypeProperties(thisValue, %Iterator.prototype%, p, v).
-fn setter_that_ignores_prototype_properties(rt: &mut Runtime, this: Value, p: Key, v: Value) -> JsResult<()> {
-    // 1. If thisValue is not an Object, throw a TypeError exception.
-    if !this.is_object() {
-        return Err(rt.throw_type_error("Iterator.prototype setter called on a non-object"));
-    }
-    // 2. If SameValue(thisValue, home) is true, throw a TypeError exception.
-    if this == rt.intrinsic(Intrinsic::IteratorPrototype) {
-        return Err(rt.throw_type_error("Cannot assign to this property of Iterator.prototype"));
-    }
-    // 3. Let desc be ? thisValue.[[GetOwnProperty]](p).
-    let o: Gc<JsObject> = this.gc();
-    match rt.get_own_property(o, p)? {
-        // 4. If desc is undefined, perform ? CreateDataPropertyOrThrow(thisValue, p, v).
-        None => rt.create_data_property_or_throw(o, p, v),
-        // 5. Else, perform ? Set(thisValue, p, v, true).
-        Some(_) => {
-            if rt.set(o, p, v, this)? {
-                Ok(())
-            } else {
-                Err(rt.throw_type_error("Cannot assign to a read-only property"))
-            }
-        }
-    }
 }
 
 // ---- The lazy methods --------------------------------------------------------------------------

@@ -570,3 +570,36 @@ pub(crate) fn has_accessor(rt: &mut Runtime, on: Intrinsic, name: &str) -> JsRes
         _ => false,
     })
 }
+
+/// SetterThatIgnoresPrototypeProperties(thisValue, home, p, v): the setter of an accessor
+/// on a prototype that makes an own data property on objects that inherit it.
+pub(crate) fn setter_that_ignores_prototype_properties(
+    rt: &mut Runtime,
+    this: Value,
+    home: Intrinsic,
+    p: Key,
+    v: Value,
+) -> JsResult<()> {
+    // 1. If thisValue is not an Object, throw a TypeError exception.
+    if !this.is_object() {
+        return Err(rt.throw_type_error("The setter was called on a non-object"));
+    }
+    // 2. If SameValue(thisValue, home) is true, throw a TypeError exception.
+    if this == rt.intrinsic(home) {
+        return Err(rt.throw_type_error("Cannot assign to this property of its prototype"));
+    }
+    // 3. Let desc be ? thisValue.[[GetOwnProperty]](p).
+    let o: Gc<JsObject> = this.gc();
+    match rt.get_own_property(o, p)? {
+        // 4. If desc is undefined, perform ? CreateDataPropertyOrThrow(thisValue, p, v).
+        None => rt.create_data_property_or_throw(o, p, v),
+        // 5. Else, perform ? Set(thisValue, p, v, true).
+        Some(_) => {
+            if rt.set(o, p, v, this)? {
+                Ok(())
+            } else {
+                Err(rt.throw_type_error("Cannot assign to a read-only property"))
+            }
+        }
+    }
+}

@@ -4,8 +4,8 @@ use std::fmt;
 
 use super::{ExceptionKind, Intrinsic, Runtime};
 use crate::gc::{CellKind, Gc};
-use crate::object::shape::{CONFIGURABLE, WRITABLE};
-use crate::object::{BigIntCell, JsObject, Key};
+use crate::object::shape::{PropKey, CONFIGURABLE, WRITABLE};
+use crate::object::{BigIntCell, JsObject, Key, Symbol, PRIVATE_SYMBOL};
 use crate::value::{Kind, Value};
 
 /// Frames listed in a `stack` string (V8's default `Error.stackTraceLimit`).
@@ -129,13 +129,44 @@ impl Runtime {
         obj
     }
 
-    /// Defines the `stack` property of error `obj`: `header` followed by the frames.
+    /// Records the stack of error `obj` (what the `Error.prototype.stack` getter gives for
+    /// it): `header` followed by the frames.
     pub(crate) fn attach_stack(&mut self, obj: Gc<JsObject>, header: &str) {
+        let s = self.stack_string(header);
+        let key = self.error_stack_key();
+        self.define_data_raw(obj, Key::Name(key), s, WRITABLE | CONFIGURABLE);
+    }
+
+    /// `header` followed by the frames, as a string value.
+    pub(crate) fn stack_string(&mut self, header: &str) -> Value {
         let mut text = header.to_string();
         text.push_str(&self.stack_trace());
-        let s = self.new_string(&text);
-        let key = self.names.stack;
-        self.define_data_raw(obj, Key::Name(key), s, WRITABLE | CONFIGURABLE);
+        self.new_string(&text)
+    }
+
+    /// The realm's Private Name under which an error object keeps its stack (created on
+    /// first use; scripts never see it).
+    fn error_stack_key(&mut self) -> PropKey {
+        let mut k = self.intrinsic(Intrinsic::ErrorStackKey);
+        if !k.is_symbol() {
+            let desc = self.new_string("[[ErrorStack]]");
+            let mut sym = Symbol::new(desc);
+            sym.header.flags |= PRIVATE_SYMBOL;
+            k = Value::symbol(self.heap.alloc(sym));
+            self.set_intrinsic(Intrinsic::ErrorStackKey, k);
+        }
+        PropKey::from_value(k)
+    }
+
+    /// The stack this realm recorded for error `obj` (see `attach_stack`), if any; an own
+    /// `stack` data property (set by a script or `Error.captureStackTrace`) comes first.
+    pub(crate) fn error_stack(&mut self, obj: Gc<JsObject>) -> Option<Value> {
+        let own = Key::Name(self.names.stack);
+        if let Some(s) = self.peek_data(obj, own) {
+            return Some(s);
+        }
+        let k = self.intrinsic(Intrinsic::ErrorStackKey);
+        k.is_symbol().then(|| self.peek_data(obj, Key::Name(PropKey::from_value(k)))).flatten()
     }
 
     /// "\n    at f (file:line:col)" for each of the innermost JavaScript frames.
@@ -227,7 +258,11 @@ impl Runtime {
                 }
             }
             let is_error = self.heap.object_kind(obj) == CellKind::Error;
-            match self.peek_data(obj, Key::Name(stack_key)) {
+            let stack = match is_error {
+                true => self.error_stack(obj),
+                false => self.peek_data(obj, Key::Name(stack_key)),
+            };
+            match stack {
                 Some(s) if s.is_string() && is_error => {
                     let text = self.string_to_rust(s);
                     // The stack header was written at construction; use the current name

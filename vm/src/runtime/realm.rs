@@ -27,7 +27,7 @@ macro_rules! for_each_intrinsic {
             RangeError, ReferenceError, SyntaxError, EvalError, UriError, AggregateError, Date, RegExp,
             Map, Set, WeakMap, WeakSet, Promise, GeneratorFunction, ThrowTypeError, ArrayProtoValues, FunctionProtoApply,
             ObjectProtoToString, Eval, ArrayIteratorProtoNext, StringIteratorProtoNext,
-            StringProtoIterator, RegExpProtoExec, ArgumentsMapKey,
+            StringProtoIterator, RegExpProtoExec, ArgumentsMapKey, ErrorStackKey,
             Iterator, IteratorHelperPrototype, WrapForValidIteratorPrototype,
             WeakRef, WeakRefPrototype, FinalizationRegistry, FinalizationRegistryPrototype,
             Proxy, ArrayBuffer, ArrayBufferPrototype, SharedArrayBuffer, SharedArrayBufferPrototype, DataView, DataViewPrototype,
