@@ -91,6 +91,11 @@ struct Cli {
     #[arg(long)]
     one_mode: bool,
 
+    /// Run every Nth test only, starting at the Kth (`K/N`, 0 ≤ K < N, in path order): the
+    /// CI's two JIT gates split the suite between them this way.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+
     /// Print every failure with its reason.
     #[arg(short, long)]
     verbose: bool,
@@ -106,6 +111,16 @@ struct Cli {
     /// Internal: the worker's jobs file.
     #[arg(long, hide = true)]
     jobs_file: Option<PathBuf>,
+}
+
+/// `K/N` with 0 ≤ K < N.
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let (k, n) = s.split_once('/').ok_or("expected K/N")?;
+    let (k, n) = (k.parse::<usize>().map_err(|e| e.to_string())?, n.parse::<usize>().map_err(|e| e.to_string())?);
+    if k >= n {
+        return Err("K must be less than N".into());
+    }
+    Ok((k, n))
 }
 
 fn engine_config(cli: &Cli) -> engine::EngineConfig {
@@ -252,7 +267,10 @@ fn main() -> ExitCode {
     }
     let start = Instant::now();
     let commit = std::fs::read_to_string(root.join("COMMIT")).map(|s| s.trim().to_string()).unwrap_or_default();
-    let tests = discover::find_tests(&root, &cli.filters);
+    let mut tests = discover::find_tests(&root, &cli.filters);
+    if let Some((k, n)) = cli.shard {
+        tests = tests.into_iter().skip(k).step_by(n).collect();
+    }
     if tests.is_empty() {
         eprintln!("test262-runner: no tests match {:?} under {}", cli.filters, root.join("test").display());
         return ExitCode::from(2);
