@@ -3,7 +3,9 @@
 //! The source is handed to swc as a `StringInput` starting at `BytePos(1)` (swc reserves
 //! position 0 for dummy spans), so a position `p` is the byte offset `p - 1`. Both the fatal
 //! error and the recovered errors swc collects become diagnostics; a script with any error
-//! is rejected.
+//! is rejected, except for a few forms swc (47) rejects that are JavaScript: those are
+//! parsed again written as forms of the same length that it accepts, and the line table
+//! says where they are (see `Fix`).
 
 use swc_common::{input::StringInput, BytePos, Span, Spanned};
 use swc_ecma_ast::{EsVersion, Module, Script};
@@ -30,8 +32,13 @@ pub struct LineTable {
     /// The source text (needed to count UTF-16 units on non-ASCII lines).
     text: String,
     /// The `for (using x = ...; ...)` heads, as the position of their `using` (or `await`)
-    /// and whether they are `await using` (see `for_using_head`), sorted.
+    /// and whether they are `await using` (see `Fix::ForUsing`), sorted.
     for_using: Vec<(u32, bool)>,
+    /// The calls that are assignment targets, by position (see `Fix::CallTarget`), sorted.
+    call_targets: Vec<u32>,
+    /// The initializers of `for (var x = init in obj)` heads, by the position of their `var`
+    /// (see `Fix::ForInInit`), sorted.
+    for_in_inits: Vec<(u32, Box<swc_ecma_ast::Expr>)>,
 }
 
 impl LineTable {
@@ -87,16 +94,41 @@ impl LineTable {
                 col += ch.len_utf16() as u32;
             }
         }
-        LineTable { starts, ascii, checkpoints, text: source.to_string(), for_using: Vec::new() }
+        LineTable {
+            starts,
+            ascii,
+            checkpoints,
+            text: source.to_string(),
+            for_using: Vec::new(),
+            call_targets: Vec::new(),
+            for_in_inits: Vec::new(),
+        }
     }
 
     /// Whether the `const` declaration at `pos` heading a `for` statement is really a
     /// `using` declaration (`Some(true)`: `await using`). swc parses `using` declarations
     /// in blocks and for-of heads but not as the first part of a `for (;;)` head, so those
-    /// are parsed as `const` declarations at the same positions (see `parse_goal`).
+    /// are parsed as `const` declarations at the same positions (see `Fix::ForUsing`).
     pub fn for_using(&self, pos: BytePos) -> Option<bool> {
         let at = pos.0.checked_sub(BASE)?;
         self.for_using.binary_search_by_key(&at, |&(p, _)| p).ok().map(|i| self.for_using[i].1)
+    }
+
+    /// Whether the member expression at `pos` is really a call that is an assignment target
+    /// (`f() = 1`, which sloppy code evaluates and then throws a ReferenceError for): swc
+    /// rejects those, so they are parsed as `f[...]` (or `f.$` without arguments) at the
+    /// same positions (see `parse_goal`).
+    pub fn call_target(&self, pos: BytePos) -> bool {
+        pos.0.checked_sub(BASE).is_some_and(|at| self.call_targets.binary_search(&at).is_ok())
+    }
+
+    /// The initializer of the `for (var x = init in obj)` head whose `var` is at `pos`
+    /// (Annex B, sloppy code only): swc takes `init in obj` for the initializer, so the head
+    /// is parsed without it and the initializer on its own (see `Fix::ForInInit`).
+    pub fn for_in_init(&self, pos: BytePos) -> Option<&swc_ecma_ast::Expr> {
+        let at = pos.0.checked_sub(BASE)?;
+        let i = self.for_in_inits.binary_search_by_key(&at, |(p, _)| *p).ok()?;
+        Some(&self.for_in_inits[i].1)
     }
 
     /// The 1-based line and 1-based UTF-16 column of byte offset `offset`.
@@ -220,34 +252,44 @@ fn parse_goal<T>(
     };
     super::nesting::check(source, &lines).map_err(|d| vec![d])?;
     let mut text = std::borrow::Cow::Borrowed(source);
-    let (errors, deferred) = loop {
-        let (ast, errors) = run_swc(&text, len, strict, allow, &goal);
-        let (deferred, errors): (Vec<_>, Vec<_>) = errors.into_iter().partition(|e| {
+    let split = |errors: Vec<swc_ecma_parser::error::Error>| -> (Vec<_>, Vec<_>) {
+        errors.into_iter().partition(|e| {
             matches!(e.kind(), swc_ecma_parser::error::SyntaxError::DeclNotAllowed)
                 && lines.slice(e.span()).starts_with("function")
-        });
-        if let (true, Some(ast)) = (errors.is_empty(), ast) {
-            let deferred = deferred.into_iter().map(|e| (e.span(), e.kind().msg().into_owned())).collect();
-            lines.for_using.sort_unstable();
-            return Ok((ast, lines, deferred));
-        }
-        // swc stops at the binding of `for (using x = ...;;)`: parse again with that `using`
-        // written as `const` (the same length, so every position stays), and remember it.
-        let head = errors.iter().find_map(|e| for_using_head(&text, e.span().lo.0.checked_sub(BASE)? as usize));
-        match head {
-            Some((at, is_await)) if lines.for_using.len() < MAX_FOR_USING => {
-                let t = text.to_mut();
-                if is_await {
-                    // `await using` → `const      `.
-                    let using = at + 5 + t[at + 5..].find("using").expect("for_using_head saw it");
-                    t.replace_range(using..using + 5, "     ");
-                }
-                t.replace_range(at..at + 5, "const");
-                lines.for_using.push((at as u32, is_await));
-            }
-            _ => break (errors, deferred),
-        }
+        })
     };
+    let (mut ast, all) = run_swc(&text, len, strict, allow, &goal);
+    let (mut deferred, mut errors) = split(all);
+    let mut fixes = Vec::new();
+    // Forms swc rejects that are JavaScript (see `Fix`): parse again with the form rewritten
+    // to one of the same length (so every position stays), as long as that gets the parser
+    // past it, and remember where.
+    while !errors.is_empty() && fixes.len() < MAX_FIXES {
+        let Some(fix) = errors.iter().find_map(|e| Fix::find(&text, e)) else { break };
+        let mut fixed = text.clone().into_owned();
+        fix.apply(&mut fixed);
+        let (again, all) = run_swc(&fixed, len, strict, allow, &goal);
+        let (again_deferred, again_errors) = split(all);
+        if again_errors.iter().any(|e| (e.span().lo.0.saturating_sub(BASE) as usize) < fix.end()) {
+            break;
+        }
+        (text, ast, deferred, errors) = (std::borrow::Cow::Owned(fixed), again, again_deferred, again_errors);
+        fixes.push(fix);
+    }
+    if let (true, Some(ast)) = (errors.is_empty(), ast) {
+        for fix in fixes {
+            match fix {
+                Fix::ForUsing { at, is_await } => lines.for_using.push((at as u32, is_await)),
+                Fix::CallTarget { at, .. } => lines.call_targets.push(at as u32),
+                Fix::ForInInit { var_at, init, .. } => lines.for_in_inits.push((var_at as u32, init)),
+            }
+        }
+        lines.for_using.sort_unstable();
+        lines.call_targets.sort_unstable();
+        lines.for_in_inits.sort_unstable_by_key(|(p, _)| *p);
+        let deferred = deferred.into_iter().map(|e| (e.span(), e.kind().msg().into_owned())).collect();
+        return Ok((ast, lines, deferred));
+    }
     let errors: Vec<_> = errors.into_iter().chain(deferred).collect();
     let mut diags: Vec<(u32, Diagnostic)> = errors
         .into_iter()
@@ -265,8 +307,181 @@ fn parse_goal<T>(
     Err(diags.into_iter().map(|(_, d)| d).collect())
 }
 
-/// The most `for (using ...;;)` heads one source may have.
-const MAX_FOR_USING: usize = 1000;
+/// The most rewritten forms one source may have.
+const MAX_FIXES: usize = 1000;
+
+/// A form swc 47 rejects that is JavaScript, rewritten to one it parses, of the same length.
+#[derive(Clone, Debug)]
+enum Fix {
+    /// `for (using x = v; ...)`, `for (await using x = v; ...)` (swc parses `using` in blocks
+    /// and for-of heads only): the `using` (or `await`) at byte `at` is written as `const`
+    /// (`await using` as `const      `); the line table remembers it (`for_using`).
+    ForUsing { at: usize, is_await: bool },
+    /// A call as the target of `=`, a compound assignment, `++`/`--` or a for-in/of head
+    /// (Annex B's runtime errors for function call assignment targets): the call at byte
+    /// `at` has its parentheses at `open` and `close`, written as `[` `]` (`f(a, b)` →
+    /// `f[a, b]`) or, without arguments, as `.$` (`f()` → `f.$`); the line table remembers
+    /// it (`call_target`).
+    CallTarget { at: usize, open: usize, close: usize, empty: bool },
+    /// `for (var x = init in obj)` (Annex B): swc lets the initializer take `in obj`. The
+    /// ` = init` from `eq` to the `in` at `in_at` is blanked out, and the initializer, parsed
+    /// on its own, is kept by the position `var_at` of the `var` (`for_in_init`).
+    ForInInit { var_at: usize, eq: usize, in_at: usize, init: Box<swc_ecma_ast::Expr> },
+}
+
+impl Fix {
+    /// The fix for swc's error `e` in `text`, if it is one of these forms.
+    fn find(text: &str, e: &swc_ecma_parser::error::Error) -> Option<Fix> {
+        use swc_ecma_parser::error::SyntaxError as E;
+        let lo = e.span().lo.0.checked_sub(BASE)? as usize;
+        if let Some((at, is_await)) = for_using_head(text, lo) {
+            return Some(Fix::ForUsing { at, is_await });
+        }
+        if let Some(fix) = for_in_init(text, lo) {
+            return Some(fix);
+        }
+        match e.kind() {
+            E::TS2406 | E::InvalidAssignTarget | E::NotSimpleAssign => {
+                let hi = e.span().hi.0.checked_sub(BASE)? as usize;
+                call_target(text, lo, hi)
+            }
+            _ => None,
+        }
+    }
+
+    fn apply(&self, text: &mut String) {
+        match *self {
+            Fix::ForUsing { at, is_await } => {
+                if is_await {
+                    let using = at + 5 + text[at + 5..].find("using").expect("for_using_head saw it");
+                    text.replace_range(using..using + 5, "     ");
+                }
+                text.replace_range(at..at + 5, "const");
+            }
+            Fix::CallTarget { open, close, empty, .. } => {
+                let (o, c) = if empty { (".", "$") } else { ("[", "]") };
+                text.replace_range(close..close + 1, c);
+                text.replace_range(open..open + 1, o);
+            }
+            Fix::ForInInit { eq, in_at, .. } => text.replace_range(eq..in_at, &" ".repeat(in_at - eq)),
+        }
+    }
+
+    /// Where the rewritten text ends: a fix that works gets the parser past it.
+    fn end(&self) -> usize {
+        match *self {
+            Fix::ForUsing { at, .. } => at + 5,
+            Fix::CallTarget { close, .. } => close + 1,
+            Fix::ForInInit { in_at, .. } => in_at,
+        }
+    }
+}
+
+/// `text`, which starts at byte `at` of the source, parsed as one whole expression.
+fn parse_expr_at(text: &str, at: usize) -> Option<Box<swc_ecma_ast::Expr>> {
+    let len = u32::try_from(text.len()).ok()?;
+    let start = BASE + u32::try_from(at).ok()?;
+    let input = StringInput::new(text, BytePos(start), BytePos(start + len));
+    let mut parser = Parser::new_from(Lexer::new(Syntax::Es(EsSyntax::default()), EsVersion::latest(), input, None));
+    let expr = parser.parse_expr().ok()?;
+    let whole = expr.span().hi.0 == start + len - (text.len() - text.trim_end().len()) as u32;
+    (parser.take_errors().is_empty() && whole).then_some(expr)
+}
+
+/// When swc's error at byte `lo` of `text` is inside a `for (var x = init in obj)` head:
+/// the fix that blanks out ` = init`. The initializer ends at the first `in` outside
+/// brackets (Initializer[~In]), found with swc's lexer, and must parse as an expression.
+fn for_in_init(text: &str, lo: usize) -> Option<Fix> {
+    // The nearest `for ( var x =` before the error.
+    let mut search = &text[..lo.min(text.len())];
+    let (var_at, eq) = loop {
+        let f = search.rfind("for")?;
+        if lo - f > 100_000 {
+            return None;
+        }
+        search = &text[..f];
+        if let Some(found) = var_head(text, f) {
+            break found;
+        }
+    };
+    // The first `in` outside brackets after `=`.
+    let rest = &text[eq + 1..];
+    let len = u32::try_from(rest.len()).ok()?;
+    let start = BASE + u32::try_from(eq + 1).ok()?;
+    let input = StringInput::new(rest, BytePos(start), BytePos(start + len));
+    let lexer = Lexer::new(Syntax::Es(EsSyntax::default()), EsVersion::latest(), input, None);
+    // Tokens are told apart by their text (strings and templates keep their quotes).
+    let mut depth = 0usize;
+    let mut in_at = None;
+    for t in lexer.take(100_000) {
+        let (tlo, thi) = ((t.span.lo.0 - BASE) as usize, (t.span.hi.0 - BASE) as usize);
+        match text.get(tlo..thi).unwrap_or("") {
+            "(" | "[" | "{" | "${" => depth += 1,
+            ")" | "]" | "}" if depth == 0 => return None,
+            ")" | "]" | "}" => depth -= 1,
+            ";" if depth == 0 => return None,
+            "in" if depth == 0 => {
+                in_at = Some(tlo);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let in_at = in_at?;
+    let init = parse_expr_at(&text[eq + 1..in_at], eq + 1)?;
+    Some(Fix::ForInInit { var_at, eq, in_at, init })
+}
+
+/// When `for` at byte `f` of `text` starts `for ( var x =`: the offsets of `var` and `=`.
+fn var_head(text: &str, f: usize) -> Option<(usize, usize)> {
+    word_before(&text[..f + 3], "for")?;
+    let after_for = &text[f + 3..];
+    let paren = after_for.trim_start().strip_prefix('(')?;
+    let after_paren = paren.trim_start();
+    let var_at = text.len() - after_paren.len();
+    let after_var = after_paren.strip_prefix("var")?;
+    if !after_var.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let name = after_var.trim_start();
+    let name_len = name.find(|c: char| !is_ident_char(c)).unwrap_or(name.len());
+    if name_len == 0 {
+        return None;
+    }
+    let after_name = name[name_len..].trim_start();
+    if !after_name.starts_with('=') || after_name.starts_with("==") || after_name.starts_with("=>") {
+        return None;
+    }
+    Some((var_at, text.len() - after_name.len()))
+}
+
+/// When `text[lo..hi]`, which swc rejects as an assignment target, is a call `f(args)` that
+/// is the target of `=`, a compound assignment (not a logical one), `++`/`--` or a for-in/of
+/// head: the fix that writes it as a member expression. Arguments with spread or a trailing
+/// comma are not rewritten.
+fn call_target(text: &str, lo: usize, hi: usize) -> Option<Fix> {
+    let target = text.get(lo..hi)?;
+    if !target.ends_with(')') {
+        return None;
+    }
+    let after = text[hi..].trim_start();
+    if ["&&=", "||=", "??="].iter().any(|op| after.starts_with(op)) {
+        return None;
+    }
+    let expr = parse_expr_at(target, lo)?;
+    let swc_ecma_ast::Expr::Call(call) = &*expr else { return None };
+    let swc_ecma_ast::Callee::Expr(callee) = &call.callee else { return None };
+    if call.args.iter().any(|a| a.spread.is_some()) {
+        return None;
+    }
+    let callee_end = (callee.span().hi.0 - BASE) as usize;
+    let open = callee_end + text[callee_end..hi].find('(')?;
+    let first_arg = call.args.first().map_or(hi - 1, |a| (a.expr.span().lo.0 - BASE) as usize);
+    if open >= first_arg {
+        return None;
+    }
+    Some(Fix::CallTarget { at: lo, open, close: hi - 1, empty: call.args.is_empty() })
+}
 
 /// One parse of `text` (`len` bytes) with swc: the AST if it parsed, and every error.
 fn run_swc<T>(
@@ -398,6 +613,21 @@ mod tests {
         assert!(parse_script("function f() { for (await using x = a;;) {} }", false).is_err());
         assert!(parse_script("for (using x in a) {}", false).is_err());
         assert!(parse_script("'for (using x = a;;)'; x(", false).is_err());
+    }
+
+    #[test]
+    fn call_targets_parse_as_members() {
+        let src = "f(a, b) = 1; o.m() += 2; g()++; for (h(x) in y) ;";
+        let p = parse_script(src, false).expect("parses");
+        for (call, expected) in [("f(", true), ("o.m(", true), ("g(", true), ("h(", true), ("a,", false)] {
+            let at = BASE + src.find(call).unwrap() as u32;
+            assert_eq!(p.lines.call_target(BytePos(at)), expected, "{call}");
+        }
+        assert_eq!(p.lines.slice(p.script.span), src, "the line table keeps the source text");
+        // Not rewritten: logical assignment, optional calls, spread and `new`.
+        for bad in ["f() &&= 1", "f?.() = 1", "f(...a) = 1", "new F() = 1", "f(a,) = 1"] {
+            assert!(parse_script(bad, false).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -1245,7 +1245,13 @@ impl Analyzer<'_> {
         }
         self.walk_expr(right);
         match left {
-            ForHead::VarDecl(v) => self.walk_var_decl(v),
+            ForHead::VarDecl(v) => {
+                self.walk_var_decl(v);
+                let lines = self.check.lines();
+                if let Some(init) = lines.for_in_init(v.span.lo) {
+                    self.walk_expr(init);
+                }
+            }
             ForHead::UsingDecl(u) => {
                 for d in &u.decls {
                     self.walk_pat(&d.name);

@@ -47,6 +47,9 @@ fn compound_op(op: AssignOp) -> Option<BinOp> {
 
 impl<'a> Gen<'a> {
     fn member_lref(&mut self, m: &'a MemberExpr, convert_key: bool) -> LRef {
+        if self.lines.call_target(m.span.lo) {
+            return self.call_target_lref(m);
+        }
         let obj = self.expr(&m.obj);
         if let MemberProp::PrivateName(p) = &m.prop {
             return LRef::Private { obj, name: p.clone() };
@@ -59,6 +62,32 @@ impl<'a> Gen<'a> {
             key = self.emit(Opcode::ToPropertyKey, vec![key], Imm::None);
         }
         LRef::Member { obj, key }
+    }
+
+    /// A call as the target of `=`, a compound assignment, `++`/`--` or a for-in/of head,
+    /// which the parser gives as a member expression (see `LineTable::call_target`): the
+    /// callee is `m.obj` and the arguments are in `m.prop` (`f[a, b]` for `f(a, b)`, `f.$`
+    /// for `f()`). Sloppy code makes the call, then throws a ReferenceError (Annex B, Runtime
+    /// Errors for Function Call Assignment Targets); in strict code it is an early error.
+    fn call_target_lref(&mut self, m: &'a MemberExpr) -> LRef {
+        let dead = LRef::Name(String::new());
+        if self.strict() {
+            let d = self.lines.diag(m.span, "Invalid left-hand side in assignment".to_string());
+            self.diags.push(d);
+            return dead;
+        }
+        let (f, this) = self.callee_and_this(&m.obj);
+        let args = match &m.prop {
+            MemberProp::Computed(c) => match &*c.expr {
+                Expr::Seq(s) => s.exprs.iter().map(|e| self.expr(e)).collect(),
+                e => vec![self.expr(e)],
+            },
+            _ => Vec::new(),
+        };
+        self.at(m.span);
+        self.do_call(f, this, super::expr::Args::List(args));
+        self.throw_error(ErrorKind::ReferenceError, "Invalid left-hand side in assignment");
+        dead
     }
 
     /// The reference of identifier `name` (resolved now when `with` objects are involved).

@@ -245,14 +245,19 @@ impl<'a> Gen<'a> {
 
     pub(super) fn gen_for_in(&mut self, f: &'a ForInStmt) {
         let labels = self.take_labels();
-        // Annex B: `for (var x = init in obj)` assigns init first.
+        // Annex B: `for (var x = init in obj)` assigns init first (sloppy code only; the
+        // parser keeps such an initializer apart, see `LineTable::for_in_init`).
         if let ForHead::VarDecl(v) = &f.left {
-            if v.kind == VarDeclKind::Var {
-                if let Some(d) = v.decls.first() {
-                    if let Some(init) = &d.init {
-                        let val = self.expr(init);
-                        self.bind_pattern(&d.name, val, Mode::Init);
+            let lines = self.lines;
+            if let (VarDeclKind::Var, Some(d)) = (v.kind, v.decls.first()) {
+                let init = d.init.as_deref().or_else(|| lines.for_in_init(v.span.lo));
+                if let Some(init) = init {
+                    if self.strict() {
+                        let msg = "for-in loop variable declaration may not have an initializer".to_string();
+                        self.diags.push(lines.diag(d.span, msg));
                     }
+                    let val = self.expr(init);
+                    self.bind_pattern(&d.name, val, Mode::Init);
                 }
             }
         }

@@ -13,6 +13,7 @@
 //! receives is read, as the specification orders it.
 
 use ir::{BinOp, Imm, Opcode, Value};
+use swc_common::Spanned;
 use swc_ecma_ast::*;
 
 use super::assign::LRef;
@@ -84,6 +85,12 @@ impl<'a> Gen<'a> {
     /// value is read).
     fn early_target(&mut self, target: &'a Pat, mode: Mode) -> Option<LRef> {
         match (mode, target) {
+            // A call is no destructuring target, not even in sloppy code.
+            (Mode::Assign, Pat::Expr(e)) if matches!(&**e, Expr::Member(m) if self.lines.call_target(m.span.lo)) => {
+                let d = self.lines.diag(target.span(), "Invalid destructuring assignment target".to_string());
+                self.diags.push(d);
+                None
+            }
             (Mode::Assign, Pat::Expr(e)) if !matches!(&**e, Expr::Ident(_)) => self.lref_expr(e, false),
             _ => None,
         }
