@@ -15,21 +15,13 @@ use super::{Intrinsic, JsResult, Runtime};
 use crate::gc::{CellKind, Gc};
 use crate::object::property::PropertyDescriptor;
 use crate::object::shape::{PropKey, WRITABLE};
-use crate::object::{JsObject, Key, Symbol, PRIVATE_SYMBOL};
+use crate::object::{JsObject, Key};
 use crate::value::Value;
 
 impl Runtime {
-    /// The realm's Private Name for parameter maps (created on first use).
+    /// The realm's Private Name for parameter maps.
     fn arguments_map_key(&mut self) -> PropKey {
-        let mut k = self.intrinsic(Intrinsic::ArgumentsMapKey);
-        if !k.is_symbol() {
-            let desc = self.new_string("[[ParameterMap]]");
-            let mut sym = Symbol::new(desc);
-            sym.header.flags |= PRIVATE_SYMBOL;
-            k = Value::symbol(self.heap.alloc(sym));
-            self.set_intrinsic(Intrinsic::ArgumentsMapKey, k);
-        }
-        PropKey::from_value(k)
+        self.realm_private_name(Intrinsic::ArgumentsMapKey, "[[ParameterMap]]")
     }
 
     /// The parameter map of arguments object `obj`, if it has one.

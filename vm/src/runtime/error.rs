@@ -5,7 +5,7 @@ use std::fmt;
 use super::{ExceptionKind, Intrinsic, Runtime};
 use crate::gc::{CellKind, Gc};
 use crate::object::shape::{PropKey, CONFIGURABLE, WRITABLE};
-use crate::object::{BigIntCell, JsObject, Key, Symbol, PRIVATE_SYMBOL};
+use crate::object::{BigIntCell, JsObject, Key};
 use crate::value::{Kind, Value};
 
 /// Frames listed in a `stack` string (V8's default `Error.stackTraceLimit`).
@@ -133,7 +133,8 @@ impl Runtime {
     /// it): `header` followed by the frames.
     pub(crate) fn attach_stack(&mut self, obj: Gc<JsObject>, header: &str) {
         let s = self.stack_string(header);
-        let key = self.error_stack_key();
+        // The realm's Private Name for an error's stack.
+        let key = self.realm_private_name(Intrinsic::ErrorStackKey, "[[ErrorStack]]");
         self.define_data_raw(obj, Key::Name(key), s, WRITABLE | CONFIGURABLE);
     }
 
@@ -142,20 +143,6 @@ impl Runtime {
         let mut text = header.to_string();
         text.push_str(&self.stack_trace());
         self.new_string(&text)
-    }
-
-    /// The realm's Private Name under which an error object keeps its stack (created on
-    /// first use; scripts never see it).
-    fn error_stack_key(&mut self) -> PropKey {
-        let mut k = self.intrinsic(Intrinsic::ErrorStackKey);
-        if !k.is_symbol() {
-            let desc = self.new_string("[[ErrorStack]]");
-            let mut sym = Symbol::new(desc);
-            sym.header.flags |= PRIVATE_SYMBOL;
-            k = Value::symbol(self.heap.alloc(sym));
-            self.set_intrinsic(Intrinsic::ErrorStackKey, k);
-        }
-        PropKey::from_value(k)
     }
 
     /// The stack this realm recorded for error `obj` (see `attach_stack`), if any; an own

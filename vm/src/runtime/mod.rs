@@ -454,6 +454,20 @@ impl Runtime {
         self.realms[r].intrinsics[i as usize] = v;
     }
 
+    /// The realm's Private Name kept as intrinsic `i` (a property key scripts never see,
+    /// described as `desc`), made on first use.
+    pub(crate) fn realm_private_name(&mut self, i: Intrinsic, desc: &str) -> crate::object::shape::PropKey {
+        let mut k = self.intrinsic(i);
+        if !k.is_symbol() {
+            let desc = self.new_string(desc);
+            let mut sym = crate::object::Symbol::new(desc);
+            sym.header.flags |= crate::object::PRIVATE_SYMBOL;
+            k = Value::symbol(self.heap.alloc(sym));
+            self.set_intrinsic(i, k);
+        }
+        crate::object::shape::PropKey::from_value(k)
+    }
+
     /// The current realm, to change.
     #[inline(always)]
     pub(crate) fn realm_mut(&mut self) -> &mut Realm {
