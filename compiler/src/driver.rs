@@ -391,6 +391,27 @@ mod tests {
     }
 
     #[test]
+    fn catastrophic_backtracking_can_be_interrupted() {
+        // Exponential work inside one match attempt: the matcher polls the interrupt as it
+        // backtracks. The time from the interrupt to the script's end is printed (run with
+        // --nocapture), not asserted.
+        let src = "/(a+)+b/.test('a'.repeat(40))";
+        let bytes = compile(src, "t.js", &CompileOptions::default()).unwrap();
+        let mut rt = vm::Runtime::new(vm::RuntimeOptions::default());
+        let h = rt.interrupt_handle();
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            h.interrupt();
+            std::time::Instant::now()
+        });
+        let r = rt.run_bundle(bytes);
+        let stopped = std::time::Instant::now();
+        let asked = t.join().unwrap();
+        assert!(r.unwrap_err().interrupted);
+        println!("stopped {:?} after the interrupt", stopped.saturating_duration_since(asked));
+    }
+
+    #[test]
     fn loops_in_natives_over_huge_array_likes_can_be_interrupted() {
         for src in [
             "Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1)",

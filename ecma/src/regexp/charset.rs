@@ -1,11 +1,7 @@
-//! Character sets as sorted ranges, the built-in class escapes (`\d`, `\s`, `\w`) and the
-//! legacy (non-Unicode) case folding of 22.2.2.7.3 Canonicalize.
+//! Character sets as sorted ranges and the built-in class escapes (`\d`, `\s`, `\w`).
 //!
 //! A "character" here is a code unit in legacy mode and a code point in Unicode mode; the
 //! set does not care, it only holds `u32` values.
-
-use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// The largest code point.
 pub(super) const MAX_CODE_POINT: u32 = 0x10FFFF;
@@ -43,11 +39,6 @@ impl CharSet {
         self.ranges.is_empty()
     }
 
-    /// Number of ranges (not characters).
-    pub(super) fn range_count(&self) -> usize {
-        self.ranges.len()
-    }
-
     pub(super) fn contains(&self, c: u32) -> bool {
         self.ranges
             .binary_search_by(|&(lo, hi)| {
@@ -81,9 +72,55 @@ impl CharSet {
     }
 
     pub(super) fn add_set(&mut self, other: &CharSet) {
-        for &(lo, hi) in &other.ranges {
-            self.add_range(lo, hi);
+        if other.ranges.len() <= 4 {
+            for &(lo, hi) in &other.ranges {
+                self.add_range(lo, hi);
+            }
+            return;
         }
+        // Merge the two sorted lists, joining ranges that overlap or touch.
+        let mut all: Vec<(u32, u32)> = Vec::with_capacity(self.ranges.len() + other.ranges.len());
+        let (a, b) = (&self.ranges, &other.ranges);
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let next = if j == b.len() || (i < a.len() && a[i].0 <= b[j].0) {
+                i += 1;
+                a[i - 1]
+            } else {
+                j += 1;
+                b[j - 1]
+            };
+            match all.last_mut() {
+                Some(last) if next.0 <= last.1.saturating_add(1) => last.1 = last.1.max(next.1),
+                _ => all.push(next),
+            }
+        }
+        self.ranges = all;
+    }
+
+    /// The characters in both sets.
+    pub(super) fn intersect(&self, other: &CharSet) -> CharSet {
+        let (a, b) = (&self.ranges, &other.ranges);
+        let (mut i, mut j) = (0, 0);
+        let mut out = Vec::new();
+        while i < a.len() && j < b.len() {
+            let lo = a[i].0.max(b[j].0);
+            let hi = a[i].1.min(b[j].1);
+            if lo <= hi {
+                out.push((lo, hi));
+            }
+            if a[i].1 < b[j].1 {
+                i += 1;
+            } else {
+                j += 1;
+            }
+        }
+        CharSet { ranges: out }
+    }
+
+    /// The characters of `self` not in `other`.
+    pub(super) fn subtract(&self, other: &CharSet) -> CharSet {
+        self.intersect(&other.complement(MAX_CODE_POINT))
     }
 
     /// The complement within `0..=max`.
@@ -106,6 +143,7 @@ impl CharSet {
     }
 
     /// Iterates over every character (use on small sets only).
+    #[cfg(test)]
     pub(super) fn chars(&self) -> impl Iterator<Item = u32> + '_ {
         self.ranges.iter().flat_map(|&(lo, hi)| lo..=hi)
     }
@@ -149,107 +187,6 @@ pub(super) fn line_terminator_set() -> CharSet {
     CharSet::from_ranges(&[(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)])
 }
 
-/// Legacy case folding: the equivalence classes of code units under Canonicalize with
-/// ignoreCase and neither Unicode flag, keeping only the classes with two or more members.
-struct LegacyFold {
-    /// Class index of each code unit that shares its canonical value with another one.
-    class_of: HashMap<u16, usize>,
-    /// Members of each class, sorted.
-    classes: Vec<Vec<u16>>,
-    /// Every code unit that appears in some class, sorted.
-    members: Vec<u16>,
-}
-
-/// 22.2.2.7.3 Canonicalize (rer, ch) with rer.[[IgnoreCase]] true and HasEitherUnicodeFlag
-/// false: the single-code-unit full uppercase of `ch`, unless that maps a non-ASCII unit to
-/// an ASCII one.
-fn canonicalize_legacy(ch: u16) -> u16 {
-    // 1-2. Surrogates are not characters; they have no case.
-    let Some(c) = char::from_u32(u32::from(ch)) else {
-        return ch;
-    };
-    // 3-4. toUppercase per the Unicode Default Case Conversion algorithm; if the result is
-    // not exactly one code unit, return ch.
-    let mut upper = c.to_uppercase();
-    let (Some(u), None) = (upper.next(), upper.next()) else {
-        return ch;
-    };
-    let Ok(cu) = u16::try_from(u32::from(u)) else {
-        return ch;
-    };
-    // 5-6. Do not map non-ASCII characters to ASCII.
-    if ch >= 128 && cu < 128 {
-        return ch;
-    }
-    cu
-}
-
-fn legacy_fold() -> &'static LegacyFold {
-    static FOLD: OnceLock<LegacyFold> = OnceLock::new();
-    FOLD.get_or_init(|| {
-        let canon: Vec<u16> = (0..=u16::MAX).map(canonicalize_legacy).collect();
-        // A class is keyed by its canonical value: the units mapping to it, and the value
-        // itself when it is its own canonical form.
-        let mut by_canon: HashMap<u16, Vec<u16>> = HashMap::new();
-        for (unit, &c) in (0..=u16::MAX).zip(&canon) {
-            if c != unit {
-                by_canon.entry(c).or_default().push(unit);
-            }
-        }
-        let mut classes: Vec<Vec<u16>> = by_canon
-            .into_iter()
-            .map(|(c, mut members)| {
-                if canon[usize::from(c)] == c {
-                    members.push(c);
-                }
-                members.sort_unstable();
-                members
-            })
-            .filter(|members| members.len() > 1)
-            .collect();
-        classes.sort();
-        let mut class_of = HashMap::new();
-        let mut members = Vec::new();
-        for (index, class) in classes.iter().enumerate() {
-            for &unit in class {
-                class_of.insert(unit, index);
-                members.push(unit);
-            }
-        }
-        members.sort_unstable();
-        LegacyFold { class_of, classes, members }
-    })
-}
-
-/// All code units that match `c` case-insensitively in legacy mode (always including `c`).
-pub(super) fn legacy_case_equivalents(c: u32) -> CharSet {
-    let fold = legacy_fold();
-    let mut set = CharSet::single(c);
-    if let Ok(unit) = u16::try_from(c) {
-        if let Some(&class) = fold.class_of.get(&unit) {
-            for &member in &fold.classes[class] {
-                set.add(u32::from(member));
-            }
-        }
-    }
-    set
-}
-
-/// Closes a set of code units under legacy case equivalence: the characters `ch` such that
-/// some member `a` has Canonicalize(a) = Canonicalize(ch).
-pub(super) fn legacy_case_closure(set: &CharSet) -> CharSet {
-    let fold = legacy_fold();
-    let mut out = set.clone();
-    for &unit in &fold.members {
-        if set.contains(u32::from(unit)) {
-            for &member in &fold.classes[fold.class_of[&unit]] {
-                out.add(u32::from(member));
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,21 +216,5 @@ mod tests {
         assert_eq!(s.complement(0xFFFF).ranges(), &[(1, 4), (10, 0xFFFE)]);
         assert_eq!(CharSet::new().complement(10).ranges(), &[(0, 10)]);
         assert!(CharSet::from_ranges(&[(0, 10)]).complement(10).is_empty());
-    }
-
-    #[test]
-    fn legacy_canonicalize_follows_the_spec_rules() {
-        assert_eq!(canonicalize_legacy(u16::from(b'a')), u16::from(b'A'));
-        // U+017F uppercases to 'S', which is ASCII: the character stays itself.
-        assert_eq!(canonicalize_legacy(0x017F), 0x017F);
-        // U+00DF uppercases to "SS", two characters: it stays itself.
-        assert_eq!(canonicalize_legacy(0x00DF), 0x00DF);
-        // Final sigma and sigma both uppercase to U+03A3.
-        assert_eq!(canonicalize_legacy(0x03C2), 0x03A3);
-        assert_eq!(canonicalize_legacy(0xD800), 0xD800);
-        let sigma: Vec<u32> = legacy_case_equivalents(0x03C3).chars().collect();
-        assert_eq!(sigma, vec![0x03A3, 0x03C2, 0x03C3]);
-        let s: Vec<u32> = legacy_case_equivalents(u32::from(b's')).chars().collect();
-        assert_eq!(s, vec![0x53, 0x73]);
     }
 }

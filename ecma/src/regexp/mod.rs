@@ -5,89 +5,45 @@
 //!     │ Flags::parse            flags.rs   dgimsuvy, no repeats, not both u and v
 //!     │ parse::parse            parse.rs, class.rs   every early error, V8's messages
 //!     ▼
-//!   Node tree                   ast.rs     + scan guard and attempt-cost analyses
-//!     │ rewrite_empty_loops     rewrite.rs loops over empty-matching bodies reshaped
-//!     │ emit::Emitter           emit.rs    a pattern regress reads exactly as meant
+//!   Node tree                   ast.rs
+//!     │ compile::compile        compile.rs classes as sets (case closure, v-mode algebra)
 //!     ▼
-//!   regress::Regex  ──exec_at──▶ MatchResult (code-unit ranges of every capture)
+//!   Program                     program.rs flat bytecode + how to scan for a start
+//!     │ exec::Matcher           exec.rs    backtracking with an explicit stack
+//!     ▼
+//!   MatchResult (code-unit ranges of every capture)
 //! ```
 //!
-//! Matching is done by the `regress` crate, reached only from this module so that it can
-//! be replaced. We parse and check the pattern ourselves first: regress accepts some
-//! patterns the spec rejects, reads some Annex B syntax differently, folds case wrongly in
-//! legacy mode and words its errors differently; the emitter gives it a pattern in which
-//! those differences cannot show (see `emit.rs`).
+//! Unicode data (properties, case folding, ID_Start for group names) is in `unicode.rs`.
 //!
-//! # Interrupts
+//! # Interrupts and limits
 //!
-//! regress has no step limit and no cancellation hook: one match attempt (matching at one
-//! start position, with all its backtracking) cannot be interrupted, and catastrophic
-//! backtracking inside it runs to the end. What we control is the scan over start
-//! positions, done one of two ways:
-//!
-//! - Native: regress scans the input itself, fastest. The interrupt is polled once, before.
-//!   Used when one attempt is cheap (bounded by a small constant: no unbounded quantifier,
-//!   no backreference, few paths; see `ast::attempt_cost`), so that the scan is linear in
-//!   the input; and for inputs of at most [`SHORT_INPUT`] code units from `lastIndex`,
-//!   where the scan makes at most that many attempts.
-//! - Probe: otherwise, a second regex is compiled (once, on first use) from the pattern
-//!   `P` as `(?:P)|([F])`. At a start position where `P` fails but the next character is
-//!   in `F` (the characters a match of `P` can start with; `()` when unknown), the second
-//!   alternative matches and its group marks the attempt as failed. regress returns, we
-//!   poll the interrupt and resume one character later; positions outside `F` are still
-//!   skipped inside regress. So the interrupt is polled between any two attempts that can
-//!   do real work: a quadratic scan such as `/a*a*b/` over a long run of `a` stays
-//!   interruptible. It costs about two to five times a native scan where attempts fail
-//!   often. Sticky regexps use the probe without a guard on long inputs: it makes exactly
-//!   one attempt at `lastIndex`, where a native scan would go on to the end of the input.
-//!
-//! Not interruptible: the work inside one attempt (exponential backtracking such as
-//! `/(a+)+b/` on a long run of `a` stays stuck in that attempt), a scan of a short input,
-//! and compiling.
-//!
-//! # Known differences from ECMA-262
-//!
-//! - regress 0.12 does not save a loop's state when it enters the loop, so a loop nested in
-//!   another loop can lose its iteration count on backtracking; with a body that can match
-//!   empty this loops forever, growing memory (`/(?:(?:s*)*!)*\d/` on `"s!"`). `rewrite.rs`
-//!   reshapes the common forms; exotic ones remain (for instance a `{1,2}` loop over a
-//!   capturing group that can match empty, inside another loop). The fix is one line in
-//!   regress (push `SetLoopData` before resetting `iters` in `Insn::EnterLoop`).
-//! - Legacy-mode case-insensitive backreferences compare with regress's simple uppercase,
-//!   without Canonicalize's rule that keeps non-ASCII characters from matching ASCII ones:
-//!   `/(\u017f)\1/i` matches `"\u017fs"`. Everything else folds with the exact rule.
-//! - `v` mode with ignoreCase: set operations and complements over classes holding strings
-//!   are left to regress, which folds only the final set (see `emit.rs`).
-//! - Unicode data (properties, case folding in Unicode modes, ID_Start for group names)
-//!   comes from regress's tables; the legacy folding from Rust's `char::to_uppercase`.
+//! The matcher counts its steps and polls the interrupt callback every few thousand, inside
+//! a match attempt as well as between attempts, so catastrophic backtracking (`/(a+)+b/` on
+//! a long run of `a`) stops soon after the embedder asks. Its stack is bounded; a match that
+//! needs more fails with [`ExecError::StackOverflow`]. Compiling is linear in the pattern
+//! but for counted repetitions, which are loops, not copies.
 
 mod ast;
 mod charset;
 mod class;
-mod emit;
+mod compile;
+mod exec;
 mod flags;
 mod parse;
-mod rewrite;
+mod program;
 mod subst;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_exec;
+mod unicode;
 
 pub use flags::Flags;
 pub use subst::{advance_string_index, escape_source, get_substitution, regexp_escape, NamedCaptureLookup};
 
 use std::fmt;
 use std::ops::Range;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::OnceLock;
-
-/// One attempt costing at most this much (see `ast::attempt_cost`) lets regress scan on its
-/// own.
-const NATIVE_ATTEMPT_COST: u64 = 1 << 16;
-
-/// Inputs this short (counted from `lastIndex`) are scanned natively whatever the pattern.
-pub const SHORT_INPUT: usize = 256;
 
 /// A pattern or flags that do not form a valid regular expression: a SyntaxError with
 /// this message, worded as V8 words it.
@@ -110,9 +66,33 @@ impl std::error::Error for RegExpError {}
 pub enum ExecError {
     /// The interrupt callback asked to stop.
     Interrupted,
-    /// regress failed internally (it panicked; the panic was caught). The builtin should
-    /// throw an error rather than report "no match".
-    Internal,
+    /// The backtracking stack outgrew its limit (a RangeError, as a too deep recursion).
+    StackOverflow,
+}
+
+/// The code units of a subject string.
+#[derive(Clone, Copy, Debug)]
+pub enum Subject<'a> {
+    /// One unit per byte (Latin-1).
+    Latin1(&'a [u8]),
+    /// UTF-16 units.
+    Utf16(&'a [u16]),
+}
+
+impl Subject<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Subject::Latin1(b) => b.len(),
+            Subject::Utf16(u) => u.len(),
+        }
+    }
+
+    fn at(&self, i: usize) -> u16 {
+        match self {
+            Subject::Latin1(b) => u16::from(b[i]),
+            Subject::Utf16(u) => u[i],
+        }
+    }
 }
 
 /// A named capture group. With duplicate names (allowed in different alternatives), one
@@ -165,12 +145,7 @@ pub struct CompiledRegExp {
     group_names: Vec<GroupName>,
     /// Name of each capture (index 0 unused).
     name_of_group: Vec<Option<usize>>,
-    /// The pattern as given to regress.
-    regex: regress::Regex,
-    /// The probe pattern (see the module docs), empty if the native scan always serves.
-    probe_source: Vec<u32>,
-    /// The probe regex, compiled on first use; None if that failed (then we scan natively).
-    probe: OnceLock<Option<regress::Regex>>,
+    program: program::Program,
 }
 
 /// Checks that `pattern` with `flags` forms a regular expression (22.2.3.1 RegExpInitialize
@@ -217,50 +192,15 @@ impl CompiledRegExp {
     /// Compiles `pattern` with `flags` (22.2.3.1 RegExpInitialize steps 5-12): validates the
     /// flags, parses the pattern in the mode they select and reports the first early error.
     pub fn new(pattern: &[u16], flags: &[u16]) -> Result<CompiledRegExp, RegExpError> {
-        let (parsed_flags, mut parsed) = parse_pattern(pattern, flags)?;
-        let unicode = parsed_flags.either_unicode();
-        let syntax_error = |message: &str| syntax_error(pattern, &parsed_flags, message);
-        rewrite::rewrite_empty_loops(&mut parsed.node);
-
+        let (parsed_flags, parsed) = parse_pattern(pattern, flags)?;
         let ctx = ast::Ctx {
-            unicode,
+            unicode: parsed_flags.either_unicode(),
             sets: parsed_flags.unicode_sets,
             ignore_case: parsed_flags.ignore_case,
+            multiline: parsed_flags.multiline,
             dot_all: parsed_flags.dot_all,
-            global_ignore_case: parsed_flags.ignore_case && unicode,
         };
-        let mut emitter = emit::Emitter::new();
-        emitter.node(&parsed.node, &ctx);
-        let emitted = emitter.out;
-        let expensive = ast::attempt_cost(&parsed.node) > NATIVE_ATTEMPT_COST;
-        let guard = if expensive && !parsed_flags.sticky { ast::first_chars(&parsed.node, &ctx) } else { None };
-        let probe_source = if guard.as_ref().is_some_and(|g| g.is_empty()) {
-            // Nothing can start a match: every attempt fails at once, scan natively.
-            Vec::new()
-        } else if expensive || parsed_flags.sticky {
-            let mut probe = emit::Emitter::new();
-            probe.push_str("(?:");
-            probe.out.extend_from_slice(&emitted);
-            probe.push_str(")|(");
-            // The guard consumes its character (only where the probe's match starts is
-            // used; a lookahead costs regress much more at every position). A guard with
-            // many ranges would cost more to test than it saves.
-            if let Some(guard) = guard.as_ref().filter(|g| g.range_count() <= 64) {
-                probe.set_class(guard, false);
-            }
-            probe.push_str(")");
-            probe.out
-        } else {
-            Vec::new()
-        };
-
-        let regress_flags = regress_flags(&parsed_flags);
-        let regex = match compile(&emitted, regress_flags) {
-            Ok(Ok(regex)) => regex,
-            Ok(Err(e)) => return Err(syntax_error(&regress_message(&e.text))),
-            Err(_) => return Err(syntax_error(parse::msg::TOO_LARGE)),
-        };
-
+        let program = compile::compile(&parsed.node, parsed.group_count, &ctx);
         let group_count = parsed.group_count as usize;
         let mut group_names: Vec<GroupName> = Vec::new();
         let mut name_of_group = vec![None; group_count + 1];
@@ -291,9 +231,7 @@ impl CompiledRegExp {
             group_count,
             group_names,
             name_of_group,
-            regex,
-            probe_source,
-            probe: OnceLock::new(),
+            program,
         })
     }
 
@@ -346,11 +284,11 @@ impl CompiledRegExp {
     /// starts at the pair, as V8 and SpiderMonkey do (the spec's "character obtained from
     /// element lastIndex"); the result's `start()` is then `last_index - 1`.
     ///
-    /// `interrupt` is polled before matching and between match attempts as the module docs
-    /// describe; when it returns true, matching stops with [`ExecError::Interrupted`].
+    /// `interrupt` is polled before matching and every few thousand steps of it; when it
+    /// returns true, matching stops with [`ExecError::Interrupted`].
     pub fn exec_at(
         &self,
-        input: &[u16],
+        input: Subject<'_>,
         last_index: usize,
         interrupt: &dyn Fn() -> bool,
     ) -> Result<Option<MatchResult>, ExecError> {
@@ -360,97 +298,31 @@ impl CompiledRegExp {
         if last_index > input.len() {
             return Ok(None);
         }
-        let unicode = self.flags.either_unicode();
         let mut pos = last_index;
-        if unicode && pos > 0 && pos < input.len() && is_trail(input[pos]) && is_lead(input[pos - 1]) {
+        if self.flags.either_unicode()
+            && pos > 0
+            && pos < input.len()
+            && is_trail(input.at(pos))
+            && is_lead(input.at(pos - 1))
+        {
             pos -= 1;
         }
-        let probe = if input.len() - pos > short_input() && !self.probe_source.is_empty() {
-            self.probe.get_or_init(|| compile(&self.probe_source, self.regress_flags()).ok()?.ok()).as_ref()
-        } else {
-            None
-        };
-        let Some(probe) = probe else {
-            let m = self.find(&self.regex, input, pos)?;
-            return Ok(m.filter(|m| !self.flags.sticky || m.start() == pos).map(|m| self.result(&m)));
-        };
-        let marker = self.group_count + 1;
-        loop {
-            let Some(m) = self.find(probe, input, pos)? else {
-                return Ok(None);
-            };
-            if m.group(marker).is_none() {
-                if self.flags.sticky && m.start() != pos {
-                    return Ok(None);
-                }
-                return Ok(Some(self.result(&m)));
-            }
-            // The probe alternative matched: the pattern failed at m.start().
-            if self.flags.sticky {
-                return Ok(None);
-            }
-            pos = advance_string_index(input, m.start(), unicode);
-            if pos > input.len() {
-                return Ok(None);
-            }
-            if interrupt() {
-                return Err(ExecError::Interrupted);
-            }
+        let sticky = self.flags.sticky;
+        match input {
+            Subject::Latin1(b) => Ok(exec::Matcher::new(&self.program, b, interrupt).find(pos, sticky)?.map(result)),
+            Subject::Utf16(u) => Ok(exec::Matcher::new(&self.program, u, interrupt).find(pos, sticky)?.map(result)),
         }
     }
-
-    fn regress_flags(&self) -> regress::Flags {
-        regress_flags(&self.flags)
-    }
-
-    /// One regress search from `pos`, with a regress panic turned into an error.
-    fn find(&self, regex: &regress::Regex, input: &[u16], pos: usize) -> Result<Option<regress::Match>, ExecError> {
-        let unicode = self.flags.either_unicode();
-        catch_unwind(AssertUnwindSafe(|| {
-            if unicode {
-                regex.find_from_utf16(input, pos).next()
-            } else {
-                regex.find_from_ucs2(input, pos).next()
-            }
-        }))
-        .map_err(|_| ExecError::Internal)
-    }
-
-    fn result(&self, m: &regress::Match) -> MatchResult {
-        MatchResult { captures: m.groups().take(self.group_count + 1).collect() }
-    }
 }
 
-#[cfg(test)]
-thread_local! {
-    /// Lets tests take the probe path on short inputs.
-    pub(crate) static SHORT_INPUT_OVERRIDE: std::cell::Cell<Option<usize>> =
-        const { std::cell::Cell::new(None) };
-}
-
-fn short_input() -> usize {
-    #[cfg(test)]
-    if let Some(n) = SHORT_INPUT_OVERRIDE.with(|o| o.get()) {
-        return n;
-    }
-    SHORT_INPUT
-}
-
-/// The flags given to regress. Legacy mode folds case in the emitted pattern (emit.rs).
-fn regress_flags(flags: &Flags) -> regress::Flags {
-    regress::Flags {
-        icase: flags.ignore_case && flags.either_unicode(),
-        multiline: flags.multiline,
-        dot_all: flags.dot_all,
-        unicode: flags.either_unicode(),
-        unicode_sets: flags.unicode_sets,
-        ..Default::default()
-    }
-}
-
-/// Compiles an emitted pattern; a panic in regress is caught (Err(())).
-fn compile(pattern: &[u32], flags: regress::Flags) -> Result<Result<regress::Regex, regress::Error>, ()> {
-    catch_unwind(AssertUnwindSafe(|| regress::Regex::from_unicode(pattern.iter().copied(), flags))).map_err(|_| ())
+/// The match of the matcher's capture slots (start and end of each group, `usize::MAX`
+/// where unset).
+fn result(slots: &[usize]) -> MatchResult {
+    let captures = slots
+        .chunks(2)
+        .map(|pair| (pair[0] != usize::MAX && pair[1] != usize::MAX).then(|| pair[0]..pair[1]))
+        .collect();
+    MatchResult { captures }
 }
 
 fn is_lead(u: u16) -> bool {
@@ -459,14 +331,4 @@ fn is_lead(u: u16) -> bool {
 
 fn is_trail(u: u16) -> bool {
     (0xDC00..=0xDFFF).contains(&u)
-}
-
-/// regress's errors on an emitted pattern that passed our checks: its limits, mostly.
-fn regress_message(text: &str) -> String {
-    match text {
-        "Capture group count limit exceeded" => parse::msg::TOO_MANY_CAPTURES.to_string(),
-        "Loop count limit exceeded" | "Regular expression is too deeply nested" => parse::msg::TOO_LARGE.to_string(),
-        "Invalid property name" => parse::msg::INVALID_PROPERTY_NAME.to_string(),
-        other => other.to_string(),
-    }
 }

@@ -8,13 +8,11 @@
 //! in `class.rs`.
 
 use super::ast::{ClassEscape, ModFlags, Node};
-use std::sync::OnceLock;
 
 /// Nesting limit for groups and classes: deeper patterns are refused rather than risking
-/// the native stack in this parser or in regress (which refuses depth above 256; the
-/// emitter adds up to three levels).
+/// the native stack in this parser and in the compiler, which both recurse.
 const MAX_DEPTH: u32 = 250;
-/// Capturing groups regress can number (65535), less the one the scan probe adds.
+/// The most capturing groups a pattern may have (V8's limit is about the same).
 const MAX_GROUPS: u32 = 65534;
 
 pub(super) type PResult<T> = Result<T, &'static str>;
@@ -180,8 +178,7 @@ fn resolve_named_refs(node: &mut Node, names: &[(Vec<u32>, u32)]) -> PResult<()>
 
 /// A backreference inside the group it refers to always matches the empty string: the
 /// group is undefined there (not yet closed, or reset by RepeatMatcher at each iteration of
-/// an enclosing quantifier). Dropping them also avoids a regress bug: after backtracking
-/// into a group it has already closed once, regress still sees the old end and compares.
+/// an enclosing quantifier).
 fn drop_self_references(node: &mut Node, open: &mut Vec<u32>) {
     match node {
         Node::BackRef(groups) => {
@@ -230,52 +227,21 @@ fn combine_surrogates(lead: u32, trail: u32) -> u32 {
     0x10000 + ((lead - 0xD800) << 10) + (trail - 0xDC00)
 }
 
-/// Tests a code point against a one-character regress class, such as `[\p{ID_Start}]`;
-/// regress holds the Unicode property tables.
-fn in_property(oracle: &Option<regress::Regex>, c: u32) -> bool {
-    let Some(re) = oracle else {
-        return false;
-    };
-    let Some(ch) = char::from_u32(c) else {
-        return false;
-    };
-    let mut buf = [0u16; 2];
-    let units = ch.encode_utf16(&mut buf);
-    re.find_from_utf16(units, 0).next().is_some_and(|m| m.range() == (0..units.len()))
-}
-
-fn property_oracle(pattern: &str) -> Option<regress::Regex> {
-    regress::Regex::with_flags(pattern, "u").ok()
-}
-
 /// IdentifierStartChar: ID_Start, `$` or `_`.
 fn is_identifier_start(c: u32) -> bool {
-    static ORACLE: OnceLock<Option<regress::Regex>> = OnceLock::new();
     match char::from_u32(c) {
         Some(ch) if ch.is_ascii() => ch.is_ascii_alphabetic() || ch == '$' || ch == '_',
-        _ => in_property(ORACLE.get_or_init(|| property_oracle(r"[\p{ID_Start}]")), c),
+        _ => super::unicode::is_id_start(c),
     }
 }
 
 /// IdentifierPartChar: ID_Continue, `$`, ZWNJ or ZWJ.
 fn is_identifier_part(c: u32) -> bool {
-    static ORACLE: OnceLock<Option<regress::Regex>> = OnceLock::new();
     match char::from_u32(c) {
         Some(ch) if ch.is_ascii() => ch.is_ascii_alphanumeric() || ch == '$' || ch == '_',
-        _ => c == 0x200C || c == 0x200D || in_property(ORACLE.get_or_init(|| property_oracle(r"[\p{ID_Continue}]")), c),
+        _ => c == 0x200C || c == 0x200D || super::unicode::is_id_continue(c),
     }
 }
-
-/// The properties of strings (table 69), valid only in `v` mode and never negated.
-const STRING_PROPERTIES: [&str; 7] = [
-    "Basic_Emoji",
-    "Emoji_Keycap_Sequence",
-    "RGI_Emoji_Modifier_Sequence",
-    "RGI_Emoji_Flag_Sequence",
-    "RGI_Emoji_Tag_Sequence",
-    "RGI_Emoji_ZWJ_Sequence",
-    "RGI_Emoji",
-];
 
 impl Parser<'_> {
     pub(super) fn peek(&self) -> Option<u32> {
@@ -801,7 +767,7 @@ impl Parser<'_> {
     }
 
     /// `\p{...}` or `\P{...}` after the `p`: a property name and value made of
-    /// `[A-Za-z0-9_]`, checked against regress's tables.
+    /// `[A-Za-z0-9_]`, checked against the Unicode tables.
     pub(super) fn property_escape(&mut self, negated: bool, in_class: bool) -> PResult<ClassEscape> {
         let invalid = if in_class { msg::INVALID_CLASS_PROPERTY_NAME } else { msg::INVALID_PROPERTY_NAME };
         if !self.eat(b'{') {
@@ -818,21 +784,20 @@ impl Parser<'_> {
             }
         }
         let name: String = text.iter().filter_map(|&c| char::from_u32(c)).collect();
-        let strings = STRING_PROPERTIES.contains(&name.as_str());
-        if strings && (negated || !self.sets) {
+        if name.matches('=').count() > 1 {
             return Err(invalid);
         }
-        if name.is_empty() || name.matches('=').count() > 1 || !property_exists(&name) {
+        // Properties of strings (table 68) are valid only in `v` mode and never negated.
+        let strings = match super::unicode::property(&name) {
+            None => return Err(invalid),
+            Some(super::unicode::Property::Chars(_)) => false,
+            Some(super::unicode::Property::Strings(..)) => true,
+        };
+        if strings && (negated || !self.sets) {
             return Err(invalid);
         }
         Ok(ClassEscape::Property { negated, text, strings })
     }
-}
-
-/// Asks regress whether `\p{name}` names a property it knows (in `v` mode, so that the
-/// properties of strings are accepted too).
-fn property_exists(name: &str) -> bool {
-    regress::Regex::with_flags(&format!("\\p{{{name}}}"), "v").is_ok()
 }
 
 pub(super) fn simple_class_escape(ch: char) -> ClassEscape {

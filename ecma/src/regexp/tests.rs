@@ -312,7 +312,7 @@ fn group_count_and_names() {
     assert_eq!(re.name_of_group(2), Some(&u("year")[..]));
     assert_eq!(re.name_of_group(4), Some(&u("\u{1d49c}")[..]));
     assert_eq!(re.name_of_group(6), None);
-    let m = re.exec_at(&u("abcde(f"), 0, &|| false).unwrap().unwrap();
+    let m = re.exec_at(Subject::Utf16(&u("abcde(f")), 0, &|| false).unwrap().unwrap();
     assert_eq!(re.named_capture(&m, &re.group_names()[0]), Some(2..3));
     assert!(!compile("(a)", "").unwrap().has_named_groups());
     assert_eq!(compile("", "").unwrap().group_count(), 0);
@@ -329,7 +329,7 @@ fn limits_give_errors_not_crashes() {
     let many = "()".repeat(70000);
     assert!(compile(&many, "").unwrap_err().message.ends_with("Too many captures"));
     let big = "(?:ab){100000}c{4294967295,}";
-    assert_eq!(compile(big, "").unwrap().exec_at(&u("abab"), 0, &|| false), Ok(None));
+    assert_eq!(compile(big, "").unwrap().exec_at(Subject::Utf16(&u("abab")), 0, &|| false), Ok(None));
 }
 
 /// (pattern, `source`) as node prints it.
@@ -409,7 +409,7 @@ const SUBSTITUTIONS: &[(&str, &str, &str, &str, &str)] = &[
 fn replace(pattern: &str, flags: &str, input: &str, template: &str) -> String {
     let re = compile(pattern, flags).unwrap();
     let s = u(input);
-    let Some(m) = re.exec_at(&s, 0, &|| false).unwrap() else {
+    let Some(m) = re.exec_at(Subject::Utf16(&s), 0, &|| false).unwrap() else {
         return input.to_string();
     };
     let captures: Vec<Option<Vec<u16>>> = (1..=re.group_count()).map(|i| m.group(i).map(|r| s[r].to_vec())).collect();
@@ -469,7 +469,7 @@ fn regexp_escape_follows_test262() {
     for flags in ["", "u", "v"] {
         let text = u("1.5*(x+y) = $z / [w]?");
         let re = CompiledRegExp::new(&regexp_escape(&text), &u(flags)).unwrap();
-        let m = re.exec_at(&text, 0, &|| false).unwrap().unwrap();
+        let m = re.exec_at(Subject::Utf16(&text), 0, &|| false).unwrap().unwrap();
         assert_eq!(m.range(), 0..text.len());
     }
 }

@@ -1,9 +1,6 @@
-//! 22.2 RegExp objects. Matching is done by `ecma::regexp` (the `regress` crate behind it),
-//! wrapped by [`Matcher`] (in `object::regexp`) so the engine can be replaced.
-//!
-//! Known limitation: regress has no backtracking limit and no interrupt hook, so a
-//! catastrophic pattern runs until it completes (TODO(#2): an interrupt check inside the
-//! matcher).
+//! 22.2 RegExp objects. Matching is done by `ecma::regexp` (Iris's backtracking engine,
+//! which polls the runtime's interrupt flag while it matches), wrapped by [`Matcher`] (in
+//! `object::regexp`). Subjects are matched in place, Latin-1 or UTF-16 as stored.
 
 use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
@@ -228,9 +225,8 @@ fn this_regexp(rt: &mut Runtime, this: Value, what: &str) -> JsResult<Gc<RegExpO
 fn builtin_exec(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Value> {
     let Some(m) = builtin_match(rt, r, s)? else { return Ok(Value::NULL) };
     let has_indices = rt.heap().get(r).matcher.as_ref().is_some_and(|m| m.has_indices);
-    let text = rt.utf16_of(s);
     let (start, _) = m.groups[0].unwrap_or((0, 0));
-    build_match_array(rt, r, s, &text, &m, start, has_indices)
+    build_match_array(rt, r, s, &m, start, has_indices)
 }
 
 /// RegExpBuiltinExec(R, S) up to the match (steps 1-15: lastIndex read, matched and
@@ -248,8 +244,8 @@ fn builtin_match(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Op
     if !global && !sticky {
         last_index = 0.0;
     }
-    let text = rt.utf16_of(s);
-    if last_index > text.len() as f64 {
+    let flat = rt.flat(s);
+    if last_index > rt.heap().str_view(flat).len() as f64 {
         if global || sticky {
             rt.set_or_throw(ro, lk, Value::number(0.0))?;
         }
@@ -257,18 +253,15 @@ fn builtin_match(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Op
     }
     let flag = rt.host.interrupt.clone();
     let interrupt = move || flag.load(std::sync::atomic::Ordering::Relaxed);
-    let result = match rt.heap().get(r).matcher.as_ref() {
-        Some(m) => m.exec(&text, last_index as usize, &interrupt),
+    let heap = rt.heap();
+    let result = match heap.get(r).matcher.as_ref() {
+        Some(m) => m.exec(heap.str_view(flat), last_index as usize, &interrupt),
         None => Ok(None),
     };
     let result = match result {
         Ok(r) => r,
         Err(MatchError::Interrupted) => return Err(rt.throw_uncatchable(crate::runtime::ExceptionKind::Interrupted)),
-        Err(MatchError::Internal) => {
-            return Err(
-                rt.throw_error(crate::runtime::ErrorKind::Error, "internal error in the regular expression matcher")
-            )
-        }
+        Err(MatchError::StackOverflow) => return Err(rt.throw_range_error("Maximum call stack size exceeded")),
     };
     let Some(m) = result else {
         if global || sticky {
@@ -288,7 +281,6 @@ fn build_match_array(
     rt: &mut Runtime,
     r: Gc<RegExpObject>,
     s: Value,
-    text: &[u16],
     m: &MatchResult,
     start: usize,
     has_indices: bool,
@@ -302,7 +294,6 @@ fn build_match_array(
         rt.root(v);
         items.push(v);
     }
-    let _ = text;
     let a = rt.new_array_from(&items);
     rt.root(Value::object(a));
     let ik = Key::Name(rt.names.index);
@@ -423,19 +414,6 @@ impl Runtime {
         }
         self.caches.regexp_cache.insert(key, m.clone());
         Ok(m)
-    }
-
-    /// The UTF-16 units of a string value, cached for repeated matching of one subject.
-    pub(crate) fn utf16_of(&mut self, s: Value) -> std::rc::Rc<[u16]> {
-        let flat = self.flat(s);
-        if let Some((addr, units)) = &self.caches.utf16_cache {
-            if *addr == flat.addr() {
-                return units.clone();
-            }
-        }
-        let units: std::rc::Rc<[u16]> = self.heap.str_view(flat).to_units().into();
-        self.caches.utf16_cache = Some((flat.addr(), units.clone()));
-        units
     }
 }
 

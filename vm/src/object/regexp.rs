@@ -27,8 +27,8 @@ pub struct MatchResult {
 pub enum MatchError {
     /// The runtime's interrupt was requested.
     Interrupted,
-    /// The matcher failed internally.
-    Internal,
+    /// The matcher's backtracking stack outgrew its limit.
+    StackOverflow,
 }
 
 impl Matcher {
@@ -51,17 +51,21 @@ impl Matcher {
     /// The first match starting at or after `start` (exactly at `start` if sticky).
     pub(crate) fn exec(
         &self,
-        text: &[u16],
+        text: crate::string::StrView<'_>,
         start: usize,
         interrupt: &dyn Fn() -> bool,
     ) -> Result<Option<MatchResult>, MatchError> {
-        match self.compiled.exec_at(text, start, interrupt) {
+        let subject = match text {
+            crate::string::StrView::Latin1(b) => ecma::regexp::Subject::Latin1(b),
+            crate::string::StrView::Utf16(u) => ecma::regexp::Subject::Utf16(u),
+        };
+        match self.compiled.exec_at(subject, start, interrupt) {
             Ok(Some(m)) => Ok(Some(MatchResult {
                 groups: (0..=self.captures).map(|i| m.group(i).map(|r| (r.start, r.end))).collect(),
             })),
             Ok(None) => Ok(None),
             Err(ecma::regexp::ExecError::Interrupted) => Err(MatchError::Interrupted),
-            Err(ecma::regexp::ExecError::Internal) => Err(MatchError::Internal),
+            Err(ecma::regexp::ExecError::StackOverflow) => Err(MatchError::StackOverflow),
         }
     }
 

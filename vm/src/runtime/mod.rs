@@ -221,9 +221,6 @@ pub(crate) struct Caches {
     pub(crate) small_int_strings: Vec<Value>,
     /// One-unit strings of the Latin-1 units, made on demand.
     pub(crate) char_strings: Vec<Value>,
-    /// The UTF-16 units of the last string a RegExp matched against (keyed by the flat
-    /// cell's address; cleared by every collection, which may reuse the address).
-    pub(crate) utf16_cache: Option<(usize, std::rc::Rc<[u16]>)>,
     /// Compiled matchers by (pattern, flags), shared by the RegExp objects made from the
     /// same source: a regular expression literal makes a new object every time it is
     /// evaluated, which must not mean a new compilation (see `builtins::regexp`).
@@ -237,7 +234,6 @@ impl Caches {
             proto_epoch: Box::new(0),
             small_int_strings: vec![Value::UNDEFINED; 256],
             char_strings: vec![Value::UNDEFINED; 256],
-            utf16_cache: None,
             regexp_cache: HashMap::new(),
         }
     }
@@ -251,7 +247,6 @@ impl Caches {
 
     /// Forgets what the marking did not reach, before the cells are freed.
     fn after_marking(&mut self, heap: &Heap) {
-        self.utf16_cache = None;
         self.root_shapes.retain(|_, s| heap.is_marked(*s));
     }
 }
