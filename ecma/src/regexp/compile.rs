@@ -10,7 +10,7 @@
 
 use super::ast::{Class, ClassEscape, ClassItem, Ctx, Node, SetClass, SetExpr, SetOperand};
 use super::charset::{self, CharSet, MAX_CODE_POINT, MAX_CODE_UNIT};
-use super::program::{self, Insn, Program, Scan, Test};
+use super::program::{self, Insn, Probe, Program, Scan, Test};
 use super::unicode::{self, Folding, Property};
 
 /// Compiles `node` for a regexp with `group_count` capturing groups.
@@ -601,90 +601,163 @@ fn scan(prog: &Program) -> Scan {
             _ => break,
         }
     }
-    let mut first = Some(CharSet::new());
+    // The code units at the first offsets of a match, by walking every path (each
+    // position of the program at each offset once). `sets[k]` None: anything may be there.
+    let mut sets: Vec<Option<CharSet>> = vec![Some(CharSet::new()); LOOK];
+    let unknown_from =
+        |sets: &mut Vec<Option<CharSet>>, from: usize| sets.iter_mut().skip(from).for_each(|k| *k = None);
+    let add = |sets: &mut Vec<Option<CharSet>>, at: usize, units: &CharSet| {
+        if let Some(Some(set)) = sets.get_mut(at) {
+            set.add_set(units);
+        }
+    };
     let mut anchored = true;
-    let mut visited = vec![false; prog.insns.len()];
-    let mut work = vec![0u32];
-    let mut budget = 10_000;
-    while let Some(pc) = work.pop() {
-        let pc = pc as usize;
-        if std::mem::replace(&mut visited[pc], true) {
+    let mut visited = std::collections::HashSet::new();
+    let mut work = vec![(0u32, 0usize)];
+    while let Some((pc, off)) = work.pop() {
+        if off >= LOOK || !visited.insert((pc, off)) {
             continue;
         }
-        budget -= 1;
-        if budget == 0 {
-            first = None;
+        if visited.len() > 10_000 {
+            unknown_from(&mut sets, 0);
             anchored = false;
             break;
         }
-        let add = |first: &mut Option<CharSet>, set: Option<CharSet>| {
-            *first = match (first.take(), set) {
-                (Some(mut a), Some(b)) => {
-                    a.add_set(&b);
-                    Some(a)
-                }
-                _ => None,
-            }
-        };
-        match prog.insns[pc] {
+        let next = pc + 1;
+        match prog.insns[pc as usize] {
+            // A path through `^` matches only at 0, where the scan always tries.
             Insn::LineStart { multiline: false } => {}
             Insn::Test { test, back: false } => {
                 anchored = false;
-                add(&mut first, test_units(prog, test));
+                add(&mut sets, off, &test_units(prog, test));
+                if width_one(prog, test) {
+                    work.push((next, off + 1));
+                } else {
+                    unknown_from(&mut sets, off + 1);
+                }
             }
-            Insn::Str { start, back: false, .. } => {
+            Insn::Str { start, len, back: false } => {
                 anchored = false;
-                add(&mut first, Some(CharSet::single(u32::from(prog.units[start as usize]))));
+                for i in 0..len as usize {
+                    add(&mut sets, off + i, &CharSet::single(u32::from(prog.units[start as usize + i])));
+                }
+                work.push((next, off + len as usize));
             }
-            Insn::Star { test, min, back: false, .. } => {
+            Insn::Star { test, min, max, back: false, .. } => {
                 anchored = false;
-                add(&mut first, test_units(prog, test));
-                if min == 0 {
-                    work.push(pc as u32 + 1);
+                let units = test_units(prog, test);
+                if !width_one(prog, test) {
+                    // What follows depends on the widths read.
+                    add(&mut sets, off, &units);
+                    unknown_from(&mut sets, off + 1);
+                    if min == 0 {
+                        work.push((next, off));
+                    }
+                } else {
+                    for i in 0..(min as usize).min(LOOK) {
+                        add(&mut sets, off + i, &units);
+                    }
+                    let at = off + min as usize;
+                    if min == max {
+                        work.push((next, at));
+                    } else {
+                        // At off + min: one more character or what follows; beyond, unknown.
+                        add(&mut sets, at, &units);
+                        unknown_from(&mut sets, at + 1);
+                        work.push((next, at));
+                    }
                 }
             }
             Insn::Split { next, alt } => {
-                work.push(next);
-                work.push(alt);
+                work.push((next, off));
+                work.push((alt, off));
             }
-            Insn::Jump(to) => work.push(to),
-            Insn::Save(_) | Insn::Clear { .. } | Insn::Mark(_) | Insn::LoopInit(_) => work.push(pc as u32 + 1),
+            Insn::Jump(to) => work.push((to, off)),
+            // Back at the top after an iteration: the minimum may be met, so both ways.
+            Insn::LoopTail { head, .. } => {
+                work.push((head + 1, off));
+                if let Insn::LoopHead { exit, .. } = prog.insns[head as usize] {
+                    work.push((exit, off));
+                }
+            }
+            Insn::Save(_) | Insn::Clear { .. } | Insn::Mark(_) | Insn::Progress(_) | Insn::LoopInit(_) => {
+                work.push((next, off))
+            }
             Insn::LineStart { multiline: true } | Insn::LineEnd { .. } | Insn::WordBoundary { .. } => {
                 anchored = false;
-                work.push(pc as u32 + 1);
+                work.push((next, off));
             }
             // A lookaround reads nothing of the match: skip it (a superset).
             Insn::LookStart { end, .. } => {
                 anchored = false;
-                work.push(end);
+                work.push((end, off));
             }
             Insn::LoopHead { min, exit, .. } => {
-                work.push(pc as u32 + 1);
+                work.push((next, off));
                 if min == 0 {
-                    work.push(exit);
+                    work.push((exit, off));
                 }
             }
-            // An empty match, a backreference, anything read backwards: unknown.
+            // The match may end here, or read what is not known here.
             _ => {
                 anchored = false;
-                first = None;
+                unknown_from(&mut sets, off);
             }
         }
     }
     s.anchored = anchored;
-    if !anchored {
-        s.first = first.filter(|f| f.ranges() != [(0, MAX_CODE_UNIT)]).map(|f| program::Class::new(&f));
+    if anchored {
+        return s;
+    }
+    // The most selective offset.
+    let size = |set: &CharSet| set.ranges().iter().map(|&(lo, hi)| u64::from(hi - lo) + 1).sum::<u64>();
+    let best = sets
+        .iter()
+        .enumerate()
+        .filter_map(|(k, set)| Some((k, set.as_ref()?)))
+        .min_by_key(|&(k, set)| (size(set), k))
+        .filter(|&(_, set)| size(set) < u64::from(MAX_CODE_UNIT) + 1);
+    if let Some((offset, set)) = best {
+        let unit = match set.ranges() {
+            [(lo, hi)] if lo == hi => Some(*lo as u16),
+            _ => None,
+        };
+        s.probe = Some(Probe { offset, class: program::Class::new(set), unit });
+        // The other offsets that rule out much, most selective first.
+        let mut checks: Vec<(u64, usize, &CharSet)> = sets
+            .iter()
+            .enumerate()
+            .filter_map(|(k, set)| Some((size(set.as_ref()?), k, set.as_ref()?)))
+            .filter(|&(n, k, _)| k != offset && n <= 256)
+            .collect();
+        checks.sort_by_key(|&(n, k, _)| (n, k));
+        s.checks = checks.into_iter().map(|(_, k, set)| (k, program::Class::new(set))).collect();
     }
     s
 }
 
+/// How many code units from a match's start `scan` looks at.
+const LOOK: usize = 4;
+
+/// Whether a character passing `test` is always one code unit.
+fn width_one(prog: &Program, test: Test) -> bool {
+    if !prog.unicode {
+        return true;
+    }
+    match test {
+        Test::Char(c) => c <= MAX_CODE_UNIT,
+        Test::Class(i) => prog.classes[i as usize].to_set().ranges().last().is_none_or(|&(_, hi)| hi <= MAX_CODE_UNIT),
+        Test::Any | Test::NotLineTerminator => false,
+    }
+}
+
 /// The code units that can begin a character passing `test`: beyond the BMP, their lead
 /// surrogates.
-fn test_units(prog: &Program, test: Test) -> Option<CharSet> {
+fn test_units(prog: &Program, test: Test) -> CharSet {
     let set = match test {
         Test::Char(c) => CharSet::single(c),
         Test::Class(i) => prog.classes[i as usize].to_set(),
-        Test::Any => return None,
+        Test::Any => return CharSet::from_ranges(&[(0, MAX_CODE_UNIT)]),
         Test::NotLineTerminator => charset::line_terminator_set().complement(MAX_CODE_UNIT),
     };
     let mut units = CharSet::new();
@@ -697,5 +770,5 @@ fn test_units(prog: &Program, test: Test) -> Option<CharSet> {
             units.add_range(lead(lo.max(0x10000)), lead(hi));
         }
     }
-    Some(units)
+    units
 }

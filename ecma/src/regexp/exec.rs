@@ -143,19 +143,41 @@ impl<'p, 'i, U: Units> Matcher<'p, 'i, U> {
                         Some(p) => pos = p,
                         None => return Ok(None),
                     }
-                } else if let Some(first) = &scan.first {
-                    // In Unicode mode, not at the trail half of a pair either.
-                    while pos < len
-                        && (!first.contains(u32::from(self.input.at(pos)))
-                            || (self.prog.unicode
-                                && is_trail(self.input.at(pos))
-                                && pos > from
-                                && is_lead(self.input.at(pos - 1))))
-                    {
-                        pos += 1;
-                    }
-                    if pos >= len {
-                        return Ok(None);
+                } else if let Some(probe) = &scan.probe {
+                    let k = probe.offset;
+                    loop {
+                        if pos + k >= len {
+                            return Ok(None);
+                        }
+                        if let Some(unit) = probe.unit {
+                            match self.input.find_unit(unit, pos + k) {
+                                Some(p) => pos = p - k,
+                                None => return Ok(None),
+                            }
+                        } else {
+                            while pos + k < len && !probe.class.contains(u32::from(self.input.at(pos + k))) {
+                                pos += 1;
+                            }
+                            if pos + k >= len {
+                                return Ok(None);
+                            }
+                        }
+                        // In Unicode mode, not at the trail half of a pair; and what is
+                        // known of the other offsets.
+                        let inside_pair = self.prog.unicode
+                            && is_trail(self.input.at(pos))
+                            && pos > from
+                            && is_lead(self.input.at(pos - 1));
+                        let ruled_out = || {
+                            scan.checks
+                                .iter()
+                                .any(|(j, class)| pos + j >= len || !class.contains(u32::from(self.input.at(pos + j))))
+                        };
+                        if inside_pair || ruled_out() {
+                            pos += 1;
+                            continue;
+                        }
+                        break;
                     }
                 }
             }
@@ -270,8 +292,8 @@ impl<'p, 'i, U: Units> Matcher<'p, 'i, U> {
     /// One match attempt at `start`: true if it matched (slots hold the captures, slot 1
     /// the end).
     fn attempt(&mut self, start: usize) -> Result<bool, ExecError> {
-        self.slots.fill(UNSET);
-        self.stack.clear();
+        // A failed attempt pops every entry, undoing every write: the slots are unset again.
+        debug_assert!(self.stack.is_empty() && self.slots.iter().all(|&s| s == UNSET));
         let mut pc = 0u32;
         let mut pos = start;
         loop {
@@ -455,12 +477,18 @@ impl<'p, 'i, U: Units> Matcher<'p, 'i, U> {
                         let Insn::Star { back, .. } = self.prog.insns[p as usize - 1] else {
                             unreachable!("greedy entry without its loop");
                         };
-                        // Give back one character.
-                        let q = if back {
+                        // Give back one character; forwards, as many as it takes to reach
+                        // the unit the continuation must read first, if it is known.
+                        let mut q = if back {
                             q + self.next_char(q).map_or(1, |(_, w)| w)
                         } else {
                             q - self.prev_char(q).map_or(1, |(_, w)| w)
                         };
+                        if let (false, Some(unit)) = (back, self.next_unit(p)) {
+                            while q > min_pos && self.input.at(q) != unit {
+                                q -= self.prev_char(q).map_or(1, |(_, w)| w);
+                            }
+                        }
                         if q != min_pos {
                             self.stack.push(Frame::Greedy { pc: p, min_pos, pos: q });
                         }
@@ -494,6 +522,18 @@ impl<'p, 'i, U: Units> Matcher<'p, 'i, U> {
                 self.tick()?;
             }
         }
+    }
+
+    /// The code unit the instruction at `pc` must read first, reading forwards, if it is
+    /// one known unit that is not a surrogate (so never half of a pair).
+    #[inline]
+    fn next_unit(&self, pc: u32) -> Option<u16> {
+        let unit = match self.prog.insns[pc as usize] {
+            Insn::Test { test: Test::Char(c), back: false } => u16::try_from(c).ok()?,
+            Insn::Str { start, back: false, .. } => self.prog.units[start as usize],
+            _ => return None,
+        };
+        (!(0xD800..=0xDFFF).contains(&unit)).then_some(unit)
     }
 
     /// Pops entries down to `len`, applying undo records.

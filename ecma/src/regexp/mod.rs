@@ -292,6 +292,28 @@ impl CompiledRegExp {
         last_index: usize,
         interrupt: &dyn Fn() -> bool,
     ) -> Result<Option<MatchResult>, ExecError> {
+        self.run(input, last_index, self.flags.sticky, interrupt)
+    }
+
+    /// Like [`exec_at`](Self::exec_at) but scanning whatever the `y` flag says: the leftmost
+    /// match starting at or after `last_index` (what sticky attempts at `last_index`,
+    /// `last_index + 1`, ... find first, as RegExp.prototype[@@split] makes them).
+    pub fn search(
+        &self,
+        input: Subject<'_>,
+        last_index: usize,
+        interrupt: &dyn Fn() -> bool,
+    ) -> Result<Option<MatchResult>, ExecError> {
+        self.run(input, last_index, false, interrupt)
+    }
+
+    fn run(
+        &self,
+        input: Subject<'_>,
+        last_index: usize,
+        sticky: bool,
+        interrupt: &dyn Fn() -> bool,
+    ) -> Result<Option<MatchResult>, ExecError> {
         if interrupt() {
             return Err(ExecError::Interrupted);
         }
@@ -307,7 +329,6 @@ impl CompiledRegExp {
         {
             pos -= 1;
         }
-        let sticky = self.flags.sticky;
         match input {
             Subject::Latin1(b) => Ok(exec::Matcher::new(&self.program, b, interrupt).find(pos, sticky)?.map(result)),
             Subject::Utf16(u) => Ok(exec::Matcher::new(&self.program, u, interrupt).find(pos, sticky)?.map(result)),

@@ -192,12 +192,22 @@ impl Class {
 pub(super) struct Scan {
     /// Every match starts with these code units.
     pub prefix: Vec<u16>,
-    /// The code unit at a match's start (the lead surrogate for a character beyond the
-    /// BMP) is in this class, unless the match starts at 0 by a path that begins with `^`;
-    /// None when unknown or when a match can be empty.
-    pub first: Option<Class>,
+    /// A code unit every match has at a fixed offset from its start, but for matches at 0
+    /// by a path that begins with `^`; None when unknown (or a match may be empty).
+    pub probe: Option<Probe>,
+    /// What matches have at other offsets, checked where the probe finds a candidate.
+    pub checks: Vec<(usize, Class)>,
     /// Every match starts at the start of the input (`^` without `m`).
     pub anchored: bool,
+}
+
+/// What every match has at `offset` from its start: a code unit of `class` (the lead
+/// surrogate for a character beyond the BMP), exactly `unit` if it is one.
+#[derive(Clone, Debug)]
+pub(super) struct Probe {
+    pub offset: usize,
+    pub class: Class,
+    pub unit: Option<u16>,
 }
 
 /// A compiled pattern.

@@ -576,6 +576,27 @@ fn a_nested_loop_gets_its_count_back_when_the_outer_one_backtracks() {
 }
 
 #[test]
+fn the_scan_skips_only_positions_where_no_match_starts() {
+    // The scan looks at the first few code units a match can have; these cases skip
+    // positions by a unit at an offset, loops that come round, `^` paths, optional parts.
+    // Expectations are node's.
+    check(&[
+        (r"(\s)+e", "", "9.0  e115", 0, "3..6 4..5"),
+        (r"(?:ab)+c", "", "xabababc", 0, "1..8"),
+        (r"(^|[^\\])\\/D\((-?[0-9]+)\)", "", r"x\/D(1) y\/D(-23)", 0, "0..7 0..1 5..6"),
+        (r"(^|[^\\])\\/D\((-?[0-9]+)\)", "", r"\\/D(1) y\/D(-23)", 0, "8..17 8..9 13..16"),
+        (r"(^|[^\\])\\/D\((-?[0-9]+)\)", "", r"\/D(1)", 0, "0..6 0..0 4..5"),
+        (r"\s?;\s?", "", "a ;b", 0, "1..3"),
+        (r"a?b?c", "", "xxc", 0, "2..3"),
+        (r"a{2}b", "", "aaab", 0, "1..4"),
+        (r".{2}z", "u", r"\uD83D\uDE00xz", 0, "0..4"),
+        (r"x\b", "", "ax x", 0, "1..2"),
+        (r"(?=ab)a", "", "aab", 0, "1..2"),
+        (r"(a|bc)d", "", "xbcd", 0, "1..4 1..3"),
+    ]);
+}
+
+#[test]
 fn long_inputs_find_the_same_matches_as_short_ones() {
     let mut input = u(&"ab ".repeat(400));
     input.extend(u("foo@example.com "));

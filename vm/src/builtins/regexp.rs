@@ -5,7 +5,7 @@
 use super::{arg, rows, Builtin, Row};
 use crate::gc::{CellKind, Gc};
 use crate::object::regexp::{MatchError, MatchResult, Matcher};
-use crate::object::shape::{CONFIGURABLE, WRITABLE};
+use crate::object::shape::{ACCESSOR, CONFIGURABLE, DEFAULT_ATTRS, WRITABLE};
 use crate::object::{iter_kind, IteratorObject, JsObject, Key, RegExpObject};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::value::Value;
@@ -251,18 +251,8 @@ fn builtin_match(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Op
         }
         return Ok(None);
     }
-    let flag = rt.host.interrupt.clone();
-    let interrupt = move || flag.load(std::sync::atomic::Ordering::Relaxed);
-    let heap = rt.heap();
-    let result = match heap.get(r).matcher.as_ref() {
-        Some(m) => m.exec(heap.str_view(flat), last_index as usize, &interrupt),
-        None => Ok(None),
-    };
-    let result = match result {
-        Ok(r) => r,
-        Err(MatchError::Interrupted) => return Err(rt.throw_uncatchable(crate::runtime::ExceptionKind::Interrupted)),
-        Err(MatchError::StackOverflow) => return Err(rt.throw_range_error("Maximum call stack size exceeded")),
-    };
+    let Some(m) = rt.heap().get(r).matcher.clone() else { return Ok(None) };
+    let result = run_matcher(rt, &m, flat, last_index as usize, false)?;
     let Some(m) = result else {
         if global || sticky {
             rt.set_or_throw(ro, lk, Value::number(0.0))?;
@@ -274,6 +264,26 @@ fn builtin_match(rt: &mut Runtime, r: Gc<RegExpObject>, s: Value) -> JsResult<Op
         rt.set_or_throw(ro, lk, Value::number(end as f64))?;
     }
     Ok(Some(m))
+}
+
+/// Runs matcher `m` on the flat string `flat` from `start`: exactly there for a
+/// sticky regexp unless `scan`, else the leftmost match at or after it. The runtime's
+/// interrupt stops it; a match that outgrows the matcher's stack is a RangeError.
+fn run_matcher(
+    rt: &mut Runtime,
+    m: &Matcher,
+    flat: Gc<crate::string::JsString>,
+    start: usize,
+    scan: bool,
+) -> JsResult<Option<MatchResult>> {
+    let flag = &*rt.host.interrupt;
+    let interrupt = || flag.load(std::sync::atomic::Ordering::Relaxed);
+    let result = m.exec(rt.heap().str_view(flat), start, scan, &interrupt);
+    match result {
+        Ok(m) => Ok(m),
+        Err(MatchError::Interrupted) => Err(rt.throw_uncatchable(crate::runtime::ExceptionKind::Interrupted)),
+        Err(MatchError::StackOverflow) => Err(rt.throw_range_error("Maximum call stack size exceeded")),
+    }
 }
 
 /// The array RegExpBuiltinExec returns (steps 16-36).
@@ -294,12 +304,13 @@ fn build_match_array(
         rt.root(v);
         items.push(v);
     }
+    // A new array has none of these properties: they are added without a lookup.
     let a = rt.new_array_from(&items);
     rt.root(Value::object(a));
     let ik = Key::Name(rt.names.index);
-    rt.create_data_property_or_throw(a, ik, Value::number(start as f64))?;
+    rt.add_property(a, ik, Value::number(start as f64), DEFAULT_ATTRS);
     let inp = Key::Name(rt.names.input);
-    rt.create_data_property_or_throw(a, inp, s)?;
+    rt.add_property(a, inp, s, DEFAULT_ATTRS);
     let names: Vec<String> = rt.heap().get(r).matcher.as_ref().map(|mm| mm.names.clone()).unwrap_or_default();
     let groups = if names.is_empty() {
         Value::UNDEFINED
@@ -315,7 +326,7 @@ fn build_match_array(
         Value::object(g)
     };
     let gk = Key::Name(rt.names.groups);
-    rt.create_data_property_or_throw(a, gk, groups)?;
+    rt.add_property(a, gk, groups, DEFAULT_ATTRS);
     if has_indices {
         let mut pairs = Vec::new();
         for g in &m.groups {
@@ -354,9 +365,76 @@ enum Found {
     Spans(MatchResult),
 }
 
+/// `v` if it is a RegExp on which the Gets of RegExp.prototype's methods (`exec`, `flags`
+/// and the flag getters, `constructor` and `@@match` when a splitter is made) can only find
+/// the built-ins, so that those methods may skip them: an initialized RegExp whose only own
+/// property is `lastIndex`, whose prototype is the realm's %RegExp.prototype%, and whose
+/// prototype still holds the original natives (accessors by their getters).
+fn pristine(rt: &mut Runtime, v: Value) -> Option<Gc<RegExpObject>> {
+    let r = as_regexp(rt, v)?;
+    let proto = rt.intrinsic(Intrinsic::RegExpPrototype);
+    let heap = rt.heap();
+    let shape = heap.get(heap.get(r).base.shape);
+    if shape.proto != proto || shape.property_count() != 1 || heap.get(r).matcher.is_none() {
+        return None;
+    }
+    let proto: Gc<JsObject> = proto.gc();
+    let proto_shape = heap.get(proto).shape;
+    // A dictionary shape stays while its properties change; its version does not.
+    let version = (proto_shape.addr(), heap.get(proto_shape).dict_version);
+    let cached = rt.caches.regexp_proto_slots.as_ref().is_some_and(|(v, _)| *v == version);
+    if !cached {
+        let mut slots = Vec::with_capacity(PRISTINE.len());
+        for (key, _) in PRISTINE {
+            let (index, attrs) = rt.heap().get(proto_shape).lookup(key(&rt.names, &rt.symbols))?;
+            slots.push((index, attrs & ACCESSOR != 0));
+        }
+        rt.caches.regexp_proto_slots = Some((version, slots.into_boxed_slice()));
+    }
+    let (heap, slots) = (&rt.heap, &rt.caches.regexp_proto_slots.as_ref()?.1);
+    for (&(slot, accessor), (_, native)) in slots.iter().zip(PRISTINE) {
+        let mut value = heap.slot(proto, slot);
+        if accessor {
+            value = heap.get(value.gc::<crate::object::AccessorPair>()).getter;
+        }
+        if !value.is_object() {
+            return None;
+        }
+        match heap.downcast::<crate::runtime::function::NativeFunction>(value.gc()) {
+            Some(f) if std::ptr::fn_addr_eq(heap.get(f).func, native) => {}
+            _ => return None,
+        }
+    }
+    Some(r)
+}
+
+type KeyOf = fn(&crate::runtime::names::Names, &crate::runtime::names::WellKnownSymbols) -> crate::object::PropKey;
+
+/// How many properties `pristine` checks.
+const PRISTINE_COUNT: usize = 12;
+
+/// The properties `pristine` checks on %RegExp.prototype% and the natives they must hold.
+const PRISTINE: [(KeyOf, crate::runtime::function::NativeFn); PRISTINE_COUNT] = [
+    (|n, _| n.exec, exec),
+    (|n, _| n.flags, flags_getter),
+    (|n, _| n.has_indices, has_indices_getter),
+    (|n, _| n.global, global_getter),
+    (|n, _| n.ignore_case, ignore_case_getter),
+    (|n, _| n.multiline, multiline_getter),
+    (|n, _| n.dot_all, dot_all_getter),
+    (|n, _| n.unicode, unicode_getter),
+    (|n, _| n.unicode_sets, unicode_sets_getter),
+    (|n, _| n.sticky, sticky_getter),
+    (|n, _| n.constructor, regexp_constructor),
+    (|_, s| s.match_, symbol_match),
+];
+
 /// 22.2.7.1 RegExpExec(R, S), steps 1-3: calls a user `exec` (its result checked), or
 /// gives the RegExp for the built-in one.
 fn user_exec(rt: &mut Runtime, r: Value, s: Value) -> JsResult<Result<Value, Gc<RegExpObject>>> {
+    if let Some(rx) = pristine(rt, r) {
+        return Ok(Err(rx));
+    }
     let key = Key::Name(rt.names.exec);
     let exec_fn = rt.get(r.gc(), key, r)?;
     if rt.is_callable(exec_fn) && exec_fn != rt.regexp_builtin_exec() {
@@ -471,19 +549,19 @@ fn flags_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Valu
     if !this.is_object() {
         return Err(rt.throw_type_error("RegExp.prototype.flags getter called on non-object"));
     }
+    let names = rt.names;
     let mut out = String::new();
     for (name, ch) in [
-        ("hasIndices", 'd'),
-        ("global", 'g'),
-        ("ignoreCase", 'i'),
-        ("multiline", 'm'),
-        ("dotAll", 's'),
-        ("unicode", 'u'),
-        ("unicodeSets", 'v'),
-        ("sticky", 'y'),
+        (names.has_indices, 'd'),
+        (names.global, 'g'),
+        (names.ignore_case, 'i'),
+        (names.multiline, 'm'),
+        (names.dot_all, 's'),
+        (names.unicode, 'u'),
+        (names.unicode_sets, 'v'),
+        (names.sticky, 'y'),
     ] {
-        let key = rt.key(name);
-        let v = rt.get(this.gc(), key, this)?;
+        let v = rt.get(this.gc(), Key::Name(name), this)?;
         if rt.to_boolean(v) {
             out.push(ch);
         }
@@ -507,16 +585,29 @@ fn source_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Val
 
 fn flag_getter(rt: &mut Runtime, this: Value, ch: char, name: &str) -> JsResult<Value> {
     if let Some(r) = as_regexp(rt, this) {
-        let f = rt.heap().get(r).flags;
-        if f.is_string() {
-            let s = rt.string_to_rust(f);
-            return Ok(Value::boolean(s.contains(ch)));
+        if let Some(m) = rt.heap().get(r).matcher.as_ref() {
+            return Ok(Value::boolean(has_flag(m.flags(), ch)));
         }
     }
     if this == rt.intrinsic(Intrinsic::RegExpPrototype) {
         return Ok(Value::UNDEFINED);
     }
     Err(rt.throw_type_error(&format!("RegExp.prototype.{name} getter called on incompatible receiver")))
+}
+
+/// Whether `flags` has the flag written `ch`.
+fn has_flag(flags: ecma::regexp::Flags, ch: char) -> bool {
+    match ch {
+        'd' => flags.has_indices,
+        'g' => flags.global,
+        'i' => flags.ignore_case,
+        'm' => flags.multiline,
+        's' => flags.dot_all,
+        'u' => flags.unicode,
+        'v' => flags.unicode_sets,
+        'y' => flags.sticky,
+        _ => false,
+    }
 }
 
 fn global_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> {
@@ -544,8 +635,14 @@ fn has_indices_getter(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResul
     flag_getter(rt, this, 'd', "hasIndices")
 }
 
-/// The `flags` string of a RegExp-like object (through the `flags` getter).
+/// The `flags` string of a RegExp-like object (through the `flags` getter, whose Gets
+/// nothing can observe on a pristine RegExp).
 fn flags_of(rt: &mut Runtime, r: Value) -> JsResult<String> {
+    if let Some(rx) = pristine(rt, r) {
+        if let Some(m) = rt.heap().get(rx).matcher.as_ref() {
+            return Ok(m.flags().canonical());
+        }
+    }
     let fk = Key::Name(rt.names.flags);
     let f = rt.get(r.gc(), fk, r)?;
     rt.to_rust_string(f)
@@ -672,6 +769,68 @@ fn string_iterator_next(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsRes
 }
 
 /// 7.3.22 SpeciesConstructor(O, %RegExp%).
+/// RegExp.prototype[@@split] (steps 10-25) for a pristine RegExp whose species is
+/// %RegExp%. The splitter the spec makes (this regexp with `y`) is never seen by anything:
+/// it is not made. Its sticky attempts at q, q + 1, ... find what one scan from q finds.
+fn split_pristine(rt: &mut Runtime, m: &Matcher, s: Value, lim: u32) -> JsResult<Value> {
+    let a = rt.new_array(0);
+    rt.root(Value::object(a));
+    if lim == 0 {
+        return Ok(Value::object(a));
+    }
+    let flat = rt.flat(s);
+    let size = rt.heap().str_view(flat).len();
+    let unicode = m.flags().either_unicode();
+    if size == 0 {
+        if run_matcher(rt, m, flat, 0, false)?.is_none_or(|m| m.groups[0].is_none_or(|(start, _)| start != 0)) {
+            rt.array_push(a, s)?;
+        }
+        return Ok(Value::object(a));
+    }
+    let advance = |rt: &Runtime, q: usize| {
+        let view = rt.heap().str_view(flat);
+        let pair = unicode
+            && q + 1 < size
+            && (0xD800..=0xDBFF).contains(&view.at(q))
+            && (0xDC00..=0xDFFF).contains(&view.at(q + 1));
+        q + if pair { 2 } else { 1 }
+    };
+    let (mut p, mut q) = (0usize, 0usize);
+    while q < size {
+        let Some(found) = run_matcher(rt, m, flat, q, true)? else { break };
+        let Some((start, end)) = found.groups[0] else { break };
+        if start >= size {
+            break;
+        }
+        q = start;
+        let e = end.min(size);
+        if e == p {
+            q = advance(rt, q);
+            continue;
+        }
+        let t = super::string::substring_value(rt, s, p, q);
+        rt.array_push(a, t)?;
+        if rt.heap().array_length(a) == lim {
+            return Ok(Value::object(a));
+        }
+        p = e;
+        for g in &found.groups[1..] {
+            let cap = match g {
+                Some((x, y)) => super::string::substring_value(rt, s, *x, *y),
+                None => Value::UNDEFINED,
+            };
+            rt.array_push(a, cap)?;
+            if rt.heap().array_length(a) == lim {
+                return Ok(Value::object(a));
+            }
+        }
+        q = p;
+    }
+    let t = super::string::substring_value(rt, s, p, size);
+    rt.array_push(a, t)?;
+    Ok(Value::object(a))
+}
+
 fn species_constructor(rt: &mut Runtime, o: Value) -> JsResult<Value> {
     super::species_constructor(rt, o, Intrinsic::RegExp)
 }
@@ -884,6 +1043,15 @@ fn symbol_split(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value
     let s = rt.to_string(arg(args, 0))?;
     rt.root(s);
     let c = species_constructor(rt, this)?;
+    if c == rt.intrinsic(Intrinsic::RegExp) {
+        if let Some(m) = pristine(rt, this).and_then(|r| rt.heap().get(r).matcher.clone()) {
+            // The splitter is made (step 10) before the limit is converted, which may
+            // recompile `this`: the matcher is taken here.
+            let limit = arg(args, 1);
+            let lim = if limit.is_undefined() { u32::MAX } else { rt.to_uint32(limit)? };
+            return split_pristine(rt, &m, s, lim);
+        }
+    }
     let flags = flags_of(rt, this)?;
     let unicode = flags.contains('u') || flags.contains('v');
     let new_flags = if flags.contains('y') { flags.clone() } else { format!("{flags}y") };
@@ -972,5 +1140,29 @@ mod tests {
         assert!(std::rc::Rc::ptr_eq(&matcher_of(&rt, r1), &matcher_of(&rt, r2)));
         assert!(!std::rc::Rc::ptr_eq(&matcher_of(&rt, r1), &matcher_of(&rt, r3)));
         assert!(matcher_of(&rt, r1).global && !matcher_of(&rt, r3).global);
+    }
+}
+#[cfg(test)]
+mod pristine_tests {
+    use super::*;
+    use crate::runtime::RuntimeOptions;
+
+    #[test]
+    fn a_new_regexp_is_pristine_until_its_prototype_changes() {
+        let mut rt = Runtime::new(RuntimeOptions::default());
+        let proto = rt.intrinsic(Intrinsic::RegExpPrototype);
+        let o = regexp_alloc(&mut rt, proto);
+        let p = rt.new_string("a");
+        let f = rt.new_string("g");
+        let r = regexp_initialize(&mut rt, o, p, f).unwrap();
+        rt.root(r);
+        assert!(pristine(&mut rt, r).is_some());
+        // A getter replaced by another function: no longer.
+        let proto_obj: Gc<JsObject> = proto.gc();
+        let getter = rt.intrinsic_prop(Intrinsic::RegExpPrototype, "toString");
+        let desc = crate::object::property::PropertyDescriptor::accessor(getter, Value::UNDEFINED, CONFIGURABLE);
+        let key = Key::Name(rt.names.global);
+        rt.define_own_property(proto_obj, key, &desc).unwrap();
+        assert!(pristine(&mut rt, r).is_none());
     }
 }

@@ -48,18 +48,25 @@ impl Matcher {
         Ok(Matcher { global: f.global, sticky: f.sticky, has_indices: f.has_indices, captures, names, compiled })
     }
 
-    /// The first match starting at or after `start` (exactly at `start` if sticky).
+    /// The first match starting at or after `start` (exactly at `start` if sticky, or
+    /// whatever the flag when `scan`).
     pub(crate) fn exec(
         &self,
         text: crate::string::StrView<'_>,
         start: usize,
+        scan: bool,
         interrupt: &dyn Fn() -> bool,
     ) -> Result<Option<MatchResult>, MatchError> {
         let subject = match text {
             crate::string::StrView::Latin1(b) => ecma::regexp::Subject::Latin1(b),
             crate::string::StrView::Utf16(u) => ecma::regexp::Subject::Utf16(u),
         };
-        match self.compiled.exec_at(subject, start, interrupt) {
+        let found = if scan {
+            self.compiled.search(subject, start, interrupt)
+        } else {
+            self.compiled.exec_at(subject, start, interrupt)
+        };
+        match found {
             Ok(Some(m)) => Ok(Some(MatchResult {
                 groups: (0..=self.captures).map(|i| m.group(i).map(|r| (r.start, r.end))).collect(),
             })),
@@ -67,6 +74,11 @@ impl Matcher {
             Err(ecma::regexp::ExecError::Interrupted) => Err(MatchError::Interrupted),
             Err(ecma::regexp::ExecError::StackOverflow) => Err(MatchError::StackOverflow),
         }
+    }
+
+    /// The flags.
+    pub(crate) fn flags(&self) -> ecma::regexp::Flags {
+        self.compiled.flags()
     }
 
     /// The `source` text (EscapeRegExpPattern).

@@ -225,7 +225,16 @@ pub(crate) struct Caches {
     /// same source: a regular expression literal makes a new object every time it is
     /// evaluated, which must not mean a new compilation (see `builtins::regexp`).
     pub(crate) regexp_cache: HashMap<RegExpKey, std::rc::Rc<crate::object::regexp::Matcher>>,
+    /// The slots (and whether each holds an accessor) of the properties `builtins::regexp`
+    /// checks on %RegExp.prototype%, for the
+    /// shape (by address and dictionary version; cleared by every collection, which may reuse
+    /// the address) they were found in.
+    pub(crate) regexp_proto_slots: Option<ShapeSlots>,
 }
+
+/// Slots found in a shape, keyed by the shape's address and dictionary version: each a
+/// slot index and whether it holds an accessor.
+pub(crate) type ShapeSlots = ((usize, u32), Box<[(u32, bool)]>);
 
 impl Caches {
     fn new() -> Caches {
@@ -235,6 +244,7 @@ impl Caches {
             small_int_strings: vec![Value::UNDEFINED; 256],
             char_strings: vec![Value::UNDEFINED; 256],
             regexp_cache: HashMap::new(),
+            regexp_proto_slots: None,
         }
     }
 
@@ -247,6 +257,7 @@ impl Caches {
 
     /// Forgets what the marking did not reach, before the cells are freed.
     fn after_marking(&mut self, heap: &Heap) {
+        self.regexp_proto_slots = None;
         self.root_shapes.retain(|_, s| heap.is_marked(*s));
     }
 }
