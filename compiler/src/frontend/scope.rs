@@ -1253,6 +1253,9 @@ impl Analyzer<'_> {
                 }
             }
             ForHead::UsingDecl(u) => {
+                if u.is_await {
+                    self.note_await();
+                }
                 for d in &u.decls {
                     self.walk_pat(&d.name);
                 }

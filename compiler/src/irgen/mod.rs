@@ -87,7 +87,6 @@ const LOWERING_STACK: usize = 256 << 20;
 /// The work runs on a lowering thread with a large stack, one per calling thread, started
 /// on first use and kept (eval-heavy programs compile many small scripts).
 pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
-    let internal = || vec![Diagnostic::new("internal compiler error while lowering the script", 1, 1)];
     let (reply, result) = std::sync::mpsc::channel();
     let job = Job { source: source.to_string(), file_name: file_name.to_string(), opts: opts.clone(), reply };
     let sent = LOWERING_THREAD.with(|worker| {
@@ -104,7 +103,12 @@ pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Resul
         let spawned =
             std::thread::Builder::new().name("iris-irgen".into()).stack_size(LOWERING_STACK).spawn(move || {
                 while let Ok(job) = rx.recv() {
-                    let r = lower_script_inline(&job.source, &job.file_name, &job.opts);
+                    // A panic (a compiler bug) becomes this job's error and the thread lives
+                    // on: were it to die, a job sent to it before its queue went away would
+                    // be dropped unanswered.
+                    let lower = || lower_script_inline(&job.source, &job.file_name, &job.opts);
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(lower))
+                        .unwrap_or_else(|_| Err(internal_error()));
                     let _ = job.reply.send(r);
                 }
             });
@@ -117,7 +121,12 @@ pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Resul
     if !sent {
         return lower_script_inline(source, file_name, opts);
     }
-    result.recv().unwrap_or_else(|_| Err(internal()))
+    result.recv().unwrap_or_else(|_| Err(internal_error()))
+}
+
+/// The error of a script whose lowering panicked.
+fn internal_error() -> Vec<Diagnostic> {
+    vec![Diagnostic::new("internal compiler error while lowering the script", 1, 1)]
 }
 
 /// A script for the lowering thread.
