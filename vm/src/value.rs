@@ -281,6 +281,13 @@ impl Value {
         }
     }
 
+    /// The address of the cell this value points to, unchecked (for the collector's
+    /// marking, which checks the cell when it reads its header).
+    #[inline(always)]
+    pub(crate) fn pointer_addr(self) -> Option<usize> {
+        self.is_pointer().then_some((self.0 & PAYLOAD_MASK) as usize)
+    }
+
     /// The cell this value points to, as a `T`. Callers test the value's kind first; that it
     /// is a pointer and that the cell is one `T` admits are checked here in every build, so
     /// a `Gc<T>` made from a value always points at a `T` (typed fields of cells are `T`

@@ -1,8 +1,8 @@
 //! The allocator and the collector's mark and sweep phases.
 //!
 //! Small cells (up to 2048 bytes) live in 256 KiB pages, each page holding cells of one size
-//! class; a class allocates from its free list, then by bumping through its newest page, then
-//! from a fresh page. Pages come from `mmap`, so untouched parts of a fresh page cost no
+//! class; a class allocates page by page (see `SizeClass`), from a page's free cells, then
+//! from its untouched rest, then from a fresh page. Pages come from `mmap`, so untouched parts of a fresh page cost no
 //! memory, and a page left empty by a sweep is unmapped. Larger cells are allocated one by
 //! one from the system allocator.
 //!
@@ -32,6 +32,8 @@ const MIN_BUDGET: usize = 8 * 1024 * 1024;
 /// Heap growth factor relative to the live size after a collection.
 const GROWTH_NUM: usize = 3;
 const GROWTH_DEN: usize = 2;
+/// How many marks ahead a cell's header is prefetched before it is read (see `Heap::mark`).
+const PREFETCH_DISTANCE: usize = 8;
 
 const SIZE_CLASSES: [u32; 28] = [
     16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 320, 384, 448, 512, 640, 768, 896, 1024,
@@ -65,14 +67,22 @@ struct Page {
     base: NonNull<u8>,
     /// Bytes of the page handed out so far (cells beyond are untouched).
     used: usize,
+    /// The page's free cells in ascending order, while the class is not allocating from it.
+    free: *mut FreeCell,
 }
 
+/// The cells of one size. A class allocates from one page at a time (its cursor page):
+/// first the free cells the last sweep found there, in address order, then the untouched
+/// rest of the page, then it moves on to the next page. Allocation thus walks memory
+/// forwards instead of hopping between pages along one heap-wide free list (on the splay
+/// benchmark, the hops cost a cache miss per allocation: a tenth of the run).
 struct SizeClass {
     cell_size: usize,
+    /// The free cells left in the cursor page.
     free: *mut FreeCell,
     pages: Vec<Page>,
-    /// Index in `pages` of the page being bump-allocated, if any.
-    bump_page: Option<usize>,
+    /// Index in `pages` of the page being allocated from (`pages.len()` once all are full).
+    cursor: usize,
 }
 
 struct LargeCell {
@@ -100,6 +110,10 @@ pub struct Heap {
     classes: Vec<SizeClass>,
     large: Vec<LargeCell>,
     mark_stack: Vec<Gc<CellHeader>>,
+    /// Cells marked but not yet greyed, whose headers are being prefetched (0: none); see
+    /// [`Heap::mark`].
+    prefetched: [usize; PREFETCH_DISTANCE],
+    prefetched_next: usize,
     allocated_since_gc: usize,
     live_bytes: usize,
     /// Bytes the cells marked so far own outside the heap (summed by `drain`, part of
@@ -132,16 +146,13 @@ impl Heap {
             ops,
             classes: SIZE_CLASSES
                 .iter()
-                .map(|&s| SizeClass {
-                    cell_size: s as usize,
-                    free: ptr::null_mut(),
-                    pages: Vec::new(),
-                    bump_page: None,
-                })
+                .map(|&s| SizeClass { cell_size: s as usize, free: ptr::null_mut(), pages: Vec::new(), cursor: 0 })
                 .collect(),
             large: Vec::new(),
             spare: Vec::new(),
             mark_stack: Vec::new(),
+            prefetched: [0; PREFETCH_DISTANCE],
+            prefetched_next: 0,
             allocated_since_gc: 0,
             live_bytes: 0,
             marked_external: 0,
@@ -301,15 +312,31 @@ impl Heap {
             // SAFETY: `cell` is non-null.
             return unsafe { NonNull::new_unchecked(cell as *mut u8) };
         }
-        if let Some(i) = sc.bump_page {
-            let page = &mut sc.pages[i];
-            if page.used + sc.cell_size <= PAGE_SIZE {
-                // SAFETY: `used + cell_size <= PAGE_SIZE`, so the cell is inside the page.
+        self.alloc_in_next_page(class)
+    }
+
+    /// Allocates a cell of `class` once the cursor page's free cells are used up: from the
+    /// untouched rest of that page, else from the next page with room, else from a new page.
+    #[inline(never)]
+    fn alloc_in_next_page(&mut self, class: usize) -> NonNull<u8> {
+        let sc = &mut self.classes[class];
+        let cs = sc.cell_size;
+        while let Some(page) = sc.pages.get_mut(sc.cursor) {
+            if !page.free.is_null() {
+                let cell = std::mem::replace(&mut page.free, ptr::null_mut());
+                // SAFETY: a page's free list links free cells inside it.
+                sc.free = unsafe { (*cell).next };
+                // SAFETY: `cell` is non-null.
+                return unsafe { NonNull::new_unchecked(cell as *mut u8) };
+            }
+            if page.used + cs <= PAGE_SIZE {
+                // SAFETY: `used + cs <= PAGE_SIZE`, so the cell is inside the page.
                 let p = unsafe { page.base.as_ptr().add(page.used) };
-                page.used += sc.cell_size;
+                page.used += cs;
                 // SAFETY: inside a mapped page, non-null.
                 return unsafe { NonNull::new_unchecked(p) };
             }
+            sc.cursor += 1;
         }
         let base = match self.spare.pop() {
             Some(page) => page,
@@ -319,8 +346,8 @@ impl Heap {
             }
         };
         let sc = &mut self.classes[class];
-        sc.pages.push(Page { base, used: sc.cell_size });
-        sc.bump_page = Some(sc.pages.len() - 1);
+        sc.pages.push(Page { base, used: cs, free: ptr::null_mut() });
+        sc.cursor = sc.pages.len() - 1;
         base
     }
 
@@ -382,23 +409,53 @@ impl Heap {
     /// Marks the cell a value points to, if any.
     #[inline(always)]
     pub(crate) fn mark_value(&mut self, v: Value) {
-        if let Some(h) = v.as_header() {
-            self.mark(h);
+        if let Some(addr) = v.pointer_addr() {
+            self.mark(Gc::from_addr(addr));
         }
     }
 
     /// Marks a cell and queues it for tracing if it was not marked yet.
+    ///
+    /// The cell's header is not read at once: its address goes into a small queue and its
+    /// cache line is prefetched; the header is read (and the mark set) when the address
+    /// leaves the queue, `PREFETCH_DISTANCE` marks later. Marking a large heap is otherwise
+    /// one cache miss after another (on the splay benchmark, two thirds of the tracing time
+    /// was the read of a child's header).
     #[inline(always)]
     pub(crate) fn mark<T>(&mut self, g: Gc<T>) {
-        let h = g.header();
-        // SAFETY: `g` is reachable from a root or from a marked cell, hence live; only the
-        // header byte is touched.
+        let addr = g.addr();
+        prefetch(addr);
+        let i = self.prefetched_next;
+        self.prefetched_next = (i + 1) % PREFETCH_DISTANCE;
+        let earlier = std::mem::replace(&mut self.prefetched[i], addr);
+        if earlier != 0 {
+            self.grey(earlier);
+        }
+    }
+
+    /// Sets the mark of the cell at `addr` and queues it for tracing, unless it was marked.
+    #[inline(always)]
+    fn grey(&mut self, addr: usize) {
+        let hp = addr as *mut CellHeader;
+        // SAFETY: the cell is reachable from a root or from a marked cell, hence allocated
+        // and not swept; only its header is touched.
         unsafe {
-            let hp = h.as_ptr();
-            debug_assert!((*hp).kind != CellKind::Free, "marking a freed cell {:#x}", g.addr());
             if (*hp).mark == 0 {
+                if (*hp).kind == CellKind::Free {
+                    bad_cell(addr, CellKind::Free);
+                }
                 (*hp).mark = 1;
-                self.mark_stack.push(h);
+                self.mark_stack.push(Gc::from_addr(addr));
+            }
+        }
+    }
+
+    /// Greys the cells still in the prefetch queue.
+    fn flush_prefetched(&mut self) {
+        for i in 0..PREFETCH_DISTANCE {
+            let addr = std::mem::replace(&mut self.prefetched[i], 0);
+            if addr != 0 {
+                self.grey(addr);
             }
         }
     }
@@ -413,9 +470,15 @@ impl Heap {
 
     /// Traces everything reachable from the marked cells.
     pub(crate) fn drain(&mut self) {
-        while let Some(h) = self.mark_stack.pop() {
-            let external = (self.ops.trace)(self, h);
-            self.marked_external += external;
+        loop {
+            while let Some(h) = self.mark_stack.pop() {
+                let external = (self.ops.trace)(self, h);
+                self.marked_external += external;
+            }
+            self.flush_prefetched();
+            if self.mark_stack.is_empty() {
+                break;
+            }
         }
     }
 
@@ -443,14 +506,17 @@ impl Heap {
         let mut unmapped = 0usize;
         for class in &mut self.classes {
             let cs = class.cell_size;
-            let mut free_head: *mut FreeCell = ptr::null_mut();
-            let bump_base = class.bump_page.map(|i| class.pages[i].base);
+            // The free lists are rebuilt from the cells' headers.
+            class.free = ptr::null_mut();
+            class.cursor = 0;
             let mut kept = Vec::with_capacity(class.pages.len());
-            for page in class.pages.drain(..) {
-                let mut page_head = free_head;
+            for mut page in class.pages.drain(..) {
+                let mut page_head: *mut FreeCell = ptr::null_mut();
                 let mut page_live = 0usize;
-                let mut off = 0;
-                while off + cs <= page.used {
+                // From the last cell down, so that the list comes out in address order.
+                let mut off = page.used / cs * cs;
+                while off >= cs {
+                    off -= cs;
                     // SAFETY: `off < used`, so the cell was handed out and has a header.
                     let cell = unsafe { page.base.as_ptr().add(off) } as *mut FreeCell;
                     // SAFETY: as above; the header is initialized.
@@ -473,10 +539,9 @@ impl Heap {
                         }
                         page_head = cell;
                     }
-                    off += cs;
                 }
                 live += page_live * cs;
-                if page_live == 0 && Some(page.base) != bump_base {
+                if page_live == 0 {
                     if self.spare.len() < SPARE_PAGES {
                         self.spare.push(page.base);
                     } else {
@@ -484,13 +549,11 @@ impl Heap {
                         unmapped += 1;
                     }
                 } else {
-                    free_head = page_head;
+                    page.free = page_head;
                     kept.push(page);
                 }
             }
-            class.bump_page = bump_base.and_then(|b| kept.iter().position(|p| p.base == b));
             class.pages = kept;
-            class.free = free_head;
         }
         self.mapped_pages -= unmapped;
         let mut i = 0;
@@ -543,7 +606,7 @@ impl Heap {
                 unmap_page(page.base);
             }
             class.free = ptr::null_mut();
-            class.bump_page = None;
+            class.cursor = 0;
         }
         for page in self.spare.drain(..) {
             unmap_page(page);
@@ -579,6 +642,23 @@ fn poison(cell: *mut u8, size: usize) {
         // SAFETY: the whole cell belongs to the sweeper now.
         unsafe { ptr::write_bytes(cell, 0xdb, size) };
     }
+}
+
+/// Asks the processor to bring the cache line at `addr` in; a hint that never faults.
+#[inline(always)]
+fn prefetch(addr: usize) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing and cannot fault, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(addr as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: as above; PRFM does not fault either.
+    unsafe {
+        std::arch::asm!("prfm pldl1keep, [{0}]", in(reg) addr, options(nostack, readonly, preserves_flags))
+    };
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let _ = addr;
 }
 
 #[cfg(unix)]

@@ -226,3 +226,32 @@ fn pages_a_sweep_empties_are_kept_for_the_next_allocations() {
     }
     assert_eq!(heap.stats().footprint, mapped);
 }
+
+#[test]
+fn allocation_takes_a_pages_free_cells_in_address_order() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    let cells: Vec<Gc<Pair>> = (0..64).map(|_| pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED)).collect();
+    let keep: Vec<Gc<Pair>> = cells.iter().step_by(2).copied().collect();
+    collect(&mut heap, &keep);
+    let freed: Vec<usize> = cells.iter().skip(1).step_by(2).map(|c| c.addr()).collect();
+    let again: Vec<usize> = (0..32).map(|_| pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED).addr()).collect();
+    assert_eq!(again, freed);
+}
+
+#[test]
+fn marking_many_cells_through_the_prefetch_queue_reaches_them_all() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    // A list longer than the prefetch queue, and a root marked twice.
+    let mut head = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    for i in 0..100 {
+        head = pair(&mut heap, Value::number(0.0), Value::cell(head));
+        if i % 10 == 0 {
+            pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+        }
+    }
+    let before = finalized();
+    collect(&mut heap, &[head, head]);
+    assert_eq!(finalized() - before, 10, "only the cells off the list died");
+    collect(&mut heap, &[]);
+    assert_eq!(finalized() - before, 10 + 101);
+}

@@ -212,7 +212,11 @@ pub struct Runtime {
 /// weak (forgets what a collection did not reach) or refilled on demand.
 pub(crate) struct Caches {
     /// The root shape of each (prototype, kind, inline capacity), weak.
-    pub(crate) root_shapes: HashMap<(u64, CellKind, u8), Gc<Shape>>,
+    pub(crate) root_shapes: HashMap<RootShapeKey, Gc<Shape>>,
+    /// The root shapes found last, direct-mapped by prototype: a constructor called with
+    /// `new` finds the shape of `this` here rather than by hashing (cleared by every
+    /// collection).
+    pub(crate) recent_root_shapes: [Option<(RootShapeKey, Gc<Shape>)>; RECENT_ROOT_SHAPES],
     /// Bumped by every layout change of a prototype (inline caches of prototype hits check
     /// it). Boxed: compiled code reads it at its address, which must not move with the
     /// runtime.
@@ -230,7 +234,18 @@ pub(crate) struct Caches {
     /// shape (by address and dictionary version; cleared by every collection, which may reuse
     /// the address) they were found in.
     pub(crate) regexp_proto_slots: Option<ShapeSlots>,
+    /// For `instanceof`: functions' shapes whose `instanceof` is OrdinaryHasInstance, and
+    /// where they keep `prototype` (see `Runtime::op_instance_of`). Cleared by every
+    /// collection, which may reuse a shape's address.
+    pub(crate) instance_of: [Option<(Gc<Shape>, u32)>; operators::INSTANCE_OF_CACHE],
 }
+
+/// What a root shape is found by: its prototype's bits, the object kind and the inline
+/// capacity.
+pub(crate) type RootShapeKey = (u64, CellKind, u8);
+
+/// Entries of `Caches::recent_root_shapes`.
+pub(crate) const RECENT_ROOT_SHAPES: usize = 16;
 
 /// Slots found in a shape, keyed by the shape's address and dictionary version: each a
 /// slot index and whether it holds an accessor.
@@ -240,11 +255,13 @@ impl Caches {
     fn new() -> Caches {
         Caches {
             root_shapes: HashMap::new(),
+            recent_root_shapes: [None; RECENT_ROOT_SHAPES],
             proto_epoch: Box::new(0),
             small_int_strings: vec![Value::UNDEFINED; 256],
             char_strings: vec![Value::UNDEFINED; 256],
             regexp_cache: HashMap::new(),
             regexp_proto_slots: None,
+            instance_of: [None; operators::INSTANCE_OF_CACHE],
         }
     }
 
@@ -258,6 +275,8 @@ impl Caches {
     /// Forgets what the marking did not reach, before the cells are freed.
     fn after_marking(&mut self, heap: &Heap) {
         self.regexp_proto_slots = None;
+        self.instance_of = [None; operators::INSTANCE_OF_CACHE];
+        self.recent_root_shapes = [None; RECENT_ROOT_SHAPES];
         self.root_shapes.retain(|_, s| heap.is_marked(*s));
     }
 }

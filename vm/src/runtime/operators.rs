@@ -4,7 +4,8 @@
 
 use super::convert::Hint;
 use super::{JsResult, Runtime};
-use crate::gc::CellKind;
+use crate::gc::{CellKind, Gc};
+use crate::object::shape::{Shape, ACCESSOR};
 use crate::object::{BigIntCell, JsObject, Key};
 use crate::runtime::function::BoundFunction;
 use crate::value::Value;
@@ -279,12 +280,17 @@ impl Runtime {
         if !target.is_object() {
             return Err(self.throw_type_error("Right-hand side of 'instanceof' is not an object"));
         }
+        let f: Gc<JsObject> = target.gc();
+        if let Some(p) = self.cached_prototype_for_instance_of(f) {
+            return self.prototype_chain_has(v, p);
+        }
         let key = Key::Name(self.symbols.has_instance);
-        let handler = self.get(target.gc(), key, target)?;
+        let handler = self.get(f, key, target)?;
         if !handler.is_nullish() {
             if handler != self.intrinsic(super::Intrinsic::FunctionPrototype) && !self.is_callable(handler) {
                 return Err(self.throw_type_error("Symbol.hasInstance is not callable"));
             }
+            self.remember_instance_of(f);
             let r = self.call(handler, target, &[v])?;
             return Ok(self.to_boolean(r));
         }
@@ -294,12 +300,53 @@ impl Runtime {
         self.ordinary_has_instance(target, v)
     }
 
+    /// The `prototype` of `f` if an `instanceof` with `f` on the right comes down to
+    /// OrdinaryHasInstance(f, v) with no call on the way, known from `f`'s shape
+    /// (`remember_instance_of`).
+    #[inline]
+    fn cached_prototype_for_instance_of(&self, f: Gc<JsObject>) -> Option<Value> {
+        let shape = self.heap.get(f).shape;
+        let (s, loc) = self.caches.instance_of[instance_of_index(shape)]?;
+        if s != shape {
+            return None;
+        }
+        let p = self.heap.slot_at(f, loc);
+        // A lazy `prototype` not made yet: the slow path makes it.
+        (!p.is_empty()).then_some(p)
+    }
+
+    /// Notes, for `instanceof` with `f` on the right, where `f`'s shape keeps `prototype`
+    /// when the answer is OrdinaryHasInstance(f, v): `f` is a function made from bytecode
+    /// or a native one (not a bound function, not a proxy), it has no own
+    /// @@hasInstance, its [[Prototype]] is %Function.prototype%, whose @@hasInstance is
+    /// that built-in and can never change (non-writable and non-configurable), and
+    /// `prototype` is an own data property. All of that is fixed by the shape, but for a
+    /// dictionary-mode one.
+    fn remember_instance_of(&mut self, f: Gc<JsObject>) {
+        let kind = self.heap.get(f).header.kind;
+        let shape = self.heap.get(f).shape;
+        let s = self.heap.get(shape);
+        if !matches!(kind, CellKind::Closure | CellKind::NativeFunction)
+            || s.is_dictionary()
+            || s.proto != self.intrinsic(super::Intrinsic::FunctionPrototype)
+            || s.lookup(self.symbols.has_instance).is_some()
+        {
+            return;
+        }
+        let Some((slot, attrs)) = s.lookup(self.names.prototype) else { return };
+        if attrs & ACCESSOR != 0 {
+            return;
+        }
+        let loc = self.heap.slot_location(f, slot);
+        self.caches.instance_of[instance_of_index(shape)] = Some((shape, loc));
+    }
+
     /// 7.3.22 OrdinaryHasInstance.
     pub(crate) fn ordinary_has_instance(&mut self, c: Value, o: Value) -> JsResult<bool> {
         if !self.is_callable(c) {
             return Ok(false);
         }
-        let cobj: crate::gc::Gc<JsObject> = c.gc();
+        let cobj: Gc<JsObject> = c.gc();
         if let Some(b) = self.heap.downcast::<BoundFunction>(cobj) {
             let t = self.heap.get(b).target;
             return self.op_instance_of(o, t);
@@ -309,6 +356,15 @@ impl Runtime {
         }
         let key = Key::Name(self.names.prototype);
         let p = self.get(cobj, key, c)?;
+        self.prototype_chain_has(o, p)
+    }
+
+    /// The end of OrdinaryHasInstance once `C.prototype` is `p`: whether `p` is on the
+    /// prototype chain of `o`.
+    fn prototype_chain_has(&mut self, o: Value, p: Value) -> JsResult<bool> {
+        if !o.is_object() {
+            return Ok(false);
+        }
         if !p.is_object() {
             return Err(self.throw_type_error("Function has non-object prototype in instanceof check"));
         }
@@ -330,6 +386,14 @@ impl Runtime {
         let k = self.to_property_key(key)?;
         self.has_property(obj.gc(), k)
     }
+}
+
+/// Entries of the `instanceof` cache (`Caches::instance_of`), direct-mapped by shape.
+pub(crate) const INSTANCE_OF_CACHE: usize = 64;
+
+#[inline(always)]
+fn instance_of_index(shape: Gc<Shape>) -> usize {
+    (shape.addr() >> 4) % INSTANCE_OF_CACHE
 }
 
 fn num_traits_pow(x: &BigInt, e: u32) -> BigInt {

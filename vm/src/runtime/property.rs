@@ -94,7 +94,15 @@ impl Runtime {
 
     /// The root shape for objects of `kind` with prototype `proto` and `cap` inline slots.
     pub(crate) fn root_shape(&mut self, proto: Value, kind: CellKind, cap: u8) -> Gc<Shape> {
-        if let Some(&s) = self.caches.root_shapes.get(&(proto.bits(), kind, cap)) {
+        let key = (proto.bits(), kind, cap);
+        let recent = (proto.bits() as usize >> 4) % crate::runtime::RECENT_ROOT_SHAPES;
+        if let Some((k, s)) = self.caches.recent_root_shapes[recent] {
+            if k == key {
+                return s;
+            }
+        }
+        if let Some(&s) = self.caches.root_shapes.get(&key) {
+            self.caches.recent_root_shapes[recent] = Some((key, s));
             return s;
         }
         if proto.is_object() {
