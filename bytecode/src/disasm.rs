@@ -118,7 +118,7 @@ pub fn disassemble_function(bundle: &Bundle, id: u32, out: &mut String) {
         let _ = write!(out, ", flags {}", flags.join("|"));
     }
     if let Some(source) = f.source {
-        let _ = write!(out, ", source s{source}");
+        let _ = write!(out, ", source {}+{}", source.start, source.len);
     }
     out.push('\n');
     write_code(bundle.code(id), Some(bundle), out);
@@ -198,7 +198,7 @@ mod tests {
     #[test]
     fn sample_bundle_disassembly() {
         let bundle = Bundle::from_bytes(sample_bytes()).unwrap();
-        let expected = r#"bundle "app.js": 2 functions, 6 strings
+        let expected = r#"bundle "app.js": 2 functions, 5 strings
 
 function 0 "": params 0, length 0, frame 4, ic 1
   0000: load_const_string r0, "hello"
@@ -215,7 +215,7 @@ function 0 "": params 0, length 0, frame 4, ic 1
     0011 2:3
     0023 3:9
 
-function 1 "f": params 1, length 1, frame 1, ic 0, flags strict|constructor, source s5
+function 1 "f": params 1, length 1, frame 1, ic 0, flags strict|constructor, source 10+25
   0000: load_param r0, 1
   0003: throw_error TypeError, "bad ☃ \"x\"\n"
   locations:

@@ -32,8 +32,8 @@ pub use assembler::{AsmError, Assembled, Assembler, Label};
 pub use builtin_id::BuiltinId;
 pub use bundle::{
     hash_source, Bundle, BundleBuilder, BundleError, BundleStr, ExportDesc, FunctionDesc, FunctionFlags,
-    FunctionHeader, HandlerEntry, ImportDesc, Imported, ModuleDesc, RequestDesc, ValueKind, BUNDLE_MAGIC,
-    BUNDLE_VERSION,
+    FunctionHeader, HandlerEntry, ImportDesc, Imported, ModuleDesc, RequestDesc, SourceMode, SourceRange, ValueKind,
+    BUNDLE_MAGIC, BUNDLE_VERSION,
 };
 pub use disasm::{disassemble, disassemble_code};
 pub use inst::{DecodeError, DecodeErrorKind, ErrorKind, Inst, Opcode};

@@ -4,9 +4,10 @@
 //! guarantees:
 //! - every string entry lies inside its character section (two-byte strings at even
 //!   offsets);
-//! - every function entry is sane: name and source string ids exist, flags are known,
-//!   reserved words are 0, the frame is at most `MAX_FRAME_SIZE` registers, and its code,
-//!   handler and location runs lie inside their sections;
+//! - every function entry is sane: the name string exists, the source text range lies in
+//!   the source text, the code and location runs lie inside their sections, and the info
+//!   record decodes, with known flags, a frame of at most `MAX_FRAME_SIZE` registers and
+//!   handlers inside the section;
 //! - every function's code decodes to whole instructions and its last instruction is a
 //!   terminator, so execution can never run off the end;
 //! - every operand is valid for its role: registers (and `first .. first + argc` argument
@@ -18,7 +19,10 @@
 //!   never does;
 //! - handler ranges are non-empty, start and end on instruction boundaries, and their
 //!   targets start with `catch`;
-//! - locations are sorted, at instruction starts.
+//! - location runs decode whole, sorted by pc, at instruction starts;
+//! - the source text section's block table is in order and inside the section (a block
+//!   that does not inflate is found only when a function's text is asked for, and then
+//!   gives no text).
 //!
 //! Environment slots are not checked here: environment sizes are only known at run time.
 
@@ -73,20 +77,6 @@ fn verify_function_entry(bundle: &Bundle, id: u32) -> Result<(), BundleError> {
     if word(FN_NAME) >= strings {
         return err(format!("name string {} out of range", word(FN_NAME)));
     }
-    let source = word(FN_SOURCE);
-    if source != NO_SOURCE && source >= strings {
-        return err(format!("source string {source} out of range"));
-    }
-    let flags = word(FN_FLAGS);
-    if flags & !FunctionFlags::ALL.0 != 0 {
-        return err(format!("unknown function flags {flags:#x}"));
-    }
-    if FN_RESERVED.iter().any(|&i| word(i) != 0) {
-        return err("reserved words are not zero".to_string());
-    }
-    if word(FN_FRAME_SIZE) > MAX_FRAME_SIZE {
-        return err(format!("frame of {} registers exceeds {MAX_FRAME_SIZE}", word(FN_FRAME_SIZE)));
-    }
     let run_ok = |start: u32, len: u32, total: usize| u64::from(start) + u64::from(len) <= total as u64;
     if word(FN_CODE_LEN) == 0 {
         return err("no code (reserved but never defined?)".to_string());
@@ -94,13 +84,29 @@ fn verify_function_entry(bundle: &Bundle, id: u32) -> Result<(), BundleError> {
     if !run_ok(word(FN_CODE_OFFSET), word(FN_CODE_LEN), bundle.section(Section::Code).len()) {
         return err("code outside the code section".to_string());
     }
-    let handlers = bundle.section(Section::Handlers).len() / HANDLER_ENTRY_SIZE;
-    if !run_ok(word(FN_HANDLER_START), word(FN_HANDLER_COUNT), handlers) {
-        return err("handlers outside the handler section".to_string());
-    }
-    let locations = bundle.section(Section::Locations).len() / LOCATION_ENTRY_SIZE;
-    if !run_ok(word(FN_LOCATION_START), word(FN_LOCATION_COUNT), locations) {
+    if !run_ok(word(FN_LOCATION_OFFSET), word(FN_LOCATION_LEN), bundle.section(Section::Locations).len()) {
         return err("locations outside the location section".to_string());
+    }
+    let Some((head, mut handlers)) = bundle.info_head(id) else {
+        return err("function info record truncated or malformed".to_string());
+    };
+    if head.flags & !FunctionFlags::ALL.0 != 0 {
+        return err(format!("unknown function flags {:#x}", head.flags));
+    }
+    if head.frame_size > MAX_FRAME_SIZE {
+        return err(format!("frame of {} registers exceeds {MAX_FRAME_SIZE}", head.frame_size));
+    }
+    if head.source.is_some_and(|r| u64::from(r.start) + u64::from(r.len) > bundle.source_text().len() as u64) {
+        return err("source text range outside the source text".to_string());
+    }
+    // Each handler takes at least three bytes: bound the count before reading them.
+    if head.handler_count as usize > bundle.section(Section::FunctionInfo).len() / 3 {
+        return err(format!("{} handlers cannot fit in the function info section", head.handler_count));
+    }
+    for _ in 0..3 * head.handler_count {
+        if handlers.u32().is_none() {
+            return err("function info record truncated or malformed".to_string());
+        }
     }
     Ok(())
 }
@@ -176,15 +182,19 @@ fn verify_code(bundle: &Bundle, id: u32) -> Result<(), BundleError> {
             ));
         }
     }
-    let mut previous = 0;
-    for (pc, _, _) in bundle.locations(id) {
-        if pc < previous || !is_start(i64::from(pc)) {
+    let mut entries = bundle.location_entries(id);
+    let mut previous = None;
+    for (pc, _, _) in &mut entries {
+        if previous.is_some_and(|p| pc < p) || !is_start(i64::from(pc)) {
             return Err(BundleError::in_function(
                 id,
                 format!("location at pc {pc} is unsorted or not at an instruction"),
             ));
         }
-        previous = pc;
+        previous = Some(pc);
+    }
+    if !entries.decoded_whole() {
+        return Err(BundleError::in_function(id, "malformed location entries".to_string()));
     }
     Ok(())
 }
@@ -319,7 +329,8 @@ mod tests {
         let base = FunctionDesc { frame_size: 1, code, ..Default::default() };
         let msg = |d: FunctionDesc| with_desc(d).unwrap_err().message;
         assert!(msg(FunctionDesc { name: 2, ..base.clone() }).contains("name string 2"));
-        assert!(msg(FunctionDesc { source: Some(7), ..base.clone() }).contains("source string"));
+        let source = Some(crate::SourceRange { start: 0, len: 7 });
+        assert!(msg(FunctionDesc { source, ..base.clone() }).contains("source text range outside"));
         assert!(msg(FunctionDesc { flags: FunctionFlags(512), ..base.clone() }).contains("flags"));
         assert!(msg(FunctionDesc { frame_size: MAX_FRAME_SIZE + 1, ..base.clone() }).contains("exceeds"));
         assert!(msg(FunctionDesc { frame_size: 0, ..base.clone() }).contains("register r0"));
@@ -331,7 +342,9 @@ mod tests {
         RET.encode(&mut two);
         let sorted = FunctionDesc { code: two, ..base.clone() };
         assert!(with_desc(FunctionDesc { locations: vec![(0, 1, 1), (3, 2, 1)], ..sorted.clone() }).is_ok());
-        assert!(msg(FunctionDesc { locations: vec![(3, 1, 1), (0, 2, 1)], ..sorted }).contains("unsorted"));
+        // Entries out of order cannot be written: the pc's distance wraps, and the run no
+        // longer decodes.
+        assert!(msg(FunctionDesc { locations: vec![(3, 1, 1), (0, 2, 1)], ..sorted }).contains("malformed location"));
     }
 
     #[test]
@@ -373,8 +386,8 @@ mod tests {
         assert!(corrupt(OFF_HEADER_SIZE, 8).contains("header size"));
         assert!(corrupt(OFF_FUNCTION_COUNT, 3).contains("function section size"));
         assert!(corrupt(OFF_STRING_COUNT, 99).contains("string table section size"));
-        let reserved = OFF_SECTIONS + 8 * 9;
-        assert!(corrupt(reserved + 4, 8).contains("reserved section 9"));
+        let reserved = OFF_SECTIONS + 8 * SECTIONS.len();
+        assert!(corrupt(reserved + 4, 8).contains("reserved section 10"));
         let code = OFF_SECTIONS + 8 * Section::Code as usize;
         assert!(corrupt(code, 4).contains("out of bounds or misaligned"));
         assert!(corrupt(code, 1 << 30).contains("out of bounds"));
@@ -394,17 +407,43 @@ mod tests {
             Bundle::from_bytes(b).unwrap_err()
         };
         let strings = section_at(Section::StringTable);
-        assert!(corrupt(strings + 4, 1000).message.contains("string 0: bad entry"));
-        assert!(corrupt(strings + 8, 2).message.contains("bad entry"));
+        assert!(corrupt(strings + 4, 1000 << 1).message.contains("string 0: bad entry"));
+        assert!(corrupt(strings + 12, 100 << 1 | 1).message.contains("string 1: bad entry"));
         let f1 = section_at(Section::Functions) + FUNCTION_ENTRY_SIZE;
         let e = corrupt(f1 + 4 * FN_CODE_LEN, 1000);
         assert_eq!(e.function, Some(1));
         assert!(e.message.contains("code outside"));
-        assert!(corrupt(f1 + 4 * FN_HANDLER_COUNT, 2).message.contains("handlers outside"));
-        assert!(corrupt(f1 + 4 * FN_LOCATION_START, 9).message.contains("locations outside"));
-        assert!(corrupt(f1 + 4 * FN_RESERVED[2], 1).message.contains("reserved"));
-        // Function 1's frame of 1 register becomes 0: its code uses r0.
-        assert!(corrupt(f1 + 4 * FN_FRAME_SIZE, 0).message.contains("register r0"));
+        assert!(corrupt(f1 + 4 * FN_LOCATION_OFFSET, 1000).message.contains("locations outside"));
+        assert!(corrupt(f1 + 4 * FN_INFO, 1 << 20).message.contains("info record truncated"));
+        // Function 0's handler count (after six one-byte numbers) becomes 100 000 000.
+        let info = section_at(Section::FunctionInfo);
+        let mut b = bytes.clone();
+        b[info + 6..info + 10].copy_from_slice(&[0x80, 0xc2, 0xd7, 0x2f]);
+        fix_checksum(&mut b);
+        assert!(Bundle::from_bytes(b).unwrap_err().message.contains("cannot fit"));
+        // Function 1's source text (its record's sixth and seventh numbers) grows past the
+        // bundle's.
+        let f1_info = info + read_u32(&bytes, f1 + 4 * FN_INFO).unwrap() as usize;
+        let mut b = bytes.clone();
+        assert_eq!(b[f1_info + 6], 25);
+        b[f1_info + 6] = 26;
+        fix_checksum(&mut b);
+        assert!(Bundle::from_bytes(b).unwrap_err().message.contains("source text range outside"));
+        // Function 1's frame of 1 register (its record's third number) becomes 0: its
+        // code uses r0.
+        let mut b = bytes.clone();
+        assert_eq!(b[f1_info + 2], 1);
+        b[f1_info + 2] = 0;
+        fix_checksum(&mut b);
+        assert!(Bundle::from_bytes(b).unwrap_err().message.contains("register r0"));
+        // A location run that stops inside an entry.
+        let locations = section_at(Section::Locations);
+        let mut b = bytes.clone();
+        b[locations] = 0x80;
+        b[locations + 1] = 0x80;
+        b[locations + 2] = 0x80;
+        fix_checksum(&mut b);
+        assert!(Bundle::from_bytes(b).unwrap_err().message.contains("location"));
     }
 
     /// Random mutations behind a valid checksum never panic; whatever passes is usable.

@@ -11,7 +11,7 @@
 //! source line and a caret), and internal errors (a verifier or backend failure: a bug in Iris,
 //! reported with what failed).
 
-use bytecode::Bundle;
+use bytecode::{Bundle, SourceMode};
 use ir::passes::OptLevel;
 use ir::Module;
 
@@ -36,6 +36,10 @@ pub struct CompileOptions {
     /// Compile direct eval code against this description of its caller's scope (see
     /// `frontend::eval`).
     pub eval_scope: Option<String>,
+    /// How the bundle keeps the source text of functions: as it is (the default, for
+    /// bundles that run at once), compressed (`iris compile`) or not at all
+    /// (`iris compile --strip-source`).
+    pub source: SourceMode,
 }
 
 impl Default for CompileOptions {
@@ -47,6 +51,7 @@ impl Default for CompileOptions {
             eval_code: false,
             module: false,
             eval_scope: None,
+            source: SourceMode::Plain,
         }
     }
 }
@@ -137,10 +142,15 @@ pub fn run_passes(module: &mut Module, passes: &[String]) -> Result<(), CompileE
     Ok(())
 }
 
-/// HIR → bundle bytes, with debug info (source locations for stack traces). The HIR of each
-/// function is freed once it is lowered.
-pub fn emit(module: Module) -> Result<Vec<u8>, CompileError> {
-    ir::timing::phase("backend", || backend::compile_module(module, &BackendOptions { debug_info: true }))
+/// The backend's options for `opts`: always with debug info (source locations for stack
+/// traces).
+fn backend_options(opts: &CompileOptions) -> BackendOptions {
+    BackendOptions { debug_info: true, source: opts.source }
+}
+
+/// HIR → bundle bytes. The HIR of each function is freed once it is lowered.
+pub fn emit(module: Module, opts: &CompileOptions) -> Result<Vec<u8>, CompileError> {
+    ir::timing::phase("backend", || backend::compile_module(module, &backend_options(opts)))
         .map_err(CompileError::Internal)
 }
 
@@ -148,7 +158,7 @@ pub fn emit(module: Module) -> Result<Vec<u8>, CompileError> {
 pub fn compile(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Vec<u8>, CompileError> {
     let mut module = lower(source, file_name, opts)?;
     optimize(&mut module, opts)?;
-    emit(module)
+    emit(module, opts)
 }
 
 /// A module graph → one bundle of all its modules (`backend::compile_graph`): the module
@@ -202,7 +212,7 @@ pub fn compile_module_graph(
         }
         modules.push(backend::GraphModule::Code { module: Box::new(module), resolved });
     }
-    ir::timing::phase("backend", || backend::compile_graph(modules, &BackendOptions { debug_info: true }))
+    ir::timing::phase("backend", || backend::compile_graph(modules, &backend_options(&opts)))
 }
 
 /// Source → bundle bytes, with errors rendered for a terminal.
@@ -260,7 +270,7 @@ pub fn dump_bytecode(source: &str, file_name: &str, opts: &CompileOptions) -> Re
 
 /// Register allocation figures per function, one line each.
 pub fn backend_stats(module: &mut Module) -> Result<String, CompileError> {
-    let (_, stats) = backend::compile_module_with_stats(module, &BackendOptions { debug_info: true })
+    let (_, stats) = backend::compile_module_with_stats(module, &backend_options(&CompileOptions::default()))
         .map_err(CompileError::Internal)?;
     let mut out =
         String::from("function               ssa  regs  slots  alloc  phi-coalesced  phi-kept  arg-coalesced  bytes\n");

@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bytecode::Bundle;
+use bytecode::{Bundle, SourceMode};
 use clap::{Args, Parser, Subcommand};
 use compiler::driver::{self, CompileError, CompileOptions, IrStage};
 use ir::passes::OptLevel;
@@ -133,6 +133,13 @@ enum Command {
         /// The bundle to write (default: FILE with the extension .irb).
         #[arg(short, long, value_name = "OUT")]
         output: Option<PathBuf>,
+        /// Leave out the source text of functions (which the bundle otherwise keeps
+        /// compressed): `Function.prototype.toString` then gives `function f() { [native code] }`.
+        #[arg(long)]
+        strip_source: bool,
+        /// Print the size of each section of the bundle written, on stdout.
+        #[arg(long)]
+        sizes: bool,
     },
     /// Print an intermediate form of a file on stdout.
     Dump {
@@ -268,7 +275,7 @@ fn bundle_for(path: &Path, opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     if is_ir(path) {
         let mut module = driver::parse_ir(&source).map_err(|e| compile_error(e, &name, &source))?;
         driver::optimize(&mut module, opts).map_err(|e| compile_error(e, &name, &source))?;
-        return driver::emit(module).map_err(|e| compile_error(e, &name, &source));
+        return driver::emit(module, opts).map_err(|e| compile_error(e, &name, &source));
     }
     driver::compile(&source, &name, opts).map_err(|e| compile_error(e, &name, &source))
 }
@@ -349,12 +356,20 @@ fn is_module_bundle(path: &Path) -> Result<bool, Failure> {
     Ok(!bundle.modules().is_empty())
 }
 
-fn compile_cmd(path: &Path, output: Option<&Path>, g: &GlobalOpts) -> Result<(), Failure> {
+/// `iris compile`: what to write, and whether to report the sections' sizes.
+struct CompileCmd<'a> {
+    output: Option<&'a Path>,
+    strip_source: bool,
+    sizes: bool,
+}
+
+fn compile_cmd(path: &Path, cmd: CompileCmd<'_>, g: &GlobalOpts) -> Result<(), Failure> {
     let bytes = read(path)?;
     if Bundle::is_bundle(&bytes) {
         return Err(Failure(format!("iris: {} is already a bundle", path.display()), 1));
     }
-    let opts = options_for(path, g);
+    let mut opts = options_for(path, g);
+    opts.source = if cmd.strip_source { SourceMode::Stripped } else { SourceMode::Compressed };
     let bundle = if opts.module && !is_ir(path) {
         // A module and everything it imports, in one bundle.
         let abs = path.canonicalize().map_err(|e| Failure(format!("iris: cannot read {}: {e}", path.display()), 1))?;
@@ -363,8 +378,25 @@ fn compile_cmd(path: &Path, output: Option<&Path>, g: &GlobalOpts) -> Result<(),
     } else {
         bundle_for(path, &opts)?
     };
-    let out = output.map(Path::to_path_buf).unwrap_or_else(|| path.with_extension("irb"));
+    let out = cmd.output.map(Path::to_path_buf).unwrap_or_else(|| path.with_extension("irb"));
+    if cmd.sizes {
+        let checked = Bundle::from_bytes(bundle.clone())
+            .map_err(|e| Failure(format!("iris: internal compiler error: the backend wrote a bad bundle: {e}"), 1))?;
+        print!("{}", section_sizes(&checked));
+    }
     std::fs::write(&out, bundle).map_err(|e| Failure(format!("iris: cannot write {}: {e}", out.display()), 1))
+}
+
+/// A table of the bundle's sections and their sizes, the header and padding last.
+fn section_sizes(bundle: &Bundle) -> String {
+    let sections = bundle.section_sizes();
+    let total = bundle.bytes().len();
+    let rest = total - sections.iter().map(|s| s.1).sum::<usize>();
+    let mut out = String::new();
+    for (name, size) in sections.into_iter().chain([("header and padding", rest), ("total", total)]) {
+        out.push_str(&format!("{name:<20} {size:>12}\n"));
+    }
+    out
 }
 
 fn dump(what: &DumpWhat, disasm: bool, passes: &[String], path: &Path, g: &GlobalOpts) -> Result<String, Failure> {
@@ -409,7 +441,7 @@ fn dump(what: &DumpWhat, disasm: bool, passes: &[String], path: &Path, g: &Globa
     if what.stats {
         return driver::backend_stats(&mut module).map_err(fail);
     }
-    let bytes = driver::emit(module).map_err(fail)?;
+    let bytes = driver::emit(module, &opts).map_err(fail)?;
     driver::disassemble(bytes)
         .map_err(|e| Failure(format!("{name}: internal compiler error: the backend wrote a bad bundle: {e}"), 1))
 }
@@ -417,7 +449,10 @@ fn dump(what: &DumpWhat, disasm: bool, passes: &[String], path: &Path, g: &Globa
 fn real_main(cli: Cli) -> Result<(), Failure> {
     match (&cli.command, &cli.file) {
         (Some(Command::Run { file }), _) | (None, Some(file)) => run(file, &cli.opts),
-        (Some(Command::Compile { file, output }), _) => compile_cmd(file, output.as_deref(), &cli.opts),
+        (Some(Command::Compile { file, output, strip_source, sizes }), _) => {
+            let cmd = CompileCmd { output: output.as_deref(), strip_source: *strip_source, sizes: *sizes };
+            compile_cmd(file, cmd, &cli.opts)
+        }
         (Some(Command::Dump { what, disasm, passes, file }), _) => {
             let text = dump(what, *disasm, passes, file, &cli.opts)?;
             let mut out = std::io::stdout().lock();

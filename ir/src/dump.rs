@@ -163,7 +163,7 @@ pub fn dump_function_with(module: &Module, id: FuncId, options: &DumpOptions) ->
         let _ = write!(out, " loc={}:{}", func.loc.line, func.loc.col);
     }
     if let Some(src) = func.source {
-        let _ = write!(out, " source={}", quote_atom(module, src));
+        let _ = write!(out, " source={}", quote_str(module.source_slice(src)));
     }
     out.push('\n');
     for &b in &func.layout {

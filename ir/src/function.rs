@@ -202,8 +202,9 @@ pub struct Function {
     pub parent_scope: Option<ScopeId>,
     /// Where the function starts in the source.
     pub loc: Loc,
-    /// The source text of the function, for `Function.prototype.toString`.
-    pub source: Option<Atom>,
+    /// Where the function's source text is in the module's (`Module::source_text`), for
+    /// `Function.prototype.toString`.
+    pub source: Option<TextRange>,
     /// Instructions.
     pub insts: EntityMap<Inst, InstData>,
     /// Blocks.
@@ -213,6 +214,15 @@ pub struct Function {
     /// Values.
     pub values: EntityMap<Value, ValueData>,
     literals: HashMap<LiteralKey, Value>,
+}
+
+/// A range of a module's source text, in bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TextRange {
+    /// The first byte.
+    pub start: u32,
+    /// The byte after the last.
+    pub end: u32,
 }
 
 impl Function {

@@ -50,7 +50,7 @@ entity!(
 
 pub use builder::Builder;
 pub use effects::Effects;
-pub use function::{Function, FunctionKind, Literal, ValueDef};
+pub use function::{Function, FunctionKind, Literal, TextRange, ValueDef};
 pub use inst::{BinOp, ErrorKind, Imm, InstData, Loc, Opcode, UnOp};
 pub use module::{
     Atom, ExportEntry, FuncId, ImportEntry, ImportName, Module, ModuleRecord, ModuleRequest, ScopeId, Var, VarKind,

@@ -89,6 +89,8 @@ pub struct Module {
     pub top_level: Option<FuncId>,
     /// The name of the source file, for diagnostics and stack traces.
     pub source_name: String,
+    /// The source text, which functions' `source` ranges refer to.
+    pub source_text: String,
     /// For module code: its imports and exports (`None` for a script).
     pub module_record: Option<ModuleRecord>,
 }
@@ -209,6 +211,18 @@ impl Module {
     /// `atom` as a Rust string, lone surrogates replaced by U+FFFD.
     pub fn atom_str(&self, atom: Atom) -> String {
         String::from_utf16_lossy(self.atom_units(atom))
+    }
+
+    /// The text of `range` of the source text (empty if it is not a range of it).
+    pub fn source_slice(&self, range: crate::TextRange) -> &str {
+        self.source_text.get(range.start as usize..range.end as usize).unwrap_or("")
+    }
+
+    /// Appends `text` to the source text; returns its range.
+    pub fn add_source_text(&mut self, text: &str) -> crate::TextRange {
+        let start = self.source_text.len() as u32;
+        self.source_text.push_str(text);
+        crate::TextRange { start, end: self.source_text.len() as u32 }
     }
 
     /// Creates a scope.

@@ -702,7 +702,7 @@ impl Parser {
         if line.is_ident("source") {
             line.key("source")?;
             let s = line.string("the source text")?;
-            func.source = Some(self.module.atom_utf16(&s));
+            func.source = Some(self.module.add_source_text(&String::from_utf16_lossy(&s)));
         }
         line.expect_end()?;
         i += 1;

@@ -21,22 +21,41 @@
 //! Sections (index in the section table):
 //!
 //! ```text
-//!  0 functions        function count × 64-byte entries (FN_* word indices)
-//!  1 string table     string count × (offset u32, length u32 in units, kind u32: 0 one-byte, 1 two-byte)
-//!  2 one-byte chars   Latin-1 bytes of the one-byte strings
-//!  3 two-byte chars   UTF-16LE units of the two-byte strings (offsets are even)
-//!  4 code             every function's bytecode, back to back
-//!  5 handlers         (start, end, target) u32 triples; each function owns a run
-//!  6 locations        (pc, line, col) u32 triples sorted by pc; each function owns a run
+//!  0 functions        function count × 32-byte entries (FN_* word indices)
+//!  1 function info    each function's record of LEB128 numbers (below)
+//!  2 string table     string count × (offset u32, length in units << 1 | kind u32: 0 one-byte, 1 two-byte)
+//!  3 one-byte chars   Latin-1 bytes of the one-byte strings
+//!  4 two-byte chars   UTF-16LE units of the two-byte strings (offsets are even)
+//!  5 code             every function's bytecode, back to back
+//!  6 locations        each function's run of (pc, line, column) entries, delta-encoded (below)
 //!  7 source name      UTF-8
 //!  8 modules          the module records of module code (see `module.rs`); empty for a script
-//!  9..15              reserved for later versions, (0, 0) now
+//!  9 source text      the program's text, which functions refer to by byte range (below)
+//! 10..15              reserved for later versions, (0, 0) now
 //! ```
 //!
-//! A function entry is 16 u32 words: name (string id), length, param count, frame size,
-//! ic count, flags, source (string id or `NO_SOURCE`), code offset and length (in the code
-//! section), first handler and handler count, first location and location count, and
-//! three reserved words that must be 0.
+//! A function entry is 6 u32 words: name (string id), code offset and length (in the code
+//! section), the offset of its record in the function info section, and the offset and
+//! length in bytes of its run in the locations section.
+//!
+//! A function info record is unsigned LEB128 numbers: length, param count, frame size, ic
+//! count, flags; the start of its source text plus one, or 0 without text, and then (with
+//! text) the text's length; the handler count, then for each handler (inner try regions
+//! first) its start, its length (end - start) and its target.
+//!
+//! A run of locations is entries sorted by pc, each three LEB128 numbers: the pc's distance
+//! from the previous entry's, and the line and column as zigzag-encoded differences from the
+//! previous entry's (the first entry's from pc 0, line 0, column 0). An instruction's
+//! location is the last entry at or before its pc.
+//!
+//! The source text section starts with two u32 words: its encoding and the length in bytes
+//! of the text (UTF-8; functions' ranges are byte ranges of it). Encoding `SOURCE_PLAIN`:
+//! the text follows. Encoding `SOURCE_DEFLATE`: the text is cut into blocks of
+//! `SOURCE_BLOCK_SIZE` bytes (the last may be shorter), each compressed on its own as a raw
+//! DEFLATE stream (RFC 1951), so that one function's text is found by inflating only the
+//! blocks it spans; a u32 word per block gives where its compressed bytes end (counted from
+//! the end of these words), and the compressed blocks follow, back to back. A bundle
+//! compiled with `--strip-source` has no source text section.
 
 /// The first 8 bytes of every bundle. The high first byte keeps text files from matching,
 /// and the CR LF / SUB / LF bytes detect text-mode transfers, as PNG's signature does.
@@ -44,7 +63,7 @@ pub const BUNDLE_MAGIC: [u8; 8] = [0x89, b'I', b'R', b'B', b'\r', b'\n', 0x1a, b
 
 /// The format version. Any change to the layout, the opcode table or the builtin table
 /// bumps it; a reader accepts only its own version.
-pub const BUNDLE_VERSION: u32 = 5;
+pub const BUNDLE_VERSION: u32 = 6;
 
 /// Header flag: the bundle carries source locations.
 pub const BUNDLE_FLAG_DEBUG_INFO: u32 = 1;
@@ -74,69 +93,82 @@ pub const SECTION_COUNT: usize = 16;
 pub enum Section {
     /// Function entries.
     Functions = 0,
+    /// Function info records.
+    FunctionInfo = 1,
     /// String entries.
-    StringTable = 1,
+    StringTable = 2,
     /// One-byte string characters.
-    OneByteChars = 2,
+    OneByteChars = 3,
     /// Two-byte string characters.
-    TwoByteChars = 3,
+    TwoByteChars = 4,
     /// Bytecode.
-    Code = 4,
-    /// Exception handler entries.
-    Handlers = 5,
-    /// Source location entries.
+    Code = 5,
+    /// Source locations.
     Locations = 6,
     /// The source file name.
     SourceName = 7,
     /// Module records.
     Modules = 8,
+    /// The source text.
+    SourceText = 9,
+}
+
+impl Section {
+    /// The section's name, for reports of bundle sizes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Functions => "functions",
+            Section::FunctionInfo => "function info",
+            Section::StringTable => "string table",
+            Section::OneByteChars => "one-byte chars",
+            Section::TwoByteChars => "two-byte chars",
+            Section::Code => "code",
+            Section::Locations => "locations",
+            Section::SourceName => "source name",
+            Section::Modules => "modules",
+            Section::SourceText => "source text",
+        }
+    }
 }
 
 /// The sections of this version, in file order.
-pub(crate) const SECTIONS: [Section; 9] = [
+pub const SECTIONS: [Section; 10] = [
     Section::Functions,
+    Section::FunctionInfo,
     Section::StringTable,
     Section::OneByteChars,
     Section::TwoByteChars,
     Section::Code,
-    Section::Handlers,
     Section::Locations,
     Section::SourceName,
     Section::Modules,
+    Section::SourceText,
 ];
 
 /// Bytes per function entry.
-pub const FUNCTION_ENTRY_SIZE: usize = 64;
+pub const FUNCTION_ENTRY_SIZE: usize = 24;
 /// Bytes per string entry.
-pub const STRING_ENTRY_SIZE: usize = 12;
-/// Bytes per handler entry.
-pub const HANDLER_ENTRY_SIZE: usize = 12;
-/// Bytes per location entry.
-pub const LOCATION_ENTRY_SIZE: usize = 12;
+pub const STRING_ENTRY_SIZE: usize = 8;
 
 // Word indices of a function entry.
 pub(crate) const FN_NAME: usize = 0;
-pub(crate) const FN_LENGTH: usize = 1;
-pub(crate) const FN_PARAM_COUNT: usize = 2;
-pub(crate) const FN_FRAME_SIZE: usize = 3;
-pub(crate) const FN_IC_COUNT: usize = 4;
-pub(crate) const FN_FLAGS: usize = 5;
-pub(crate) const FN_SOURCE: usize = 6;
-pub(crate) const FN_CODE_OFFSET: usize = 7;
-pub(crate) const FN_CODE_LEN: usize = 8;
-pub(crate) const FN_HANDLER_START: usize = 9;
-pub(crate) const FN_HANDLER_COUNT: usize = 10;
-pub(crate) const FN_LOCATION_START: usize = 11;
-pub(crate) const FN_LOCATION_COUNT: usize = 12;
-pub(crate) const FN_RESERVED: [usize; 3] = [13, 14, 15];
+pub(crate) const FN_CODE_OFFSET: usize = 1;
+pub(crate) const FN_CODE_LEN: usize = 2;
+pub(crate) const FN_INFO: usize = 3;
+pub(crate) const FN_LOCATION_OFFSET: usize = 4;
+pub(crate) const FN_LOCATION_LEN: usize = 5;
 
-/// The `source` word of a function without source text.
-pub(crate) const NO_SOURCE: u32 = u32::MAX;
-
-/// String kind word: Latin-1 bytes.
+/// String kind bit: Latin-1 bytes.
 pub(crate) const STRING_ONE_BYTE: u32 = 0;
-/// String kind word: UTF-16LE units.
+/// String kind bit: UTF-16LE units.
 pub(crate) const STRING_TWO_BYTE: u32 = 1;
+
+/// Source text encoding: the UTF-8 text as is.
+pub(crate) const SOURCE_PLAIN: u32 = 0;
+/// Source text encoding: blocks of raw DEFLATE.
+pub(crate) const SOURCE_DEFLATE: u32 = 1;
+/// Bytes of text per compressed block (the last block may be shorter).
+pub(crate) const SOURCE_BLOCK_SIZE: usize = 1 << 16;
 
 /// Largest frame the verifier accepts, in registers: keeps a hostile bundle from making the
 /// VM reserve an absurd register window.
@@ -190,6 +222,69 @@ pub(crate) fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
+/// Appends `v` as unsigned LEB128 (seven bits a byte, low bits first).
+pub(crate) fn put_leb(out: &mut Vec<u8>, v: u32) {
+    put_leb64(out, u64::from(v));
+}
+
+/// Appends `v` as unsigned LEB128.
+pub(crate) fn put_leb64(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// `v` zigzag-encoded (0, -1, 1, -2, ... become 0, 1, 2, 3, ...), for LEB128.
+pub(crate) fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+/// A reader of LEB128 numbers from a slice.
+#[derive(Clone)]
+pub(crate) struct Leb<'a> {
+    bytes: &'a [u8],
+    /// The next byte to read.
+    pub at: usize,
+}
+
+impl<'a> Leb<'a> {
+    /// Reads from `bytes[at..]`.
+    pub fn new(bytes: &'a [u8], at: usize) -> Leb<'a> {
+        Leb { bytes, at }
+    }
+
+    /// The next unsigned number; `None` past the end or if it does not fit in 64 bits.
+    pub fn u64(&mut self) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = *self.bytes.get(self.at)?;
+            self.at += 1;
+            let bits = u64::from(b & 0x7f);
+            if shift == 63 && bits > 1 {
+                return None;
+            }
+            v |= bits << shift;
+            if b & 0x80 == 0 {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// The next unsigned number; `None` past the end or if it does not fit in 32 bits.
+    pub fn u32(&mut self) -> Option<u32> {
+        u32::try_from(self.u64()?).ok()
+    }
+
+    /// The next zigzag-encoded signed number.
+    pub fn i64(&mut self) -> Option<i64> {
+        let z = self.u64()?;
+        Some((z >> 1) as i64 ^ -((z & 1) as i64))
+    }
+}
+
 /// Reads the u64 at `bytes[at..at + 8]`; `None` past the end.
 pub(crate) fn read_u64(bytes: &[u8], at: usize) -> Option<u64> {
     let b = bytes.get(at..at.checked_add(8)?)?;
@@ -207,7 +302,33 @@ mod tests {
         assert_eq!(HEADER_SIZE, 176);
         assert_eq!(HEADER_SIZE % SECTION_ALIGN, 0);
         assert_eq!(OFF_SECTIONS + SECTION_COUNT * 8, HEADER_SIZE);
-        assert_eq!(FUNCTION_ENTRY_SIZE, 16 * 4);
+        assert_eq!(FUNCTION_ENTRY_SIZE, (FN_LOCATION_LEN + 1) * 4);
+    }
+
+    #[test]
+    fn leb128_and_zigzag_round_trip() {
+        let values = [0u32, 1, 127, 128, 300, 16_383, 16_384, u32::MAX];
+        let mut bytes = Vec::new();
+        for v in values {
+            put_leb(&mut bytes, v);
+        }
+        assert_eq!(bytes[..5], [0, 1, 127, 0x80, 1]);
+        let mut r = Leb::new(&bytes, 0);
+        for v in values {
+            assert_eq!(r.u32(), Some(v));
+        }
+        assert_eq!(r.u32(), None);
+        // Five bytes whose value needs more than 32 bits, and a number cut short.
+        assert_eq!(Leb::new(&[0xff, 0xff, 0xff, 0xff, 0x1f], 0).u32(), None);
+        assert_eq!(Leb::new(&[0x80, 0x80], 0).u32(), None);
+        assert_eq!(Leb::new(&[0xff; 10], 0).u64(), None);
+        for v in [0i64, -1, 1, -2, 2, -1000, 1000, i64::MIN, i64::MAX] {
+            let mut b = Vec::new();
+            put_leb64(&mut b, zigzag(v));
+            assert_eq!(Leb::new(&b, 0).i64(), Some(v));
+        }
+        assert_eq!(zigzag(-1), 1);
+        assert_eq!(zigzag(1), 2);
     }
 
     #[test]

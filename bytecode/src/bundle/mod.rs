@@ -19,6 +19,7 @@ mod write;
 
 use std::fmt;
 
+pub use format::Section;
 pub use format::{hash_source, BUNDLE_MAGIC, BUNDLE_VERSION};
 pub use module::{ExportDesc, ImportDesc, Imported, ModuleDesc, RequestDesc, ValueKind};
 pub use read::Bundle;
@@ -122,8 +123,30 @@ pub struct FunctionDesc {
     pub handlers: Vec<HandlerEntry>,
     /// `(pc, line, col)`, sorted by pc.
     pub locations: Vec<(u32, u32, u32)>,
-    /// String id of the function's source text, for `Function.prototype.toString`.
-    pub source: Option<u32>,
+    /// The function's source text, for `Function.prototype.toString`: a range of the text
+    /// given to [`BundleBuilder::add_source_text`].
+    pub source: Option<SourceRange>,
+}
+
+/// A range of a bundle's source text, in bytes of its UTF-8.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SourceRange {
+    /// The first byte.
+    pub start: u32,
+    /// The length in bytes.
+    pub len: u32,
+}
+
+/// How a bundle keeps the source text of its functions (for `Function.prototype.toString`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SourceMode {
+    /// As it is: the fastest to write and to read (bundles compiled to run at once).
+    #[default]
+    Plain,
+    /// Compressed in blocks (bundles written to files).
+    Compressed,
+    /// Not at all: `toString` of a function gives a placeholder.
+    Stripped,
 }
 
 /// A function's fixed data, read from the function table.
@@ -141,8 +164,8 @@ pub struct FunctionHeader {
     pub ic_count: u32,
     /// Flags.
     pub flags: FunctionFlags,
-    /// String id of the source text, if recorded.
-    pub source: Option<u32>,
+    /// Where its source text is in the bundle's, if recorded.
+    pub source: Option<SourceRange>,
     /// Length of the code in bytes.
     pub code_len: u32,
 }

@@ -1,8 +1,10 @@
 //! `Bundle`: a verified bundle read in place.
 
+use std::borrow::Cow;
+
 use super::format::*;
 use super::module::ModuleDesc;
-use super::{BundleError, BundleStr, FunctionFlags, FunctionHeader, HandlerEntry};
+use super::{BundleError, BundleStr, FunctionFlags, FunctionHeader, HandlerEntry, SourceRange};
 
 /// A verified bundle. Owns the bytes; every accessor reads them in place.
 #[derive(Clone)]
@@ -14,6 +16,42 @@ pub struct Bundle {
     string_count: u32,
     /// The module records (empty for a script).
     modules: Vec<ModuleDesc>,
+    /// Where the source text is.
+    source_text: SourceText,
+}
+
+/// The numbers at the start of a function info record (see `format.rs`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct InfoHead {
+    pub length: u32,
+    pub param_count: u32,
+    pub frame_size: u32,
+    pub ic_count: u32,
+    pub flags: u32,
+    pub source: Option<SourceRange>,
+    pub handler_count: u32,
+}
+
+/// The layout of the source text section (see `format.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SourceText {
+    /// No source text.
+    None,
+    /// `len` bytes of UTF-8 at file offset `at`.
+    Plain { at: usize, len: usize },
+    /// A text of `len` bytes in compressed blocks: the table of their ends at file offset
+    /// `table`, the compressed bytes (`data_len` of them) right after it.
+    Deflate { len: usize, table: usize, data_len: usize },
+}
+
+impl SourceText {
+    /// The length of the text in bytes.
+    pub(crate) fn len(self) -> usize {
+        match self {
+            SourceText::None => 0,
+            SourceText::Plain { len, .. } | SourceText::Deflate { len, .. } => len,
+        }
+    }
 }
 
 impl std::fmt::Debug for Bundle {
@@ -124,14 +162,6 @@ impl Bundle {
         if function_count == 0 {
             return Err(BundleError::at(OFF_FUNCTION_COUNT, "no global function"));
         }
-        for (section, entry) in [(Section::Handlers, HANDLER_ENTRY_SIZE), (Section::Locations, LOCATION_ENTRY_SIZE)] {
-            if sections[section as usize].1 % entry != 0 {
-                return Err(BundleError::at(
-                    OFF_SECTIONS + 8 * section as usize,
-                    format!("section {} is not a whole number of entries", section as usize),
-                ));
-            }
-        }
         let has_locations = sections[Section::Locations as usize].1 > 0;
         if has_locations != (flags & BUNDLE_FLAG_DEBUG_INFO != 0) {
             return Err(BundleError::at(OFF_FLAGS, "debug-info flag does not match the sections"));
@@ -145,7 +175,8 @@ impl Bundle {
             0 => Vec::new(),
             _ => super::module::decode(&bytes[modules_at..][..modules_len], modules_at, string_count, function_count)?,
         };
-        Ok(Bundle { bytes, sections, function_count, string_count, modules })
+        let source_text = parse_source_text(&bytes, sections[Section::SourceText as usize])?;
+        Ok(Bundle { bytes, sections, function_count, string_count, modules, source_text })
     }
 
     /// The name of the file function `id`'s code came from: the key of the module it belongs
@@ -216,17 +247,30 @@ impl Bundle {
 
     /// The header of function `id` (panics if `id >= function_count()`).
     pub fn function(&self, id: u32) -> FunctionHeader {
-        let source = self.function_word(id, FN_SOURCE);
+        let head = self.info_head(id).map_or_else(InfoHead::default, |(head, _)| head);
         FunctionHeader {
             name: self.function_word(id, FN_NAME),
-            length: self.function_word(id, FN_LENGTH),
-            param_count: self.function_word(id, FN_PARAM_COUNT),
-            frame_size: self.function_word(id, FN_FRAME_SIZE),
-            ic_count: self.function_word(id, FN_IC_COUNT),
-            flags: FunctionFlags(self.function_word(id, FN_FLAGS)),
-            source: (source != NO_SOURCE).then_some(source),
+            length: head.length,
+            param_count: head.param_count,
+            frame_size: head.frame_size,
+            ic_count: head.ic_count,
+            flags: FunctionFlags(head.flags),
+            source: head.source,
             code_len: self.function_word(id, FN_CODE_LEN),
         }
+    }
+
+    /// The numbers at the start of function `id`'s info record, and a reader at its
+    /// handlers; `None` if they do not decode (never for a verified bundle).
+    pub(crate) fn info_head(&self, id: u32) -> Option<(InfoHead, Leb<'_>)> {
+        let mut r = Leb::new(self.section(Section::FunctionInfo), self.function_word(id, FN_INFO) as usize);
+        let (length, param_count, frame_size, ic_count, flags) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?);
+        let source = match r.u64()? {
+            0 => None,
+            start => Some(SourceRange { start: u32::try_from(start - 1).ok()?, len: r.u32()? }),
+        };
+        let handler_count = r.u32()?;
+        Some((InfoHead { length, param_count, frame_size, ic_count, flags, source, handler_count }, r))
     }
 
     /// The bytecode of function `id`.
@@ -243,53 +287,87 @@ impl Bundle {
 
     /// The exception handlers of function `id`, without allocating.
     pub fn handlers_iter(&self, id: u32) -> impl ExactSizeIterator<Item = HandlerEntry> + '_ {
-        let start = self.function_word(id, FN_HANDLER_START) as usize;
-        let count = self.function_word(id, FN_HANDLER_COUNT) as usize;
-        (start..start + count).map(move |i| {
-            let at = i * HANDLER_ENTRY_SIZE;
-            HandlerEntry {
-                start: self.word(Section::Handlers, at),
-                end: self.word(Section::Handlers, at + 4),
-                target: self.word(Section::Handlers, at + 8),
-            }
+        let (count, mut info) = match self.info_head(id) {
+            Some((head, r)) => (head.handler_count as usize, r),
+            None => (0, Leb::new(&[], 0)),
+        };
+        (0..count).map(move |_| {
+            let mut next = || info.u32().unwrap_or(0);
+            let (start, len, target) = (next(), next(), next());
+            HandlerEntry { start, end: start.wrapping_add(len), target }
         })
     }
 
     /// The `(pc, line, col)` entries of function `id`, sorted by pc.
     pub fn locations(&self, id: u32) -> Vec<(u32, u32, u32)> {
-        let (start, count) = self.location_run(id);
-        (start..start + count).map(|i| self.location_entry(i)).collect()
+        self.location_entries(id).collect()
     }
 
-    fn location_run(&self, id: u32) -> (usize, usize) {
-        (self.function_word(id, FN_LOCATION_START) as usize, self.function_word(id, FN_LOCATION_COUNT) as usize)
-    }
-
-    fn location_entry(&self, i: usize) -> (u32, u32, u32) {
-        let at = i * LOCATION_ENTRY_SIZE;
-        (
-            self.word(Section::Locations, at),
-            self.word(Section::Locations, at + 4),
-            self.word(Section::Locations, at + 8),
-        )
+    /// The location entries of function `id`, decoded one after the other.
+    pub(crate) fn location_entries(&self, id: u32) -> LocationEntries<'_> {
+        let start = self.function_word(id, FN_LOCATION_OFFSET) as usize;
+        let len = self.function_word(id, FN_LOCATION_LEN) as usize;
+        let run = self.section(Section::Locations).get(start..start.saturating_add(len)).unwrap_or(&[]);
+        LocationEntries { run: Leb::new(run, 0), len: run.len(), previous: (0, 0, 0), malformed: false }
     }
 
     /// `(line, col)` of the instruction at `pc` of function `id`: the last location entry
     /// at or before `pc`.
     pub fn location(&self, id: u32, pc: u32) -> Option<(u32, u32)> {
-        let (start, count) = self.location_run(id);
-        // Binary search for the number of entries with entry pc <= pc.
-        let (mut lo, mut hi) = (0, count);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.location_entry(start + mid).0 <= pc {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        let (_, line, col) = self.location_entries(id).take_while(|e| e.0 <= pc).last()?;
+        Some((line, col))
+    }
+
+    /// The source text of function `id`, if the bundle keeps it. A range that does not
+    /// fall on whole characters, or a compressed block that does not inflate (neither
+    /// happens in a bundle Iris wrote), gives replacement characters or `None`, never a
+    /// panic.
+    pub fn function_source(&self, id: u32) -> Option<Cow<'_, str>> {
+        let range = self.function(id).source?;
+        if range.len == 0 {
+            return Some(Cow::Borrowed(""));
+        }
+        let (start, end) = (range.start as usize, range.start as usize + range.len as usize);
+        match self.source_text {
+            SourceText::None => None,
+            SourceText::Plain { at, len } => {
+                let text = self.bytes.get(at..at + len)?.get(start..end)?;
+                Some(String::from_utf8_lossy(text))
+            }
+            SourceText::Deflate { len, table, data_len } => {
+                if end > len {
+                    return None;
+                }
+                let end_of = |block: usize| read_u32(&self.bytes, table + 4 * block).unwrap_or(0) as usize;
+                let blocks = len.div_ceil(SOURCE_BLOCK_SIZE);
+                let data = self.bytes.get(table + 4 * blocks..)?.get(..data_len)?;
+                let (first, last) = (start / SOURCE_BLOCK_SIZE, end.saturating_sub(1) / SOURCE_BLOCK_SIZE);
+                let mut text = Vec::with_capacity(range.len as usize);
+                for block in first..=last.max(first) {
+                    let from = if block == 0 { 0 } else { end_of(block - 1) };
+                    let expect = SOURCE_BLOCK_SIZE.min(len - block * SOURCE_BLOCK_SIZE);
+                    let bytes =
+                        miniz_oxide::inflate::decompress_to_vec_with_limit(data.get(from..end_of(block))?, expect)
+                            .ok()
+                            .filter(|b| b.len() == expect)?;
+                    let block_start = block * SOURCE_BLOCK_SIZE;
+                    let lo = start.max(block_start) - block_start;
+                    let hi = end.min(block_start + expect) - block_start;
+                    text.extend_from_slice(bytes.get(lo..hi)?);
+                }
+                Some(Cow::Owned(String::from_utf8_lossy(&text).into_owned()))
             }
         }
-        let (_, line, col) = self.location_entry(start + lo.checked_sub(1)?);
-        Some((line, col))
+    }
+
+    /// The layout of the source text.
+    pub(crate) fn source_text(&self) -> SourceText {
+        self.source_text
+    }
+
+    /// The size in bytes of every section present, in file order, for reports.
+    pub fn section_sizes(&self) -> Vec<(&'static str, usize)> {
+        SECTIONS.iter().map(|&s| (s.name(), self.sections[s as usize].1)).filter(|&(_, size)| size > 0).collect()
     }
 
     /// The number of strings.
@@ -300,11 +378,8 @@ impl Bundle {
     /// `(offset, len, kind)` of string `id`.
     pub(crate) fn string_entry(&self, id: u32) -> (usize, usize, u32) {
         let at = id as usize * STRING_ENTRY_SIZE;
-        (
-            self.word(Section::StringTable, at) as usize,
-            self.word(Section::StringTable, at + 4) as usize,
-            self.word(Section::StringTable, at + 8),
-        )
+        let len_kind = self.word(Section::StringTable, at + 4);
+        (self.word(Section::StringTable, at) as usize, (len_kind >> 1) as usize, len_kind & 1)
     }
 
     /// String `id`, in place (panics if `id >= string_count()`).
@@ -320,5 +395,86 @@ impl Bundle {
     /// String `id` as UTF-16 units.
     pub fn string_units(&self, id: u32) -> Vec<u16> {
         self.string(id).to_units()
+    }
+}
+
+/// Checks the source text section's header and block table.
+fn parse_source_text(bytes: &[u8], (at, size): (usize, usize)) -> Result<SourceText, BundleError> {
+    if size == 0 {
+        return Ok(SourceText::None);
+    }
+    let bad = |message: &str| Err(BundleError::at(at, format!("source text: {message}")));
+    if size < 8 {
+        return bad("truncated");
+    }
+    let word = |i: usize| read_u32(bytes, at + 4 * i).unwrap_or(0) as usize;
+    let (encoding, len) = (word(0) as u32, word(1));
+    match encoding {
+        SOURCE_PLAIN if len == size - 8 => Ok(SourceText::Plain { at: at + 8, len }),
+        SOURCE_PLAIN => bad("length does not match the section"),
+        SOURCE_DEFLATE => {
+            let blocks = len.div_ceil(SOURCE_BLOCK_SIZE);
+            let data_len = match (size - 8).checked_sub(4 * blocks) {
+                Some(n) => n,
+                None => return bad("block table larger than the section"),
+            };
+            let mut previous = 0;
+            for i in 0..blocks {
+                let end = word(2 + i);
+                if end < previous || end > data_len {
+                    return bad("block table out of order or out of bounds");
+                }
+                previous = end;
+            }
+            if previous != data_len {
+                return bad("compressed blocks do not fill the section");
+            }
+            Ok(SourceText::Deflate { len, table: at + 8, data_len })
+        }
+        _ => bad("unknown encoding"),
+    }
+}
+
+/// The location entries of a function's run (see `format.rs`). A verified run decodes
+/// whole; a damaged one ends where it stops making sense.
+pub(crate) struct LocationEntries<'a> {
+    run: Leb<'a>,
+    len: usize,
+    previous: (u32, u32, u32),
+    malformed: bool,
+}
+
+impl LocationEntries<'_> {
+    /// Whether every byte of the run decoded (once the iterator is exhausted).
+    pub(crate) fn decoded_whole(&self) -> bool {
+        !self.malformed && self.run.at == self.len
+    }
+
+    fn decode(&mut self) -> Option<(u32, u32, u32)> {
+        let (pc, line, col) = self.previous;
+        let pc = pc.checked_add(self.run.u32()?)?;
+        let line = u32::try_from(i64::from(line).checked_add(self.run.i64()?)?).ok()?;
+        let col = u32::try_from(i64::from(col).checked_add(self.run.i64()?)?).ok()?;
+        Some((pc, line, col))
+    }
+}
+
+impl Iterator for LocationEntries<'_> {
+    type Item = (u32, u32, u32);
+
+    fn next(&mut self) -> Option<(u32, u32, u32)> {
+        if self.malformed || self.run.at >= self.len {
+            return None;
+        }
+        match self.decode() {
+            Some(entry) => {
+                self.previous = entry;
+                Some(entry)
+            }
+            None => {
+                self.malformed = true;
+                None
+            }
+        }
     }
 }

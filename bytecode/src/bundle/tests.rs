@@ -27,7 +27,10 @@ pub(crate) fn sample() -> (BundleBuilder, Vec<FunctionDesc>) {
     let length = b.add_str("length");
     let f_name = b.add_str("f");
     let bad = b.add_str("bad \u{2603} \"x\"\n");
-    let source = b.add_str("function f(x) { throw 1 }");
+    let base = b.add_source_text("/* app */ ");
+    let text = "function f(x) { throw 1 }";
+    assert_eq!(b.add_source_text(text), base + 10);
+    let source = SourceRange { start: base + 10, len: text.len() as u32 };
     assert_eq!(b.add_str("hello"), hello, "strings are interned");
 
     let mut asm = Assembler::new();
@@ -107,7 +110,7 @@ fn round_trip_reads_back_everything() {
     assert_eq!(bundle.source_hash(), hash_source("function f(x) {}"));
     assert!(bundle.has_debug_info());
     assert_eq!(bundle.function_count(), 2);
-    assert_eq!(bundle.string_count(), 6);
+    assert_eq!(bundle.string_count(), 5);
     for (id, desc) in descs.iter().enumerate() {
         let id = id as u32;
         let h = bundle.function(id);
@@ -198,4 +201,72 @@ fn undefined_function_is_rejected() {
     let err = Bundle::from_bytes(b.finish()).unwrap_err();
     assert_eq!(err.function, Some(1));
     assert!(err.message.contains("no code"), "{err}");
+}
+
+/// A bundle of one function per range of `text`, kept in `mode`.
+fn with_source(text: &str, ranges: &[(u32, u32)], mode: SourceMode) -> Bundle {
+    let mut b = BundleBuilder::new("s.js");
+    b.set_source_mode(mode);
+    let base = b.add_source_text(text);
+    let name = b.add_str("");
+    let mut code = Vec::new();
+    Inst::Ret { value: 0 }.encode(&mut code);
+    for &(start, len) in ranges {
+        let id = b.reserve_function();
+        let source = Some(SourceRange { start: base + start, len });
+        b.define_function(id, FunctionDesc { name, frame_size: 1, code: code.clone(), source, ..Default::default() });
+    }
+    Bundle::from_bytes(b.finish()).unwrap()
+}
+
+#[test]
+fn source_text_is_kept_once_and_read_back_by_range() {
+    // Over three compressed blocks, with a two-byte character across the first boundary.
+    let mut text = "x".repeat(SOURCE_BLOCK_SIZE - 1);
+    text.push('é');
+    text.push_str(&"function f() { return 1 }\n".repeat(3000));
+    let f = SOURCE_BLOCK_SIZE as u32 + 1;
+    let ranges = [(0, 3), (f, 25), (SOURCE_BLOCK_SIZE as u32 - 2, 5), (0, text.len() as u32), (7, 0)];
+    let expect = |(start, len): (u32, u32)| &text[start as usize..(start + len) as usize];
+    for mode in [SourceMode::Plain, SourceMode::Compressed] {
+        let bundle = with_source(&text, &ranges, mode);
+        for (id, &range) in ranges.iter().enumerate() {
+            assert_eq!(bundle.function_source(id as u32).as_deref(), Some(expect(range)), "{mode:?} {range:?}");
+        }
+        let size = bundle.section_sizes().into_iter().find(|s| s.0 == "source text").unwrap().1;
+        match mode {
+            SourceMode::Plain => assert_eq!(size, text.len() + 8),
+            _ => assert!(size < text.len() / 10, "{size}"),
+        }
+    }
+    let stripped = with_source(&text, &ranges, SourceMode::Stripped);
+    assert_eq!(stripped.function(0).source, None);
+    assert_eq!(stripped.function_source(0), None);
+    assert!(stripped.section_sizes().iter().all(|s| s.0 != "source text"));
+}
+
+#[test]
+fn damaged_source_text_gives_no_text_and_no_panic() {
+    let text = "function g() {}\n".repeat(10_000);
+    let bytes = with_source(&text, &[(0, 15), (SOURCE_BLOCK_SIZE as u32 + 3, 40)], SourceMode::Compressed).into_bytes();
+    let at = read_u32(&bytes, OFF_SECTIONS + 8 * Section::SourceText as usize).unwrap() as usize;
+    let blocks = text.len().div_ceil(SOURCE_BLOCK_SIZE);
+    // Damage the first compressed block: its function's text is gone, the other's stays.
+    let mut b = bytes.clone();
+    let data = at + 8 + 4 * blocks;
+    for byte in &mut b[data..data + 8] {
+        *byte ^= 0x5a;
+    }
+    fix_checksum(&mut b);
+    let bundle = Bundle::from_bytes(b).unwrap();
+    assert_eq!(bundle.function_source(0), None);
+    assert_eq!(bundle.function_source(1).as_deref(), Some(&text[SOURCE_BLOCK_SIZE + 3..SOURCE_BLOCK_SIZE + 43]));
+    // A block table out of order, an unknown encoding and a wrong length are rejected.
+    for (offset, value, message) in [(at + 8, u32::MAX, "block table"), (at, 7, "encoding"), (at + 4, 1, "block")] {
+        let mut b = bytes.clone();
+        b[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+        fix_checksum(&mut b);
+        let err = Bundle::from_bytes(b).unwrap_err();
+        assert!(err.message.contains(message), "{err}");
+    }
 }

@@ -57,7 +57,10 @@ mod tests;
 
 use hashbrown::HashMap;
 
-use bytecode::{BundleBuilder, ExportDesc, FunctionDesc, ImportDesc, Imported, ModuleDesc, RequestDesc, ValueKind};
+use bytecode::{
+    BundleBuilder, ExportDesc, FunctionDesc, ImportDesc, Imported, ModuleDesc, RequestDesc, SourceMode, SourceRange,
+    ValueKind,
+};
 use ir::{timing, Atom, FuncId, Module};
 
 pub use lower::array_index;
@@ -67,6 +70,8 @@ pub use lower::array_index;
 pub struct BackendOptions {
     /// Record source locations of instructions (stack traces, error positions).
     pub debug_info: bool,
+    /// How to keep the functions' source text (for `Function.prototype.toString`).
+    pub source: SourceMode,
 }
 
 /// Figures about one compiled function.
@@ -114,6 +119,7 @@ fn compile_functions(
     free_hir: bool,
 ) -> Result<(Vec<u8>, Vec<FunctionStats>), String> {
     let mut builder = BundleBuilder::new(&module.source_name);
+    builder.set_source_mode(opts.source);
     let stats = add_functions(module, opts, free_hir, &mut builder)?;
     if let Some(record) = &module.module_record {
         let desc = module_desc(module, record, 0, &[], &mut builder);
@@ -151,6 +157,7 @@ pub fn compile_graph(modules: Vec<GraphModule>, opts: &BackendOptions) -> Result
         _ => return Err("the entry of a module graph must be module code".into()),
     };
     let mut builder = BundleBuilder::new(&name);
+    builder.set_source_mode(opts.source);
     let mut descs = Vec::new();
     for m in modules {
         match m {
@@ -195,7 +202,11 @@ fn add_functions(
     for &f in &order {
         func_ids.insert(f, builder.reserve_function());
     }
-    let mut ids = BundleIds { builder, atoms: &module.atoms, ids: HashMap::new(), funcs: func_ids };
+    let source_base = match opts.source {
+        SourceMode::Stripped => 0,
+        _ => builder.add_source_text(&module.source_text),
+    };
+    let mut ids = BundleIds { builder, atoms: &module.atoms, ids: HashMap::new(), funcs: func_ids, source_base };
     let mut stats = Vec::with_capacity(order.len());
     let mut descs = Vec::with_capacity(order.len());
     for &f in &order {
@@ -310,7 +321,7 @@ fn lower_function(module: &Module, f: FuncId, ids: &mut BundleIds<'_>) -> Result
         code: Vec::new(),
         handlers: Vec::new(),
         locations: Vec::new(),
-        source: func.source.map(|s| lower::Ids::atom(ids, s)),
+        source: func.source.map(|r| SourceRange { start: ids.source_base + r.start, len: r.end - r.start }),
     };
     let ssa_values = func
         .layout
@@ -348,6 +359,8 @@ fn finish_function(lowered: Lowered, opts: &BackendOptions) -> Result<(FunctionD
 /// Bundle ids of strings and functions during compilation.
 struct BundleIds<'a> {
     builder: &'a mut BundleBuilder,
+    /// Where the module's source text starts in the bundle's.
+    source_base: u32,
     /// The module's atoms.
     atoms: &'a ir::module::AtomSet,
     ids: HashMap<Atom, u32>,

@@ -8,7 +8,7 @@ use super::{compile_module, compile_module_with_stats, BackendOptions, FunctionS
 /// Compiles HIR text; returns the verified bundle and its disassembly.
 fn compile(text: &str) -> (Bundle, String) {
     let module = ir::parse::parse_module(text).unwrap_or_else(|e| panic!("bad test IR: {e}"));
-    let bytes = compile_module(module, &BackendOptions { debug_info: true }).unwrap();
+    let bytes = compile_module(module, &BackendOptions { debug_info: true, ..BackendOptions::default() }).unwrap();
     let bundle = Bundle::from_bytes(bytes).unwrap_or_else(|e| panic!("bundle rejected: {e}"));
     let text = bytecode::disassemble(&bundle);
     (bundle, text)
@@ -548,7 +548,10 @@ fn bench_register_counts() {
             continue;
         }
         let t = std::time::Instant::now();
-        let (bytes, stats) = match compile_module_with_stats(&mut module, &BackendOptions { debug_info: true }) {
+        let (bytes, stats) = match compile_module_with_stats(
+            &mut module,
+            &BackendOptions { debug_info: true, ..BackendOptions::default() },
+        ) {
             Ok(r) => r,
             Err(e) => {
                 println!("{name}: backend failed: {e}");
@@ -594,7 +597,7 @@ fn dis_file() {
     if std::env::var("IRIS_IR").is_ok() {
         println!("{}", ir::dump::dump_module(&module));
     }
-    let bytes = compile_module(module, &BackendOptions { debug_info: false }).unwrap();
+    let bytes = compile_module(module, &BackendOptions::default()).unwrap();
     println!("{}", bytecode::disassemble(&Bundle::from_bytes(bytes).unwrap()));
 }
 

@@ -173,9 +173,20 @@ impl LineTable {
 
     /// The source text covered by `span`.
     pub fn slice(&self, span: Span) -> &str {
+        let r = self.range(span);
+        self.text.get(r.start as usize..r.end as usize).unwrap_or("")
+    }
+
+    /// The byte range of the source text covered by `span`.
+    pub fn range(&self, span: Span) -> ir::TextRange {
         let lo = (span.lo.0.saturating_sub(BASE) as usize).min(self.text.len());
         let hi = (span.hi.0.saturating_sub(BASE) as usize).clamp(lo, self.text.len());
-        self.text.get(lo..hi).unwrap_or("")
+        ir::TextRange { start: lo as u32, end: hi as u32 }
+    }
+
+    /// The whole source text.
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
     /// A diagnostic at the start of `span`.

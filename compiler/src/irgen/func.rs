@@ -299,8 +299,7 @@ impl<'a> Gen<'a> {
         };
         let strict = info.strict;
         let name = self.atom(&def.name);
-        let source_text = self.lines.slice(def.source).to_string();
-        let source = self.atom(&source_text);
+        let source = self.lines.range(def.source);
         let loc = self.loc_of(def.source);
         let mut params = Vec::new();
         let mut length = 0;
@@ -755,11 +754,9 @@ impl<'a> Gen<'a> {
     ) -> FuncId {
         let kind = if derived { FunctionKind::DerivedConstructor } else { FunctionKind::ClassConstructor };
         let atom = self.atom(name);
-        let text = self.lines.slice(source).to_string();
-        let src = self.atom(&text);
         let mut f = ir::Function::new(atom, kind, true);
         f.loc = self.loc_of(source);
-        f.source = Some(src);
+        f.source = Some(self.lines.range(source));
         f.parent_scope = fields.map(|v| v.scope);
         let entry = f.add_block();
         let mut b = ir::Builder::new(&mut f, entry);

@@ -363,8 +363,10 @@ struct Gen<'a> {
 
 impl<'a> Gen<'a> {
     fn new(tree: &'a ScopeTree, lines: &'a LineTable, file_name: &str) -> Gen<'a> {
+        let mut module = Module::new(file_name);
+        module.source_text = lines.text().to_string();
         Gen {
-            module: Module::new(file_name),
+            module,
             tree,
             lines,
             diags: Vec::new(),

@@ -83,7 +83,7 @@ fn function_metadata() {
     let f = func_named(&m, "f");
     assert_eq!(f.length, 1);
     assert_eq!(f.params.len(), 3);
-    assert_eq!(m.atom_str(f.source.unwrap()), "function (a, b = 1, c) {}");
+    assert_eq!(m.source_slice(f.source.unwrap()), "function (a, b = 1, c) {}");
     let g = func_named(&m, "g");
     assert_eq!(g.kind, FunctionKind::Arrow);
     assert_eq!(g.length, 1);

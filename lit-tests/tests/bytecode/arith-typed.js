@@ -5,7 +5,7 @@ function generic(a, b) { return a + b; }
 
 // Auto-generated content below. Please do not modify manually.
 
-// CHECK:      bundle "{{.*}}arith-typed.js": 3 functions, 6 strings
+// CHECK:      bundle "{{.*}}arith-typed.js": 3 functions, 4 strings
 // CHECK-EMPTY:
 // CHECK-NEXT: function 0 "": params 0, length 0, frame 4, ic 0
 // CHECK-NEXT:   0000: load_const_undefined r0
@@ -22,7 +22,7 @@ function generic(a, b) { return a + b; }
 // CHECK-NEXT:     0020 4:10
 // CHECK-NEXT:     0034 4:1
 // CHECK-EMPTY:
-// CHECK-NEXT: function 1 "typed": params 2, length 2, frame 2, ic 0, flags constructor, source s4
+// CHECK-NEXT: function 1 "typed": params 2, length 2, frame 2, ic 0, flags constructor, source 156+58
 // CHECK-NEXT:   0000: load_param r0, 1
 // CHECK-NEXT:   0003: load_param r1, 2
 // CHECK-NEXT:   0006: to_number r0, r0
@@ -38,7 +38,7 @@ function generic(a, b) { return a + b; }
 // CHECK-NEXT:     0012 3:47
 // CHECK-NEXT:     0026 3:40
 // CHECK-EMPTY:
-// CHECK-NEXT: function 2 "generic": params 2, length 2, frame 2, ic 0, flags constructor, source s5
+// CHECK-NEXT: function 2 "generic": params 2, length 2, frame 2, ic 0, flags constructor, source 215+40
 // CHECK-NEXT:   0000: load_param r0, 1
 // CHECK-NEXT:   0003: load_param r1, 2
 // CHECK-NEXT:   0006: add r0, r0, r1

@@ -5,7 +5,7 @@ function g(x) { return x; }
 
 // Auto-generated content below. Please do not modify manually.
 
-// CHECK:      bundle "{{.*}}calls.js": 3 functions, 7 strings
+// CHECK:      bundle "{{.*}}calls.js": 3 functions, 5 strings
 // CHECK-EMPTY:
 // CHECK-NEXT: function 0 "": params 0, length 0, frame 4, ic 0
 // CHECK-NEXT:   0000: load_const_undefined r0
@@ -22,7 +22,7 @@ function g(x) { return x; }
 // CHECK-NEXT:     0020 4:10
 // CHECK-NEXT:     0034 4:1
 // CHECK-EMPTY:
-// CHECK-NEXT: function 1 "f": params 3, length 3, frame 7, ic 2, flags constructor, source s5
+// CHECK-NEXT: function 1 "f": params 3, length 3, frame 7, ic 2, flags constructor, source 143+51
 // CHECK-NEXT:   0000: load_param r3, 1
 // CHECK-NEXT:   0003: load_param r0, 2
 // CHECK-NEXT:   0006: load_param r5, 3
@@ -43,7 +43,7 @@ function g(x) { return x; }
 // CHECK-NEXT:     0046 3:30
 // CHECK-NEXT:     0050 3:23
 // CHECK-EMPTY:
-// CHECK-NEXT: function 2 "g": params 1, length 1, frame 1, ic 0, flags constructor, source s6
+// CHECK-NEXT: function 2 "g": params 1, length 1, frame 1, ic 0, flags constructor, source 195+27
 // CHECK-NEXT:   0000: load_param r0, 1
 // CHECK-NEXT:   0003: ret r0
 // CHECK-NEXT:   locations:

@@ -7,7 +7,7 @@ function make() {
 
 // Auto-generated content below. Please do not modify manually.
 
-// CHECK:      bundle "{{.*}}closure-env.js": 3 functions, 5 strings
+// CHECK:      bundle "{{.*}}closure-env.js": 3 functions, 3 strings
 // CHECK-EMPTY:
 // CHECK-NEXT: function 0 "": params 0, length 0, frame 3, ic 0
 // CHECK-NEXT:   0000: load_const_undefined r0
@@ -20,7 +20,7 @@ function make() {
 // CHECK-NEXT:     0006 3:10
 // CHECK-NEXT:     0020 3:1
 // CHECK-EMPTY:
-// CHECK-NEXT: function 1 "make": params 0, length 0, frame 2, ic 0, flags constructor, source s3
+// CHECK-NEXT: function 1 "make": params 0, length 0, frame 2, ic 0, flags constructor, source 157+70
 // CHECK-NEXT:   0000: load_const_undefined r0
 // CHECK-NEXT:   0002: create_env r1, r0, 1
 // CHECK-NEXT:   0006: store_env r1, 0, r0
@@ -34,7 +34,7 @@ function make() {
 // CHECK-NEXT:     0022 5:10
 // CHECK-NEXT:     0027 5:3
 // CHECK-EMPTY:
-// CHECK-NEXT: function 2 "": params 0, length 0, frame 3, ic 0, flags constructor, source s4
+// CHECK-NEXT: function 2 "": params 0, length 0, frame 3, ic 0, flags constructor, source 197+27
 // CHECK-NEXT:   0000: get_parent_env r0
 // CHECK-NEXT:   0002: load_env r1, r0, 0
 // CHECK-NEXT:   0007: to_numeric r1, r1

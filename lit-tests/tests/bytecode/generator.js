@@ -4,7 +4,7 @@ function* g() { yield 1; yield 2; }
 
 // Auto-generated content below. Please do not modify manually.
 
-// CHECK:      bundle "{{.*}}generator.js": 3 functions, 4 strings
+// CHECK:      bundle "{{.*}}generator.js": 3 functions, 3 strings
 // CHECK-EMPTY:
 // CHECK-NEXT: function 0 "": params 0, length 0, frame 3, ic 0
 // CHECK-NEXT:   0000: load_const_undefined r0
@@ -17,14 +17,14 @@ function* g() { yield 1; yield 2; }
 // CHECK-NEXT:     0006 3:11
 // CHECK-NEXT:     0020 3:1
 // CHECK-EMPTY:
-// CHECK-NEXT: function 1 "g": params 0, length 0, frame 1, ic 0, flags generator, source s3
+// CHECK-NEXT: function 1 "g": params 0, length 0, frame 1, ic 0, flags generator, source 160+35
 // CHECK-NEXT:   0000: load_const_undefined r0
 // CHECK-NEXT:   0002: create_generator r0, r0, f2
 // CHECK-NEXT:   0007: ret r0
 // CHECK-NEXT:   locations:
 // CHECK-NEXT:     0000 3:1
 // CHECK-EMPTY:
-// CHECK-NEXT: function 2 "g": params 0, length 0, frame 3, ic 0, flags generator_inner, source s3
+// CHECK-NEXT: function 2 "g": params 0, length 0, frame 3, ic 0, flags generator_inner, source 160+35
 // CHECK-NEXT:   0000: start_generator
 // CHECK-NEXT:   0001: load_const_int r1, 1
 // CHECK-NEXT:   0007: save_generator @0011

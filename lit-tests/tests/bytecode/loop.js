@@ -8,7 +8,7 @@ function count(n) {
 
 // Auto-generated content below. Please do not modify manually.
 
-// CHECK:      bundle "{{.*}}loop.js": 2 functions, 4 strings
+// CHECK:      bundle "{{.*}}loop.js": 2 functions, 3 strings
 // CHECK-EMPTY:
 // CHECK-NEXT: function 0 "": params 0, length 0, frame 3, ic 0
 // CHECK-NEXT:   0000: load_const_undefined r0
@@ -21,7 +21,7 @@ function count(n) {
 // CHECK-NEXT:     0006 3:10
 // CHECK-NEXT:     0020 3:1
 // CHECK-EMPTY:
-// CHECK-NEXT: function 1 "count": params 1, length 1, frame 3, ic 0, flags constructor, source s3
+// CHECK-NEXT: function 1 "count": params 1, length 1, frame 3, ic 0, flags constructor, source 149+87
 // CHECK-NEXT:   0000: load_param r0, 1
 // CHECK-NEXT:   0003: load_const_int r1, 0
 // CHECK-NEXT:   0009: load_const_int r2, 0

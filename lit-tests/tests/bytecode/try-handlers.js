@@ -7,7 +7,7 @@ function f(g) {
 
 // Auto-generated content below. Please do not modify manually.
 
-// CHECK:      bundle "{{.*}}try-handlers.js": 2 functions, 4 strings
+// CHECK:      bundle "{{.*}}try-handlers.js": 2 functions, 3 strings
 // CHECK-EMPTY:
 // CHECK-NEXT: function 0 "": params 0, length 0, frame 3, ic 0
 // CHECK-NEXT:   0000: load_const_undefined r0
@@ -20,7 +20,7 @@ function f(g) {
 // CHECK-NEXT:     0006 3:10
 // CHECK-NEXT:     0020 3:1
 // CHECK-EMPTY:
-// CHECK-NEXT: function 1 "f": params 1, length 1, frame 2, ic 0, flags constructor, source s3
+// CHECK-NEXT: function 1 "f": params 1, length 1, frame 2, ic 0, flags constructor, source 156+68
 // CHECK-NEXT:   0000: load_param r0, 1
 // CHECK-NEXT:   0003: load_const_undefined r1
 // CHECK-NEXT:   0005: call r0, r0, r1, 1

@@ -192,8 +192,8 @@ fn to_string(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Value> 
     if let Some(c) = rt.heap().downcast::<Closure>(obj) {
         // SAFETY: a function of this runtime's bundles, used while the runtime lives.
         let info = unsafe { crate::code::info_ref(rt.heap().get(c).func) };
-        if let Some(src) = info.header.source {
-            return Ok(info.bundle().strings[src as usize]);
+        if let Some(text) = info.bundle().bundle.function_source(info.id) {
+            return Ok(rt.new_string(&text));
         }
     }
     let nk = Key::Name(rt.names.name);

@@ -94,6 +94,10 @@ pub struct Code {
     pub literal_caps: Box<[u8]>,
     /// What the interpreter observed running it (a byte for every instruction).
     pub feedback: feedback::Feedback,
+    /// The `(pc, line, col)` location entries, decoded from the bundle's compact form the
+    /// first time a stack trace needs one (so that a function throwing many errors finds
+    /// each location by binary search).
+    locations: OnceCell<Box<[(u32, u32, u32)]>>,
 }
 
 impl FunctionInfo {
@@ -149,6 +153,14 @@ impl FunctionInfo {
     /// The byte pc of instruction `ip`.
     pub(crate) fn byte_pc(&self, ip: u32) -> u32 {
         self.code().pcs.get(ip as usize).copied().unwrap_or(0)
+    }
+
+    /// `(line, col)` of the instruction at byte pc `pc`: the last location entry at or
+    /// before it.
+    pub(crate) fn location(&self, pc: u32) -> Option<(u32, u32)> {
+        let entries = self.code().locations.get_or_init(|| self.bundle().bundle.locations(self.id).into_boxed_slice());
+        let &(_, line, col) = entries.get(entries.partition_point(|e| e.0 <= pc).checked_sub(1)?)?;
+        Some((line, col))
     }
 
     /// The function's name for stack traces.
@@ -267,7 +279,14 @@ fn decode(bundle: &Bundle, id: u32) -> Code {
     pcs.push(bytes.len() as u32);
     let literal_caps = literal_caps(&insts);
     let feedback = feedback::Feedback::new(&insts);
-    Code { insts: insts.into_boxed_slice(), pcs: pcs.into_boxed_slice(), handlers, literal_caps, feedback }
+    Code {
+        insts: insts.into_boxed_slice(),
+        pcs: pcs.into_boxed_slice(),
+        handlers,
+        literal_caps,
+        feedback,
+        locations: OnceCell::new(),
+    }
 }
 
 /// Sizes object literals: counts the own-property definitions into the `new_object`'s

@@ -164,7 +164,7 @@ impl Runtime {
             let bundle = info.bundle();
             let file = bundle.bundle.function_file(info.id);
             let pc = info.byte_pc(frame.ip);
-            let loc = bundle.bundle.location(info.id, pc);
+            let loc = info.location(pc);
             let name = info.display_name();
             let place = match loc {
                 Some((line, col)) => format!("{file}:{line}:{col}"),
