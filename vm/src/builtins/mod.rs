@@ -52,7 +52,7 @@ pub mod weak_refs;
 
 use crate::gc::{CellKind, Gc};
 use crate::object::property::IMMUTABLE_PROTO;
-use crate::object::shape::{PropKey, Shape, ACCESSOR, CONFIGURABLE, ENUMERABLE, WRITABLE};
+use crate::object::shape::{PropKey, Shape, ACCESSOR, BUILTIN_TABLE, CONFIGURABLE, DICTIONARY, ENUMERABLE, WRITABLE};
 use crate::object::{JsObject, Key, IS_GLOBAL};
 use crate::runtime::function::{NativeFn, NativeFunction};
 use crate::runtime::{Hooks, Intrinsic, JsResult, Realm, RealmShapes, Runtime, RuntimeOptions, WellKnownSymbols};
@@ -406,6 +406,7 @@ pub(crate) fn closure_shape(rt: &mut Runtime, proto: Value, prototype_slot: bool
 /// pushed onto `rt.realms`, made current while it is built, and returned (popped again)
 /// for the caller to register.
 pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
+    rt.building_realm = Some(Vec::new());
     let index = rt.realms.len() as u32;
     let saved = rt.realm;
     let tmp = rt.root_shape(Value::NULL, CellKind::Object, 0);
@@ -539,6 +540,21 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
     rt.realms.pop().unwrap_or_else(|| unreachable!())
 }
 
+/// Ends the building of a realm (`create_realm`, then `install_globals`): the builtin
+/// objects that grew a table of their own meanwhile (`BUILTIN_TABLE`, see `add_named`) get
+/// fast shapes again, so that inline caches and compiled code treat them as any object.
+/// The table becomes the shape in place: the shape is the object's own, no cache or code
+/// has seen it yet, and with no property deleted its slots are the first ones in order.
+fn settle_builtin_shapes(rt: &mut Runtime) {
+    for obj in rt.building_realm.take().unwrap_or_default() {
+        let shape = rt.heap.get(obj).shape;
+        let s = rt.heap.get_mut(shape);
+        if s.header.flags & BUILTIN_TABLE != 0 && s.table.free_slots.is_empty() {
+            s.header.flags &= !(DICTIONARY | BUILTIN_TABLE);
+        }
+    }
+}
+
 /// Defines the global object's properties for realm `realm`.
 pub(crate) fn install_globals(rt: &mut Runtime, realm: u32) {
     let saved = rt.realm;
@@ -557,6 +573,7 @@ pub(crate) fn install_globals(rt: &mut Runtime, realm: u32) {
         let f = rt.new_native("gc", test262::gc, 0);
         rt.define_value(g, "gc", Value::object(f), WRITABLE | CONFIGURABLE);
     }
+    settle_builtin_shapes(rt);
     rt.realm = saved;
 }
 
@@ -601,5 +618,54 @@ pub(crate) fn setter_that_ignores_prototype_properties(
                 Err(rt.throw_type_error("Cannot assign to a read-only property"))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::object::shape::BUILTIN_TABLE_AFTER;
+    use crate::runtime::RuntimeOptions;
+
+    /// Every builtin object reachable from the global object through data properties and
+    /// prototypes has a fast shape once the realm is built, as if its properties had been
+    /// added one by one (`settle_builtin_shapes`).
+    #[test]
+    fn builtin_objects_have_fast_shapes() {
+        let mut rt = Runtime::new(RuntimeOptions::default());
+        let mut seen = std::collections::HashSet::new();
+        let mut work = vec![rt.global_object()];
+        let mut big = 0;
+        while let Some(obj) = work.pop() {
+            if !seen.insert(obj) {
+                continue;
+            }
+            let shape = rt.heap.get(obj).shape;
+            let (flags, count, proto) = {
+                let s = rt.heap.get(shape);
+                (s.header.flags, s.property_count(), s.proto)
+            };
+            if flags & (DICTIONARY | BUILTIN_TABLE) != 0 {
+                let keys: Vec<Key> = rt.own_keys_raw(obj).into_iter().take(4).collect();
+                let keys: Vec<String> = keys.into_iter().map(|k| rt.key_display(k)).collect();
+                panic!("a builtin object with a dictionary shape: {keys:?}");
+            }
+            if count > BUILTIN_TABLE_AFTER {
+                big += 1;
+            }
+            if proto.is_object() {
+                work.push(proto.gc());
+            }
+            for key in rt.own_keys_raw(obj) {
+                if let Some(v) = rt.peek_data(obj, key) {
+                    if v.is_object() {
+                        work.push(v.gc());
+                    }
+                }
+            }
+        }
+        // The global object, the prototypes, Math, Reflect, ...: many grew a table.
+        assert!(big > 20, "{big}");
+        assert!(seen.len() > 200, "{}", seen.len());
     }
 }

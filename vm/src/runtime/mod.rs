@@ -189,6 +189,9 @@ pub struct Runtime {
     /// Every realm, and the index of the current one.
     pub(crate) realms: Vec<Realm>,
     pub(crate) realm: u32,
+    /// While a realm's builtins are installed: the objects that grew a table of their own
+    /// (see `builtins::settle_builtin_shapes`; kept alive until then).
+    pub(crate) building_realm: Option<Vec<Gc<JsObject>>>,
     /// The register stack, its frames and the native calls in progress.
     pub(crate) calls: CallStack,
     /// The handle stack.
@@ -377,6 +380,7 @@ impl Runtime {
             symbols,
             symbol_registry: HashMap::new(),
             realms: Vec::new(),
+            building_realm: None,
             realm: 0,
             calls: CallStack::new(STACK_VALUES, stack_guard(), options.max_stack_depth, Arc::as_ptr(&interrupt)),
             roots: Roots::default(),
@@ -628,6 +632,9 @@ impl Runtime {
         self.roots.trace(heap);
         for r in &self.realms {
             r.trace(heap);
+        }
+        for &o in self.building_realm.iter().flatten() {
+            heap.mark(o);
         }
         for k in self.names.all() {
             heap.mark_value(k.value());
