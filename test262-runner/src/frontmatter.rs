@@ -66,6 +66,8 @@ pub fn parse(source: &str) -> Result<Metadata, String> {
     let body_start = start + "/*---".len();
     let len = source[body_start..].find("---*/").ok_or("unterminated /*--- metadata block")?;
     let block = &source[body_start..body_start + len];
+    // YAML line breaks: LF, CRLF and a lone CR (a few tests are written with CR only).
+    let block = block.replace("\r\n", "\n").replace('\r', "\n");
     let lines: Vec<&str> = block.lines().collect();
     let mut meta = Metadata::default();
     let mut i = 0;
@@ -139,6 +141,16 @@ pub fn parse(source: &str) -> Result<Metadata, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn carriage_returns_end_lines() {
+        let src = "/*---\rincludes: [a.js, b.js]\rflags: [raw]\r\nnegative:\r\n  phase: parse\r\n  type: SyntaxError\rfeatures: [x]\r---*/\r";
+        let m = parse(src).unwrap();
+        assert_eq!(m.negative, Some(Negative { phase: Phase::Parse, error_type: "SyntaxError".into() }));
+        assert_eq!(m.includes, vec!["a.js", "b.js"]);
+        assert_eq!(m.flags, vec!["raw"]);
+        assert_eq!(m.features, vec!["x"]);
+    }
 
     #[test]
     fn inline_lists_and_negative() {
