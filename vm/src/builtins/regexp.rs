@@ -772,6 +772,12 @@ fn string_iterator_next(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsRes
 /// RegExp.prototype[@@split] (steps 10-25) for a pristine RegExp whose species is
 /// %RegExp%. The splitter the spec makes (this regexp with `y`) is never seen by anything:
 /// it is not made. Its sticky attempts at q, q + 1, ... find what one scan from q finds.
+/// Appends a piece to the array of a `@@split`; whether the array reached the limit.
+fn push_piece(rt: &mut Runtime, a: Gc<JsObject>, piece: Value, lim: u32) -> JsResult<bool> {
+    rt.array_push(a, piece)?;
+    Ok(rt.heap().array_length(a) == lim)
+}
+
 fn split_pristine(rt: &mut Runtime, m: &Matcher, s: Value, lim: u32) -> JsResult<Value> {
     let a = rt.new_array(0);
     rt.root(Value::object(a));
@@ -809,8 +815,7 @@ fn split_pristine(rt: &mut Runtime, m: &Matcher, s: Value, lim: u32) -> JsResult
             continue;
         }
         let t = super::string::substring_value(rt, s, p, q);
-        rt.array_push(a, t)?;
-        if rt.heap().array_length(a) == lim {
+        if push_piece(rt, a, t, lim)? {
             return Ok(Value::object(a));
         }
         p = e;
@@ -819,8 +824,7 @@ fn split_pristine(rt: &mut Runtime, m: &Matcher, s: Value, lim: u32) -> JsResult
                 Some((x, y)) => super::string::substring_value(rt, s, *x, *y),
                 None => Value::UNDEFINED,
             };
-            rt.array_push(a, cap)?;
-            if rt.heap().array_length(a) == lim {
+            if push_piece(rt, a, cap, lim)? {
                 return Ok(Value::object(a));
             }
         }
@@ -1091,8 +1095,7 @@ fn symbol_split(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value
             continue;
         }
         let t = super::string::substring_value(rt, s, p, q);
-        rt.array_push(a, t)?;
-        if rt.heap().array_length(a) == lim {
+        if push_piece(rt, a, t, lim)? {
             return Ok(Value::object(a));
         }
         p = e;
@@ -1100,8 +1103,7 @@ fn symbol_split(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value
         let ncap = (super::array::length_of(rt, zo)? - 1.0).max(0.0) as u32;
         for i in 1..=ncap {
             let cap = rt.get(zo, Key::Index(i), z)?;
-            rt.array_push(a, cap)?;
-            if rt.heap().array_length(a) == lim {
+            if push_piece(rt, a, cap, lim)? {
                 return Ok(Value::object(a));
             }
         }
