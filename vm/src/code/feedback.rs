@@ -131,6 +131,7 @@ impl Feedback {
     }
 
     /// The one shape of the objects the `construct` at `ip` made as `this`, if it saw one.
+    #[cfg(any(feature = "jit", test))]
     pub(crate) fn this_shape(&self, ip: usize, shapes: &[Gc<Shape>]) -> Option<Gc<Shape>> {
         let k = self.this_shapes.get(self.site(ip)?)?.get();
         if k == NO_SHAPE || k == MANY_SHAPES {

@@ -169,6 +169,7 @@ impl Heap {
 
     /// The address of the word that is non-zero while a collection is due (read by compiled
     /// code; 4 bytes).
+    #[cfg(feature = "jit")]
     pub(crate) fn due_address(&self) -> u64 {
         self.due.as_ptr() as u64
     }
