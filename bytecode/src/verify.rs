@@ -449,7 +449,17 @@ mod tests {
     /// Random mutations behind a valid checksum never panic; whatever passes is usable.
     #[test]
     fn fuzz_mutations_never_panic() {
-        let bytes = sample_bytes();
+        fuzz_mutations(sample_bytes());
+        // With the source text compressed: mutations of the block table and of the blocks.
+        let (mut b, descs) = crate::bundle::tests::sample();
+        b.set_source_mode(crate::SourceMode::Compressed);
+        for (id, desc) in descs.into_iter().enumerate() {
+            b.define_function(id as u32, desc);
+        }
+        fuzz_mutations(b.finish());
+    }
+
+    fn fuzz_mutations(bytes: Vec<u8>) {
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut next = move || {
             state ^= state << 13;
@@ -484,6 +494,7 @@ mod tests {
                     }
                     let _ = bundle.location(id, u32::MAX);
                     let _ = bundle.handlers(id);
+                    let _ = bundle.function_source(id);
                 }
                 for id in 0..bundle.string_count() {
                     let _ = bundle.string_units(id);
