@@ -7,7 +7,8 @@
 //! - every function entry is sane: the name string exists, the source text range lies in
 //!   the source text, the code and location runs lie inside their sections, and the info
 //!   record decodes, with known flags, a frame of at most `MAX_FRAME_SIZE` registers and
-//!   handlers inside the section;
+//!   handlers inside the section (and for a `LAZY` function a scope string in range and a
+//!   source text range);
 //! - every function's code decodes to whole instructions and its last instruction is a
 //!   terminator, so execution can never run off the end;
 //! - every operand is valid for its role: registers (and `first .. first + argc` argument
@@ -106,6 +107,14 @@ fn verify_function_entry(bundle: &Bundle, id: u32) -> Result<(), BundleError> {
     for _ in 0..3 * head.handler_count {
         if handlers.u32().is_none() {
             return err("function info record truncated or malformed".to_string());
+        }
+    }
+    if FunctionFlags(head.flags).contains(FunctionFlags::LAZY) {
+        match handlers.u32() {
+            None => return err("function info record truncated or malformed".to_string()),
+            Some(s) if s >= strings => return err(format!("lazy scope string {s} out of range")),
+            Some(_) if head.source.is_none() => return err("a lazy function without source text".to_string()),
+            Some(_) => {}
         }
     }
     Ok(())
@@ -331,7 +340,7 @@ mod tests {
         assert!(msg(FunctionDesc { name: 2, ..base.clone() }).contains("name string 2"));
         let source = Some(crate::SourceRange { start: 0, len: 7 });
         assert!(msg(FunctionDesc { source, ..base.clone() }).contains("source text range outside"));
-        assert!(msg(FunctionDesc { flags: FunctionFlags(512), ..base.clone() }).contains("flags"));
+        assert!(msg(FunctionDesc { flags: FunctionFlags(1024), ..base.clone() }).contains("flags"));
         assert!(msg(FunctionDesc { frame_size: MAX_FRAME_SIZE + 1, ..base.clone() }).contains("exceeds"));
         assert!(msg(FunctionDesc { frame_size: 0, ..base.clone() }).contains("register r0"));
         assert!(

@@ -40,6 +40,13 @@ pub struct CompileOptions {
     /// bundles that run at once), compressed (`iris compile`) or not at all
     /// (`iris compile --strip-source`).
     pub source: SourceMode,
+    /// Leave functions uncompiled until their first call where possible (running source:
+    /// the bundle keeps their text and the VM compiles it with the compile hook). Never
+    /// for bundles written to files, which must run without a compiler.
+    pub lazy: bool,
+    /// The source is one function left uncompiled, with this name, compiled now against
+    /// `eval_scope` (its bundle's function 1 is the function).
+    pub function_name: Option<String>,
 }
 
 impl Default for CompileOptions {
@@ -52,6 +59,8 @@ impl Default for CompileOptions {
             module: false,
             eval_scope: None,
             source: SourceMode::Plain,
+            lazy: false,
+            function_name: None,
         }
     }
 }
@@ -118,6 +127,8 @@ pub fn lower(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Mod
             eval_code: opts.eval_code,
             module: opts.module,
             eval_scope: opts.eval_scope.clone(),
+            lazy: opts.lazy && opts.source == SourceMode::Plain,
+            function_name: opts.function_name.clone(),
         },
     )
     .map_err(CompileError::Syntax)?;
@@ -301,12 +312,14 @@ pub fn compile_hook(opts: CompileOptions) -> vm::CompileHook {
     let opts = CompileOptions { strict: false, ..opts };
     Box::new(move |source: &str, file_name: &str, kind: vm::SourceKind| {
         let module = kind == vm::SourceKind::Module;
-        let eval_scope = match &kind {
-            vm::SourceKind::DirectEval(scope) => Some(scope.clone()),
-            _ => None,
+        let (eval_scope, function_name) = match &kind {
+            vm::SourceKind::DirectEval(scope) => (Some(scope.clone()), None),
+            vm::SourceKind::Function { scope, name } => (Some(scope.clone()), Some(name.clone())),
+            _ => (None, None),
         };
-        let eval_code = matches!(kind, vm::SourceKind::Eval | vm::SourceKind::DirectEval(_));
-        let opts = CompileOptions { eval_code, module, eval_scope, ..opts.clone() };
+        let eval_code =
+            matches!(kind, vm::SourceKind::Eval | vm::SourceKind::DirectEval(_) | vm::SourceKind::Function { .. });
+        let opts = CompileOptions { eval_code, module, eval_scope, function_name, ..opts.clone() };
         compile(source, file_name, &opts).map_err(|e| match module {
             // An error in one module of a graph says which file it is in.
             true => e.exception_text_in(file_name),
@@ -499,5 +512,80 @@ mod tests {
     #[test]
     fn bad_ir_is_an_error() {
         assert!(parse_ir("this is not HIR").is_err());
+    }
+}
+
+#[cfg(test)]
+mod lazy_tests {
+    use super::*;
+
+    /// `source` lowered with lazy compilation: the lazy description of each function by
+    /// name (`None` for a function compiled now).
+    fn lazy_functions(source: &str) -> Vec<(String, Option<String>)> {
+        let m = lower(source, "l.js", &CompileOptions { lazy: true, ..CompileOptions::default() }).unwrap();
+        m.functions.iter().skip(1).map(|(_, f)| (m.atom_str(f.name), f.lazy.map(|a| m.atom_str(a)))).collect()
+    }
+
+    fn is_lazy(source: &str, name: &str) -> bool {
+        let fs = lazy_functions(source);
+        fs.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no {name} in {source}: {fs:?}")).1.is_some()
+    }
+
+    #[test]
+    fn a_function_is_described_by_what_it_uses() {
+        let src = "let top = 5; let unused = 1;\nfunction outer(x) { let y = 2, z = 3; function inner() { return x + z + top; } return [inner, () => y]; }";
+        let fs = lazy_functions(src);
+        // outer at the top level uses `top` only (of the script's lexical environment).
+        assert_eq!(fs[0], ("outer".to_string(), Some("D@2:1\n- top:l".to_string())));
+        // Compiled on its own, outer's inner function needs x and z of outer's environment
+        // (slots 0 and 2: y is captured by the arrow) and top.
+        let scope = fs[0].1.clone().unwrap();
+        let text = &src[src.find("function outer").unwrap()..];
+        let name = Some("outer".to_string());
+        let opts = CompileOptions {
+            lazy: true,
+            eval_code: true,
+            eval_scope: Some(scope),
+            function_name: name,
+            ..CompileOptions::default()
+        };
+        let m = lower(text, "l.js", &opts).unwrap();
+        let outer = m.functions.iter().nth(1).unwrap().1;
+        assert_eq!(m.atom_str(outer.name), "outer");
+        assert!(outer.lazy.is_none());
+        let inner = m.functions.iter().find(|(_, f)| m.atom_str(f.name) == "inner").unwrap().1;
+        assert_eq!(m.atom_str(inner.lazy.unwrap()), "fnD@2:39\nV x:v,z:l@2\n- top:l");
+    }
+
+    #[test]
+    fn functions_that_run_at_once_or_need_their_context_are_compiled_now() {
+        assert!(is_lazy("function f() {}", "f"));
+        assert!(is_lazy("var g = (a) => a;", "g"));
+        assert!(!is_lazy("(function f() {})();", "f"));
+        assert!(!is_lazy("(function f() {}).call(this);", "f"));
+        assert!(!is_lazy("function f() { return eval('1'); }", "f"));
+        assert!(!is_lazy("function f() { return () => eval('1'); }", "f"));
+        assert!(!is_lazy("function* f() {}", "f"));
+        assert!(!is_lazy("async function f() {}", "f"));
+        assert!(!is_lazy("var o = { f() {} };", "f"));
+        // A parameter kept in a mapped arguments object is not in an environment.
+        assert!(!is_lazy("(function (a) { arguments[0] = 1; return function f() { return a; }; })(1);", "f"));
+        // `super` and private names need the class around the function.
+        assert!(!is_lazy("class C { #x; m() { return () => this.#x; } }", ""));
+        assert!(!is_lazy("class C extends Object { m() { return () => super.m; } }", ""));
+        assert!(is_lazy("class C { m() { return () => this; } }", ""));
+    }
+
+    #[test]
+    fn the_hook_compiles_a_function_on_its_own() {
+        let mut hook = compile_hook(CompileOptions { lazy: true, ..CompileOptions::default() });
+        let kind = vm::SourceKind::Function { scope: "fD@3:7\n- a:v,b:c@4".into(), name: "f".into() };
+        let bytes = hook("function f(x) { return a + b + x; }", "l.js", kind).unwrap();
+        let bundle = Bundle::from_bytes(bytes).unwrap();
+        let f = bundle.function(1);
+        assert_eq!(bundle.string(f.name).to_string_lossy(), "f");
+        assert!(!f.flags.contains(bytecode::FunctionFlags::LAZY));
+        // Located in its file, not in its text.
+        assert_eq!(bundle.locations(1).first().map(|e| (e.1, e.2)), Some((3, 7)));
     }
 }

@@ -117,6 +117,11 @@ struct GlobalOpts {
     /// pass and backend stage summed over functions) and the memory held after each.
     #[arg(long, global = true)]
     time_passes: bool,
+
+    /// Compile every function of a program before running it (without it, running source
+    /// compiles most functions' bodies at their first call).
+    #[arg(long, global = true)]
+    eager: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -300,7 +305,8 @@ fn run_then<T>(
     jit_dump: bool,
     after: impl FnOnce(&Runtime) -> T,
 ) -> Result<(T, Result<(), Failure>), Failure> {
-    let opts = options_for(path, g);
+    let mut opts = options_for(path, g);
+    opts.lazy = !g.eager;
     // A module runs through the module loader, which compiles it and what it imports.
     let module = opts.module || Bundle::is_bundle(&read(path)?) && is_module_bundle(path)?;
     let bundle = if module { Vec::new() } else { bundle_for(path, &opts)? };
@@ -339,7 +345,10 @@ fn dump_mir(path: &Path, g: &GlobalOpts, disasm: bool) -> Result<String, Failure
         if g.jit_threshold().is_none() {
             return Err(Failure("iris: dump --mir needs the JIT (not --no-jit)".into(), 2));
         }
-        let (text, result) = run_then(path, g, None, true, |rt| mir_cmd::jit_report(rt, disasm))?;
+        // Every function compiled with the program: the report names them `name#id` by
+        // their place in it.
+        let g = GlobalOpts { eager: true, ..g.clone() };
+        let (text, result) = run_then(path, &g, None, true, |rt| mir_cmd::jit_report(rt, disasm))?;
         result?;
         text.map_err(|m| Failure(m, 1))
     }
@@ -405,8 +414,9 @@ fn dump(what: &DumpWhat, disasm: bool, passes: &[String], path: &Path, g: &Globa
         return Err(Failure("iris: --pass goes with --ir-opt".to_string(), 2));
     }
     if what.feedback {
-        // Compiled code records nothing: the feedback is the interpreter's.
-        let g = GlobalOpts { no_jit: true, ..g.clone() };
+        // Compiled code records nothing: the feedback is the interpreter's. Every function
+        // is compiled with the program, so the report lists them by their place in it.
+        let g = GlobalOpts { no_jit: true, eager: true, ..g.clone() };
         let (report, result) = run_then(path, &g, Some(0), false, vm::runtime_interface::feedback_report)?;
         result?;
         return Ok(report);

@@ -205,6 +205,10 @@ pub struct Function {
     /// Where the function's source text is in the module's (`Module::source_text`), for
     /// `Function.prototype.toString`.
     pub source: Option<TextRange>,
+    /// A function left to be compiled on its first call (lazy compilation): the description
+    /// of the scope its source text is compiled against (the compiler's
+    /// `frontend::eval::EvalScope` in text form). Its body is a placeholder that returns.
+    pub lazy: Option<Atom>,
     /// Instructions.
     pub insts: EntityMap<Inst, InstData>,
     /// Blocks.
@@ -237,6 +241,7 @@ impl Function {
             parent_scope: None,
             loc: Loc::default(),
             source: None,
+            lazy: None,
             insts: EntityMap::new(),
             blocks: EntityMap::new(),
             layout: Vec::new(),

@@ -237,6 +237,18 @@ impl Module {
         Var { scope, index: (vars.len() - 1) as u32 }
     }
 
+    /// Declares a variable in slot `slot` of `scope` (a scope of environments made
+    /// elsewhere, described to the compiler), the slots before it unnamed if they are new.
+    pub fn add_var_at(&mut self, scope: ScopeId, slot: u32, name: Atom, kind: VarKind) -> Var {
+        let unnamed = VarData { name: self.atom(""), kind: VarKind::Internal };
+        let vars = &mut self.scopes[scope].vars;
+        if vars.len() <= slot as usize {
+            vars.resize(slot as usize + 1, unnamed);
+        }
+        vars[slot as usize] = VarData { name, kind };
+        Var { scope, index: slot }
+    }
+
     /// Adds a function and returns its id.
     pub fn add_function(&mut self, function: Function) -> FuncId {
         self.functions.push(function)

@@ -704,6 +704,11 @@ impl Parser {
             let s = line.string("the source text")?;
             func.source = Some(self.module.add_source_text(&String::from_utf16_lossy(&s)));
         }
+        if line.is_ident("lazy") {
+            line.key("lazy")?;
+            let s = line.string("the lazy function's scope")?;
+            func.lazy = Some(self.module.atom_utf16(&s));
+        }
         line.expect_end()?;
         i += 1;
 

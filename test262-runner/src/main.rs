@@ -77,6 +77,11 @@ struct Cli {
     #[arg(long)]
     o0: bool,
 
+    /// Compile every function before running a test (without it, as `iris` runs source,
+    /// most functions are compiled at their first call).
+    #[arg(long)]
+    eager: bool,
+
     /// Run the HIR verifier after IRGen and after every pass (the default in debug builds).
     #[arg(long)]
     verify: bool,
@@ -129,6 +134,7 @@ fn engine_config(cli: &Cli) -> engine::EngineConfig {
         compile.opt_level = ir::passes::OptLevel::O0;
     }
     compile.verify |= cli.verify;
+    compile.lazy = !cli.eager;
     engine::EngineConfig { compile, heap_limit: cli.heap_limit_mb << 20, jit_threshold: cli.jit_threshold }
 }
 
@@ -225,6 +231,9 @@ fn supervisor_config(cli: &Cli, root: &Path, timeout: u64, threads: usize) -> su
         "--heap-limit-mb".to_string(),
         cli.heap_limit_mb.to_string(),
     ];
+    if cli.eager {
+        worker_args.push("--eager".to_string());
+    }
     if cli.o0 {
         worker_args.push("--o0".to_string());
     }

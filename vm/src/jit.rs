@@ -660,12 +660,15 @@ impl<'a> Observed<'a> {
         let target = FuncRef::new(callee).addr();
         let flags = callee.flags();
         let ok = !std::ptr::eq(callee, self.info)
-            && std::ptr::eq(callee.bundle, self.info.bundle)
+            // Its globals are its realm's (functions compiled lazily have bundles of their
+            // own: any bundle of the realm will do).
+            && callee.realm() == self.info.realm()
             && ![
                 FunctionFlags::GENERATOR,
                 FunctionFlags::GENERATOR_INNER,
                 FunctionFlags::ASYNC,
                 FunctionFlags::CLASS_CONSTRUCTOR,
+                FunctionFlags::LAZY,
             ]
             .into_iter()
             .any(|f| flags.contains(f))

@@ -41,7 +41,8 @@
 //! A function info record is unsigned LEB128 numbers: length, param count, frame size, ic
 //! count, flags; the start of its source text plus one, or 0 without text, and then (with
 //! text) the text's length; the handler count, then for each handler (inner try regions
-//! first) its start, its length (end - start) and its target.
+//! first) its start, its length (end - start) and its target; for a `LAZY` function, last,
+//! the string id of the description of the scope its text is compiled against.
 //!
 //! A run of locations is entries sorted by pc, each three LEB128 numbers: the pc's distance
 //! from the previous entry's, and the line and column as zigzag-encoded differences from the
@@ -63,7 +64,7 @@ pub const BUNDLE_MAGIC: [u8; 8] = [0x89, b'I', b'R', b'B', b'\r', b'\n', 0x1a, b
 
 /// The format version. Any change to the layout, the opcode table or the builtin table
 /// bumps it; a reader accepts only its own version.
-pub const BUNDLE_VERSION: u32 = 6;
+pub const BUNDLE_VERSION: u32 = 7;
 
 /// Header flag: the bundle carries source locations.
 pub const BUNDLE_FLAG_DEBUG_INFO: u32 = 1;

@@ -52,17 +52,26 @@ impl FunctionFlags {
     /// An async function (the outer function; with `GENERATOR_INNER`, its body): its
     /// closures inherit from %AsyncFunction.prototype% and have no `.prototype`.
     pub const ASYNC: FunctionFlags = FunctionFlags(256);
+    /// Not compiled yet: its code is a placeholder, and its info record names the
+    /// description of the scope its source text is compiled against on its first call
+    /// (lazy compilation of programs run from source).
+    pub const LAZY: FunctionFlags = FunctionFlags(512);
     /// Every flag this version knows; the verifier rejects the others.
-    pub const ALL: FunctionFlags = FunctionFlags(511);
+    pub const ALL: FunctionFlags = FunctionFlags(1023);
 
     /// Whether every flag of `other` is set.
     pub const fn contains(self, other: FunctionFlags) -> bool {
         self.0 & other.0 == other.0
     }
 
+    /// Whether any flag of `other` is set.
+    pub const fn intersects(self, other: FunctionFlags) -> bool {
+        self.0 & other.0 != 0
+    }
+
     /// The names of the set flags, for the disassembly.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 9] = [
+        const NAMES: [&str; 10] = [
             "strict",
             "arrow",
             "constructor",
@@ -72,6 +81,7 @@ impl FunctionFlags {
             "generator_inner",
             "method",
             "async",
+            "lazy",
         ];
         (0..NAMES.len()).filter(|i| self.0 & (1 << i) != 0).map(|i| NAMES[i]).collect()
     }
@@ -126,6 +136,9 @@ pub struct FunctionDesc {
     /// The function's source text, for `Function.prototype.toString`: a range of the text
     /// given to [`BundleBuilder::add_source_text`].
     pub source: Option<SourceRange>,
+    /// For a `LAZY` function: the string id of the description of the scope it is compiled
+    /// against.
+    pub lazy_scope: Option<u32>,
 }
 
 /// A range of a bundle's source text, in bytes of its UTF-8.

@@ -298,6 +298,19 @@ impl Bundle {
         })
     }
 
+    /// For a `LAZY` function: the string id of the description of the scope its source text
+    /// is compiled against (the last number of its info record).
+    pub fn lazy_scope(&self, id: u32) -> Option<u32> {
+        let (head, mut info) = self.info_head(id)?;
+        if !FunctionFlags(head.flags).contains(FunctionFlags::LAZY) {
+            return None;
+        }
+        for _ in 0..3 * head.handler_count {
+            info.u32()?;
+        }
+        info.u32()
+    }
+
     /// The `(pc, line, col)` entries of function `id`, sorted by pc.
     pub fn locations(&self, id: u32) -> Vec<(u32, u32, u32)> {
         self.location_entries(id).collect()

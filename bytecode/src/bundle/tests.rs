@@ -65,6 +65,7 @@ pub(crate) fn sample() -> (BundleBuilder, Vec<FunctionDesc>) {
         }],
         locations: out.locations,
         source: None,
+        lazy_scope: None,
     };
 
     let mut asm = Assembler::new();
@@ -83,6 +84,7 @@ pub(crate) fn sample() -> (BundleBuilder, Vec<FunctionDesc>) {
         handlers: vec![],
         locations: out.locations,
         source: Some(source),
+        lazy_scope: None,
     };
     (b, vec![global_desc, f_desc])
 }
@@ -269,4 +271,40 @@ fn damaged_source_text_gives_no_text_and_no_panic() {
         let err = Bundle::from_bytes(b).unwrap_err();
         assert!(err.message.contains(message), "{err}");
     }
+}
+
+#[test]
+fn lazy_functions_name_their_scope_and_need_text() {
+    let lazy = |scope: u32, source: Option<SourceRange>| {
+        let mut b = BundleBuilder::new("l.js");
+        b.add_source_text("function f() {}");
+        let name = b.add_str("f");
+        let desc = b.add_str("f\n- x:l@3");
+        let mut code = Vec::new();
+        Inst::Ret { value: 0 }.encode(&mut code);
+        let id = b.reserve_function();
+        // A function without the flag: no scope.
+        b.define_function(id, FunctionDesc { name, frame_size: 1, code: code.clone(), ..Default::default() });
+        let id = b.reserve_function();
+        b.define_function(
+            id,
+            FunctionDesc {
+                name,
+                frame_size: 1,
+                flags: FunctionFlags::LAZY,
+                code,
+                source,
+                lazy_scope: Some(if scope == u32::MAX { desc } else { scope }),
+                ..Default::default()
+            },
+        );
+        Bundle::from_bytes(b.finish())
+    };
+    let text = Some(SourceRange { start: 0, len: 15 });
+    let bundle = lazy(u32::MAX, text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bundle.lazy_scope(0), None);
+    let scope = bundle.lazy_scope(1).unwrap();
+    assert_eq!(bundle.string(scope).to_string_lossy(), "f\n- x:l@3");
+    assert!(lazy(99, text).unwrap_err().message.contains("lazy scope string 99"));
+    assert!(lazy(u32::MAX, None).unwrap_err().message.contains("without source text"));
 }

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::format::*;
 use super::module::{self, ModuleDesc};
-use super::{BundleError, FunctionDesc, SourceMode};
+use super::{BundleError, FunctionDesc, FunctionFlags, SourceMode};
 
 /// Collects strings and functions and writes the bundle bytes.
 pub struct BundleBuilder {
@@ -169,6 +169,9 @@ impl BundleBuilder {
                 for v in [h.start, h.end.wrapping_sub(h.start), h.target] {
                     put_leb(&mut info, v);
                 }
+            }
+            if f.flags.contains(FunctionFlags::LAZY) {
+                put_leb(&mut info, f.lazy_scope.unwrap_or(0));
             }
             let mut previous = (0u32, 0u32, 0u32);
             for &(pc, line, col) in &f.locations {

@@ -212,6 +212,12 @@ fn add_functions(
     for &f in &order {
         let label = function_label(module, f);
         let fail = |e: String| format!("internal compiler error in function {f} ({label}): {e}");
+        if module.functions[f].lazy.is_some() {
+            let (desc, st) = lazy_entry(module, f, &mut ids);
+            descs.push((ids.funcs[&f], desc));
+            stats.push(st);
+            continue;
+        }
         let lowered = lower_function(module, f, &mut ids).map_err(fail)?;
         if free_hir {
             // Later functions need only this one's existence (closures name it by id).
@@ -307,22 +313,42 @@ struct Lowered {
     stats: FunctionStats,
 }
 
+/// What function `f`'s bundle entry takes from the HIR (its code still to make).
+fn entry_of(module: &Module, f: FuncId, ids: &mut BundleIds<'_>) -> FunctionDesc {
+    let func = &module.functions[f];
+    FunctionDesc {
+        name: lower::Ids::atom(ids, func.name),
+        length: func.length,
+        param_count: func.params.len() as u32,
+        flags: lower::function_flags(func),
+        source: func.source.map(|r| SourceRange { start: ids.source_base + r.start, len: r.end - r.start }),
+        lazy_scope: func.lazy.map(|a| lower::Ids::atom(ids, a)),
+        ..FunctionDesc::default()
+    }
+}
+
+/// The bundle entry of a function left to be compiled on its first call: its code only
+/// returns (the VM never runs it), located where the function starts.
+fn lazy_entry(module: &Module, f: FuncId, ids: &mut BundleIds<'_>) -> (FunctionDesc, FunctionStats) {
+    let mut desc = entry_of(module, f, ids);
+    bytecode::Inst::Ret { value: 0 }.encode(&mut desc.code);
+    desc.frame_size = 1;
+    let loc = module.functions[f].loc;
+    desc.locations = vec![(0, loc.line, loc.col)];
+    let stats = FunctionStats {
+        name: function_label(module, f),
+        frame_size: 1,
+        code_size: desc.code.len() as u32,
+        ..FunctionStats::default()
+    };
+    (desc, stats)
+}
+
 /// Lowers one function and fills in what its bundle entry takes from the HIR.
 fn lower_function(module: &Module, f: FuncId, ids: &mut BundleIds<'_>) -> Result<Lowered, String> {
     let func = &module.functions[f];
     let lir = timing::time("lower", || lower::lower_function(module, f, ids))?;
-    let desc = FunctionDesc {
-        name: lower::Ids::atom(ids, func.name),
-        length: func.length,
-        param_count: func.params.len() as u32,
-        frame_size: 0,
-        ic_count: lir.ic_count,
-        flags: lower::function_flags(func),
-        code: Vec::new(),
-        handlers: Vec::new(),
-        locations: Vec::new(),
-        source: func.source.map(|r| SourceRange { start: ids.source_base + r.start, len: r.end - r.start }),
-    };
+    let desc = FunctionDesc { ic_count: lir.ic_count, ..entry_of(module, f, ids) };
     let ssa_values = func
         .layout
         .iter()

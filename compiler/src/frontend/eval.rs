@@ -9,16 +9,28 @@
 //!
 //! ```text
 //!  flags (s strict, f in a function, p in parameter expressions, n new.target allowed,
-//!         h super.x allowed, c super() allowed, d derived constructor, m module code)
+//!         h super.x allowed, c super() allowed, d derived constructor, m module code,
+//!         D a lazily compiled function declaration: its name is not its own binding),
+//!    then for lazy compilation @line:column, where the function's text starts
 //!  one line per environment, innermost first: "V" (the function's var scope) or "-",
 //!    a space, then name:kind,... in slot order (kind v var, l let, c const, m import,
-//!    i internal: `this` and the other `%` names, or a function expression's own name)
+//!    i internal: `this` and the other `%` names, or a function expression's own name),
+//!    each in the slot after the one before (the first in slot 0) unless it says
+//!    name:kind@slot
 //! ```
+//!
+//! Lazy compilation uses the same description: a function left uncompiled is compiled on
+//! its first call against the environments around its closure, of which the description
+//! lists only the variables the function (or a function in it) uses.
 //! (A function with direct eval does not map its arguments object to its parameters, so
 //! they stay in its environment: `arguments[0] = 1` in sloppy code does not change the first
 //! parameter there, a known gap.)
 
 use ir::VarKind;
+
+/// The most environment slots a description may cover, over all its environments (a
+/// hostile bundle's description must not make the compiler allocate without bound).
+const MAX_SLOTS: u32 = 1 << 20;
 
 /// The caller's scope of a direct eval (see the module docs).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -39,6 +51,11 @@ pub struct EvalScope {
     pub derived: bool,
     /// Module code (`this` is undefined at the top level).
     pub module: bool,
+    /// Lazy compilation of a function declaration: the function's name is bound outside
+    /// it, not in it (as a function expression's is).
+    pub declaration: bool,
+    /// Lazy compilation: the line and column where the function's text starts in its file.
+    pub origin: Option<(u32, u32)>,
     /// The heap environments, innermost first.
     pub levels: Vec<EvalLevel>,
 }
@@ -49,7 +66,25 @@ pub struct EvalLevel {
     /// The calling function's var scope (where `%evalvars` is).
     pub var_scope: bool,
     /// The variables, in slot order.
-    pub vars: Vec<(String, VarKind)>,
+    pub vars: Vec<EvalVar>,
+}
+
+/// A variable of an environment of the caller's chain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalVar {
+    /// Its name.
+    pub name: String,
+    /// How it was declared.
+    pub kind: VarKind,
+    /// Its slot in the environment.
+    pub slot: u32,
+}
+
+impl EvalVar {
+    /// Variable `name` of kind `kind` in slot `slot`.
+    pub fn new(name: impl Into<String>, kind: VarKind, slot: u32) -> EvalVar {
+        EvalVar { name: name.into(), kind, slot }
+    }
 }
 
 fn kind_letter(k: VarKind) -> char {
@@ -86,17 +121,33 @@ impl EvalScope {
             (self.super_call, 'c'),
             (self.derived, 'd'),
             (self.module, 'm'),
+            (self.declaration, 'D'),
         ] {
             if on {
                 out.push(c);
             }
         }
+        if let Some((line, col)) = self.origin {
+            out.push_str(&format!("@{line}:{col}"));
+        }
         for level in &self.levels {
             out.push('\n');
             out.push(if level.var_scope { 'V' } else { '-' });
             out.push(' ');
-            let vars: Vec<String> = level.vars.iter().map(|(n, k)| format!("{n}:{}", kind_letter(*k))).collect();
-            out.push_str(&vars.join(","));
+            let mut next = 0;
+            for (i, v) in level.vars.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&v.name);
+                out.push(':');
+                out.push(kind_letter(v.kind));
+                if v.slot != next {
+                    out.push('@');
+                    out.push_str(&v.slot.to_string());
+                }
+                next = v.slot.wrapping_add(1);
+            }
         }
         out
     }
@@ -104,7 +155,14 @@ impl EvalScope {
     /// Reads the text form; `None` if it is malformed (only a hostile bundle makes one).
     pub fn decode(text: &str) -> Option<EvalScope> {
         let mut lines = text.split('\n');
-        let flags = lines.next()?;
+        let first = lines.next()?;
+        let (flags, origin) = match first.split_once('@') {
+            Some((flags, at)) => {
+                let (line, col) = at.split_once(':')?;
+                (flags, Some((line.parse().ok()?, col.parse().ok()?)))
+            }
+            None => (first, None),
+        };
         let has = |c| flags.contains(c);
         let mut scope = EvalScope {
             strict: has('s'),
@@ -115,8 +173,11 @@ impl EvalScope {
             super_call: has('c'),
             derived: has('d'),
             module: has('m'),
+            declaration: has('D'),
+            origin,
             ..EvalScope::default()
         };
+        let mut slots = 0u32;
         for line in lines {
             let (mark, rest) = line.split_once(' ')?;
             let entries = rest.split(',').filter(|e| !e.is_empty());
@@ -124,10 +185,21 @@ impl EvalScope {
                 return None;
             }
             let mut vars = Vec::new();
+            let mut next = 0u32;
             for e in entries {
                 let (n, k) = e.rsplit_once(':')?;
-                vars.push((n.to_string(), letter_kind(k)?));
+                let (k, slot) = match k.split_once('@') {
+                    Some((k, slot)) => (k, slot.parse().ok()?),
+                    None => (k, next),
+                };
+                if slot < next {
+                    return None;
+                }
+                vars.push(EvalVar::new(n, letter_kind(k)?, slot));
+                next = slot.checked_add(1)?;
             }
+            // The compiler makes a variable for every slot up to the last one named.
+            slots = slots.checked_add(next).filter(|&n| n <= MAX_SLOTS)?;
             scope.levels.push(EvalLevel { var_scope: mark == "V", vars });
         }
         Some(scope)
@@ -145,17 +217,32 @@ mod tests {
             in_function: true,
             new_target: true,
             levels: vec![
-                EvalLevel { var_scope: false, vars: vec![("x".into(), VarKind::Let)] },
+                EvalLevel {
+                    var_scope: false,
+                    vars: vec![EvalVar::new("x", VarKind::Let, 0), EvalVar::new("y", VarKind::Const, 7)],
+                },
                 EvalLevel {
                     var_scope: true,
-                    vars: vec![("this".into(), VarKind::Internal), ("new.target".into(), VarKind::Internal)],
+                    vars: vec![
+                        EvalVar::new("this", VarKind::Internal, 0),
+                        EvalVar::new("new.target", VarKind::Internal, 1),
+                    ],
                 },
                 EvalLevel { var_scope: false, vars: vec![] },
             ],
             ..EvalScope::default()
         };
+        assert_eq!(s.encode(), "fn\n- x:l,y:c@7\nV this:i,new.target:i\n- ");
         assert_eq!(EvalScope::decode(&s.encode()), Some(s));
+        let lazy = EvalScope { declaration: true, strict: true, origin: Some((12, 5)), ..EvalScope::default() };
+        assert_eq!(lazy.encode(), "sD@12:5");
+        assert_eq!(EvalScope::decode(&lazy.encode()), Some(lazy));
         assert_eq!(EvalScope::decode("f\n? x:v"), None);
         assert_eq!(EvalScope::decode("f\n- x:q"), None);
+        assert_eq!(EvalScope::decode("f\n- x:v@z"), None);
+        // Slots in order, and not too many of them.
+        assert_eq!(EvalScope::decode("f\n- x:v@3,y:v@2"), None);
+        assert!(EvalScope::decode(&format!("f\n- x:v@{}", MAX_SLOTS - 1)).is_some());
+        assert_eq!(EvalScope::decode(&format!("f\n- x:v@{}\n- y:v", MAX_SLOTS - 1)), None);
     }
 }

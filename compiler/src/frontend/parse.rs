@@ -39,6 +39,9 @@ pub struct LineTable {
     /// The initializers of `for (var x = init in obj)` heads, by the position of their `var`
     /// (see `Fix::ForInInit`), sorted.
     for_in_inits: Vec<(u32, Box<swc_ecma_ast::Expr>)>,
+    /// The line and column of the text's first character in its file: (1, 1), or where a
+    /// function compiled lazily on its own starts.
+    origin: (u32, u32),
 }
 
 impl LineTable {
@@ -102,7 +105,13 @@ impl LineTable {
             for_using: Vec::new(),
             call_targets: Vec::new(),
             for_in_inits: Vec::new(),
+            origin: (1, 1),
         }
+    }
+
+    /// The table of a text that starts at line `line`, column `col` of its file.
+    pub fn set_origin(&mut self, line: u32, col: u32) {
+        self.origin = (line.max(1), col.max(1));
     }
 
     /// Whether the `const` declaration at `pos` heading a `for` statement is really a
@@ -131,6 +140,16 @@ impl LineTable {
         Some(&self.for_in_inits[i].1)
     }
 
+    /// Whether the text in `range` has a form the parser saw rewritten that strict code
+    /// rejects (a call as an assignment target, an initializer in a for-in head): IRGen
+    /// reports those, so a function containing one is compiled with the program.
+    pub fn has_strict_rewrite(&self, range: ir::TextRange) -> bool {
+        let within = |at: u32| (range.start..range.end).contains(&at);
+        let first_at_or_after = |v: &[u32]| v.partition_point(|&p| p < range.start);
+        let calls = &self.call_targets[first_at_or_after(&self.call_targets)..];
+        calls.first().is_some_and(|&p| within(p)) || self.for_in_inits.iter().any(|(p, _)| within(*p))
+    }
+
     /// The 1-based line and 1-based UTF-16 column of byte offset `offset`.
     pub fn loc(&self, offset: u32) -> (u32, u32) {
         let offset = offset.min(self.text.len() as u32);
@@ -154,7 +173,8 @@ impl LineTable {
             let (from, base) = if from < start { (start, 0) } else { (from, base) };
             base + self.text[from as usize..end].encode_utf16().count() as u32
         };
-        (line as u32 + 1, col + 1)
+        let col = if line == 0 { col + self.origin.1 } else { col + 1 };
+        (line as u32 + self.origin.0, col)
     }
 
     /// The line and column of swc position `pos`.
@@ -227,6 +247,22 @@ pub struct Allow {
 pub fn parse_eval(source: &str, strict: bool, allow: Allow) -> Result<ParsedScript, Vec<Diagnostic>> {
     let (script, lines, deferred) = parse_goal(source, strict, allow, |p| p.parse_script())?;
     Ok(ParsedScript { script, lines, deferred })
+}
+
+/// Parses the source text of one function, compiled lazily on its own (a function
+/// expression, a function declaration's text or an arrow function), as a script of one
+/// expression statement; `origin` is the line and column where the text starts in its file.
+pub fn parse_function(
+    source: &str,
+    strict: bool,
+    allow: Allow,
+    origin: (u32, u32),
+) -> Result<ParsedScript, Vec<Diagnostic>> {
+    let (expr, mut lines, deferred) = parse_goal(source, strict, allow, |p| p.parse_expr())?;
+    lines.set_origin(origin.0, origin.1);
+    let span = expr.span();
+    let body = vec![swc_ecma_ast::Stmt::Expr(swc_ecma_ast::ExprStmt { span, expr })];
+    Ok(ParsedScript { script: Script { span, body, shebang: None }, lines, deferred })
 }
 
 /// A parsed module and its line table.

@@ -226,6 +226,8 @@ pub struct FuncInfo {
     pub kind: FuncKind,
     /// Whether it is a generator.
     pub is_generator: bool,
+    /// Whether it is an async function (or async generator).
+    pub is_async: bool,
     /// The enclosing function.
     pub parent: Option<FuncIdx>,
     /// Its function scope (the script scope for the script): parameters, `arguments`, the
@@ -264,6 +266,12 @@ pub struct FuncInfo {
     pub direct_eval: bool,
     /// Its `%evalvars` declaration, when it calls a sloppy direct eval.
     pub eval_vars: Option<DeclId>,
+    /// Whether it or a function nested in it calls `eval(...)` directly (the eval code may
+    /// use any declaration in scope).
+    pub contains_eval: bool,
+    /// The declarations outside it that it or a function nested in it uses (what compiling
+    /// it on its own, lazily, needs to find in its scope).
+    pub free: HashSet<DeclId>,
 }
 
 /// What a private name of a class names.
@@ -331,6 +339,8 @@ pub struct ScopeTree {
     /// `analyze_eval`), and the one of them that is the caller's var scope.
     pub eval_levels: Vec<ScopeIdx>,
     pub eval_var_level: Option<ScopeIdx>,
+    /// Direct eval code: the slot of each declaration of the caller's environments.
+    pub eval_slots: HashMap<DeclId, u32>,
 }
 
 impl FuncInfo {
@@ -339,6 +349,7 @@ impl FuncInfo {
         FuncInfo {
             kind,
             is_generator,
+            is_async: false,
             parent,
             scope: ScopeIdx(0),
             body_scope: ScopeIdx(0),
@@ -354,6 +365,8 @@ impl FuncInfo {
             mapped_arguments: false,
             direct_eval: false,
             eval_vars: None,
+            contains_eval: false,
+            free: HashSet::new(),
         }
     }
 }
@@ -650,10 +663,11 @@ pub fn analyze_eval(
     for (i, level) in outer.levels.iter().enumerate().rev() {
         let pos = swc_common::BytePos(u32::MAX - i as u32);
         // The object of a `with` around the eval is looked up first, as in the caller.
-        let kind = if level.vars.iter().any(|(n, _)| n == "%with") { ScopeKind::With } else { ScopeKind::Block };
+        let kind = if level.vars.iter().any(|v| v.name == "%with") { ScopeKind::With } else { ScopeKind::Block };
         let s = a.new_scope(kind, parent, ScopeKey::new(Span::new(pos, pos), kind));
-        for (name, kind) in &level.vars {
-            let d = a.declare_new(s, name, caller_decl_kind(name, *kind));
+        for v in &level.vars {
+            let d = a.declare_new(s, &v.name, caller_decl_kind(&v.name, v.kind));
+            a.tree.eval_slots.insert(d, v.slot);
             let decl = &mut a.tree.decls[d.0 as usize];
             decl.captured = true;
             decl.referenced = true;
@@ -897,12 +911,34 @@ impl Analyzer<'_> {
         if func != self.cur_func || split {
             decl.captured = true;
         }
+        // Every function from here out to the declaring one uses it from outside (once a
+        // function has it, so do the functions around it).
+        let mut f = self.cur_func;
+        while f != func && self.func(f).free.insert(d) {
+            match self.tree.func(f).parent {
+                Some(p) => f = p,
+                None => break,
+            }
+        }
     }
 
     /// The internal declaration `kind` of the nearest non-arrow function, used from here.
     fn lexical_special(&mut self, kind: DeclKind) {
         let f = self.tree.this_function(self.cur_func);
-        if matches!(self.tree.func(f).kind, FuncKind::Script | FuncKind::Module | FuncKind::Eval) {
+        if self.tree.func(f).kind == FuncKind::Eval {
+            // Direct eval code reads its caller's declaration (when it has one).
+            let name = match kind {
+                DeclKind::This => "this",
+                DeclKind::NewTarget => "new.target",
+                DeclKind::Callee => "%callee",
+                _ => "%home",
+            };
+            if let Some(d) = self.tree.resolve(self.cur_scope, name) {
+                self.use_decl(d);
+            }
+            return;
+        }
+        if matches!(self.tree.func(f).kind, FuncKind::Script | FuncKind::Module) {
             return;
         }
         if f == self.cur_func && kind == DeclKind::This && !self.forcing_specials {
@@ -971,6 +1007,11 @@ impl Analyzer<'_> {
         }
         let cur = self.cur_func;
         self.func(cur).direct_eval = true;
+        let mut f = Some(cur);
+        while let Some(g) = f.filter(|&g| !self.tree.func(g).contains_eval) {
+            self.func(g).contains_eval = true;
+            f = self.tree.func(g).parent;
+        }
         let own = self.tree.func(cur);
         if !own.strict && own.eval_vars.is_none() && !matches!(own.kind, FuncKind::Script | FuncKind::Module) {
             let body = own.body_scope;
@@ -1470,6 +1511,8 @@ impl Analyzer<'_> {
             FunctionHead { params: &params, body, kind: fn_ctx(kind), name, is_async: func.is_async, arrow: false };
         let outer = self.check.enter_function(check);
         let saved = self.begin_function(func.span, kind, func.is_generator, strict, simple);
+        let f = self.cur_func;
+        self.func(f).is_async = func.is_async;
         let own_name = if expression { name.map(|n| n.sym.to_string()) } else { None };
         self.hoist_function(func.span, &params, body, own_name.as_deref());
         self.walk_params_and_body(&params, body);
@@ -1495,6 +1538,8 @@ impl Analyzer<'_> {
         };
         let outer = self.check.enter_function(check);
         let saved = self.begin_function(arrow.span, FuncKind::Arrow, arrow.is_generator, strict, simple);
+        let f = self.cur_func;
+        self.func(f).is_async = arrow.is_async;
         self.hoist_function(arrow.span, &params, body, None);
         self.walk_params(&params);
         self.enter_body();
@@ -1898,7 +1943,12 @@ impl Analyzer<'_> {
                         self.lexical_special(DeclKind::NewTarget);
                         self.lexical_special(DeclKind::This);
                     }
-                    Callee::Import(_) => {}
+                    Callee::Import(_) => {
+                        // ImportCall: one or two arguments (a trailing comma allowed), no spread.
+                        if c.args.is_empty() || c.args.len() > 2 || c.args.iter().any(|a| a.spread.is_some()) {
+                            self.errors.push((c.span, "Invalid arguments to import()".into()));
+                        }
+                    }
                     Callee::Expr(e) if matches!(&**e, Expr::Ident(i) if &*i.sym == "eval") => {
                         self.walk_expr(e);
                         self.direct_eval();
@@ -1949,6 +1999,10 @@ impl Analyzer<'_> {
                 self.walk_class(&c.class, name.as_deref());
             }
             Expr::Yield(y) => {
+                // swc leaves `yield` in the parameters of a function nested in a generator.
+                if !self.tree.func(self.cur_func).is_generator {
+                    self.errors.push((y.span, "Yield expression not allowed in this context".into()));
+                }
                 if let Some(a) = &y.arg {
                     self.walk_expr(a);
                 }
@@ -1956,6 +2010,12 @@ impl Analyzer<'_> {
             Expr::MetaProp(m) if m.kind == MetaPropKind::NewTarget => self.lexical_special(DeclKind::NewTarget),
             Expr::Await(a) => {
                 self.note_await();
+                // swc leaves `await` in the parameters of a function nested in an async one.
+                let f = self.tree.func(self.cur_func);
+                if !f.is_async && f.kind != FuncKind::Module {
+                    self.errors
+                        .push((a.span, "await is only valid in async functions and the top level of modules".into()));
+                }
                 self.walk_expr(&a.arg)
             }
             Expr::Paren(p) => self.walk_expr(&p.expr),

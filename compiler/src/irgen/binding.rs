@@ -19,8 +19,10 @@ use bytecode::BuiltinId;
 
 pub(super) fn var_kind(kind: DeclKind) -> VarKind {
     match kind {
-        DeclKind::Let | DeclKind::Class | DeclKind::ClassName => VarKind::Let,
-        DeclKind::Const | DeclKind::ImportNamespace => VarKind::Const,
+        DeclKind::Let | DeclKind::Class => VarKind::Let,
+        // A class's own name inside it cannot be assigned (eval code and functions compiled
+        // lazily learn that from the kind).
+        DeclKind::Const | DeclKind::ImportNamespace | DeclKind::ClassName => VarKind::Const,
         DeclKind::Import => VarKind::Import,
         // A function expression's own name is immutable (assignments are ignored in sloppy
         // code), like no declared kind.

@@ -119,6 +119,7 @@ impl<'a> Gen<'a> {
                     name: name.clone(),
                     is_generator: false,
                     is_async: false,
+                    declaration: false,
                 };
                 match self.gen_function(&def) {
                     Some(fid) => self.closure(fid),
@@ -283,6 +284,7 @@ impl<'a> Gen<'a> {
             name: String::new(),
             is_generator: false,
             is_async: false,
+            declaration: false,
         };
         let parent_scope = self.nearest_env_scope(Some(self.fr().cur_scope));
         let name = self.atom(if statics { "<static_initializer>" } else { "<instance_members_initializer>" });
@@ -346,6 +348,7 @@ impl<'a> Gen<'a> {
                         name: String::new(),
                         is_generator: false,
                         is_async: false,
+                        declaration: false,
                     };
                     if let Some(fid) = self.gen_function(&def) {
                         let f = self.closure(fid);

@@ -95,6 +95,7 @@ impl<'a> Gen<'a> {
                     name: name.unwrap_or_default().to_string(),
                     is_generator: a.is_generator,
                     is_async: a.is_async,
+                    declaration: false,
                 };
                 match self.gen_function(&def) {
                     Some(fid) => self.closure(fid),
@@ -535,6 +536,20 @@ impl<'a> Gen<'a> {
                 self.direct_eval(e, c)
             }
             Callee::Expr(e) => {
+                // A function called where it is made (`(function () { ... })()`, also with
+                // `.call` or `.apply`) runs at once: compiling it lazily would only cost.
+                let unparen = |e: &'a Expr| match e {
+                    Expr::Paren(p) => &*p.expr,
+                    e => e,
+                };
+                let made_here = |e: &'a Expr| matches!(unparen(e), Expr::Fn(_) | Expr::Arrow(_));
+                self.eager_next = match unparen(e) {
+                    Expr::Member(m) => {
+                        made_here(&m.obj)
+                            && matches!(&m.prop, MemberProp::Ident(p) if p.sym == "call" || p.sym == "apply")
+                    }
+                    e => made_here(e),
+                };
                 let (f, this) = self.callee_and_this(e);
                 let args = self.args(&c.args);
                 // Like V8, a method call is located at the property name.
@@ -553,7 +568,7 @@ impl<'a> Gen<'a> {
     fn direct_eval(&mut self, callee: &'a Expr, c: &'a CallExpr) -> Value {
         let f = self.expr(callee);
         let (env, irs) = self.current_env();
-        let scope = self.eval_scope_here(irs);
+        let scope = self.eval_scope_here(irs, None);
         let desc = self.str_lit(&scope.encode());
         let mut args = vec![f, env, desc];
         for a in &c.args {
@@ -564,9 +579,13 @@ impl<'a> Gen<'a> {
     }
 
     /// The caller's scope of a direct eval here, whose innermost environment is of heap
-    /// scope `irs`.
-    fn eval_scope_here(&mut self, irs: Option<ir::ScopeId>) -> crate::frontend::eval::EvalScope {
-        use crate::frontend::eval::{EvalLevel, EvalScope};
+    /// scope `irs`: every variable of its environments, or (lazy compilation) only `uses`.
+    pub(super) fn eval_scope_here(
+        &mut self,
+        irs: Option<ir::ScopeId>,
+        uses: Option<&[ir::Var]>,
+    ) -> crate::frontend::eval::EvalScope {
+        use crate::frontend::eval::{EvalLevel, EvalScope, EvalVar};
         use crate::frontend::scope::FuncKind;
         let tree = self.tree;
         let cur = self.fr().tree_func;
@@ -588,7 +607,19 @@ impl<'a> Gen<'a> {
         let mut s = irs;
         while let Some(id) = s {
             let data = &self.module.scopes[id];
-            let vars = data.vars.iter().map(|v| (self.module.atom_str(v.name), v.kind)).collect();
+            let var = |slot: u32| {
+                let v = &data.vars[slot as usize];
+                EvalVar::new(self.module.atom_str(v.name), v.kind, slot)
+            };
+            let vars = match uses {
+                None => (0..data.vars.len() as u32).map(var).collect(),
+                Some(uses) => {
+                    let mut slots: Vec<u32> = uses.iter().filter(|v| v.scope == id).map(|v| v.index).collect();
+                    slots.sort_unstable();
+                    slots.dedup();
+                    slots.into_iter().map(var).collect()
+                }
+            };
             levels.push(EvalLevel { var_scope: in_function && Some(id) == var_irs, vars });
             s = data.parent;
         }
@@ -618,6 +649,8 @@ impl<'a> Gen<'a> {
             },
             derived: if is_eval { outer.is_some_and(|o| o.derived) } else { kind == FuncKind::DerivedConstructor },
             module: if is_eval { outer.is_some_and(|o| o.module) } else { kind == FuncKind::Module },
+            declaration: false,
+            origin: None,
             levels,
         }
     }

@@ -46,6 +46,8 @@ pub(super) struct FnDef<'a> {
     pub name: String,
     pub is_generator: bool,
     pub is_async: bool,
+    /// A function declaration (its name is bound around it, not in it).
+    pub declaration: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -131,7 +133,11 @@ impl<'a> Gen<'a> {
             for &d in &tree.scope(s).decls {
                 let decl = tree.decl(d);
                 let name = self.atom(&decl.name);
-                let var = self.module.add_var(irs, name, super::binding::var_kind(decl.kind));
+                let kind = super::binding::var_kind(decl.kind);
+                let var = match tree.eval_slots.get(&d) {
+                    Some(&slot) => self.module.add_var_at(irs, slot, name, kind),
+                    None => self.module.add_var(irs, name, kind),
+                };
                 self.storage.insert(d, super::Storage::Frame(var));
             }
             if tree.eval_vars.contains_key(&s) {
@@ -255,6 +261,7 @@ impl<'a> Gen<'a> {
             name: crate::frontend::module::function_name(&f.ident.sym).to_string(),
             is_generator: f.function.is_generator,
             is_async: f.function.is_async,
+            declaration: true,
         };
         match self.gen_function(&def) {
             Some(fid) => self.closure(fid),
@@ -278,6 +285,7 @@ impl<'a> Gen<'a> {
             name,
             is_generator: f.is_generator,
             is_async: f.is_async,
+            declaration: false,
         }
     }
 
@@ -287,6 +295,17 @@ impl<'a> Gen<'a> {
         let Some(tf) = self.tree.func_by_span(def.key) else {
             self.unsupported(def.key, "this kind of function");
             return None;
+        };
+        // A function called where it is made, or the one being compiled lazily now, is
+        // compiled now.
+        let called_at_once = std::mem::take(&mut self.eager_next) || self.lazy_name.is_some();
+        let renamed;
+        let def = match self.lazy_name.take() {
+            Some(name) => {
+                renamed = FnDef { name, params: def.params.clone(), ..*def };
+                &renamed
+            }
+            None => def,
         };
         let info = self.tree.func(tf);
         let parent_scope = self.nearest_env_scope(Some(self.fr().cur_scope));
@@ -369,9 +388,76 @@ impl<'a> Gen<'a> {
             Some(outer)
         } else {
             let id = self.module.add_function(make(kind));
+            if let Some(scope) = self.lazy_scope(tf, kind, parent_scope, called_at_once, def.declaration, (source, loc))
+            {
+                // A placeholder that returns; the function's first call compiles its text.
+                let mut f = make(kind);
+                f.lazy = Some(self.atom(&scope));
+                let entry = f.add_block();
+                let mut b = ir::Builder::new(&mut f, entry);
+                b.loc = loc;
+                let u = b.undefined();
+                b.ret(u);
+                self.module.functions[id] = f;
+                return Some(id);
+            }
             self.gen_body(id, make(kind), tf, def);
             Some(id)
         }
+    }
+
+    /// The description of the scope to compile function `tf` against on its first call
+    /// (see `frontend::eval`), when it is to be left uncompiled: lazy compilation is on,
+    /// it is a plain function or arrow (not a generator or async function: those are
+    /// compiled with their `kind`s split in two), not called where it is made, with no
+    /// direct eval in it, no early error IRGen finds (`LineTable::has_strict_rewrite`),
+    /// and everything it uses from outside is a variable of an
+    /// environment around its closures other than the internal declarations of methods
+    /// and classes (`super`, `new.target`, private names) — `this` and `arguments` of the
+    /// function around an arrow are such variables.
+    fn lazy_scope(
+        &mut self,
+        tf: scope::FuncIdx,
+        kind: FunctionKind,
+        parent_scope: Option<ir::ScopeId>,
+        called_at_once: bool,
+        declaration: bool,
+        (source, loc): (ir::TextRange, Loc),
+    ) -> Option<String> {
+        let tree = self.tree;
+        let info = tree.func(tf);
+        if !self.lazy
+            || called_at_once
+            || info.contains_eval
+            || self.lines.has_strict_rewrite(source)
+            || !matches!(
+                (kind, info.kind),
+                (FunctionKind::Normal, FuncKind::Normal) | (FunctionKind::Arrow, FuncKind::Arrow)
+            )
+        {
+            return None;
+        }
+        let mut chain = Vec::new();
+        let mut s = parent_scope;
+        while let Some(id) = s {
+            chain.push(id);
+            s = self.module.scopes[id].parent;
+        }
+        let mut uses = Vec::with_capacity(info.free.len());
+        for &d in &info.free {
+            let name = &tree.decl(d).name;
+            if name.starts_with('#') || matches!(name.as_str(), "%home" | "%callee" | "new.target" | "%evalvars") {
+                return None;
+            }
+            match self.storage.get(&d) {
+                Some(&Storage::Frame(var)) if chain.contains(&var.scope) => uses.push(var),
+                _ => return None,
+            }
+        }
+        let mut scope = self.eval_scope_here(parent_scope, Some(&uses));
+        scope.declaration = declaration;
+        scope.origin = Some((loc.line, loc.col));
+        Some(scope.encode())
     }
 
     /// Generates the code of function `id` (the inner function of a generator).

@@ -76,6 +76,12 @@ pub struct IrGenOptions {
     /// Direct eval code: the caller's scope it is compiled against, as text (see
     /// `frontend::eval`).
     pub eval_scope: Option<String>,
+    /// Leave functions to be compiled on their first call where that is possible (see
+    /// `Gen::lazy_scope`): running source does not wait for code that never runs.
+    pub lazy: bool,
+    /// The source is one function left uncompiled before, with this name, compiled now
+    /// against `eval_scope` (the environments around its closures).
+    pub function_name: Option<String>,
 }
 
 /// The stack given to the thread that parses and lowers a script: the AST of a deeply
@@ -147,7 +153,7 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
         return lower_module_inline(source, file_name);
     }
     if let Some(scope) = &opts.eval_scope {
-        return lower_direct_eval_inline(source, file_name, scope);
+        return lower_direct_eval_inline(source, file_name, scope, opts);
     }
 
     let parsed = timing::phase("parse", || parse_script(source, opts.strict))?;
@@ -155,7 +161,7 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
         // Strict global eval code: its `var`s and functions are its own, in a var
         // environment of its own, as in a strict direct eval at the top level of a script.
         let outer = crate::frontend::eval::EvalScope { strict: true, ..Default::default() };
-        return lower_eval_parsed(parsed, file_name, &outer);
+        return lower_eval_parsed(parsed, file_name, &outer, opts);
     }
     let lines = &parsed.lines;
     let to_diags = |errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
@@ -171,6 +177,7 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
     }
     let mut g = Gen::new(&tree, lines, file_name);
     g.eval_code = opts.eval_code;
+    g.lazy = opts.lazy;
     timing::phase("irgen", || g.gen_script(&parsed.script));
     if !g.diags.is_empty() {
         let mut diags = std::mem::take(&mut g.diags);
@@ -184,22 +191,43 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
     Ok(module)
 }
 
-fn lower_direct_eval_inline(source: &str, file_name: &str, scope_text: &str) -> Result<Module, Vec<Diagnostic>> {
+fn lower_direct_eval_inline(
+    source: &str,
+    file_name: &str,
+    scope_text: &str,
+    opts: &IrGenOptions,
+) -> Result<Module, Vec<Diagnostic>> {
     let Some(outer) = crate::frontend::eval::EvalScope::decode(scope_text) else {
         return Err(vec![Diagnostic::new("internal compiler error: a malformed direct eval scope", 1, 1)]);
     };
     let allow =
         crate::frontend::parse::Allow { new_target: outer.new_target, super_: outer.super_prop || outer.super_call };
-    let parsed = timing::phase("parse", || crate::frontend::parse_eval(source, outer.strict, allow))?;
-    lower_eval_parsed(parsed, file_name, &outer)
+    let parsed = match (&opts.function_name, outer.origin) {
+        (Some(_), Some(origin)) => {
+            timing::phase("parse", || crate::frontend::parse::parse_function(source, outer.strict, allow, origin))?
+        }
+        _ => timing::phase("parse", || crate::frontend::parse_eval(source, outer.strict, allow))?,
+    };
+    lower_eval_parsed(parsed, file_name, &outer, opts)
 }
 
-/// Eval code compiled against the caller's scope `outer` (see `frontend::eval`).
+/// Eval code compiled against the caller's scope `outer` (see `frontend::eval`), or a
+/// function compiled lazily as the expression of such code (function 1 of the module).
 fn lower_eval_parsed(
-    parsed: crate::frontend::parse::ParsedScript,
+    mut parsed: crate::frontend::parse::ParsedScript,
     file_name: &str,
     outer: &crate::frontend::eval::EvalScope,
+    opts: &IrGenOptions,
 ) -> Result<Module, Vec<Diagnostic>> {
+    if outer.declaration {
+        // A declaration's name is bound around it, not inside it as a function
+        // expression's would be.
+        if let Some(swc_ecma_ast::Stmt::Expr(e)) = parsed.script.body.first_mut() {
+            if let swc_ecma_ast::Expr::Fn(f) = &mut *e.expr {
+                f.ident = None;
+            }
+        }
+    }
     let lines = &parsed.lines;
     let to_diags = |mut errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
         errs.sort_by_key(|(span, _)| span.lo);
@@ -213,6 +241,8 @@ fn lower_eval_parsed(
     let mut g = Gen::new(&tree, lines, file_name);
     g.eval_code = true;
     g.eval_outer = Some(outer);
+    g.lazy = opts.lazy;
+    g.lazy_name = opts.function_name.clone();
     timing::phase("irgen", || g.gen_script(&parsed.script));
     if !g.diags.is_empty() {
         let mut diags = std::mem::take(&mut g.diags);
@@ -359,6 +389,14 @@ struct Gen<'a> {
     eval_outer: Option<&'a crate::frontend::eval::EvalScope>,
     /// Direct eval code: the heap scope of the caller's var scope.
     eval_var_irs: Option<ir::ScopeId>,
+    /// Leave functions to be compiled on their first call where possible.
+    lazy: bool,
+    /// Compiling a function left uncompiled before: its name (taken by the first function
+    /// generated, the one the source text is).
+    lazy_name: Option<String>,
+    /// The next function generated is called at once (`(function () { ... })()`): compile
+    /// it now.
+    eager_next: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -378,6 +416,9 @@ impl<'a> Gen<'a> {
             eval_code: false,
             eval_outer: None,
             eval_var_irs: None,
+            lazy: false,
+            lazy_name: None,
+            eager_next: false,
         }
     }
 

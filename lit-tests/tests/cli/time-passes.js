@@ -1,7 +1,8 @@
 // --time-passes prints, on stderr at exit, each compiler phase with its time and the memory
-// held after it, the optimizer passes and backend stages indented under their phase.
+// held after it, the optimizer passes and backend stages indented under their phase (with
+// --eager: every function compiled before the program runs).
 // NODE-SKIP: an iris option
-// RUN: %iris --time-passes %s 2>&1 >/dev/null | %FileCheck %s
+// RUN: %iris --eager --time-passes %s 2>&1 >/dev/null | %FileCheck %s
 function add(a, b) { return a + b; }
 print(add(1, 2));
 // CHECK: phase {{ +}}seconds {{ +}}calls {{ +}}rss after

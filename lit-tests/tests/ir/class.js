@@ -16,7 +16,7 @@ class B extends A {
 // CHECK-NEXT:   $0.1 let "B"
 // CHECK-EMPTY:
 // CHECK-NEXT: scope $1 in @0 parent=$0
-// CHECK-NEXT:   $1.0 let "B"
+// CHECK-NEXT:   $1.0 const "B"
 // CHECK-EMPTY:
 // CHECK-NEXT: function @0 ""() kind=toplevel sloppy parent=none length=0 loc=1:1
 // CHECK-NEXT: %BB0:

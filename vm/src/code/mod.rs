@@ -62,6 +62,9 @@ pub struct FunctionInfo {
     pub ic_base: Cell<u32>,
     /// Whether it has been entered (global code gets inline caches at its second entry).
     pub(crate) entered: Cell<bool>,
+    /// A `LAZY` function, once compiled: the function its text became (in a bundle of its
+    /// own), which its closures run and new closures are made of.
+    pub(crate) compiled: Cell<Option<FuncRef>>,
     code: OnceCell<Code>,
     /// Inline slots to give objects this function constructs (learned from the
     /// properties earlier instances received).
@@ -111,6 +114,7 @@ impl FunctionInfo {
             header,
             ic_base: Cell::new(NO_ICS),
             entered: Cell::new(false),
+            compiled: Cell::new(None),
             code: OnceCell::new(),
             ctor_slots: Cell::new(4),
             warm: feedback::Warmup::default(),

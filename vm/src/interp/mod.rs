@@ -65,6 +65,12 @@ pub(crate) fn push_frame(
     ret_reg: u32,
     flags: u8,
 ) -> JsResult<()> {
+    let info = if info.flags().contains(FunctionFlags::LAZY) {
+        // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+        unsafe { info_ref(compile_callee(rt, info, closure, new_target, args)?) }
+    } else {
+        info
+    };
     let base = args + argc;
     let top = base + info.header.frame_size as usize;
     if rt.calls.frames.len() >= rt.host.options.max_stack_depth || top > rt.calls.stack_limit {
@@ -90,6 +96,32 @@ pub(crate) fn push_frame(
     });
     rt.realm = realm;
     Ok(())
+}
+
+/// The function a call of `closure`, whose function `info` is `LAZY`, runs: compiled now
+/// (or before), and made the closure's function. On a compile error, the call's arguments
+/// (from stack index `args`) are dropped.
+#[cold]
+#[inline(never)]
+fn compile_callee(
+    rt: &mut Runtime,
+    info: &FunctionInfo,
+    closure: Value,
+    new_target: Value,
+    args: usize,
+) -> JsResult<crate::code::FuncRef> {
+    let mark = rt.handle_mark();
+    rt.roots.handles.extend_from_slice(&[closure, new_target]);
+    let compiled = rt.compile_lazy(crate::code::FuncRef::new(info));
+    rt.release_handles(mark);
+    let Ok(f) = compiled else {
+        rt.calls.stack.truncate(args);
+        return compiled;
+    };
+    if closure.is_object() && rt.heap.kind_of(closure.gc::<JsObject>()) == CellKind::Closure {
+        rt.heap.get_mut(closure.gc::<JsObject>().cast::<Closure>()).func = f;
+    }
+    Ok(f)
 }
 
 impl Runtime {
@@ -1391,7 +1423,7 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                                 let cinfo = unsafe { info_ref(rt.heap.get(fo.cast::<Closure>()).func) };
                                 let at = rt.calls.stack.len();
                                 let need = n as usize + cinfo.header.frame_size as usize;
-                                if !cinfo.flags().contains(FunctionFlags::CLASS_CONSTRUCTOR)
+                                if !cinfo.flags().intersects(FunctionFlags::CLASS_CONSTRUCTOR | FunctionFlags::LAZY)
                                     && at + need <= rt.calls.stack_limit
                                     && rt.calls.frames.len() < rt.host.options.max_stack_depth
                                 {

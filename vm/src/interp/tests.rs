@@ -51,6 +51,7 @@ fn build(funcs: Vec<Func>, strings: &[&str]) -> (Vec<u8>, Vec<u32>) {
                 handlers,
                 locations: asm.locations,
                 source: None,
+                lazy_scope: None,
             },
         );
     }

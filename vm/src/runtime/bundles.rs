@@ -187,3 +187,37 @@ fn run_global_code(rt: &mut Runtime, index: u32) -> JsResult<Value> {
     rt.realm = saved_realm;
     r
 }
+
+impl Runtime {
+    /// The function a `LAZY` function's closures run: on its first call, its source text
+    /// compiled by the compile hook against the description of its scope its bundle keeps
+    /// (a bundle of its own, function 1 of which it becomes). A compile error throws a
+    /// SyntaxError (only a damaged bundle gives one: the program was checked whole).
+    #[cold]
+    pub(crate) fn compile_lazy(&mut self, stub: FuncRef) -> JsResult<FuncRef> {
+        // SAFETY: the info belongs to this runtime, which outlives the call.
+        let info = unsafe { stub.get() };
+        if let Some(f) = info.compiled.get() {
+            return Ok(f);
+        }
+        let loaded = info.bundle();
+        let bundle = &loaded.bundle;
+        let (Some(text), Some(scope)) = (bundle.function_source(info.id), bundle.lazy_scope(info.id)) else {
+            return Err(self.throw_syntax_error("the source text of a function to compile is missing"));
+        };
+        let (text, file) = (text.into_owned(), bundle.source_name());
+        let scope = bundle.string(scope).to_string_lossy();
+        let name = bundle.string(info.header.name).to_string_lossy();
+        let realm = info.realm();
+        let bytes = self.compile_source(&text, &file, super::SourceKind::Function { scope, name })?;
+        let compiled = match Bundle::from_bytes(bytes) {
+            Ok(b) if b.function_count() > 1 && !b.function(1).flags.contains(bytecode::FunctionFlags::LAZY) => b,
+            Ok(_) => return Err(self.throw_syntax_error("a lazily compiled function compiled to no function")),
+            Err(e) => return Err(self.throw_syntax_error(&format!("invalid bundle: {e}"))),
+        };
+        let index = self.load_bundle(compiled, realm);
+        let f = FuncRef::new(&self.code.bundles[index as usize].functions[1]);
+        info.compiled.set(Some(f));
+        Ok(f)
+    }
+}

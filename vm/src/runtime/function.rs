@@ -76,6 +76,12 @@ unsafe impl ObjectCell for NativeFunction {}
 pub(crate) fn make_closure(rt: &mut Runtime, info_ptr: FuncRef, env: Value) -> Value {
     // SAFETY: the info belongs to this runtime, which outlives the call.
     let info = unsafe { info_ptr.get() };
+    // A function compiled lazily: new closures are made of what it became.
+    let (info_ptr, info) = match info.compiled.get() {
+        // SAFETY: as above; `compiled` only holds functions of this runtime's bundles.
+        Some(f) => (f, unsafe { f.get() }),
+        None => (info_ptr, info),
+    };
     let flags = info.flags();
     let shapes = rt.realm().shapes;
     let (shape, proto_slot) = if flags.contains(FunctionFlags::ASYNC) && flags.contains(FunctionFlags::GENERATOR) {

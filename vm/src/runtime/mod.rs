@@ -140,6 +140,15 @@ pub enum SourceKind {
     /// Direct eval code, compiled against its caller's scope chain, given as text (see the
     /// compiler's `frontend::eval`).
     DirectEval(String),
+    /// The source text of a function left uncompiled (`FunctionFlags::LAZY`), compiled on
+    /// its first call against the description of the environments around its closures;
+    /// function 1 of the bundle is the function.
+    Function {
+        /// The description of its scope (as for direct eval).
+        scope: String,
+        /// Its name.
+        name: String,
+    },
 }
 
 /// A pending exception: the thrown value is in `Runtime::exception`.

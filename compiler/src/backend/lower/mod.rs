@@ -1114,5 +1114,8 @@ pub fn function_flags(func: &Function) -> bytecode::FunctionFlags {
     if func.strict {
         flags |= F::STRICT;
     }
+    if func.lazy.is_some() {
+        flags |= F::LAZY;
+    }
     flags
 }
