@@ -577,6 +577,18 @@ mod lazy_tests {
     }
 
     #[test]
+    fn a_function_called_where_made_in_code_that_runs_once_runs_once() {
+        let src = "(function a() { (function b() {})(); })(); for (;;) { (function c() {})(); break; }\n\
+                   function d() { (function e() {})(); } d();";
+        let m = lower(src, "l.js", &CompileOptions::default()).unwrap();
+        let mut once: Vec<(String, bool)> =
+            m.functions.iter().skip(1).map(|(_, f)| (m.atom_str(f.name), f.run_once)).collect();
+        once.sort();
+        let want = [("a", true), ("b", true), ("c", false), ("d", false), ("e", false)];
+        assert_eq!(once, want.map(|(n, o)| (n.to_string(), o)));
+    }
+
+    #[test]
     fn the_hook_compiles_a_function_on_its_own() {
         let mut hook = compile_hook(CompileOptions { lazy: true, ..CompileOptions::default() });
         let kind = vm::SourceKind::Function { scope: "fD@3:7\n- a:v,b:c@4".into(), name: "f".into() };

@@ -165,6 +165,9 @@ pub fn dump_function_with(module: &Module, id: FuncId, options: &DumpOptions) ->
     if let Some(src) = func.source {
         let _ = write!(out, " source={}", quote_str(module.source_slice(src)));
     }
+    if func.run_once {
+        out.push_str(" once");
+    }
     if let Some(scope) = func.lazy {
         let _ = write!(out, " lazy={}", quote_atom(module, scope));
     }

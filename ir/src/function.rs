@@ -209,6 +209,9 @@ pub struct Function {
     /// of the scope its source text is compiled against (the compiler's
     /// `frontend::eval::EvalScope` in text form). Its body is a placeholder that returns.
     pub lazy: Option<Atom>,
+    /// It is called where it is made (`(function () { ... })()`) and so runs once, as a
+    /// script's global code does: without loops, it gets the optimizer's cheap pipeline.
+    pub run_once: bool,
     /// Instructions.
     pub insts: EntityMap<Inst, InstData>,
     /// Blocks.
@@ -242,6 +245,7 @@ impl Function {
             loc: Loc::default(),
             source: None,
             lazy: None,
+            run_once: false,
             insts: EntityMap::new(),
             blocks: EntityMap::new(),
             layout: Vec::new(),

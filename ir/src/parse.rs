@@ -704,6 +704,10 @@ impl Parser {
             let s = line.string("the source text")?;
             func.source = Some(self.module.add_source_text(&String::from_utf16_lossy(&s)));
         }
+        if line.is_ident("once") {
+            line.expect_ident("once")?;
+            func.run_once = true;
+        }
         if line.is_ident("lazy") {
             line.key("lazy")?;
             let s = line.string("the lazy function's scope")?;

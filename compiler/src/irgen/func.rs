@@ -86,7 +86,7 @@ impl<'a> Gen<'a> {
         }
         let functions = scope::top_level_functions(&script.body);
         // The last declaration of a name is the one that counts.
-        let last: HashMap<&str, usize> = functions.iter().enumerate().map(|(i, f)| (&*f.ident.sym, i)).collect();
+        let last = last_of_each_name(&functions);
         self.declare_globals(script_scope, &functions, &last);
         // Global declarations: functions, then vars (GlobalDeclarationInstantiation).
         for (i, f) in functions.iter().enumerate() {
@@ -169,8 +169,9 @@ impl<'a> Gen<'a> {
         }
         let evalvars = self.resolve("%evalvars");
         let functions = scope::top_level_functions(&script.body);
+        let last = last_of_each_name(&functions);
         for (i, f) in functions.iter().enumerate() {
-            if functions[i + 1..].iter().any(|g| g.ident.sym == f.ident.sym) {
+            if last[&*f.ident.sym] != i {
                 continue;
             }
             self.at(f.ident.span);
@@ -298,7 +299,13 @@ impl<'a> Gen<'a> {
         };
         // A function called where it is made, or the one being compiled lazily now, is
         // compiled now.
-        let called_at_once = std::mem::take(&mut self.eager_next) || self.lazy_name.is_some();
+        let called_at_once = std::mem::take(&mut self.eager_next);
+        let compiling_lazily = self.lazy_name.is_some();
+        // Called where it is made, in code that runs once, not in a loop: it runs once.
+        let here = self.fr();
+        let run_once = called_at_once
+            && (here.func.kind == FunctionKind::TopLevel || here.func.run_once)
+            && !here.targets.iter().any(|t| t.continue_to.is_some());
         let renamed;
         let def = match self.lazy_name.take() {
             Some(name) => {
@@ -343,6 +350,7 @@ impl<'a> Gen<'a> {
         }
         let make = |kind: FunctionKind| {
             let mut f = ir::Function::new(name, kind, strict);
+            f.run_once = run_once;
             f.params = params.clone();
             f.length = length;
             f.parent_scope = parent_scope;
@@ -388,8 +396,14 @@ impl<'a> Gen<'a> {
             Some(outer)
         } else {
             let id = self.module.add_function(make(kind));
-            if let Some(scope) = self.lazy_scope(tf, kind, parent_scope, called_at_once, def.declaration, (source, loc))
-            {
+            if let Some(scope) = self.lazy_scope(
+                tf,
+                kind,
+                parent_scope,
+                called_at_once || compiling_lazily,
+                def.declaration,
+                (source, loc),
+            ) {
                 // A placeholder that returns; the function's first call compiles its text.
                 let mut f = make(kind);
                 f.lazy = Some(self.atom(&scope));
@@ -781,8 +795,9 @@ impl<'a> Gen<'a> {
     /// them into their bindings of scope `s` (the last declaration of a name wins).
     pub(super) fn hoist_functions(&mut self, stmts: &'a [Stmt], s: scope::ScopeIdx) {
         let functions = scope::top_level_functions(stmts);
+        let last = last_of_each_name(&functions);
         for (i, f) in functions.iter().enumerate() {
-            if functions[i + 1..].iter().any(|g| g.ident.sym == f.ident.sym) {
+            if last[&*f.ident.sym] != i {
                 continue;
             }
             let Some(d) = self.tree.lookup_local(s, &f.ident.sym) else { continue };
@@ -872,6 +887,11 @@ impl<'a> Gen<'a> {
         }
         self.module.add_function(f)
     }
+}
+
+/// The index of the last of `functions` declaring each name: the one that counts.
+fn last_of_each_name<'f>(functions: &[&'f FnDecl]) -> HashMap<&'f str, usize> {
+    functions.iter().enumerate().map(|(i, f)| (&*f.ident.sym, i)).collect()
 }
 
 pub(super) fn new_state<'a>(

@@ -116,6 +116,8 @@ pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Resul
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(lower))
                         .unwrap_or_else(|_| Err(internal_error()));
                     let _ = job.reply.send(r);
+                    // While the caller goes on with the HIR.
+                    drop_leftovers();
                 }
             });
         if spawned.is_err() || tx.send(job).is_err() {
@@ -125,7 +127,9 @@ pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Resul
         true
     });
     if !sent {
-        return lower_script_inline(source, file_name, opts);
+        let r = lower_script_inline(source, file_name, opts);
+        drop_leftovers();
+        return r;
     }
     result.recv().unwrap_or_else(|_| Err(internal_error()))
 }
@@ -141,6 +145,27 @@ struct Job {
     file_name: String,
     opts: IrGenOptions,
     reply: std::sync::mpsc::Sender<Result<Module, Vec<Diagnostic>>>,
+}
+
+thread_local! {
+    /// What a lowering leaves to drop (the syntax tree and scope tree of a large program
+    /// take a while to free): dropped after its result is sent.
+    static LEFTOVERS: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps `garbage` to drop once the lowering's result is on its way (`drop_leftovers`);
+/// with `--time-passes`, drops it now, as a phase of its own between IRGen and what follows.
+fn drop_later<T: 'static>(garbage: T) {
+    if timing::enabled() {
+        timing::phase("free the syntax tree", || drop(garbage));
+    } else {
+        LEFTOVERS.with(|l| l.borrow_mut().push(Box::new(garbage)));
+    }
+}
+
+/// Drops what the lowerings on this thread left.
+fn drop_leftovers() {
+    drop(LEFTOVERS.with(|l| std::mem::take(&mut *l.borrow_mut())));
 }
 
 thread_local! {
@@ -187,7 +212,7 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
     }
     let module = std::mem::replace(&mut g.module, Module::new(file_name));
     drop(g);
-    timing::phase("free the syntax tree", || drop((tree, parsed)));
+    drop_later((tree, parsed));
     Ok(module)
 }
 
@@ -252,7 +277,7 @@ fn lower_eval_parsed(
     }
     let module = std::mem::replace(&mut g.module, Module::new(file_name));
     drop(g);
-    drop((tree, parsed));
+    drop_later((tree, parsed));
     Ok(module)
 }
 
@@ -281,7 +306,7 @@ fn lower_module_inline(source: &str, file_name: &str) -> Result<Module, Vec<Diag
     }
     let module = std::mem::replace(&mut g.module, Module::new(file_name));
     drop(g);
-    timing::phase("free the syntax tree", || drop((tree, script)));
+    drop_later((tree, script));
     Ok(module)
 }
 

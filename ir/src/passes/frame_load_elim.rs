@@ -19,6 +19,7 @@
 //! ```
 
 use hashbrown::{HashMap, HashSet};
+use smallvec::SmallVec;
 
 use crate::cfg::Cfg;
 use crate::effects::Effects;
@@ -29,16 +30,25 @@ use crate::passes::util::{apply_replacements, remove_insts};
 use crate::passes::{Changed, PassCx};
 use crate::{Block, Inst, Value};
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum Key {
-    Frame(Var, Value),
-    Slot(Value),
+/// What is known at a point: the value of each variable through each environment value
+/// that names it (a store replaces all of them), and of each stack slot.
+#[derive(Clone, Default)]
+struct Known {
+    frames: HashMap<Var, SmallVec<[(Value, Value); 1]>>,
+    slots: HashMap<Value, Value>,
+}
+
+impl Known {
+    fn clear(&mut self) {
+        self.frames.clear();
+        self.slots.clear();
+    }
 }
 
 /// Runs the pass.
 pub fn run(func: &mut Function, cx: &mut PassCx) -> Changed {
     let cfg = Cfg::new(func);
-    let mut out_state: HashMap<Block, HashMap<Key, Value>> = HashMap::new();
+    let mut out_state: HashMap<Block, Known> = HashMap::new();
     let mut replace: HashMap<Value, Value> = HashMap::new();
     let mut dead: HashSet<Inst> = HashSet::new();
     let resolve = |replace: &HashMap<Value, Value>, v: Value| replace.get(&v).copied().unwrap_or(v);
@@ -46,45 +56,48 @@ pub fn run(func: &mut Function, cx: &mut PassCx) -> Changed {
         let insts = &func.blocks[b].insts;
         let opener = insts.iter().find(|&&i| func.insts[i].opcode != Opcode::Phi);
         let entered_abnormally = opener.is_some_and(|&i| func.effects(i).has(Effects::FIRST_IN_BLOCK));
-        let mut known: HashMap<Key, Value> = match cfg.preds(b) {
+        let mut known = match cfg.preds(b) {
+            // The only successor of its predecessor takes the state over; others copy it.
+            [p] if !entered_abnormally && cfg.succs(*p).len() == 1 => out_state.remove(p).unwrap_or_default(),
             [p] if !entered_abnormally => out_state.get(p).cloned().unwrap_or_default(),
-            _ => HashMap::new(),
+            _ => Known::default(),
         };
         for &i in insts {
             let data = &func.insts[i];
             match (data.opcode, data.imm) {
                 (Opcode::LoadFrame, Imm::Var(var)) => {
-                    let key = Key::Frame(var, resolve(&replace, data.args[0]));
+                    let env = resolve(&replace, data.args[0]);
                     let r = func.result(i);
-                    match known.get(&key) {
-                        Some(&v) => {
+                    let through = known.frames.entry(var).or_default();
+                    match through.iter().find(|(e, _)| *e == env) {
+                        Some(&(_, v)) => {
                             replace.insert(r, v);
                             dead.insert(i);
                         }
-                        None => {
-                            known.insert(key, r);
-                        }
+                        None => through.push((env, r)),
                     }
                 }
                 (Opcode::StoreFrame, Imm::Var(var)) => {
-                    known.retain(|k, _| !matches!(k, Key::Frame(w, _) if *w == var));
-                    known.insert(Key::Frame(var, resolve(&replace, data.args[1])), resolve(&replace, data.args[0]));
+                    let env = resolve(&replace, data.args[1]);
+                    let v = resolve(&replace, data.args[0]);
+                    let through = known.frames.entry(var).or_default();
+                    through.clear();
+                    through.push((env, v));
                 }
                 (Opcode::LoadStack, _) => {
-                    let key = Key::Slot(data.args[0]);
                     let r = func.result(i);
-                    match known.get(&key) {
+                    match known.slots.get(&data.args[0]) {
                         Some(&v) => {
                             replace.insert(r, v);
                             dead.insert(i);
                         }
                         None => {
-                            known.insert(key, r);
+                            known.slots.insert(data.args[0], r);
                         }
                     }
                 }
                 (Opcode::StoreStack, _) => {
-                    known.insert(Key::Slot(data.args[1]), resolve(&replace, data.args[0]));
+                    known.slots.insert(data.args[1], resolve(&replace, data.args[0]));
                 }
                 // Running JavaScript (a call, a valueOf behind `+`, a getter) may assign any
                 // captured variable.

@@ -48,18 +48,41 @@ pub fn run_pipeline_with_stats(module: &mut Module, level: OptLevel, verify_each
             module.functions.keys().try_for_each(|id| verify(module, id, "before the pipeline"))
         })?;
     }
-    run_steps(module, &steps, verify_each, &mut stats)?;
+    let once = match level {
+        OptLevel::O0 => Vec::new(),
+        OptLevel::O => pipeline::once(),
+    };
+    check_steps(&steps)?;
+    check_steps(&once)?;
+    for id in module.functions.keys() {
+        let func = &module.functions[id];
+        // A function left to be compiled lazily has only a placeholder body.
+        if func.lazy.is_some() {
+            continue;
+        }
+        let steps = if runs_once_without_loops(func) { &once } else { &steps };
+        if verify_each {
+            verify(module, id, "before the pipeline")?;
+        }
+        run_steps_on(module, id, steps, verify_each, &mut stats)?;
+    }
     Ok(stats)
+}
+
+/// Whether `func` runs once (a script's global code, a function called where it is made)
+/// and has no loop (no branch back to a block before it in reverse post-order).
+fn runs_once_without_loops(func: &Function) -> bool {
+    if func.kind != FunctionKind::TopLevel && !func.run_once {
+        return false;
+    }
+    let cfg = crate::cfg::Cfg::new(func);
+    cfg.rpo().iter().enumerate().all(|(i, &b)| cfg.succs(b).iter().all(|&s| cfg.rpo_index(s).is_none_or(|j| j > i)))
 }
 
 /// Runs `steps` over every function of `module`, counting into `stats`.
 pub fn run_steps(module: &mut Module, steps: &[Step], verify_each: bool, stats: &mut Stats) -> Result<(), String> {
     check_steps(steps)?;
     for id in module.functions.keys() {
-        // A function left to be compiled lazily has only a placeholder body.
-        if module.functions[id].lazy.is_some() {
-            continue;
-        }
         if verify_each {
             verify(module, id, "before the pipeline")?;
         }

@@ -8,6 +8,13 @@ pub fn o0() -> Vec<Step> {
     Vec::new()
 }
 
+/// Under `-O`, for code that runs once and has no loops (a script's global code, a function
+/// called where it is made): its stack slots become SSA values and its dead blocks go, and
+/// nothing more is worth the time it would take.
+pub fn once() -> Vec<Step> {
+    vec![Step::Pass("simplify_cfg"), Step::Pass("mem2reg")]
+}
+
 /// `-O`: the full pipeline.
 pub fn o() -> Vec<Step> {
     vec![
@@ -89,6 +96,25 @@ mod tests {
             %BB1:\n  %3 = load_stack %0\n  %4 = binary_op \"+\" \"a\", %3\n  return %4\n%BB2:\n  return 2\n";
         let out = optimize(text);
         assert!(out.ends_with("length=0\n%BB0:\n  return \"a1\"\n"), "{out}");
+    }
+
+    #[test]
+    fn code_that_runs_once_gets_the_cheap_pipeline_unless_it_loops() {
+        // As `constant_condition_folds_away`, marked `once`: SSA, but nothing folded.
+        let body = "%BB0:\n  %0 = alloc_stack \"x\"\n  store_stack 1, %0\n  %1 = load_stack %0\n  \
+            %2 = binary_op \"+\" \"a\", %1\n  return %2\n";
+        let text =
+            format!("module \"t.js\"\n\nfunction @0 \"g\"() kind=function sloppy parent=none length=0 once\n{body}");
+        let out = optimize(&text);
+        assert!(out.contains("once\n%BB0:\n  %0 = binary_op \"+\" \"a\", 1 : string\n  return %0\n"), "{out}");
+        // With a loop it gets everything.
+        let looping = "%BB0:\n  %0 = alloc_stack \"x\"\n  store_stack 1, %0\n  branch %BB1\n\
+            %BB1:\n  %1 = load_stack %0\n  %2 = binary_op \"+\" \"a\", %1\n  %3 = call %2, undefined\n  cond_branch %3, %BB1, %BB2\n\
+            %BB2:\n  return %2\n";
+        let text =
+            format!("module \"t.js\"\n\nfunction @0 \"g\"() kind=function sloppy parent=none length=0 once\n{looping}");
+        let out = optimize(&text);
+        assert!(!out.contains("binary_op") && out.contains("call \"a1\""), "{out}");
     }
 
     #[test]
