@@ -577,6 +577,21 @@ mod lazy_tests {
     }
 
     #[test]
+    fn module_functions_are_compiled_lazily_unless_they_read_import_meta() {
+        let src = "import { x } from 'a'; function f() { return x; } function g() { return import('b'); }\n\
+                   function h() { return () => import.meta; }";
+        let m = lower(src, "m.mjs", &CompileOptions { lazy: true, module: true, ..CompileOptions::default() }).unwrap();
+        let scope = |name: &str| {
+            let f = m.functions.iter().find(|(_, f)| m.atom_str(f.name) == name).unwrap().1;
+            f.lazy.map(|a| m.atom_str(a))
+        };
+        // Strict module code; the import is read as an import; import() needs the module.
+        assert_eq!(scope("f").as_deref(), Some("smD@1:24\n- x:m@1"));
+        assert_eq!(scope("g").as_deref(), Some("smD@1:51\n- %module:i"));
+        assert_eq!(scope("h"), None);
+    }
+
+    #[test]
     fn a_function_called_where_made_in_code_that_runs_once_runs_once() {
         let src = "(function a() { (function b() {})(); })(); for (;;) { (function c() {})(); break; }\n\
                    function d() { (function e() {})(); } d();";

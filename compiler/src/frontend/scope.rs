@@ -267,8 +267,9 @@ pub struct FuncInfo {
     /// Its `%evalvars` declaration, when it calls a sloppy direct eval.
     pub eval_vars: Option<DeclId>,
     /// Whether it or a function nested in it calls `eval(...)` directly (the eval code may
-    /// use any declaration in scope).
-    pub contains_eval: bool,
+    /// use any declaration in scope) or reads `import.meta` (only module code can): it cannot
+    /// be compiled on its own later.
+    pub needs_whole_program: bool,
     /// The declarations outside it that it or a function nested in it uses (what compiling
     /// it on its own, lazily, needs to find in its scope).
     pub free: HashSet<DeclId>,
@@ -365,7 +366,7 @@ impl FuncInfo {
             mapped_arguments: false,
             direct_eval: false,
             eval_vars: None,
-            contains_eval: false,
+            needs_whole_program: false,
             free: HashSet::new(),
         }
     }
@@ -902,6 +903,16 @@ impl Analyzer<'_> {
         }
     }
 
+    /// The current function and those around it cannot be compiled on their own later
+    /// (`FuncInfo::needs_whole_program`).
+    fn needs_whole_program(&mut self) {
+        let mut f = Some(self.cur_func);
+        while let Some(g) = f.filter(|&g| !self.tree.func(g).needs_whole_program) {
+            self.func(g).needs_whole_program = true;
+            f = self.tree.func(g).parent;
+        }
+    }
+
     fn use_decl(&mut self, d: DeclId) {
         let scope = self.tree.decl(d).scope;
         let func = self.tree.scope(scope).func;
@@ -1007,11 +1018,7 @@ impl Analyzer<'_> {
         }
         let cur = self.cur_func;
         self.func(cur).direct_eval = true;
-        let mut f = Some(cur);
-        while let Some(g) = f.filter(|&g| !self.tree.func(g).contains_eval) {
-            self.func(g).contains_eval = true;
-            f = self.tree.func(g).parent;
-        }
+        self.needs_whole_program();
         let own = self.tree.func(cur);
         if !own.strict && own.eval_vars.is_none() && !matches!(own.kind, FuncKind::Script | FuncKind::Module) {
             let body = own.body_scope;
@@ -1944,6 +1951,8 @@ impl Analyzer<'_> {
                         self.lexical_special(DeclKind::This);
                     }
                     Callee::Import(_) => {
+                        // Module code imports relative to its module.
+                        self.reference(MODULE_BINDING);
                         // ImportCall: one or two arguments (a trailing comma allowed), no spread.
                         if c.args.is_empty() || c.args.len() > 2 || c.args.iter().any(|a| a.spread.is_some()) {
                             self.errors.push((c.span, "Invalid arguments to import()".into()));
@@ -2008,6 +2017,10 @@ impl Analyzer<'_> {
                 }
             }
             Expr::MetaProp(m) if m.kind == MetaPropKind::NewTarget => self.lexical_special(DeclKind::NewTarget),
+            Expr::MetaProp(m) if m.kind == MetaPropKind::ImportMeta => {
+                self.reference(MODULE_BINDING);
+                self.needs_whole_program();
+            }
             Expr::Await(a) => {
                 self.note_await();
                 // swc leaves `await` in the parameters of a function nested in an async one.

@@ -424,7 +424,7 @@ impl<'a> Gen<'a> {
     /// (see `frontend::eval`), when it is to be left uncompiled: lazy compilation is on,
     /// it is a plain function or arrow (not a generator or async function: those are
     /// compiled with their `kind`s split in two), not called where it is made, with no
-    /// direct eval in it, no early error IRGen finds (`LineTable::has_strict_rewrite`),
+    /// direct eval or `import.meta` in it, no early error IRGen finds (`LineTable::has_strict_rewrite`),
     /// and everything it uses from outside is a variable of an
     /// environment around its closures other than the internal declarations of methods
     /// and classes (`super`, `new.target`, private names) — `this` and `arguments` of the
@@ -442,7 +442,7 @@ impl<'a> Gen<'a> {
         let info = tree.func(tf);
         if !self.lazy
             || called_at_once
-            || info.contains_eval
+            || info.needs_whole_program
             || self.lines.has_strict_rewrite(source)
             || !matches!(
                 (kind, info.kind),

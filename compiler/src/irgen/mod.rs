@@ -175,7 +175,7 @@ thread_local! {
 
 fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
     if opts.module {
-        return lower_module_inline(source, file_name);
+        return lower_module_inline(source, file_name, opts);
     }
     if let Some(scope) = &opts.eval_scope {
         return lower_direct_eval_inline(source, file_name, scope, opts);
@@ -281,7 +281,7 @@ fn lower_eval_parsed(
     Ok(module)
 }
 
-fn lower_module_inline(source: &str, file_name: &str) -> Result<Module, Vec<Diagnostic>> {
+fn lower_module_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
     let parsed = timing::phase("parse", || crate::frontend::parse_module(source))?;
     let lines = &parsed.lines;
     let to_diags = |mut errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
@@ -297,6 +297,7 @@ fn lower_module_inline(source: &str, file_name: &str) -> Result<Module, Vec<Diag
         return Err(to_diags(errors));
     }
     let mut g = Gen::new(&tree, lines, file_name);
+    g.lazy = opts.lazy;
     timing::phase("irgen", || g.gen_module(&script, &syntax));
     if !g.diags.is_empty() {
         let mut diags = std::mem::take(&mut g.diags);

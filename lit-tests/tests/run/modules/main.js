@@ -1,8 +1,11 @@
 // A module program: a cycle (even.mjs <-> odd.mjs), a default export (shape.mjs), a
 // namespace import, a star re-export, top-level await (geometry.mjs), a JSON module and
 // live bindings (log.mjs); `package.json` says `.js` files here are modules. Also run from
-// the bundle `iris compile` makes of the whole graph, with the sources deleted.
+// the bundle `iris compile` makes of the whole graph, with the sources deleted, and with
+// every function compiled before the modules run (without --eager, most are compiled at
+// their first call).
 // RUN: %iris %s | %FileCheck %s --match-full-lines
+// RUN: %iris --eager %s | %FileCheck %s --match-full-lines
 // RUN: %iris --gc-stress %s | %FileCheck %s --match-full-lines
 // RUN: %iris --jit-threshold=0 %s | %FileCheck %s --match-full-lines
 // The graph compiled into one bundle runs with the source files gone:
