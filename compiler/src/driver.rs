@@ -604,6 +604,25 @@ mod lazy_tests {
     }
 
     #[test]
+    fn a_lazy_function_whose_text_is_another_kind_of_function_throws() {
+        use bytecode::bundle::format::{checksum, OFF_CHECKSUM};
+        let (text, evil) = ("function f() { return 1; }", "function*f() { return 1; }");
+        let src = format!("{text}\nf();");
+        let mut bytes = compile(&src, "l.js", &CompileOptions { lazy: true, ..CompileOptions::default() }).unwrap();
+        let at = bytes.windows(text.len()).position(|w| w == text.as_bytes()).unwrap();
+        bytes[at..at + evil.len()].copy_from_slice(evil.as_bytes());
+        let sum = checksum(&bytes);
+        bytes[OFF_CHECKSUM..OFF_CHECKSUM + 8].copy_from_slice(&sum.to_le_bytes());
+        let mut rt = vm::Runtime::new(vm::RuntimeOptions::default());
+        rt.set_compiler(compile_hook(CompileOptions { lazy: true, ..CompileOptions::default() }));
+        let e = rt.run_bundle(bytes).unwrap_err();
+        assert_eq!(
+            (e.name.as_str(), e.message.as_str()),
+            ("SyntaxError", "a lazily compiled function's text is not that function")
+        );
+    }
+
+    #[test]
     fn the_hook_compiles_a_function_on_its_own() {
         let mut hook = compile_hook(CompileOptions { lazy: true, ..CompileOptions::default() });
         let kind = vm::SourceKind::Function { scope: "fD@3:7\n- a:v,b:c@4".into(), name: "f".into() };

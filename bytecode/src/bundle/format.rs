@@ -80,7 +80,8 @@ pub(crate) const OFF_VERSION: usize = 8;
 pub(crate) const OFF_FLAGS: usize = 12;
 pub(crate) const OFF_HEADER_SIZE: usize = 16;
 pub(crate) const OFF_FILE_SIZE: usize = 20;
-pub(crate) const OFF_CHECKSUM: usize = 24;
+/// Where the header's checksum (`checksum`) is: a tool that edits a bundle rewrites it there.
+pub const OFF_CHECKSUM: usize = 24;
 pub(crate) const OFF_SOURCE_HASH: usize = 32;
 pub(crate) const OFF_FUNCTION_COUNT: usize = 40;
 pub(crate) const OFF_STRING_COUNT: usize = 44;

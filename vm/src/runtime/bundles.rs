@@ -210,9 +210,12 @@ impl Runtime {
         let name = bundle.string(info.header.name).to_string_lossy();
         let realm = info.realm();
         let bytes = self.compile_source(&text, &file, super::SourceKind::Function { scope, name })?;
+        // The function it became is of the same kind (a damaged bundle's text could be
+        // anything: a generator's body must never be called as a function).
+        let flags = bytecode::FunctionFlags(info.header.flags.0 & !bytecode::FunctionFlags::LAZY.0);
         let compiled = match Bundle::from_bytes(bytes) {
-            Ok(b) if b.function_count() > 1 && !b.function(1).flags.contains(bytecode::FunctionFlags::LAZY) => b,
-            Ok(_) => return Err(self.throw_syntax_error("a lazily compiled function compiled to no function")),
+            Ok(b) if b.function_count() > 1 && b.function(1).flags == flags => b,
+            Ok(_) => return Err(self.throw_syntax_error("a lazily compiled function's text is not that function")),
             Err(e) => return Err(self.throw_syntax_error(&format!("invalid bundle: {e}"))),
         };
         let index = self.load_bundle(compiled, realm);
