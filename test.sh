@@ -40,13 +40,14 @@ step "unit tests and lit-tests (cargo test --workspace)"
 cargo test --workspace --no-fail-fast
 
 if [ "$quick" = 0 ]; then
-  step "lit-test programs under --gc-stress"
-  cargo run -q -p lit-tests -- --no-build --iris target/debug/iris --iris-arg=--gc-stress lit-tests/tests/run
+  step "lit-test programs under --gc-stress, minor collections verified (--gc-verify)"
+  cargo run -q -p lit-tests -- --no-build --iris target/debug/iris --iris-arg=--gc-stress \
+    --iris-arg=--gc-verify lit-tests/tests/run
   step "lit-tests with the JIT compiling every function at its first call (--jit-threshold 0)"
   cargo run -q -p lit-tests -- --no-build --iris target/debug/iris --iris-arg=--jit-threshold=0
-  step "lit-test programs with --jit-threshold 0 under --gc-stress"
+  step "lit-test programs with --jit-threshold 0 under --gc-stress and --gc-verify"
   cargo run -q -p lit-tests -- --no-build --iris target/debug/iris --iris-arg=--jit-threshold=0 \
-    --iris-arg=--gc-stress lit-tests/tests/run lit-tests/tests/jit
+    --iris-arg=--gc-stress --iris-arg=--gc-verify lit-tests/tests/run lit-tests/tests/jit
 fi
 
 if command -v node >/dev/null 2>&1; then

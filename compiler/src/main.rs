@@ -69,6 +69,11 @@ struct GlobalOpts {
     #[arg(long, global = true)]
     gc_stress: bool,
 
+    /// After each minor garbage collection, trace the whole heap again and stop at a cell
+    /// the collection missed (a write without the write barrier). Debug builds only; slow.
+    #[arg(long, global = true)]
+    gc_verify: bool,
+
     /// Run everything in the interpreter (no machine code).
     #[arg(long, global = true)]
     no_jit: bool,
@@ -305,6 +310,9 @@ fn run_then<T>(
     jit_dump: bool,
     after: impl FnOnce(&Runtime) -> T,
 ) -> Result<(T, Result<(), Failure>), Failure> {
+    if g.gc_verify && !cfg!(debug_assertions) {
+        return Err(Failure("iris: --gc-verify needs a debug build of iris (cargo build)".into(), 2));
+    }
     let mut opts = options_for(path, g);
     opts.lazy = !g.eager;
     // A module runs through the module loader, which compiles it and what it imports.
@@ -312,6 +320,7 @@ fn run_then<T>(
     let bundle = if module { Vec::new() } else { bundle_for(path, &opts)? };
     let mut rt = Runtime::new(RuntimeOptions {
         gc_stress: g.gc_stress,
+        gc_verify: g.gc_verify,
         profile_after,
         jit_threshold: g.jit_threshold(),
         jit_log: g.jit_log,

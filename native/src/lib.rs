@@ -221,6 +221,9 @@ pub struct ObjectLayout {
     /// variables).
     pub cell_kind: i32,
     pub env_kind: u8,
+    /// Every cell's mark byte: the write barrier calls helper `write_barrier` when it is
+    /// 1 or 2 (an old cell not remembered yet) before a pointer is stored into the cell.
+    pub cell_mark: i32,
     /// The kind byte of an array.
     pub array_kind: u8,
     /// The kind byte of a closure (a function made from bytecode), and where a closure
@@ -292,6 +295,7 @@ pub(crate) fn test_interface(helpers: &[(&str, usize)]) -> Interface {
         vec_len: 0,
         vec_data: 8,
         cell_kind: 0,
+        cell_mark: 1,
         env_kind: 1,
         array_kind: 3,
         closure_kind: 4,

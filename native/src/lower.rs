@@ -12,7 +12,7 @@
 //!
 //! The calling convention of compiled code is in the crate docs (`crate`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::condcodes::{FloatCC as CFloatCC, IntCC as CIntCC};
@@ -160,6 +160,7 @@ fn clif_function(
         target,
         callees,
         window: f.window(),
+        not_pointers: HashSet::new(),
     };
     l.function(&mut b)?;
     b.seal_all_blocks();
@@ -200,6 +201,9 @@ struct Lowering<'a> {
     callees: &'a [Callee],
     /// The registers of this function's window (a callee's window starts one above).
     window: u32,
+    /// Values known not to be pointers (boxed numbers, constants): storing one needs no
+    /// write barrier.
+    not_pointers: HashSet<Val>,
 }
 
 fn flags() -> MemFlags {
@@ -387,7 +391,7 @@ impl Lowering<'_> {
         o: Val,
         i: Val,
         exit: Option<ExitId>,
-    ) -> Result<ir::Value, String> {
+    ) -> Result<(ir::Value, ir::Value), String> {
         let objects = self.vm.objects;
         let (o, i) = (self.val(o)?, self.val(i)?);
         let vec = b.ins().load(types::I64, flags(), o, objects.elements);
@@ -398,7 +402,7 @@ impl Lowering<'_> {
         self.exit_if(b, out_of_bounds, exit, Reason::NoElement)?;
         let index = b.ins().uextend(types::I64, i);
         let scaled = b.ins().ishl_imm_s(index, 3);
-        Ok(b.ins().iadd(vec, scaled))
+        Ok((vec, b.ins().iadd(vec, scaled)))
     }
 
     /// Leaves through `exit` when the value at `addr + offset` is a hole; gives the value.
@@ -440,7 +444,13 @@ impl Lowering<'_> {
 
     /// The address of slot `n` of the environment value `e`; leaves through `exit` unless
     /// `e` is an environment cell with more than `n` slots.
-    fn env_slot(&mut self, b: &mut FunctionBuilder, e: Val, n: u32, exit: Option<ExitId>) -> Result<ir::Value, String> {
+    fn env_slot(
+        &mut self,
+        b: &mut FunctionBuilder,
+        e: Val,
+        n: u32,
+        exit: Option<ExitId>,
+    ) -> Result<(ir::Value, ir::Value), String> {
         let (objects, values) = (&self.vm.objects, self.layout);
         let e = self.val(e)?;
         let tag = b.ins().ushr_imm_s(e, i64::from(values.tag_shift));
@@ -453,7 +463,56 @@ impl Lowering<'_> {
         let size = b.ins().load(types::I32, flags(), cell, objects.env_size);
         let beyond = b.ins().icmp_imm_s(CIntCC::UnsignedLessThanOrEqual, size, i64::from(n));
         self.exit_if(b, beyond, exit, Reason::NotEnvironment)?;
-        Ok(b.ins().iadd_imm_s(cell, i64::from(objects.env_slots) + 8 * i64::from(n)))
+        Ok((cell, b.ins().iadd_imm_s(cell, i64::from(objects.env_slots) + 8 * i64::from(n))))
+    }
+
+    /// The generational write barrier before `v` is stored into `cell` (see
+    /// `ObjectLayout::cell_mark`): when `v` may be a pointer (`None`: it is one) and the
+    /// cell is old and not remembered yet, helper `write_barrier` remembers the cell. A VM
+    /// without that helper needs no barrier.
+    fn write_barrier(&mut self, b: &mut FunctionBuilder, cell: ir::Value, v: Option<Val>) -> Result<(), String> {
+        let Some(index) = self.vm.helpers.iter().position(|h| h.name == "write_barrier") else { return Ok(()) };
+        if v.is_some_and(|v| self.not_pointers.contains(&v)) {
+            return Ok(());
+        }
+        let ctx = self.ctx.ok_or("no context")?;
+        let here = b.current_block().ok_or("no current block")?;
+        let (check, slow, done) = (b.create_block(), b.create_block(), b.create_block());
+        b.insert_block_after(check, here);
+        b.insert_block_after(done, check);
+        b.set_cold_block(slow);
+        match v {
+            Some(v) => {
+                // The tags above the first non-number one are those of pointers.
+                let v = self.val(v)?;
+                let tag = b.ins().ushr_imm_s(v, i64::from(self.layout.tag_shift));
+                let pointer = b.ins().icmp_imm_s(CIntCC::UnsignedGreaterThan, tag, self.layout.first_tag as i64);
+                b.ins().brif(pointer, check, &[], done, &[]);
+            }
+            None => {
+                b.ins().jump(check, &[]);
+            }
+        }
+        b.switch_to_block(check);
+        let mark = b.ins().uload8(types::I32, flags(), cell, self.vm.objects.cell_mark);
+        let less = b.ins().iadd_imm_s(mark, -1);
+        let old = b.ins().icmp_imm_s(CIntCC::UnsignedLessThan, less, 2);
+        b.ins().brif(old, slow, &[], done, &[]);
+        b.switch_to_block(slow);
+        let operands = b.create_sized_stack_slot(ir::StackSlotData::new(ir::StackSlotKind::ExplicitSlot, 8, 3));
+        let boxed = b.ins().bor_imm_s(cell, (self.layout.tag_cell << self.layout.tag_shift) as i64);
+        b.ins().stack_store(types::I64, boxed, operands, 0);
+        let operands = b.ins().stack_addr(types::I64, operands, 0);
+        let runtime = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_RUNTIME as i32);
+        let table = b.ins().load(types::I64, flags(), ctx, crate::CONTEXT_HELPERS as i32);
+        let entry = b.ins().load(types::I64, flags(), table, Self::offset(0, 8 * index as u64)?);
+        let result = b.ins().iadd_imm_s(ctx, crate::CONTEXT_RESULT as i64);
+        let sig = self.signature(b, types::I32);
+        // A pure helper that cannot fail: its status is not looked at.
+        b.ins().call_indirect(sig, entry, &[runtime, operands, result]);
+        b.ins().jump(done, &[]);
+        b.switch_to_block(done);
+        Ok(())
     }
 
     /// Calls helper `name` with `args`; leaves through `exit` when it throws.
@@ -782,7 +841,10 @@ impl Lowering<'_> {
         let result: Option<ir::Value> = match &inst.op {
             Op::Iconst(t, n) => Some(self.iconst(b, clif_type(*t), *n)),
             Op::Fconst(n) => Some(b.ins().f64const(ir::immediates::Ieee64::with_bits(n.get().to_bits()))),
-            Op::Vconst(c) => Some(b.ins().iconst(types::I64, const_bits(self.layout, *c) as i64)),
+            Op::Vconst(c) => {
+                self.not_pointers.extend(inst.result);
+                Some(b.ins().iconst(types::I64, const_bits(self.layout, *c) as i64))
+            }
             Op::Int(op, x, y) => {
                 let (x, y) = (self.val(*x)?, self.val(*y)?);
                 let i = b.ins();
@@ -849,6 +911,7 @@ impl Lowering<'_> {
             Op::Bits(x) | Op::FromBits(x) => Some(self.val(*x)?),
             Op::Trunc(x) => Some(b.ins().ireduce(types::I32, self.val(*x)?)),
             Op::BoxI32(x) | Op::BoxF64(x) => {
+                self.not_pointers.extend(inst.result);
                 let v = self.val(*x)?;
                 Some(self.boxed(b, v, ty_of(*x)))
             }
@@ -960,6 +1023,7 @@ impl Lowering<'_> {
             Op::LoadShape(o) => Some(b.ins().load(types::I64, flags(), self.val(*o)?, self.vm.objects.shape)),
             Op::StoreShape(o, s) => {
                 let (o, s) = (self.val(*o)?, self.val(*s)?);
+                self.write_barrier(b, o, None)?;
                 b.ins().store(flags(), s, o, self.vm.objects.shape);
                 None
             }
@@ -972,7 +1036,9 @@ impl Lowering<'_> {
             }
             Op::LoadSlot(o, n) => Some(b.ins().load(types::I64, flags(), self.val(*o)?, Self::offset(0, *n as u64)?)),
             Op::StoreSlot(o, n, v) => {
-                let (o, v) = (self.val(*o)?, self.val(*v)?);
+                let o = self.val(*o)?;
+                self.write_barrier(b, o, Some(*v))?;
+                let v = self.val(*v)?;
                 b.ins().store(flags(), v, o, Self::offset(0, *n as u64)?);
                 None
             }
@@ -982,6 +1048,7 @@ impl Lowering<'_> {
                 let at = Self::offset(self.vm.objects.vec_data, 8 * *n as u64)?;
                 match inst.op {
                     Op::StoreOolSlot(_, _, v) => {
+                        self.write_barrier(b, slots, Some(v))?;
                         let v = self.val(v)?;
                         b.ins().store(flags(), v, slots, at);
                         None
@@ -990,9 +1057,10 @@ impl Lowering<'_> {
                 }
             }
             Op::LoadEnv(e, n) | Op::StoreEnv(e, n, _) => {
-                let at = self.env_slot(b, *e, *n, inst.exit)?;
+                let (env, at) = self.env_slot(b, *e, *n, inst.exit)?;
                 match inst.op {
                     Op::StoreEnv(_, _, v) => {
+                        self.write_barrier(b, env, Some(v))?;
                         let v = self.val(v)?;
                         b.ins().store(flags(), v, at, 0);
                         None
@@ -1008,7 +1076,7 @@ impl Lowering<'_> {
                 Some(len)
             }
             Op::LoadElem(o, i) => {
-                let addr = self.element_address(b, *o, *i, inst.exit)?;
+                let (_, addr) = self.element_address(b, *o, *i, inst.exit)?;
                 Some(self.load_not_hole(b, addr, inst.exit)?)
             }
             Op::HasElem(o, i) => {
@@ -1036,14 +1104,16 @@ impl Lowering<'_> {
                 Some(has)
             }
             Op::InitElem(o, i, v) => {
-                let addr = self.element_address(b, *o, *i, inst.exit)?;
+                let (vec, addr) = self.element_address(b, *o, *i, inst.exit)?;
+                self.write_barrier(b, vec, Some(*v))?;
                 let v = self.val(*v)?;
                 b.ins().store(flags(), v, addr, self.vm.objects.vec_data);
                 None
             }
             Op::StoreElem(o, i, v) => {
-                let addr = self.element_address(b, *o, *i, inst.exit)?;
+                let (vec, addr) = self.element_address(b, *o, *i, inst.exit)?;
                 self.load_not_hole(b, addr, inst.exit)?;
+                self.write_barrier(b, vec, Some(*v))?;
                 let v = self.val(*v)?;
                 b.ins().store(flags(), v, addr, self.vm.objects.vec_data);
                 None

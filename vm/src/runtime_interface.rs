@@ -73,6 +73,9 @@ pub mod layout {
 
     /// The cell kind byte (`CellKind as u8`) of every cell, at its start.
     pub const CELL_KIND: usize = offset_of!(CellHeader, kind);
+    /// The collector's mark byte of every cell: 1 or 2 for an old cell that is not in the
+    /// remembered set (see `gc::heap`), which the write barrier tests.
+    pub const CELL_MARK: usize = offset_of!(CellHeader, mark);
     /// The environment cell kind byte.
     pub const ENVIRONMENT_KIND: u8 = crate::gc::CellKind::Environment as u8;
     /// The array cell kind byte.
@@ -386,6 +389,10 @@ macro_rules! for_each_helper {
             /// `f.prototype`; else, or when the heap is due for a collection (which
             /// compiled code leaves for), undefined. Pure: allocates without collecting.
             create_this => create_this, Binary, false, true;
+            /// The write barrier's slow path: puts the cell (a cell value) compiled code
+            /// stored into in the remembered set; compiled code calls it when the cell's mark
+            /// says old and not remembered (`layout::CELL_MARK`). Pure.
+            write_barrier => write_barrier, Unary, false, true;
         }
     };
 }
@@ -452,6 +459,12 @@ fn call_forwarding(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32, n
 fn construct(rt: &mut Runtime, ip: u32, f: Value, first: u32, argc: u32, new_target: Value) -> JsResult<Value> {
     let first = call_site(rt, ip, first);
     crate::interp::step::call(rt, f, first, argc as usize, 0, new_target, true)
+}
+
+/// The `write_barrier` helper (see its row).
+fn write_barrier(rt: &mut Runtime, cell: Value) -> JsResult<Value> {
+    rt.heap.remember(cell.gc());
+    Ok(Value::UNDEFINED)
 }
 
 /// The `typed_get` helper (see its row).
@@ -548,6 +561,7 @@ pub fn interface() -> &'static native::Interface {
             vec_len: offset(l::VALUE_VEC_LEN),
             vec_data: offset(l::VALUE_VEC_DATA),
             cell_kind: offset(l::CELL_KIND),
+            cell_mark: offset(l::CELL_MARK),
             env_kind: l::ENVIRONMENT_KIND,
             array_kind: l::ARRAY_KIND,
             closure_kind: l::CLOSURE_KIND,

@@ -419,7 +419,8 @@ pub enum Op {
     /// Register `n` of the interpreter frame's register window.
     LoadReg(u32),
     StoreReg(u32, Val),
-    /// Raw memory at `ptr + offset` (kernels over native buffers).
+    /// Raw memory at `ptr + offset` (kernels over native buffers; never a heap cell, as
+    /// a store here has no write barrier).
     Load(Type, Val, i32),
     Store(Val, i32, Val),
     /// Calls runtime helper `name` (see `vm::runtime_interface`) with values; may run

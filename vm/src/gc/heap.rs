@@ -6,13 +6,39 @@
 //! memory, and a page left empty by a sweep is unmapped. Larger cells are allocated one by
 //! one from the system allocator.
 //!
-//! The collector is a stop-the-world mark-sweep. The roots are marked by the runtime
-//! (`Runtime::collect_garbage`), which then calls [`Heap::drain`] to trace transitively,
-//! lets weak tables drop unmarked entries, and calls [`Heap::sweep`].
+//! The collector is a stop-the-world, non-moving, generational mark-sweep with sticky mark
+//! bits (as in JSC's collector): a cell that survives a collection keeps its mark and is old
+//! from then on. A *minor* collection marks only from the roots and from the old cells a
+//! write barrier remembered, stops at old cells (they are marked already) and sweeps only
+//! the pages allocated into since the last collection; old cells that died wait for the next
+//! *full* collection, which marks everything anew (the meaning of "marked" flips between two
+//! values, so old marks need no clearing) and sweeps every page.
 //!
-//! Collection policy: after a collection that left `live` bytes, the next one is due when
-//! `max(MIN_BUDGET, live * (GROWTH - 1))` more bytes have been allocated, so the heap stays
-//! within about `GROWTH` times the live size.
+//! ```text
+//!  mark byte:  0 young (allocated since the last collection) or, in a full collection,
+//!                not reached yet
+//!              BLACK  old, or reached by this collection (BLACK is 1 or 2; a full
+//!                collection switches it, which makes every old cell unmarked)
+//!              BLACK | REMEMBERED  old and in the remembered set
+//! ```
+//!
+//! The write barrier ([`Heap::write_barrier`]) runs on every write into a cell: `get_mut`
+//! and the other writable views of a cell call it, and compiled code does the same check
+//! inline. It remembers an old cell the first time it is written after a collection (the
+//! write may store a pointer to a young cell, which a minor collection must then reach).
+//! `RuntimeOptions::gc_verify` (debug builds) checks after each minor marking, by tracing
+//! the whole heap again, that no cell reachable from the roots was left unmarked.
+//!
+//! The roots are marked by the runtime (`Runtime::collect_garbage`), which starts with
+//! [`Heap::begin_collection`], then calls [`Heap::drain`] to trace transitively, lets weak
+//! tables drop unmarked entries, and calls [`Heap::sweep`].
+//!
+//! Collection policy: a collection is due when the allocation budget since the last one is
+//! spent. It is minor while young cells mostly die; when most of them survived the last
+//! collection (a program that builds a large structure), minor collections would trace the
+//! survivors once more for nothing, and collections are full, with a budget of
+//! `max(MIN_BUDGET, live * (GROWTH - 1))` as for a plain mark-sweep. A full collection also
+//! comes once the old cells outgrow `GROWTH` times the live size the last full one left.
 
 use std::alloc::Layout;
 use std::mem::{align_of, size_of};
@@ -32,6 +58,13 @@ const MIN_BUDGET: usize = 8 * 1024 * 1024;
 /// Heap growth factor relative to the live size after a collection.
 const GROWTH_NUM: usize = 3;
 const GROWTH_DEN: usize = 2;
+/// The mark bit that says an old cell is in the remembered set.
+const REMEMBERED: u8 = 4;
+/// The mark bit a `gc_verify` trace sets on the cells it reached (cleared when it ends).
+const VISITED: u8 = 8;
+/// Young cells surviving a collection above this share (in 1/256) make the next one full.
+const FULL_SURVIVAL: usize = 128;
+
 /// How many marks ahead a cell's header is prefetched before it is read (see `Heap::mark`).
 const PREFETCH_DISTANCE: usize = 8;
 
@@ -69,6 +102,11 @@ struct Page {
     used: usize,
     /// The page's free cells in ascending order, while the class is not allocating from it.
     free: *mut FreeCell,
+    /// Cells were allocated in the page since the last collection (a minor collection
+    /// sweeps only these pages).
+    young: bool,
+    /// Live cells after the last sweep of the page.
+    live: u32,
 }
 
 /// The cells of one size. A class allocates from one page at a time (its cursor page):
@@ -90,11 +128,27 @@ struct LargeCell {
     size: usize,
 }
 
+/// The state of a `gc_verify` trace (see [`Heap::begin_verify`]).
+#[derive(Default)]
+struct Verify {
+    /// Cells reached (their headers carry `VISITED` until the trace ends).
+    seen: Vec<usize>,
+    /// Cells reached and not traced yet.
+    stack: Vec<usize>,
+    /// The cell being traced (0 while the roots are marked).
+    current: usize,
+    /// Reachable cells the marking left unmarked: (cell, kind, referrer).
+    missed: Vec<(usize, CellKind, usize)>,
+}
+
 /// Counters reported by `Heap::stats`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HeapStats {
-    /// Collections so far.
+    /// Collections so far, and how many of them were full.
     pub collections: u64,
+    pub full_collections: u64,
+    /// Old cells the write barrier remembered since the last collection.
+    pub remembered: usize,
     /// Bytes in live cells after the last collection.
     pub live_bytes: usize,
     /// Bytes allocated since the last collection.
@@ -124,6 +178,25 @@ pub struct Heap {
     budget: usize,
     limit: usize,
     collections: u64,
+    full_collections: u64,
+    /// The mark of a marked (old) cell: 1 or 2, switched by each full collection.
+    black: u8,
+    /// Whether the collection under way is full.
+    full: bool,
+    /// Old cells written since the last collection (see [`Heap::write_barrier`]).
+    remembered: Vec<Gc<CellHeader>>,
+    /// Cells allocated since the last collection, and how many of them the marking reached.
+    young_cells: usize,
+    young_survivors: usize,
+    /// Whether most young cells survived the last collection (the next one is full).
+    survivors_many: bool,
+    /// Bytes (with their external bytes) of the cells the last full collection left.
+    live_after_full: usize,
+    /// Bytes of the live cells after the last collection (`live_bytes` without the bytes
+    /// the cells own outside the heap).
+    live_cells_bytes: usize,
+    /// A `gc_verify` trace under way (debug builds).
+    verify: Option<Box<Verify>>,
     mapped_pages: usize,
     /// Pages a sweep found empty, kept mapped for the next ones a class needs (up to
     /// `SPARE_PAGES`): a program that allocates as fast as it frees would otherwise
@@ -160,6 +233,16 @@ impl Heap {
             budget: MIN_BUDGET,
             limit,
             collections: 0,
+            full_collections: 0,
+            black: 1,
+            full: true,
+            remembered: Vec::new(),
+            young_cells: 0,
+            young_survivors: 0,
+            survivors_many: false,
+            live_after_full: 0,
+            live_cells_bytes: 0,
+            verify: None,
             mapped_pages: 0,
             large_bytes: 0,
             peak_footprint: 0,
@@ -184,10 +267,11 @@ impl Heap {
         unsafe { &*g.as_ptr() }
     }
 
-    /// Writes a cell.
+    /// Writes a cell (through the write barrier).
     #[inline(always)]
     pub(crate) fn get_mut<T: CellType>(&mut self, g: Gc<T>) -> &mut T {
         self.check(g);
+        self.write_barrier(g);
         // SAFETY: as for `get`; the exclusive borrow of the heap makes this the only
         // reference into any cell.
         unsafe { &mut *g.as_ptr() }
@@ -209,6 +293,42 @@ impl Heap {
                 bad_cell(g.addr(), kind);
             }
         }
+    }
+
+    /// The write barrier, before a write into cell `g`: an old cell not remembered yet
+    /// joins the remembered set, whose cells a minor collection traces as roots (the write
+    /// may store a pointer to a young cell). Every writable view of a cell calls it
+    /// (`get_mut`, `trailing_mut`, `inline_slots_mut`); writers of one known value
+    /// (`set_slot_at`, `vec_set`, `env_set`, the interpreter's element store) call
+    /// `write_barrier_for`, which skips values that are not pointers; compiled code does the
+    /// same tests inline before its stores (`native::lower`).
+    #[inline(always)]
+    pub(crate) fn write_barrier<T>(&mut self, g: Gc<T>) {
+        // SAFETY: as in `get`: a rooted cell's header is readable.
+        let mark = unsafe { (*g.header().as_ptr()).mark };
+        // Between collections an old cell's mark is the current BLACK (1 or 2): the last
+        // full sweep freed every cell with the other one.
+        if mark.wrapping_sub(1) < 2 {
+            self.remember(g.header());
+        }
+    }
+
+    /// The write barrier for storing `v` into cell `g`: only a pointer can make an old cell
+    /// refer to a young one.
+    #[inline(always)]
+    pub(crate) fn write_barrier_for<T>(&mut self, g: Gc<T>, v: Value) {
+        if v.is_pointer() {
+            self.write_barrier(g);
+        }
+    }
+
+    /// Puts old cell `h` in the remembered set.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn remember(&mut self, h: Gc<CellHeader>) {
+        // SAFETY: as in `write_barrier`.
+        unsafe { (*h.as_ptr()).mark |= REMEMBERED };
+        self.remembered.push(h);
     }
 
     /// The kind of the cell `g` points at.
@@ -247,6 +367,25 @@ impl Heap {
     /// As for `trailing`.
     #[inline(always)]
     pub(crate) unsafe fn trailing_mut<T: CellType, E: Copy>(&mut self, g: Gc<T>, n: usize) -> &mut [E] {
+        self.check(g);
+        self.write_barrier(g);
+        // SAFETY: as for `trailing`, with the exclusive heap borrow.
+        unsafe {
+            let p = (g.as_ptr() as *mut u8).add(Self::trailing_offset::<T, E>()) as *mut E;
+            std::slice::from_raw_parts_mut(p, n)
+        }
+    }
+
+    /// `trailing_mut` without the write barrier, for writers that store values they know
+    /// and run `write_barrier_for` on each instead (most stores are of numbers, which need
+    /// no barrier).
+    ///
+    /// # Safety
+    /// As for `trailing`; and every value the caller stores through the slice must be
+    /// passed to `write_barrier_for(g, value)`, or the next minor collection may free a
+    /// young cell the stored value points to.
+    #[inline(always)]
+    pub(crate) unsafe fn trailing_mut_unbarriered<T: CellType, E: Copy>(&mut self, g: Gc<T>, n: usize) -> &mut [E] {
         self.check(g);
         // SAFETY: as for `trailing`, with the exclusive heap borrow.
         unsafe {
@@ -296,12 +435,14 @@ impl Heap {
         Gc::from_ptr(p.cast())
     }
 
+    #[inline]
     fn alloc_raw(&mut self, size: usize) -> NonNull<u8> {
         if size > MAX_SMALL {
             return self.alloc_large(size);
         }
         let class = CLASS_OF[size.div_ceil(16)] as usize;
         self.allocated_since_gc += self.classes[class].cell_size;
+        self.young_cells += 1;
         if self.allocated_since_gc >= self.budget {
             self.due.set(1);
         }
@@ -324,6 +465,7 @@ impl Heap {
         let cs = sc.cell_size;
         while let Some(page) = sc.pages.get_mut(sc.cursor) {
             if !page.free.is_null() {
+                page.young = true;
                 let cell = std::mem::replace(&mut page.free, ptr::null_mut());
                 // SAFETY: a page's free list links free cells inside it.
                 sc.free = unsafe { (*cell).next };
@@ -331,6 +473,7 @@ impl Heap {
                 return unsafe { NonNull::new_unchecked(cell as *mut u8) };
             }
             if page.used + cs <= PAGE_SIZE {
+                page.young = true;
                 // SAFETY: `used + cs <= PAGE_SIZE`, so the cell is inside the page.
                 let p = unsafe { page.base.as_ptr().add(page.used) };
                 page.used += cs;
@@ -347,7 +490,7 @@ impl Heap {
             }
         };
         let sc = &mut self.classes[class];
-        sc.pages.push(Page { base, used: cs, free: ptr::null_mut() });
+        sc.pages.push(Page { base, used: cs, free: ptr::null_mut(), young: true, live: 0 });
         sc.cursor = sc.pages.len() - 1;
         base
     }
@@ -361,6 +504,7 @@ impl Heap {
         self.large.push(LargeCell { ptr: p, size });
         self.large_bytes += size;
         self.allocated_since_gc += size;
+        self.young_cells += 1;
         if self.allocated_since_gc >= self.budget {
             self.due.set(1);
         }
@@ -400,6 +544,8 @@ impl Heap {
     pub(crate) fn stats(&self) -> HeapStats {
         HeapStats {
             collections: self.collections,
+            full_collections: self.full_collections,
+            remembered: self.remembered.len(),
             live_bytes: self.live_bytes,
             allocated_since_gc: self.allocated_since_gc,
             footprint: self.mapped_pages * PAGE_SIZE + self.large_bytes,
@@ -425,6 +571,10 @@ impl Heap {
     #[inline(always)]
     pub(crate) fn mark<T>(&mut self, g: Gc<T>) {
         let addr = g.addr();
+        if cfg!(debug_assertions) && self.verify.is_some() {
+            self.verify_reach(addr);
+            return;
+        }
         prefetch(addr);
         let i = self.prefetched_next;
         self.prefetched_next = (i + 1) % PREFETCH_DISTANCE;
@@ -441,11 +591,13 @@ impl Heap {
         // SAFETY: the cell is reachable from a root or from a marked cell, hence allocated
         // and not swept; only its header is touched.
         unsafe {
-            if (*hp).mark == 0 {
+            let mark = (*hp).mark;
+            if mark & 3 != self.black {
                 if (*hp).kind == CellKind::Free {
                     bad_cell(addr, CellKind::Free);
                 }
-                (*hp).mark = 1;
+                self.young_survivors += usize::from(mark == 0);
+                (*hp).mark = self.black;
                 self.mark_stack.push(Gc::from_addr(addr));
             }
         }
@@ -466,7 +618,7 @@ impl Heap {
     pub(crate) fn is_marked<T>(&self, g: Gc<T>) -> bool {
         // SAFETY: the caller holds `g` from a weak table whose cells are not freed before
         // the sweep that follows this query.
-        unsafe { (*g.header().as_ptr()).mark != 0 }
+        unsafe { (*g.header().as_ptr()).mark & 3 == self.black }
     }
 
     /// Traces everything reachable from the marked cells.
@@ -500,18 +652,115 @@ impl Heap {
         self.marked_external = self.marked_external.saturating_sub(bytes);
     }
 
-    /// Frees every unmarked cell, clears the marks and sets the next budget.
+    /// Starts a `gc_verify` trace (after a minor collection's marking): until
+    /// [`Heap::end_verify`], `mark` records the cells it is given instead of marking them.
+    pub(crate) fn begin_verify(&mut self) {
+        self.verify = Some(Box::default());
+    }
+
+    /// Traces everything the verifying marks reached, transitively, and returns the
+    /// reachable cells that were not marked: (cell, kind, the cell that refers to it, 0 for
+    /// a root).
+    pub(crate) fn end_verify(&mut self) -> Vec<(usize, CellKind, usize)> {
+        let revisits = std::mem::take(&mut self.revisits);
+        let external = self.marked_external;
+        while let Some(addr) = self.verify.as_mut().and_then(|v| v.stack.pop()) {
+            if let Some(v) = self.verify.as_mut() {
+                v.current = addr;
+            }
+            let _ = (self.ops.trace)(self, Gc::from_addr(addr));
+        }
+        self.revisits = revisits;
+        self.marked_external = external;
+        let v = self.verify.take().unwrap_or_default();
+        for &addr in &v.seen {
+            // SAFETY: the cells were reached, hence allocated; only the header is touched.
+            unsafe { (*(addr as *mut CellHeader)).mark &= !VISITED };
+        }
+        v.missed
+    }
+
+    /// A cell the verifying trace reached.
+    #[cold]
+    fn verify_reach(&mut self, addr: usize) {
+        let black = self.black;
+        let Some(v) = self.verify.as_mut() else { return };
+        let hp = addr as *mut CellHeader;
+        // SAFETY: the cell is reachable, hence allocated, if the collections so far missed
+        // nothing (this check runs after every minor marking, so the first miss is caught
+        // before its cell is freed); only the header is touched.
+        let (kind, mark) = unsafe { ((*hp).kind, (*hp).mark) };
+        if mark & VISITED != 0 {
+            return;
+        }
+        // SAFETY: as above.
+        unsafe { (*hp).mark = mark | VISITED };
+        v.seen.push(addr);
+        if mark & 3 != black {
+            v.missed.push((addr, kind, v.current));
+        }
+        v.stack.push(addr);
+    }
+
+    /// Whether the collection under way (or the last one) is full.
+    pub(crate) fn is_full_collection(&self) -> bool {
+        self.full
+    }
+
+    /// Whether the next collection should be full (see the module docs for the policy).
+    pub(crate) fn wants_full_collection(&self) -> bool {
+        let growth = MIN_BUDGET.max(self.live_after_full * (GROWTH_NUM - GROWTH_DEN) / GROWTH_DEN);
+        self.survivors_many || self.live_bytes > self.live_after_full + growth || self.over_limit()
+    }
+
+    /// Starts a collection, full or minor. A full one makes every cell unmarked (by
+    /// switching the mark that means "marked") and forgets the remembered set; a minor one
+    /// traces the remembered cells, whose writes since the last collection may have stored
+    /// pointers to young cells.
+    pub(crate) fn begin_collection(&mut self, full: bool) {
+        self.full = full;
+        self.young_survivors = 0;
+        if full {
+            self.black ^= 3;
+            self.remembered.clear();
+            return;
+        }
+        for h in std::mem::take(&mut self.remembered) {
+            // SAFETY: remembered cells are live old cells (`sweep` drops the others).
+            unsafe { (*h.as_ptr()).mark = self.black };
+            // Its bytes outside the heap are counted already, as an old cell's.
+            let _ = (self.ops.trace)(self, h);
+        }
+    }
+
+    /// Frees every cell the collection did not mark (in a minor collection, the young
+    /// cells it did not reach: only the pages allocated into since the last collection are
+    /// swept) and sets the next budget. Marks stay: the survivors are old now.
     pub(crate) fn sweep(&mut self) {
         self.peak_footprint = self.peak_footprint.max(self.mapped_pages * PAGE_SIZE + self.large_bytes);
+        let black = self.black;
+        let full = self.full;
+        // A cell remembered during this collection may have died (a full collection marks
+        // old cells anew).
+        self.remembered.retain(|h| {
+            // SAFETY: the cells are not freed before this sweep.
+            unsafe { (*h.as_ptr()).mark & 3 == black }
+        });
         let mut live = 0usize;
         let mut unmapped = 0usize;
         for class in &mut self.classes {
             let cs = class.cell_size;
-            // The free lists are rebuilt from the cells' headers.
+            // The free lists of the swept pages are rebuilt from the cells' headers.
             class.free = ptr::null_mut();
             class.cursor = 0;
             let mut kept = Vec::with_capacity(class.pages.len());
             for mut page in class.pages.drain(..) {
+                if !full && !page.young {
+                    // Only old cells (alive, for a minor collection) and free ones.
+                    live += page.live as usize * cs;
+                    kept.push(page);
+                    continue;
+                }
                 let mut page_head: *mut FreeCell = ptr::null_mut();
                 let mut page_live = 0usize;
                 // From the last cell down, so that the list comes out in address order.
@@ -526,8 +775,7 @@ impl Heap {
                         // SAFETY: writing the link of a free cell we own.
                         unsafe { (*cell).next = page_head };
                         page_head = cell;
-                    } else if hdr.mark != 0 {
-                        hdr.mark = 0;
+                    } else if hdr.mark & 3 == black {
                         page_live += 1;
                     } else {
                         // SAFETY: the cell is unreachable, so nothing refers to it any more.
@@ -551,6 +799,8 @@ impl Heap {
                     }
                 } else {
                     page.free = page_head;
+                    page.young = false;
+                    page.live = page_live as u32;
                     kept.push(page);
                 }
             }
@@ -562,9 +812,7 @@ impl Heap {
             let LargeCell { ptr, size } = self.large[i];
             let hdr = ptr.as_ptr() as *mut CellHeader;
             // SAFETY: large cells are live allocations with an initialized header.
-            if unsafe { (*hdr).mark } != 0 {
-                // SAFETY: as above.
-                unsafe { (*hdr).mark = 0 };
+            if unsafe { (*hdr).mark } & 3 == black {
                 live += size;
                 i += 1;
             } else {
@@ -578,12 +826,28 @@ impl Heap {
                 self.large.swap_remove(i);
             }
         }
-        self.live_bytes = live + std::mem::take(&mut self.marked_external);
+        // Bytes outside the heap: a full collection counted every live cell's; a minor one
+        // the young survivors', the old cells' being counted already.
+        let external = std::mem::take(&mut self.marked_external);
+        let old_external = if full { 0 } else { self.live_bytes.saturating_sub(self.live_cells_bytes) };
+        self.live_cells_bytes = live;
+        self.live_bytes = live + old_external + external;
+        if full {
+            self.live_after_full = self.live_bytes;
+            self.full_collections += 1;
+        }
+        self.survivors_many = self.young_survivors * 256 > self.young_cells * FULL_SURVIVAL;
+        self.young_cells = 0;
         self.allocated_since_gc = 0;
         // Collect again before the heap outgrows its limit, so that reaching the limit is
         // noticed while there is still room to throw (and catch) a RangeError.
+        let live = self.live_bytes;
         let room = self.limit.saturating_sub(live).max(256 * 1024);
-        self.budget = MIN_BUDGET.max(live * GROWTH_NUM / GROWTH_DEN - live).min(room);
+        self.budget = match self.survivors_many {
+            true => MIN_BUDGET.max(live * GROWTH_NUM / GROWTH_DEN - live),
+            false => MIN_BUDGET,
+        }
+        .min(room);
         self.due.set(0);
         self.collections += 1;
     }

@@ -1,14 +1,18 @@
-//! The garbage-collected heap: precise, non-moving mark-sweep over size-class pages.
+//! The garbage-collected heap: precise, non-moving, generational mark-sweep over size-class
+//! pages (sticky mark bits and a write barrier; see `heap`).
 //!
 //! ```text
 //!  roots (register stack, frames, realms, handle stack, bundle
 //!         string caches, inline caches, pending exception)
-//!        │ mark (explicit mark stack, per-kind `trace`)
+//!  + the remembered set (old cells written since the last collection; minor only)
+//!        │ mark (explicit mark stack, per-kind `trace`; a minor collection stops at
+//!        │       old cells)
 //!        ▼
 //!  cells in size-class pages (16 .. 2048 bytes) and large cells (malloc)
-//!        │ sweep (per-kind `finalize`, free lists rebuilt, empty pages unmapped)
+//!        │ sweep (per-kind `finalize`, free lists rebuilt, empty pages unmapped; a minor
+//!        │        collection sweeps the pages allocated into since the last one)
 //!        ▼
-//!  free lists
+//!  per-page free lists
 //! ```
 //!
 //! Every cell starts with a [`CellHeader`] whose [`CellKind`] says how to trace and finalize
@@ -34,7 +38,9 @@
 //! (`runtime_interface::HelperFn`).
 //!
 //! The heap is also the access token: cell contents are read with `Heap::get` and written
-//! with `Heap::get_mut`, so Rust's borrow rules forbid two live `&mut` to a cell.
+//! with `Heap::get_mut`, so Rust's borrow rules forbid two live `&mut` to a cell. Every
+//! writable view of a cell runs the generational write barrier (`Heap::write_barrier`);
+//! code that writes a cell any other way (compiled code) must run the same test.
 
 pub mod heap;
 

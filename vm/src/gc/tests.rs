@@ -46,8 +46,18 @@ fn pair(heap: &mut Heap, a: Value, b: Value) -> Gc<Pair> {
     heap.alloc(Pair { header: CellHeader::new(CellKind::ValueVec), a, b })
 }
 
-/// One collection with `roots` as the only roots.
+/// One full collection with `roots` as the only roots.
 fn collect(heap: &mut Heap, roots: &[Gc<Pair>]) {
+    collect_as(heap, roots, true);
+}
+
+/// One minor collection with `roots` as the only roots.
+fn minor(heap: &mut Heap, roots: &[Gc<Pair>]) {
+    collect_as(heap, roots, false);
+}
+
+fn collect_as(heap: &mut Heap, roots: &[Gc<Pair>], full: bool) {
+    heap.begin_collection(full);
     for &r in roots {
         heap.mark(r);
     }
@@ -72,8 +82,8 @@ fn marking_follows_references_and_sweeping_frees_the_rest() {
     assert_eq!(heap.kind_of(garbage), CellKind::Free);
     assert_eq!(heap.kind_of(leaf), CellKind::ValueVec);
     assert_eq!(heap.get(heap.get(root).a.gc::<Pair>()).a, Value::number(1.0));
-    // Marks are cleared by the sweep, so the next collection starts afresh.
-    assert!(!heap.is_marked(root));
+    // Marks stay (the survivors are old now); the next full collection starts afresh.
+    assert!(heap.is_marked(root));
     collect(&mut heap, &[]);
     assert_eq!(finalized() - before, 3);
     assert_eq!(heap.stats().collections, 2);
@@ -254,4 +264,89 @@ fn marking_many_cells_through_the_prefetch_queue_reaches_them_all() {
     assert_eq!(finalized() - before, 10, "only the cells off the list died");
     collect(&mut heap, &[]);
     assert_eq!(finalized() - before, 10 + 101);
+}
+
+#[test]
+fn a_minor_collection_frees_young_garbage_and_keeps_old_cells() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    let old = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    collect(&mut heap, &[old]);
+    let young_garbage = pair(&mut heap, Value::cell(old), Value::UNDEFINED);
+    let young_kept = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    let before = finalized();
+    // Nothing roots `old` any more, but a minor collection does not look at old cells.
+    minor(&mut heap, &[young_kept]);
+    assert_eq!(finalized() - before, 1);
+    assert_eq!(heap.kind_of(young_garbage), CellKind::Free);
+    assert_eq!(heap.kind_of(old), CellKind::ValueVec);
+    // The survivor is old now: the next minor collection keeps it unrooted too.
+    minor(&mut heap, &[]);
+    assert_eq!(finalized() - before, 1);
+    // A full collection finds both dead.
+    collect(&mut heap, &[]);
+    assert_eq!(finalized() - before, 3);
+    assert_eq!(heap.stats().full_collections, 2);
+}
+
+#[test]
+fn the_write_barrier_keeps_young_cells_stored_into_old_ones() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    let old = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    collect(&mut heap, &[old]);
+    assert_eq!(heap.stats().remembered, 0);
+    let young = pair(&mut heap, Value::number(1.0), Value::UNDEFINED);
+    let inner = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    heap.get_mut(young).b = Value::cell(inner);
+    // Young cells are not remembered; the old one is, once.
+    assert_eq!(heap.stats().remembered, 0);
+    heap.get_mut(old).a = Value::cell(young);
+    heap.get_mut(old).b = Value::cell(young);
+    assert_eq!(heap.stats().remembered, 1);
+    let before = finalized();
+    minor(&mut heap, &[old]);
+    assert_eq!(finalized() - before, 0, "reached through the remembered old cell");
+    assert!(heap.is_marked(young) && heap.is_marked(inner));
+    assert_eq!(heap.stats().remembered, 0, "a collection empties the remembered set");
+    assert_eq!(heap.get(heap.get(old).a.gc::<Pair>()).a, Value::number(1.0));
+}
+
+#[test]
+fn verification_finds_a_write_that_missed_the_barrier() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    let old = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    collect(&mut heap, &[old]);
+    let young = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    // SAFETY: `old` is live; the write deliberately bypasses `get_mut` and its barrier.
+    unsafe { (*old.as_ptr()).a = Value::cell(young) };
+    heap.begin_collection(false);
+    heap.mark(old);
+    heap.drain();
+    heap.begin_verify();
+    heap.mark(old);
+    let missed = heap.end_verify();
+    assert_eq!(missed, vec![(young.addr(), CellKind::ValueVec, old.addr())]);
+    heap.sweep();
+    // With the barrier, nothing is missed.
+    let young = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    heap.get_mut(old).a = Value::cell(young);
+    heap.begin_collection(false);
+    heap.mark(old);
+    heap.drain();
+    heap.begin_verify();
+    heap.mark(old);
+    assert_eq!(heap.end_verify(), vec![]);
+    heap.sweep();
+}
+
+#[test]
+fn collections_turn_full_when_most_young_cells_survive() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    let keep: Vec<Gc<Pair>> = (0..1000).map(|_| pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED)).collect();
+    minor(&mut heap, &keep);
+    assert!(heap.wants_full_collection(), "all survived");
+    for _ in 0..1000 {
+        pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
+    }
+    collect(&mut heap, &keep);
+    assert!(!heap.wants_full_collection(), "none of the young cells survived");
 }

@@ -1214,9 +1214,7 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         let e = reg!(env);
                         let v = reg!(value);
                         match env_of(rt, e) {
-                            Some(g) if (slot as usize) < rt.heap.env_slots(g).len() => {
-                                rt.heap.env_slots_mut(g)[slot as usize] = v;
-                            }
+                            Some(g) if rt.heap.env_set(g, slot as usize, v) => {}
                             _ => {
                                 sync!();
                                 break rt.throw_type_error("internal error: bad environment access");
@@ -1324,14 +1322,10 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                             if let Some(i) = k.as_array_index() {
                                 let ob: Gc<JsObject> = o.gc();
                                 if let Some(el) = rt.heap.get(ob).elements {
-                                    let slot = rt.heap.vec_values_mut(el).get_mut(i as usize);
-                                    if let Some(s) = slot {
-                                        if !s.is_empty() {
-                                            note!(feedback::DENSE);
-                                            *s = v;
-                                            ip += 1;
-                                            continue;
-                                        }
+                                    if rt.heap.vec_replace_present(el, i as usize, v) {
+                                        note!(feedback::DENSE);
+                                        ip += 1;
+                                        continue;
                                     }
                                 }
                             }

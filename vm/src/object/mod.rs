@@ -848,6 +848,7 @@ impl Heap {
     /// The inline slots of an object, writable.
     #[inline(always)]
     pub(crate) fn inline_slots_mut(&mut self, obj: Gc<JsObject>) -> &mut [Value] {
+        self.write_barrier(obj);
         let h = &self.get(obj).header;
         let (cap, off) = (h.aux8 as usize, h.aux32 as usize);
         // SAFETY: as for `inline_slots`, with the exclusive heap borrow.
@@ -914,6 +915,7 @@ impl Heap {
     pub(crate) fn set_slot_at(&mut self, obj: Gc<JsObject>, loc: u32, v: Value) {
         if loc & OUT_OF_LINE == 0 {
             self.check_inline_location(obj, loc);
+            self.write_barrier_for(obj, v);
             // SAFETY: as in `slot_at`, with the exclusive heap borrow.
             unsafe { *((obj.as_ptr() as *mut u8).add(loc as usize) as *mut Value) = v }
         } else if let Some(s) = self.get(obj).slots {
@@ -1004,9 +1006,28 @@ impl Heap {
     #[inline(always)]
     pub(crate) fn vec_set(&mut self, v: Gc<ValueVec>, i: usize, x: Value) {
         let cap = self.get(v).header.aux32 as usize;
-        // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`.
-        if let Some(slot) = unsafe { self.trailing_mut::<ValueVec, Value>(v, cap) }.get_mut(i) {
+        // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`;
+        // the barrier runs for the one value stored.
+        if let Some(slot) = unsafe { self.trailing_mut_unbarriered::<ValueVec, Value>(v, cap) }.get_mut(i) {
             *slot = x;
+            self.write_barrier_for(v, x);
+        }
+    }
+
+    /// Replaces element `i` of the vector when it is below its length and not a hole (an
+    /// array's dense element): whether it did.
+    #[inline(always)]
+    pub(crate) fn vec_replace_present(&mut self, v: Gc<ValueVec>, i: usize, x: Value) -> bool {
+        let len = self.get(v).len as usize;
+        // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`;
+        // the barrier runs for the one value stored.
+        match unsafe { self.trailing_mut_unbarriered::<ValueVec, Value>(v, len) }.get_mut(i) {
+            Some(slot) if !slot.is_empty() => {
+                *slot = x;
+                self.write_barrier_for(v, x);
+                true
+            }
+            _ => false,
         }
     }
 
@@ -1030,6 +1051,22 @@ impl Heap {
         let n = self.get(env).header.aux32 as usize;
         // SAFETY: an environment is allocated with `aux32` values.
         unsafe { self.trailing_mut::<Environment, Value>(env, n) }
+    }
+
+    /// Writes slot `i` of an environment: whether it has one.
+    #[inline(always)]
+    pub(crate) fn env_set(&mut self, env: Gc<Environment>, i: usize, v: Value) -> bool {
+        let n = self.get(env).header.aux32 as usize;
+        // SAFETY: an environment is allocated with `aux32` values; the barrier runs for the
+        // one value stored.
+        match unsafe { self.trailing_mut_unbarriered::<Environment, Value>(env, n) }.get_mut(i) {
+            Some(slot) => {
+                *slot = v;
+                self.write_barrier_for(env, v);
+                true
+            }
+            None => false,
+        }
     }
 
     /// A new environment of `size` undefined slots.

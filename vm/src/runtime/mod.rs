@@ -68,8 +68,14 @@ pub use realm::{Intrinsic, Realm, RealmShapes};
 /// Options of a runtime.
 #[derive(Clone, Debug)]
 pub struct RuntimeOptions {
-    /// Collect garbage at every safepoint (see `gc`), to find missing roots.
+    /// Collect garbage at every safepoint (see `gc`), to find missing roots: minor
+    /// collections, and a full one every eighth.
     pub gc_stress: bool,
+    /// After each minor collection's marking, trace the whole heap again and check that
+    /// every cell reachable from the roots was marked (that the write barrier missed no
+    /// old cell pointing to a young one); a missed cell panics. Debug builds only: release
+    /// builds ignore it.
+    pub gc_verify: bool,
     /// Most bytes the heap may hold; beyond it a RangeError is thrown.
     pub heap_limit: usize,
     /// Most JavaScript frames on the stack; beyond it a RangeError is thrown.
@@ -108,6 +114,7 @@ impl Default for RuntimeOptions {
     fn default() -> RuntimeOptions {
         RuntimeOptions {
             gc_stress: false,
+            gc_verify: false,
             heap_limit: 3 << 30,
             max_stack_depth: 40_000,
             report_unhandled_rejections: true,
@@ -611,7 +618,7 @@ impl Runtime {
             return Err(self.throw_uncatchable(ExceptionKind::Interrupted));
         }
         if self.host.gc_stress || self.heap.should_collect() {
-            self.collect_garbage();
+            self.collect_due_garbage();
             if self.heap.over_limit() {
                 return Err(self.throw_out_of_memory());
             }
@@ -634,8 +641,54 @@ impl Runtime {
         self.throw_error(ErrorKind::RangeError, "Out of memory: the heap limit was reached")
     }
 
-    /// Collects garbage now.
+    /// Collects all garbage now (a full collection).
     pub(crate) fn collect_garbage(&mut self) {
+        self.collect(true);
+    }
+
+    /// The collection a safepoint makes when one is due: minor or full, as the heap's
+    /// policy says (see `gc::heap`); under `gc_stress`, minor but for every eighth. A minor
+    /// one that leaves the heap over its limit is followed by a full one.
+    fn collect_due_garbage(&mut self) {
+        let full = match self.host.gc_stress {
+            true => self.heap.stats().collections % 8 == 7,
+            false => self.heap.wants_full_collection(),
+        };
+        self.collect(full);
+        if !full && self.heap.over_limit() {
+            self.collect(true);
+        }
+    }
+
+    fn collect(&mut self, full: bool) {
+        self.heap.begin_collection(full);
+        self.mark_roots();
+        self.heap.drain();
+        // Under `gc_stress` (a collection at every safepoint), one minor collection in
+        // four is verified: a whole-heap trace each time would take hours on the tests.
+        let sampled = !self.host.gc_stress || self.heap.stats().collections.is_multiple_of(4);
+        if cfg!(debug_assertions) && self.host.options.gc_verify && !full && sampled {
+            self.verify_marking();
+        }
+        // Weak references and weak collections (whose ephemerons mark more), then the weak
+        // tables drop what the marking did not reach, before the cells are freed.
+        let registries = trace::after_marking(&mut self.heap);
+        self.atoms.sweep(&self.heap);
+        self.caches.after_marking(&self.heap);
+        self.heap.sweep();
+        // HostEnqueueFinalizationRegistryCleanupJob for the registries with dead cells.
+        for r in registries {
+            let reg = self.heap.get_mut(r);
+            reg.job_queued = true;
+            let realm = reg.realm;
+            let mut values = [Value::UNDEFINED; jobs::JOB_VALUES];
+            values[0] = Value::object(r.cast::<JsObject>());
+            self.enqueue_job(jobs::Job { run: self.host.hooks.finalization_cleanup, values, realm });
+        }
+    }
+
+    /// Marks every root.
+    fn mark_roots(&mut self) {
         let heap = &mut self.heap;
         self.calls.trace(heap);
         self.roots.trace(heap);
@@ -659,21 +712,22 @@ impl Runtime {
         self.jobs.trace(heap);
         self.modules.trace(heap);
         heap.mark_value(self.exception);
-        heap.drain();
-        // Weak references and weak collections (whose ephemerons mark more), then the weak
-        // tables drop what the marking did not reach, before the cells are freed.
-        let registries = trace::after_marking(&mut self.heap);
-        self.atoms.sweep(&self.heap);
-        self.caches.after_marking(&self.heap);
-        self.heap.sweep();
-        // HostEnqueueFinalizationRegistryCleanupJob for the registries with dead cells.
-        for r in registries {
-            let reg = self.heap.get_mut(r);
-            reg.job_queued = true;
-            let realm = reg.realm;
-            let mut values = [Value::UNDEFINED; jobs::JOB_VALUES];
-            values[0] = Value::object(r.cast::<JsObject>());
-            self.enqueue_job(jobs::Job { run: self.host.hooks.finalization_cleanup, values, realm });
+    }
+
+    /// `gc_verify`: traces the whole heap from the roots again, and panics at a reachable
+    /// cell the minor marking left unmarked.
+    #[cold]
+    fn verify_marking(&mut self) {
+        self.heap.begin_verify();
+        self.mark_roots();
+        let missed = self.heap.end_verify();
+        if let Some(&(cell, kind, from)) = missed.first() {
+            panic!(
+                "gc-verify: {} cells reachable from the roots were not marked by the minor collection, \
+                 the first {cell:#x} ({}) from {from:#x} (a write without the write barrier?)",
+                missed.len(),
+                kind.description()
+            );
         }
     }
 
@@ -796,8 +850,9 @@ impl Drop for Runtime {
         if std::env::var_os("IRIS_GC_STATS").is_some() {
             let s = self.heap.stats();
             eprintln!(
-                "gc: {} collections, {} KiB live after the last, {} KiB footprint (peak {} KiB), {} KiB allocated since",
+                "gc: {} collections ({} full), {} KiB live after the last, {} KiB footprint (peak {} KiB), {} KiB allocated since",
                 s.collections,
+                s.full_collections,
                 s.live_bytes / 1024,
                 s.footprint / 1024,
                 s.peak_footprint / 1024,

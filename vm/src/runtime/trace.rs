@@ -236,7 +236,7 @@ fn is_live(heap: &Heap, v: Value) -> bool {
 ///    clear them; a FinalizationRegistry's cells whose targets died move to its `dead`
 ///    list, and unregister tokens that died are forgotten.
 /// 3. Collections with many tombstones drop them, and the live iterators over them move
-///    to the same next entry.
+///    to the same next entry (in a full collection, which reaches every iterator).
 ///
 /// Returns the registries that have dead cells and no cleanup job queued yet.
 pub(crate) fn after_marking(heap: &mut Heap) -> Vec<Gc<FinalizationRegistryObject>> {
@@ -280,7 +280,10 @@ pub(crate) fn after_marking(heap: &mut Heap) -> Vec<Gc<FinalizationRegistryObjec
     let mut compacted = Vec::new();
     for h in others {
         match heap.kind_of(h) {
-            CellKind::Collection => compacted.push(h.cast::<CollectionObject>()),
+            // Only a full collection knows every iterator over a collection (a minor one
+            // traces the young and remembered cells only), so only it may move them.
+            CellKind::Collection if heap.is_full_collection() => compacted.push(h.cast::<CollectionObject>()),
+            CellKind::Collection => {}
             CellKind::WeakRef => {
                 let w = h.cast::<WeakRefObject>();
                 if !is_live(heap, heap.get(w).target) {
