@@ -413,6 +413,26 @@ fn register_count_stays_small() {
 }
 
 #[test]
+fn literals_used_far_apart_are_loaded_again() {
+    // 100 literals, each used at the start of a long block and again at its end, as in a
+    // module body's data tables: reloading them keeps the frame small.
+    let mut text = String::from(
+        "module \"t.js\" top_level=@0\nfunction @0 \"\"() kind=toplevel sloppy parent=none length=0\n%BB0:\n  %0 = load_param #1\n",
+    );
+    let mut last = 0;
+    for round in 0..2 {
+        for k in 0..100 {
+            let i = 1 + round * 100 + k;
+            text.push_str(&format!("  %{i} = binary_op \"*\" %{last}, {}\n", 1000 + k));
+            last = i;
+        }
+    }
+    text.push_str(&format!("  return %{last}\n"));
+    let st = stats(&text);
+    assert!(st[0].frame_size <= 4, "{:?}", st[0]);
+}
+
+#[test]
 fn wide_registers_when_frame_is_large() {
     // 300 values all live at once force registers above 255 (wide encodings).
     let mut text = String::from(

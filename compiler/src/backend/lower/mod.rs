@@ -60,6 +60,13 @@ pub fn lower_function(module: &Module, fid: FuncId, ids: &mut dyn Ids) -> Result
     Ok(out)
 }
 
+/// A literal used again within this many instructions of its last use in a block reuses
+/// that use's register; beyond, it is loaded again. Keeping every literal of a long block
+/// in its first register made a frame of over a thousand registers of a module body whose
+/// tables reuse the same numbers thousands of instructions apart (registers beyond 255
+/// need `wide` instructions, and every call's arguments go above all of them).
+const LITERAL_REUSE_DISTANCE: usize = 64;
+
 /// The most literals a function loads once for all its loops (see `choose_hoisted`).
 const MAX_HOISTED: usize = 12;
 
@@ -133,8 +140,9 @@ struct Lowering<'a> {
     hoisted_loads: Vec<LInst>,
     /// Where in the entry block's LIR the hoisted loads go (after `start_generator`).
     entry_insert_at: usize,
-    /// Per-block cache of materialized literals.
-    lit_cache: HashMap<Value, VReg>,
+    /// Per-block cache of materialized literals: the register and the position in `cur` of
+    /// the last use (see `LITERAL_REUSE_DISTANCE`).
+    lit_cache: HashMap<Value, (VReg, usize)>,
     /// The instructions of the block being lowered.
     cur: Vec<LInst>,
     loc: Loc,
@@ -787,13 +795,17 @@ impl<'a> Lowering<'a> {
                 r
             }
             Some(lit) => {
-                if let Some(&r) = self.lit_cache.get(&v) {
-                    return r;
+                let here = self.cur.len();
+                if let Some((r, last)) = self.lit_cache.get_mut(&v) {
+                    if here - *last <= LITERAL_REUSE_DISTANCE {
+                        *last = here;
+                        return *r;
+                    }
                 }
                 let r = self.out.new_vreg(RegClass::Normal);
                 let c = self.constant(lit);
                 self.push(LKind::Op(c.load(r)));
-                self.lit_cache.insert(v, r);
+                self.lit_cache.insert(v, (r, here));
                 r
             }
         }
