@@ -21,6 +21,10 @@ use vm::{Runtime, RuntimeOptions};
 #[cfg(feature = "jit")]
 mod mir_cmd;
 
+/// mimalloc instead of the system allocator (see the workspace's Cargo.toml).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Iris, a JavaScript engine: compiles JavaScript ahead of time through an optimizing SSA IR
 /// into register bytecode, and runs it in an interpreter.
 ///
