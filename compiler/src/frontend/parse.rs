@@ -48,37 +48,28 @@ impl LineTable {
     /// The line table of `source`. Line terminators are those of ECMAScript: LF, CR, CRLF,
     /// U+2028 and U+2029.
     pub fn new(source: &str) -> LineTable {
+        let bytes = source.as_bytes();
         let mut starts = vec![0u32];
         let mut ascii = Vec::new();
-        let mut line_ascii = true;
-        let bytes = source.as_bytes();
-        let mut chars = source.char_indices().peekable();
-        while let Some((i, ch)) = chars.next() {
-            let next_start = match ch {
-                '\n' => Some(i + 1),
-                '\r' => {
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        chars.next();
-                        Some(i + 2)
-                    } else {
-                        Some(i + 1)
-                    }
-                }
-                '\u{2028}' | '\u{2029}' => Some(i + ch.len_utf8()),
-                _ => {
-                    if !ch.is_ascii() {
-                        line_ascii = false;
-                    }
-                    None
-                }
-            };
-            if let Some(s) = next_start {
-                ascii.push(line_ascii);
-                line_ascii = true;
-                starts.push(s as u32);
+        let mut line_start = 0usize;
+        // The terminators' first bytes: LF, CR, and 0xE2, which starts U+2028 and U+2029
+        // (E2 80 A8, E2 80 A9) among other characters.
+        for i in memchr::memchr3_iter(b'\n', b'\r', 0xE2, bytes) {
+            if i < line_start {
+                continue; // the LF of a CRLF
             }
+            let next = match bytes[i] {
+                b'\n' => i + 1,
+                b'\r' if bytes.get(i + 1) == Some(&b'\n') => i + 2,
+                b'\r' => i + 1,
+                _ if matches!(bytes.get(i + 1..i + 3), Some([0x80, 0xA8 | 0xA9])) => i + 3,
+                _ => continue,
+            };
+            ascii.push(bytes[line_start..i].is_ascii());
+            starts.push(next as u32);
+            line_start = next;
         }
-        ascii.push(line_ascii);
+        ascii.push(bytes[line_start..].is_ascii());
         let mut checkpoints = Vec::new();
         for (line, &is_ascii) in ascii.iter().enumerate() {
             if is_ascii {
@@ -626,6 +617,17 @@ mod tests {
         assert_eq!(t.loc(6), (2, 3)); // after the astral character (2 units)
         assert_eq!(t.loc(9), (3, 1));
         assert_eq!(t.loc(13), (4, 1));
+    }
+
+    #[test]
+    fn line_terminators_are_ecmascripts() {
+        // A lone CR and U+2029 end lines; U+2027 and € (also E2 ..) do not.
+        let t = LineTable::new("a\rb\u{2029}c\u{2027}€d\r\n\ne");
+        assert_eq!(t.loc(2), (2, 1));
+        assert_eq!(t.loc(6), (3, 1));
+        assert_eq!(t.loc(13), (3, 4), "after two three-byte characters, one unit each");
+        assert_eq!(t.loc(16), (4, 1));
+        assert_eq!(t.loc(17), (5, 1));
     }
 
     #[test]
