@@ -277,8 +277,9 @@ macro_rules! for_each_opcode {
         /// `dst = delete obj[key]`.
         del_by_val = DelByVal { dst: Reg(Def), obj: Reg(Use), key: Reg(Use) } [THROWS | CALLS_JS | WRITES];
         /// Define an own enumerable, writable, configurable data property
-        /// `strings[name]` of `obj` (object literals).
-        put_own_by_id = PutOwnById { obj: Reg(Use), name: Id(StringId), value: Reg(Use) } [THROWS | ALLOCATES | WRITES];
+        /// `strings[name]` of `obj` (object literals, class fields), through inline cache
+        /// `ic` (the shape transition that adds it, or the slot it replaces).
+        put_own_by_id = PutOwnById { obj: Reg(Use), name: Id(StringId), value: Reg(Use), ic: Slot(IcSlot) } [THROWS | ALLOCATES | WRITES];
         /// Define an own data property `key` of `obj`; `flags` bit 0: enumerable.
         put_own_by_val = PutOwnByVal { obj: Reg(Use), key: Reg(Use), value: Reg(Use), flags: U8(Immediate) } [THROWS | CALLS_JS | ALLOCATES | WRITES];
         /// Define an own enumerable data property at array index `index` of `obj`.

@@ -1355,12 +1355,17 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         let r = tri!(ops::property::delete_property(rt, o, key, strict!()));
                         set!(dst, Value::boolean(r));
                     }
-                    Inst::PutOwnById { obj, name, value } => {
+                    Inst::PutOwnById { obj, name, value, ic } => {
+                        let o = reg!(obj);
+                        if o.is_object() && ic_write(rt, (ic_base!() + ic as usize) * ic::WAYS, o.gc(), reg!(value)) {
+                            ip += 1;
+                            continue;
+                        }
                         safepoint!();
                         let (o, v) = (reg!(obj), reg!(value));
                         let key = name_key!(name);
                         sync!();
-                        tri!(ops::property::put_own(rt, o, key, v, crate::object::shape::DEFAULT_ATTRS));
+                        tri!(ops::property::put_own_by_id_slow(rt, o, key, v, ic_base!() + ic as usize));
                     }
                     Inst::PutOwnByVal { obj, key, value, flags } => {
                         safepoint!();

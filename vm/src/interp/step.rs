@@ -417,10 +417,14 @@ pub(crate) fn step(rt: &mut Runtime, ip: u32) -> JsResult<Value> {
             let k = rt.to_property_key(reg!(key))?;
             Some((dst, ops::property::delete_property(rt, reg!(obj), k, strict)?))
         }
-        Inst::PutOwnById { obj, name, value } => {
+        Inst::PutOwnById { obj, name, value, ic } => {
+            let (o, v) = (reg!(obj), reg!(value));
+            if o.is_object() && super::ic_write(rt, (ic_base + ic as usize) * ic::WAYS, o.gc(), v) {
+                return Ok(Value::UNDEFINED);
+            }
             rt.safepoint()?;
             let key = name_key(rt, name);
-            ops::property::put_own(rt, reg!(obj), key, reg!(value), crate::object::shape::DEFAULT_ATTRS)?;
+            ops::property::put_own_by_id_slow(rt, reg!(obj), key, reg!(value), ic_base + ic as usize)?;
             None
         }
         Inst::PutOwnByVal { obj, key, value, flags } => {

@@ -203,7 +203,7 @@ impl Lowering<'_> {
                 let value = self.operand(args[0]);
                 let obj = self.operand(args[1]);
                 let op = match (enumerable, self.named_key(args[2]), self.index_key(args[2])) {
-                    (true, Some(name), _) => LOp::PutOwnById { obj, name, value },
+                    (true, Some(name), _) => LOp::PutOwnById { obj, name, value, ic: self.ic() },
                     (true, None, Some(index)) => LOp::PutOwnByIndex { obj, index, value },
                     _ => {
                         let key = self.key_operand(args[2]);

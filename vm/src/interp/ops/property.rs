@@ -3,7 +3,7 @@
 use crate::code::ic::{self, Ic};
 use crate::gc::{CellKind, Gc};
 use crate::object::property::{Own, PropertyDescriptor};
-use crate::object::shape::{ACCESSOR, WRITABLE};
+use crate::object::shape::{ACCESSOR, DEFAULT_ATTRS, WRITABLE};
 use crate::object::{AccessorPair, JsObject, Key, EXTENSIBLE, IS_PROTOTYPE};
 use crate::runtime::{JsResult, Runtime};
 use crate::value::Value;
@@ -234,7 +234,7 @@ pub(crate) fn put_by_id_slow(
             }
             if plain {
                 let epoch = *rt.caches.proto_epoch;
-                let slot = rt.add_named(obj, name, v, crate::object::shape::DEFAULT_ATTRS);
+                let slot = rt.add_named(obj, name, v, DEFAULT_ATTRS);
                 let new_shape = rt.heap.get(obj).shape;
                 if !rt.heap.get(new_shape).is_dictionary() && rt.heap.get(obj).header.flags & IS_PROTOTYPE == 0 {
                     let loc = rt.heap.slot_location(obj, slot);
@@ -374,6 +374,56 @@ pub(crate) fn put_own(rt: &mut Runtime, o: Value, key: Key, v: Value, attrs: u8)
     }
     let desc = PropertyDescriptor::data(v, attrs);
     rt.define_property_or_throw(obj, key, &desc)
+}
+
+/// `put_own_by_id` past its inline cache: defines the property, and caches the shape
+/// transition that added it (or the slot of the enumerable, writable, configurable data
+/// property it replaced) for `ic_write`. Unlike a [[Set]] (`put_by_id_slow`), a definition
+/// does not look at the prototype chain.
+#[inline(never)]
+pub(crate) fn put_own_by_id_slow(rt: &mut Runtime, o: Value, key: Key, v: Value, ic_idx: usize) -> JsResult<()> {
+    let (Key::Name(name), true) = (key, o.is_object()) else {
+        return put_own(rt, o, key, v, DEFAULT_ATTRS);
+    };
+    let obj: Gc<JsObject> = o.gc();
+    let recv_shape = rt.heap.get(obj).shape;
+    let ordinary = !rt.heap.get(recv_shape).is_dictionary()
+        && rt.heap.get(obj).header.flags & IS_PROTOTYPE == 0
+        && matches!(
+            rt.heap.object_kind(obj),
+            CellKind::Object
+                | CellKind::Closure
+                | CellKind::Error
+                | CellKind::Arguments
+                | CellKind::Array
+                | CellKind::Generator
+        );
+    if !ordinary {
+        return put_own(rt, o, key, v, DEFAULT_ATTRS);
+    }
+    let ic = match rt.own_lookup(obj, key) {
+        Own::Slot(slot, DEFAULT_ATTRS) => {
+            rt.heap.set_slot(obj, slot, v);
+            let loc = rt.heap.slot_location(obj, slot);
+            Ic { shape: Some(recv_shape), holder: None, new_shape: None, slot, loc, epoch: 0, kind: ic::OWN }
+        }
+        Own::Absent if rt.heap.get(obj).header.flags & EXTENSIBLE != 0 => {
+            let slot = rt.add_named(obj, name, v, DEFAULT_ATTRS);
+            let new_shape = rt.heap.get(obj).shape;
+            if rt.heap.get(new_shape).is_dictionary() {
+                return Ok(());
+            }
+            let loc = rt.heap.slot_location(obj, slot);
+            // `ic_write` takes an ADD entry only in the prototype epoch it was made in (a
+            // [[Set]] must not pass a setter added to the chain since); a definition needs
+            // no such check, and renews the entry when the epoch moved on.
+            let epoch = *rt.caches.proto_epoch;
+            Ic { shape: Some(recv_shape), holder: None, new_shape: Some(new_shape), slot, loc, epoch, kind: ic::ADD }
+        }
+        _ => return put_own(rt, o, key, v, DEFAULT_ATTRS),
+    };
+    ic::insert(&mut rt.code.ics, ic_idx, ic);
+    Ok(())
 }
 
 /// Accessor definition of object literals and classes.
