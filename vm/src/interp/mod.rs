@@ -1380,6 +1380,10 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         tri!(ops::property::put_own(rt, o, key, v, attrs));
                     }
                     Inst::PutOwnByIndex { obj, index, value } => {
+                        if ops::property::define_literal_element(rt, reg!(obj), index, reg!(value)) {
+                            ip += 1;
+                            continue;
+                        }
                         safepoint!();
                         let (o, v) = (reg!(obj), reg!(value));
                         sync!();

@@ -1014,6 +1014,23 @@ impl Heap {
         }
     }
 
+    /// Fills element `i` of the vector when it is below its length and a hole: whether it
+    /// did.
+    #[inline(always)]
+    pub(crate) fn vec_fill_hole(&mut self, v: Gc<ValueVec>, i: usize, x: Value) -> bool {
+        let len = self.get(v).len as usize;
+        // SAFETY: a vector is allocated with `aux32` (its capacity) values, and `len <= aux32`;
+        // the barrier runs for the one value stored.
+        match unsafe { self.trailing_mut_unbarriered::<ValueVec, Value>(v, len) }.get_mut(i) {
+            Some(slot) if slot.is_empty() => {
+                *slot = x;
+                self.write_barrier_for(v, x);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Replaces element `i` of the vector when it is below its length and not a hole (an
     /// array's dense element): whether it did.
     #[inline(always)]

@@ -4,7 +4,7 @@ use crate::code::ic::{self, Ic};
 use crate::gc::{CellKind, Gc};
 use crate::object::property::{Own, PropertyDescriptor};
 use crate::object::shape::{ACCESSOR, DEFAULT_ATTRS, WRITABLE};
-use crate::object::{AccessorPair, JsObject, Key, EXTENSIBLE, IS_PROTOTYPE};
+use crate::object::{AccessorPair, JsObject, Key, EXTENSIBLE, IS_PROTOTYPE, LENGTH_READONLY};
 use crate::runtime::{JsResult, Runtime};
 use crate::value::Value;
 
@@ -374,6 +374,29 @@ pub(crate) fn put_own(rt: &mut Runtime, o: Value, key: Key, v: Value, attrs: u8)
     }
     let desc = PropertyDescriptor::data(v, attrs);
     rt.define_property_or_throw(obj, key, &desc)
+}
+
+/// `put_own_by_index` into an array literal: fills the hole `new_array` left at `index`
+/// when the array is still a plain one (the realm's array shape, so no named properties,
+/// extensible, `length` writable); whether it did. Anything else takes `put_own`.
+#[inline(always)]
+pub(crate) fn define_literal_element(rt: &mut Runtime, o: Value, index: u32, v: Value) -> bool {
+    if !o.is_object() {
+        return false;
+    }
+    let obj: Gc<JsObject> = o.gc();
+    let h = &rt.heap.get(obj).header;
+    if h.kind != CellKind::Array
+        || h.flags & (EXTENSIBLE | LENGTH_READONLY) != EXTENSIBLE
+        || rt.heap.get(obj).shape != rt.realm().shapes.array
+    {
+        return false;
+    }
+    match rt.heap.get(obj).elements {
+        // A hole below the length: the array's length already counts the element.
+        Some(el) if index < rt.heap.array_length(obj) => rt.heap.vec_fill_hole(el, index as usize, v),
+        _ => false,
+    }
 }
 
 /// `put_own_by_id` past its inline cache: defines the property, and caches the shape
