@@ -567,13 +567,23 @@ mod lazy_tests {
         assert!(!is_lazy("function f() { return () => eval('1'); }", "f"));
         assert!(!is_lazy("function* f() {}", "f"));
         assert!(!is_lazy("async function f() {}", "f"));
-        assert!(!is_lazy("var o = { f() {} };", "f"));
+        // Methods, getters and setters too, unless their key is computed or private (their
+        // text is compiled as a method of an object literal).
+        assert!(is_lazy("var o = { f() {} };", "f"));
+        assert!(is_lazy("var o = { get f() { return 1; } };", "get f"));
+        assert!(is_lazy("class C { static f() {} }", "f"));
+        assert!(!is_lazy("var o = { ['f']() {} };", ""));
+        assert!(!is_lazy("class C { #f() {} }", "#f"));
+        assert!(!is_lazy("var o = { *f() {} };", "f"));
+        assert!(!is_lazy("var o = { async f() {} };", "f"));
         // A parameter kept in a mapped arguments object is not in an environment.
         assert!(!is_lazy("(function (a) { arguments[0] = 1; return function f() { return a; }; })(1);", "f"));
         // `super` and private names need the class around the function.
         assert!(!is_lazy("class C { #x; m() { return () => this.#x; } }", ""));
-        assert!(!is_lazy("class C extends Object { m() { return () => super.m; } }", ""));
-        assert!(is_lazy("class C { m() { return () => this; } }", ""));
+        assert!(!is_lazy("class C extends Object { ['m']() { const a = () => super.m; return a; } }", "a"));
+        // A method reads its home object from its closure, which its stub's has.
+        assert!(is_lazy("class C extends Object { m() { return () => super.m; } }", "m"));
+        assert!(is_lazy("class C { ['m']() { const a = () => this; return a; } }", "a"));
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //! ```text
 //!  flags (s strict, f in a function, p in parameter expressions, n new.target allowed,
 //!         h super.x allowed, c super() allowed, d derived constructor, m module code,
-//!         D a lazily compiled function declaration: its name is not its own binding),
+//!         D a lazily compiled function declaration: its name is not its own binding,
+//!         M a lazily compiled method, getter or setter: its text is a MethodDefinition),
 //!    then for lazy compilation @line:column, where the function's text starts
 //!  one line per environment, innermost first: "V" (the function's var scope) or "-",
 //!    a space, then name:kind,... in slot order (kind v var, l let, c const, m import,
@@ -54,6 +55,9 @@ pub struct EvalScope {
     /// Lazy compilation of a function declaration: the function's name is bound outside
     /// it, not in it (as a function expression's is).
     pub declaration: bool,
+    /// Lazy compilation of a method, getter or setter: the text is a MethodDefinition, not
+    /// an expression (it is compiled as a method of an object literal around it).
+    pub method: bool,
     /// Lazy compilation: the line and column where the function's text starts in its file.
     pub origin: Option<(u32, u32)>,
     /// The heap environments, innermost first.
@@ -122,6 +126,7 @@ impl EvalScope {
             (self.derived, 'd'),
             (self.module, 'm'),
             (self.declaration, 'D'),
+            (self.method, 'M'),
         ] {
             if on {
                 out.push(c);
@@ -174,6 +179,7 @@ impl EvalScope {
             derived: has('d'),
             module: has('m'),
             declaration: has('D'),
+            method: has('M'),
             origin,
             ..EvalScope::default()
         };
@@ -237,6 +243,9 @@ mod tests {
         let lazy = EvalScope { declaration: true, strict: true, origin: Some((12, 5)), ..EvalScope::default() };
         assert_eq!(lazy.encode(), "sD@12:5");
         assert_eq!(EvalScope::decode(&lazy.encode()), Some(lazy));
+        let method = EvalScope { strict: true, method: true, origin: Some((3, 1)), ..EvalScope::default() };
+        assert_eq!(method.encode(), "sM@3:1");
+        assert_eq!(EvalScope::decode(&method.encode()), Some(method));
         assert_eq!(EvalScope::decode("f\n? x:v"), None);
         assert_eq!(EvalScope::decode("f\n- x:q"), None);
         assert_eq!(EvalScope::decode("f\n- x:v@z"), None);

@@ -120,6 +120,7 @@ impl<'a> Gen<'a> {
                     is_generator: false,
                     is_async: false,
                     declaration: false,
+                    method: false,
                 };
                 match self.gen_function(&def) {
                     Some(fid) => self.closure(fid),
@@ -285,6 +286,7 @@ impl<'a> Gen<'a> {
             is_generator: false,
             is_async: false,
             declaration: false,
+            method: false,
         };
         let parent_scope = self.nearest_env_scope(Some(self.fr().cur_scope));
         let name = self.atom(if statics { "<static_initializer>" } else { "<instance_members_initializer>" });
@@ -349,6 +351,7 @@ impl<'a> Gen<'a> {
                         is_generator: false,
                         is_async: false,
                         declaration: false,
+                        method: false,
                     };
                     if let Some(fid) = self.gen_function(&def) {
                         let f = self.closure(fid);

@@ -96,6 +96,7 @@ impl<'a> Gen<'a> {
                     is_generator: a.is_generator,
                     is_async: a.is_async,
                     declaration: false,
+                    method: false,
                 };
                 match self.gen_function(&def) {
                     Some(fid) => self.closure(fid),
@@ -650,6 +651,7 @@ impl<'a> Gen<'a> {
             derived: if is_eval { outer.is_some_and(|o| o.derived) } else { kind == FuncKind::DerivedConstructor },
             module: if is_eval { outer.is_some_and(|o| o.module) } else { kind == FuncKind::Module },
             declaration: false,
+            method: false,
             origin: None,
             levels,
         }

@@ -48,6 +48,9 @@ pub(super) struct FnDef<'a> {
     pub is_async: bool,
     /// A function declaration (its name is bound around it, not in it).
     pub declaration: bool,
+    /// A method, getter or setter whose text (`source`) is also one of an object literal:
+    /// its key is neither computed nor private (lazy compilation compiles it as such).
+    pub method: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -263,6 +266,7 @@ impl<'a> Gen<'a> {
             is_generator: f.function.is_generator,
             is_async: f.function.is_async,
             declaration: true,
+            method: false,
         };
         match self.gen_function(&def) {
             Some(fid) => self.closure(fid),
@@ -287,6 +291,7 @@ impl<'a> Gen<'a> {
             is_generator: f.is_generator,
             is_async: f.is_async,
             declaration: false,
+            method: false,
         }
     }
 
@@ -396,14 +401,9 @@ impl<'a> Gen<'a> {
             Some(outer)
         } else {
             let id = self.module.add_function(make(kind));
-            if let Some(scope) = self.lazy_scope(
-                tf,
-                kind,
-                parent_scope,
-                called_at_once || compiling_lazily,
-                def.declaration,
-                (source, loc),
-            ) {
+            if let Some(scope) =
+                self.lazy_scope(tf, kind, parent_scope, called_at_once || compiling_lazily, def, (source, loc))
+            {
                 // A placeholder that returns; the function's first call compiles its text.
                 let mut f = make(kind);
                 f.lazy = Some(self.atom(&scope));
@@ -422,8 +422,9 @@ impl<'a> Gen<'a> {
 
     /// The description of the scope to compile function `tf` against on its first call
     /// (see `frontend::eval`), when it is to be left uncompiled: lazy compilation is on,
-    /// it is a plain function or arrow (not a generator or async function: those are
-    /// compiled with their `kind`s split in two), not called where it is made, with no
+    /// it is a plain function, arrow, or method, getter or setter whose key is neither
+    /// computed nor private (not a generator or async function: those are compiled with
+    /// their `kind`s split in two; not a constructor), not called where it is made, with no
     /// direct eval or `import.meta` in it, no early error IRGen finds (`LineTable::has_strict_rewrite`),
     /// and everything it uses from outside is a variable of an
     /// environment around its closures other than the internal declarations of methods
@@ -435,19 +436,23 @@ impl<'a> Gen<'a> {
         kind: FunctionKind,
         parent_scope: Option<ir::ScopeId>,
         called_at_once: bool,
-        declaration: bool,
+        def: &FnDef<'a>,
         (source, loc): (ir::TextRange, Loc),
     ) -> Option<String> {
         let tree = self.tree;
         let info = tree.func(tf);
+        let method = def.method
+            && kind == FunctionKind::Method
+            && matches!(info.kind, FuncKind::Method | FuncKind::Getter | FuncKind::Setter);
         if !self.lazy
             || called_at_once
             || info.needs_whole_program
             || self.lines.has_strict_rewrite(source)
-            || !matches!(
-                (kind, info.kind),
-                (FunctionKind::Normal, FuncKind::Normal) | (FunctionKind::Arrow, FuncKind::Arrow)
-            )
+            || !(method
+                || matches!(
+                    (kind, info.kind),
+                    (FunctionKind::Normal, FuncKind::Normal) | (FunctionKind::Arrow, FuncKind::Arrow)
+                ))
         {
             return None;
         }
@@ -469,8 +474,9 @@ impl<'a> Gen<'a> {
             }
         }
         let mut scope = self.eval_scope_here(parent_scope, Some(&uses));
-        scope.declaration = declaration;
+        scope.declaration = def.declaration;
         scope.origin = Some((loc.line, loc.col));
+        scope.method = method;
         Some(scope.encode())
     }
 

@@ -85,7 +85,8 @@ impl<'a> Gen<'a> {
             MethodKind::Setter => "set ",
         };
         let fn_name = name.map_or(String::new(), |n| format!("{prefix}{n}"));
-        let def: FnDef<'a> = self.fn_def(f, fn_name, source);
+        let mut def: FnDef<'a> = self.fn_def(f, fn_name, source);
+        def.method = name.is_some_and(|n| !n.starts_with('#'));
         let closure = match self.gen_function(&def) {
             Some(fid) => self.closure(fid),
             None => return self.undef(),

@@ -228,6 +228,19 @@ fn lower_direct_eval_inline(
     let allow =
         crate::frontend::parse::Allow { new_target: outer.new_target, super_: outer.super_prop || outer.super_call };
     let parsed = match (&opts.function_name, outer.origin) {
+        (Some(_), Some((line, col))) if outer.method => {
+            // A MethodDefinition is compiled as the method of an object literal, `({` and
+            // `})` around it, with the origin moved so that its text keeps its place (`({`
+            // on a line of its own when the text starts in the first two columns).
+            let (text, origin) = match col {
+                0..=2 => (
+                    format!("({{\n{}{source}\n}})", " ".repeat(col.saturating_sub(1) as usize)),
+                    (line.saturating_sub(1), 1),
+                ),
+                _ => (format!("({{{source}}})"), (line, col - 2)),
+            };
+            timing::phase("parse", || crate::frontend::parse::parse_function(&text, outer.strict, allow, origin))?
+        }
         (Some(_), Some(origin)) => {
             timing::phase("parse", || crate::frontend::parse::parse_function(source, outer.strict, allow, origin))?
         }
