@@ -728,8 +728,11 @@ impl Heap {
         for h in std::mem::take(&mut self.remembered) {
             // SAFETY: remembered cells are live old cells (`sweep` drops the others).
             unsafe { (*h.as_ptr()).mark = self.black };
-            // Its bytes outside the heap are counted already, as an old cell's.
-            let _ = (self.ops.trace)(self, h);
+            // Its bytes outside the heap were counted as an old cell's, but a write may have
+            // grown them (a Map's table fills with tombstones that only a full collection
+            // drops): they are counted again, which overstates the live size until the next
+            // full collection and so brings that one sooner (see `wants_full_collection`).
+            self.marked_external += (self.ops.trace)(self, h);
         }
     }
 

@@ -350,3 +350,20 @@ fn collections_turn_full_when_most_young_cells_survive() {
     collect(&mut heap, &keep);
     assert!(!heap.wants_full_collection(), "none of the young cells survived");
 }
+
+#[test]
+fn bytes_an_old_cell_gains_outside_the_heap_bring_a_full_collection() {
+    // An old cell that owns more and more memory outside the heap (a Map filling with
+    // tombstones): minor collections must notice, or no full collection ever comes.
+    let mut heap = Heap::new(1 << 30, OPS);
+    let old = pair(&mut heap, Value::number(1000.0), Value::UNDEFINED);
+    collect(&mut heap, &[old]);
+    let young: Vec<Gc<Pair>> = (0..1000).map(|_| pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED)).collect();
+    minor(&mut heap, &[]);
+    drop(young);
+    assert!(!heap.wants_full_collection(), "the young cells died");
+    heap.get_mut(old).a = Value::number(64.0 * 1024.0 * 1024.0);
+    minor(&mut heap, &[]);
+    assert!(heap.stats().live_bytes >= 64 << 20, "{:?}", heap.stats());
+    assert!(heap.wants_full_collection());
+}
