@@ -69,16 +69,10 @@ pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
         match c {
             b' ' | b'\t' | b'\r' | b'\n' => i += 1,
             b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
+                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
-                    i += 1;
-                }
-                i += 2;
+                i = memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |k| i + 2 + k + 2);
             }
             b'\'' | b'"' => {
                 i = skip_string(b, i);
@@ -219,6 +213,10 @@ fn template_text(b: &[u8], i: usize, stack: &mut Vec<(Open, u32)>, saved: &mut u
 
 /// The length of the punctuator at the start of `b` (one byte for anything else).
 fn punctuator_len(b: &[u8]) -> usize {
+    // Every longer punctuator goes on with one of these.
+    if !b.get(1).is_some_and(|c| b"=>.&|?+-*<".contains(c)) {
+        return 1;
+    }
     const LONG: [&[u8]; 33] = [
         b">>>=", b"...", b"===", b"!==", b"**=", b"<<=", b">>=", b">>>", b"&&=", b"||=", b"??=", b"=>", b"==", b"!=",
         b"<=", b">=", b"&&", b"||", b"??", b"++", b"--", b"+=", b"-=", b"*=", b"/=", b"%=", b"&=", b"|=", b"^=", b"**",

@@ -202,15 +202,7 @@ pub(crate) fn put_by_id_slow(
         Own::Absent
             if cacheable
                 && rt.heap.get(obj).header.flags & EXTENSIBLE != 0
-                && matches!(
-                    rt.heap.object_kind(obj),
-                    CellKind::Object
-                        | CellKind::Closure
-                        | CellKind::Error
-                        | CellKind::Arguments
-                        | CellKind::Array
-                        | CellKind::Generator
-                ) =>
+                && adds_names_plainly(rt.heap.object_kind(obj)) =>
         {
             // The property can be added here unless the chain has a setter or a read-only
             // property of that name.
@@ -376,6 +368,21 @@ pub(crate) fn put_own(rt: &mut Runtime, o: Value, key: Key, v: Value, attrs: u8)
     rt.define_property_or_throw(obj, key, &desc)
 }
 
+/// Whether an object of `kind` adds a property with a name (not an array index) as an
+/// ordinary object does: a new slot in its shape, nothing else to update or ask (no proxy
+/// trap, no exotic [[DefineOwnProperty]] for names), so that an inline cache may repeat it.
+fn adds_names_plainly(kind: CellKind) -> bool {
+    matches!(
+        kind,
+        CellKind::Object
+            | CellKind::Closure
+            | CellKind::Error
+            | CellKind::Arguments
+            | CellKind::Array
+            | CellKind::Generator
+    )
+}
+
 /// `put_own_by_index` into an array literal: fills the hole `new_array` left at `index`
 /// when the array is still a plain one (the realm's array shape, so no named properties,
 /// extensible, `length` writable); whether it did. Anything else takes `put_own`.
@@ -412,15 +419,7 @@ pub(crate) fn put_own_by_id_slow(rt: &mut Runtime, o: Value, key: Key, v: Value,
     let recv_shape = rt.heap.get(obj).shape;
     let ordinary = !rt.heap.get(recv_shape).is_dictionary()
         && rt.heap.get(obj).header.flags & IS_PROTOTYPE == 0
-        && matches!(
-            rt.heap.object_kind(obj),
-            CellKind::Object
-                | CellKind::Closure
-                | CellKind::Error
-                | CellKind::Arguments
-                | CellKind::Array
-                | CellKind::Generator
-        );
+        && adds_names_plainly(rt.heap.object_kind(obj));
     if !ordinary {
         return put_own(rt, o, key, v, DEFAULT_ATTRS);
     }
