@@ -22,6 +22,18 @@
 use super::Diagnostic;
 use super::LineTable;
 
+/// Where a program nests too deeply: the byte offset of the token that passes the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooDeep(pub u32);
+
+impl TooDeep {
+    /// The SyntaxError, located with `lines`.
+    pub fn diagnostic(self, lines: &LineTable) -> Diagnostic {
+        let (line, col) = lines.loc(self.0);
+        Diagnostic::new("the program is nested too deeply", line, col)
+    }
+}
+
 /// The deepest nesting estimate a program may reach: three times what the scope analysis
 /// accepts (so the estimate's overcounting rejects nothing it would take), and far below the
 /// depth that overflows the parser's stack (about 85,000 parentheses).
@@ -45,7 +57,7 @@ enum Open {
 }
 
 /// Checks the nesting of `source`; the error is at the token that nests too deeply.
-pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
+pub fn check(source: &str) -> Result<(), TooDeep> {
     let b = source.as_bytes();
     // Open brackets, each with the operator count of the level it interrupted.
     let mut stack: Vec<(Open, u32)> = Vec::new();
@@ -57,17 +69,19 @@ pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
     // The previous token was `if`, `while`, `for` or `with`.
     let mut control = false;
     let mut i = 0usize;
-    let too_deep = |at: usize| {
-        let (line, col) = lines.loc(at as u32);
-        Err(Diagnostic::new("the program is nested too deeply", line, col))
-    };
     while i < b.len() {
         let c = b[i];
         if !c.is_ascii_whitespace() && c != b'(' && c != b'/' {
             control = false;
         }
         match c {
-            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b' ' | b'\t' | b'\r' | b'\n' => {
+                i += 1;
+                while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n') {
+                    i += 1;
+                }
+                continue;
+            }
             b'/' if b.get(i + 1) == Some(&b'/') => {
                 i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
             }
@@ -147,7 +161,7 @@ pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
                 i += 1;
                 after_operand = false;
             }
-            _ if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'\\' || c >= 0x80 => {
+            _ if WORD[c as usize] || c == b'\\' => {
                 let start = i;
                 i = skip_word(b, i);
                 let word = &b[start..i];
@@ -186,7 +200,7 @@ pub fn check(source: &str, lines: &LineTable) -> Result<(), Diagnostic> {
             }
         }
         if stack.len() as u32 + (saved + chain) / UNIT > LIMIT {
-            return too_deep(i.saturating_sub(1).min(b.len().saturating_sub(1)));
+            return Err(TooDeep(i.saturating_sub(1).min(b.len().saturating_sub(1)) as u32));
         }
     }
     Ok(())
@@ -260,42 +274,59 @@ fn is_left_binary(token: &[u8]) -> bool {
 
 /// Keywords after which an expression or a statement follows, nested one level deeper.
 fn is_operator_keyword(word: &[u8]) -> bool {
-    matches!(
-        word,
-        b"typeof"
-            | b"void"
-            | b"delete"
-            | b"new"
-            | b"await"
-            | b"yield"
-            | b"return"
-            | b"throw"
-            | b"if"
-            | b"else"
-            | b"for"
-            | b"while"
-            | b"do"
-            | b"with"
-            | b"case"
-            | b"async"
-            | b"function"
-            | b"class"
-            | b"extends"
-    )
+    // Most words are not keywords: these tests settle them before the comparisons.
+    (2..=8).contains(&word.len())
+        && matches!(word[0], b'a' | b'c' | b'd' | b'e' | b'f' | b'i' | b'n' | b'r' | b't' | b'v' | b'w' | b'y')
+        && matches!(
+            word,
+            b"typeof"
+                | b"void"
+                | b"delete"
+                | b"new"
+                | b"await"
+                | b"yield"
+                | b"return"
+                | b"throw"
+                | b"if"
+                | b"else"
+                | b"for"
+                | b"while"
+                | b"do"
+                | b"with"
+                | b"case"
+                | b"async"
+                | b"function"
+                | b"class"
+                | b"extends"
+        )
 }
+
+/// The bytes of identifiers, keywords and numbers other than `\\` (escapes): ASCII letters
+/// and digits, `_`, `$` and every byte of a non-ASCII character.
+static WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+        c += 1;
+    }
+    t
+};
 
 /// Past an identifier, keyword or number (escapes and non-ASCII included).
 fn skip_word(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$' | b'\\') || b[i] >= 0x80) {
-        // `\u{...}` escapes in identifiers.
-        if b[i] == b'\\' && b.get(i + 1) == Some(&b'u') && b.get(i + 2) == Some(&b'{') {
-            while i < b.len() && b[i] != b'}' {
-                i += 1;
-            }
+    loop {
+        i += b[i..].iter().position(|&c| !WORD[c as usize]).unwrap_or(b.len() - i);
+        if b.get(i) != Some(&b'\\') {
+            return i;
         }
+        // An escape: `\u{...}` whole, else the backslash and the `u` of `\uXXXX`.
         i += 1;
+        if b.get(i) == Some(&b'u') && b.get(i + 1) == Some(&b'{') {
+            i = memchr::memchr(b'}', &b[i..]).map_or(b.len(), |k| i + k + 1);
+        }
     }
-    i
 }
 
 /// Past a string literal starting at `i` (its quote); an unterminated one ends at the line.
@@ -355,7 +386,7 @@ mod tests {
     use super::*;
 
     fn depth_error(src: &str) -> Option<(u32, u32)> {
-        check(src, &LineTable::new(src)).err().map(|d| (d.line, d.col))
+        check(src).err().map(|e| e.diagnostic(&LineTable::new(src))).map(|d| (d.line, d.col))
     }
 
     #[test]

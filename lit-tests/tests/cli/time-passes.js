@@ -6,6 +6,7 @@
 function add(a, b) { return a + b; }
 print(add(1, 2));
 // CHECK: phase {{ +}}seconds {{ +}}calls {{ +}}rss after
+// CHECK-NEXT: {{^  }}line table, nesting check {{ +}}{{[0-9.]+}} {{ +}}1
 // CHECK-NEXT: parse {{ +}}{{[0-9.]+}} {{ +}}1 {{.*}}
 // CHECK-NEXT: scope analysis {{ +}}{{[0-9.]+}} {{ +}}1
 // CHECK-NEXT: irgen {{ +}}{{[0-9.]+}} {{ +}}1
