@@ -279,9 +279,7 @@ impl<'l> Checker<'l> {
         if self.ctx.no_arguments && name == "arguments" {
             self.error(i.span, "'arguments' is not allowed in class field initializer or static initialization block");
         }
-        if RESERVED.contains(&name)
-            || (self.ctx.strict && STRICT_RESERVED.contains(&name))
-            || (self.ctx.in_async && name == "await")
+        if is_reserved(name) || (self.ctx.strict && is_strict_reserved(name)) || (self.ctx.in_async && name == "await")
         {
             self.error(i.span, format!("Keyword must not contain escaped characters ('{name}')"));
         }
@@ -342,7 +340,8 @@ impl<'l> Checker<'l> {
 
     /// A string literal: legacy octal and `\8`/`\9` escapes are errors in strict code.
     fn string(&mut self, st: &Str) {
-        if let Some(raw) = &st.raw {
+        // Escapes are what these rules are about (and most strings have none).
+        if let Some(raw) = st.raw.as_ref().filter(|raw| memchr::memchr(b'\\', raw.as_bytes()).is_some()) {
             if self.ctx.strict && legacy_escape(raw) {
                 self.error(st.span, "Octal escape sequences are not allowed in strict mode");
             }
@@ -792,48 +791,55 @@ fn check_identifier_escapes(raw: &str) -> Result<(), String> {
 
 /// Words that are never identifiers (they reach the AST as identifiers only when written
 /// with Unicode escapes).
-const RESERVED: &[&str] = &[
-    "break",
-    "case",
-    "catch",
-    "class",
-    "const",
-    "continue",
-    "debugger",
-    "default",
-    "delete",
-    "do",
-    "else",
-    "enum",
-    "export",
-    "extends",
-    "false",
-    "finally",
-    "for",
-    "function",
-    "if",
-    "import",
-    "in",
-    "instanceof",
-    "new",
-    "null",
-    "return",
-    "super",
-    "switch",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typeof",
-    "var",
-    "void",
-    "while",
-    "with",
-];
+fn is_reserved(name: &str) -> bool {
+    matches!(
+        name,
+        "break"
+            | "case"
+            | "catch"
+            | "class"
+            | "const"
+            | "continue"
+            | "debugger"
+            | "default"
+            | "delete"
+            | "do"
+            | "else"
+            | "enum"
+            | "export"
+            | "extends"
+            | "false"
+            | "finally"
+            | "for"
+            | "function"
+            | "if"
+            | "import"
+            | "in"
+            | "instanceof"
+            | "new"
+            | "null"
+            | "return"
+            | "super"
+            | "switch"
+            | "this"
+            | "throw"
+            | "true"
+            | "try"
+            | "typeof"
+            | "var"
+            | "void"
+            | "while"
+            | "with"
+    )
+}
 
 /// Words reserved in strict mode code.
-const STRICT_RESERVED: &[&str] =
-    &["implements", "interface", "let", "package", "private", "protected", "public", "static", "yield"];
+fn is_strict_reserved(name: &str) -> bool {
+    matches!(
+        name,
+        "implements" | "interface" | "let" | "package" | "private" | "protected" | "public" | "static" | "yield"
+    )
+}
 
 /// Whether the raw text of a string or template contains a legacy octal escape (`\1`,
 /// `\01`) or a non-octal decimal escape (`\8`, `\9`).

@@ -190,7 +190,63 @@ pub struct Scope {
     pub func: FuncIdx,
     /// Its declarations, in declaration order.
     pub decls: Vec<DeclId>,
-    names: HashMap<String, DeclId>,
+    names: Names,
+}
+
+/// A scope's declarations by name. A lookup hashes its name once ([`ScopeTree::name`]) and
+/// probes every scope out to the declaration with that hash: resolving a reference in a
+/// deeply nested function no longer hashes the name again at each level.
+type Names = HashMap<NameKey, DeclId, std::hash::BuildHasherDefault<KnownHash>>;
+
+/// A declared name with its hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct NameKey {
+    hash: u64,
+    name: Box<str>,
+}
+
+/// A name looked up, with its hash.
+#[derive(Clone, Copy)]
+struct NameQuery<'a> {
+    hash: u64,
+    name: &'a str,
+}
+
+impl std::hash::Hash for NameKey {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.hash);
+    }
+}
+
+impl std::hash::Hash for NameQuery<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.hash);
+    }
+}
+
+impl hashbrown::Equivalent<NameKey> for NameQuery<'_> {
+    fn equivalent(&self, key: &NameKey) -> bool {
+        self.hash == key.hash && self.name == &*key.name
+    }
+}
+
+/// The hasher of [`Names`]: its keys bring their hash along.
+#[derive(Default)]
+struct KnownHash(u64);
+
+impl std::hash::Hasher for KnownHash {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; anything else still hashes (FNV-1a).
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// What kind of function.
@@ -342,6 +398,10 @@ pub struct ScopeTree {
     pub eval_var_level: Option<ScopeIdx>,
     /// Direct eval code: the slot of each declaration of the caller's environments.
     pub eval_slots: HashMap<DeclId, u32>,
+    /// How names are hashed for [`Names`].
+    name_hasher: hashbrown::DefaultHashBuilder,
+    /// Whether any scope is a `with` statement's (else no name resolves through an object).
+    has_with: bool,
 }
 
 impl FuncInfo {
@@ -410,13 +470,16 @@ impl ScopeTree {
     }
     /// The declaration of `name` in `scope` itself.
     pub fn lookup_local(&self, scope: ScopeIdx, name: &str) -> Option<DeclId> {
-        self.scope(scope).names.get(name).copied()
+        self.scope(scope).names.get(&self.name(name)).copied()
     }
     /// The declaration `name` refers to from `scope`, `None` for a global.
     pub fn resolve(&self, scope: ScopeIdx, name: &str) -> Option<DeclId> {
+        self.resolve_from(scope, self.name(name))
+    }
+    fn resolve_from(&self, scope: ScopeIdx, name: NameQuery<'_>) -> Option<DeclId> {
         let mut cur = Some(scope);
         while let Some(s) = cur {
-            if let Some(&d) = self.scope(s).names.get(name) {
+            if let Some(&d) = self.scope(s).names.get(&name) {
                 return Some(d);
             }
             cur = self.scope(s).parent;
@@ -427,18 +490,21 @@ impl ScopeTree {
     /// resolves to (innermost first): an identifier resolved through them is looked up in
     /// each object first, at run time. Internal names (`%x`, `#x`) never are.
     pub fn with_objects(&self, scope: ScopeIdx, name: &str) -> Vec<DeclId> {
+        self.with_objects_of(scope, self.name(name))
+    }
+    fn with_objects_of(&self, scope: ScopeIdx, name: NameQuery<'_>) -> Vec<DeclId> {
         let mut out = Vec::new();
-        if name.starts_with(['%', '#']) {
+        if (!self.has_with && self.eval_vars.is_empty()) || name.name.starts_with(['%', '#']) {
             return out;
         }
         let mut cur = Some(scope);
         while let Some(s) = cur {
             let sc = self.scope(s);
-            if sc.names.contains_key(name) {
+            if sc.names.contains_key(&name) {
                 break;
             }
             if sc.kind == ScopeKind::With {
-                if let Some(&w) = sc.names.get("%with") {
+                if let Some(&w) = sc.names.get(&self.name("%with")) {
                     out.push(w);
                 }
             }
@@ -448,6 +514,11 @@ impl ScopeTree {
             cur = sc.parent;
         }
         out
+    }
+    /// `name` with its hash, to look up in scopes.
+    fn name<'a>(&self, name: &'a str) -> NameQuery<'a> {
+        use std::hash::BuildHasher;
+        NameQuery { hash: self.name_hasher.hash_one(name), name }
     }
     /// Whether any declaration of `scope` is captured (then the scope gets an environment).
     pub fn scope_has_captured(&self, scope: ScopeIdx) -> bool {
@@ -807,14 +878,15 @@ struct Analyzer<'l> {
 impl Analyzer<'_> {
     fn new_scope(&mut self, kind: ScopeKind, parent: Option<ScopeIdx>, key: ScopeKey) -> ScopeIdx {
         let idx = ScopeIdx(self.tree.scopes.len() as u32);
-        self.tree.scopes.push(Scope { kind, parent, func: self.cur_func, decls: Vec::new(), names: HashMap::new() });
+        self.tree.scopes.push(Scope { kind, parent, func: self.cur_func, decls: Vec::new(), names: Names::default() });
+        self.tree.has_with |= kind == ScopeKind::With;
         self.tree.scope_keys.insert(key, idx);
         idx
     }
 
     /// Declares `name` in `scope`, or returns the existing declaration of that name.
     fn declare(&mut self, scope: ScopeIdx, name: &str, kind: DeclKind) -> DeclId {
-        if let Some(&d) = self.tree.scopes[scope.0 as usize].names.get(name) {
+        if let Some(d) = self.tree.lookup_local(scope, name) {
             return d;
         }
         self.declare_new(scope, name, kind)
@@ -831,9 +903,10 @@ impl Analyzer<'_> {
             written: false,
             escapes: false,
         });
+        let hash = self.tree.name(name).hash;
         let s = &mut self.tree.scopes[scope.0 as usize];
         s.decls.push(d);
-        s.names.insert(name.to_string(), d);
+        s.names.insert(NameKey { hash, name: name.into() }, d);
         d
     }
 
@@ -884,8 +957,7 @@ impl Analyzer<'_> {
 
     /// A use of `name` that lets an `arguments` object escape.
     fn reference_escape(&mut self, name: &str) {
-        self.reference(name);
-        if let Some(d) = self.tree.resolve(self.cur_scope, name) {
+        if let Some(d) = self.reference_to(name) {
             if self.tree.decl(d).kind == DeclKind::Arguments {
                 self.tree.decls[d.0 as usize].escapes = true;
             }
@@ -895,12 +967,20 @@ impl Analyzer<'_> {
     /// A reference to `name` from the current scope (and to the objects of the `with`
     /// statements it is resolved through).
     fn reference(&mut self, name: &str) {
-        for w in self.tree.with_objects(self.cur_scope, name) {
+        self.reference_to(name);
+    }
+
+    /// [`Analyzer::reference`], returning the declaration `name` resolves to.
+    fn reference_to(&mut self, name: &str) -> Option<DeclId> {
+        let query = self.tree.name(name);
+        for w in self.tree.with_objects_of(self.cur_scope, query) {
             self.use_decl(w);
         }
-        if let Some(d) = self.tree.resolve(self.cur_scope, name) {
+        let d = self.tree.resolve_from(self.cur_scope, query);
+        if let Some(d) = d {
             self.use_decl(d);
         }
+        d
     }
 
     /// The current function and those around it cannot be compiled on their own later
@@ -1053,13 +1133,14 @@ impl Analyzer<'_> {
         }
     }
 
-    /// Goes one level deeper into the syntax at `span`; false (with a diagnostic at the
+    /// Goes one level deeper, into `node`; false (with a diagnostic at the
     /// first place past the limit) when that is too deep.
-    fn enter(&mut self, span: Span) -> bool {
+    fn enter<T: Spanned + ?Sized>(&mut self, node: &T) -> bool {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             if self.depth == MAX_DEPTH + 1 && self.errors.is_empty() {
-                self.errors.push((span, "the program is nested too deeply".to_string()));
+                // Only now: finding the span of an expression is a walk of its own.
+                self.errors.push((node.span(), "the program is nested too deeply".to_string()));
             }
             return false;
         }
@@ -1121,7 +1202,7 @@ impl Analyzer<'_> {
     }
 
     fn walk_stmt(&mut self, stmt: &Stmt) {
-        if !self.enter(stmt.span()) {
+        if !self.enter(stmt) {
             self.depth -= 1;
             return;
         }
@@ -1788,7 +1869,7 @@ impl Analyzer<'_> {
     /// A binding or assignment pattern: identifiers are references (writes), defaults and
     /// computed keys are expressions.
     fn walk_pat(&mut self, pat: &Pat) {
-        if !self.enter(pat.span()) {
+        if !self.enter(pat) {
             self.depth -= 1;
             return;
         }
@@ -1836,7 +1917,7 @@ impl Analyzer<'_> {
     }
 
     fn walk_expr(&mut self, expr: &Expr) {
-        if !self.enter(expr.span()) {
+        if !self.enter(expr) {
             self.depth -= 1;
             return;
         }
