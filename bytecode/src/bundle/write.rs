@@ -1,6 +1,6 @@
 //! `BundleBuilder`: lays out a bundle from the compiler's functions and strings.
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
 use super::format::*;
 use super::module::{self, ModuleDesc};
@@ -45,6 +45,16 @@ impl BundleBuilder {
         self.source_text.push_str(text);
         // Past 4 GiB, `try_finish` fails; the offset returned then does not matter.
         u32::try_from(base).unwrap_or(u32::MAX)
+    }
+
+    /// [`BundleBuilder::add_source_text`] with a text it may keep (not copied when it is the
+    /// first).
+    pub fn add_source_string(&mut self, text: String) -> u32 {
+        if self.source_text.is_empty() {
+            self.source_text = text;
+            return 0;
+        }
+        self.add_source_text(&text)
     }
 
     /// Records the hash of the source text (see [`hash_source`]).

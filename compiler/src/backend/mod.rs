@@ -204,6 +204,8 @@ fn add_functions(
     }
     let source_base = match opts.source {
         SourceMode::Stripped => 0,
+        // The HIR goes away with the bundle made: its text moves into the bundle.
+        _ if free_hir => builder.add_source_string(std::mem::take(&mut module.source_text)),
         _ => builder.add_source_text(&module.source_text),
     };
     let mut ids = BundleIds { builder, atoms: &module.atoms, ids: HashMap::new(), funcs: func_ids, source_base };

@@ -195,9 +195,10 @@ impl LineTable {
         ir::TextRange { start: lo as u32, end: hi as u32 }
     }
 
-    /// The whole source text.
-    pub fn text(&self) -> &str {
-        &self.text
+    /// The whole source text, taken out (for the module compiled from it): the table has
+    /// no text left after this.
+    pub fn take_text(&mut self) -> String {
+        std::mem::take(&mut self.text)
     }
 
     /// A diagnostic at the start of `span`.

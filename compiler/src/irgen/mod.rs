@@ -181,7 +181,7 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
         return lower_direct_eval_inline(source, file_name, scope, opts);
     }
 
-    let parsed = timing::phase("parse", || parse_script(source, opts.strict))?;
+    let mut parsed = timing::phase("parse", || parse_script(source, opts.strict))?;
     if opts.eval_code && crate::frontend::scope::has_use_strict(&parsed.script.body) {
         // Strict global eval code: its `var`s and functions are its own, in a var
         // environment of its own, as in a strict direct eval at the top level of a script.
@@ -210,8 +210,9 @@ fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
         diags.dedup();
         return Err(diags);
     }
-    let module = std::mem::replace(&mut g.module, Module::new(file_name));
+    let mut module = std::mem::replace(&mut g.module, Module::new(file_name));
     drop(g);
+    module.source_text = parsed.lines.take_text();
     drop_later((tree, parsed));
     Ok(module)
 }
@@ -288,14 +289,15 @@ fn lower_eval_parsed(
         diags.dedup();
         return Err(diags);
     }
-    let module = std::mem::replace(&mut g.module, Module::new(file_name));
+    let mut module = std::mem::replace(&mut g.module, Module::new(file_name));
     drop(g);
+    module.source_text = parsed.lines.take_text();
     drop_later((tree, parsed));
     Ok(module)
 }
 
 fn lower_module_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
-    let parsed = timing::phase("parse", || crate::frontend::parse_module(source))?;
+    let mut parsed = timing::phase("parse", || crate::frontend::parse_module(source))?;
     let lines = &parsed.lines;
     let to_diags = |mut errs: Vec<(Span, String)>| -> Vec<Diagnostic> {
         errs.sort_by_key(|(span, _)| span.lo);
@@ -318,8 +320,9 @@ fn lower_module_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Re
         diags.dedup();
         return Err(diags);
     }
-    let module = std::mem::replace(&mut g.module, Module::new(file_name));
+    let mut module = std::mem::replace(&mut g.module, Module::new(file_name));
     drop(g);
+    module.source_text = parsed.lines.take_text();
     drop_later((tree, script));
     Ok(module)
 }
@@ -440,10 +443,9 @@ struct Gen<'a> {
 
 impl<'a> Gen<'a> {
     fn new(tree: &'a ScopeTree, lines: &'a LineTable, file_name: &str) -> Gen<'a> {
-        let mut module = Module::new(file_name);
-        module.source_text = lines.text().to_string();
+        // The module's source text is the line table's, moved over when IRGen is done.
         Gen {
-            module,
+            module: Module::new(file_name),
             tree,
             lines,
             diags: Vec::new(),
