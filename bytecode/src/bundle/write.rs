@@ -195,37 +195,47 @@ impl BundleBuilder {
                 functions.extend_from_slice(&word.to_le_bytes());
             }
         }
-        let source_text = match self.source_mode {
-            SourceMode::Stripped => Vec::new(),
-            _ if self.source_text.is_empty() => Vec::new(),
-            mode => encode_source_text(&self.source_text, mode == SourceMode::Compressed)?,
+        // The section: an encoding header, then the text as it is (not copied until it goes
+        // into the bundle) or compressed.
+        let (source_head, source_body): (Vec<u8>, &[u8]) = match self.source_mode {
+            SourceMode::Stripped => (Vec::new(), &[]),
+            _ if self.source_text.is_empty() => (Vec::new(), &[]),
+            SourceMode::Plain => {
+                (source_header(SOURCE_PLAIN, &self.source_text)?.to_vec(), self.source_text.as_bytes())
+            }
+            SourceMode::Compressed => (compress_source_text(&self.source_text)?, &[]),
         };
 
         let modules: Vec<u8> = match self.modules.is_empty() {
             true => Vec::new(),
             false => module::encode(&self.modules).iter().flat_map(|w| w.to_le_bytes()).collect(),
         };
-        let contents: [(Section, &[u8]); 10] = [
-            (Section::Functions, &functions),
-            (Section::FunctionInfo, &info),
-            (Section::StringTable, &string_table),
-            (Section::OneByteChars, &one_byte),
-            (Section::TwoByteChars, &two_byte),
-            (Section::Code, &code),
-            (Section::Locations, &locations),
-            (Section::SourceName, self.source_name.as_bytes()),
-            (Section::Modules, &modules),
-            (Section::SourceText, &source_text),
+        // Each section in one or two parts.
+        let contents: [(Section, &[u8], &[u8]); 10] = [
+            (Section::Functions, &functions, &[]),
+            (Section::FunctionInfo, &info, &[]),
+            (Section::StringTable, &string_table, &[]),
+            (Section::OneByteChars, &one_byte, &[]),
+            (Section::TwoByteChars, &two_byte, &[]),
+            (Section::Code, &code, &[]),
+            (Section::Locations, &locations, &[]),
+            (Section::SourceName, self.source_name.as_bytes(), &[]),
+            (Section::Modules, &modules, &[]),
+            (Section::SourceText, &source_head, source_body),
         ];
         debug_assert!(contents.iter().map(|c| c.0).eq(SECTIONS));
 
-        let mut out = vec![0u8; HEADER_SIZE];
+        // Made at its final size: a large program's bundle is not copied as it grows.
+        let size = contents.iter().fold(HEADER_SIZE, |at, (_, a, b)| align_up(align_up(at) + a.len() + b.len()));
+        let mut out = Vec::with_capacity(size);
+        out.resize(HEADER_SIZE, 0);
         let mut table = [(0u32, 0u32); SECTION_COUNT];
-        for (section, bytes) in contents {
+        for (section, head, body) in contents {
             out.resize(align_up(out.len()), 0);
-            if !bytes.is_empty() {
-                table[section as usize] = (w32(out.len())?, w32(bytes.len())?);
-                out.extend_from_slice(bytes);
+            if !head.is_empty() || !body.is_empty() {
+                table[section as usize] = (w32(out.len())?, w32(head.len() + body.len())?);
+                out.extend_from_slice(head);
+                out.extend_from_slice(body);
             }
         }
         out.resize(align_up(out.len()), 0);
@@ -251,18 +261,19 @@ impl BundleBuilder {
     }
 }
 
-/// The source text section: the text as it is, or compressed block by block (see
-/// `format.rs`).
-fn encode_source_text(text: &str, compress: bool) -> Result<Vec<u8>, BundleError> {
+/// The first 8 bytes of the source text section: the encoding and the text's length.
+fn source_header(encoding: u32, text: &str) -> Result<[u8; 8], BundleError> {
     let len = u32::try_from(text.len()).map_err(|_| BundleError::new("source text larger than 4 GiB"))?;
-    let encoding = if compress { SOURCE_DEFLATE } else { SOURCE_PLAIN };
-    let mut out = Vec::with_capacity(if compress { text.len() / 4 } else { text.len() + 8 });
-    out.extend_from_slice(&encoding.to_le_bytes());
-    out.extend_from_slice(&len.to_le_bytes());
-    if !compress {
-        out.extend_from_slice(text.as_bytes());
-        return Ok(out);
-    }
+    let mut head = [0u8; 8];
+    head[..4].copy_from_slice(&encoding.to_le_bytes());
+    head[4..].copy_from_slice(&len.to_le_bytes());
+    Ok(head)
+}
+
+/// The source text section of a compressed text, block by block (see `format.rs`).
+fn compress_source_text(text: &str) -> Result<Vec<u8>, BundleError> {
+    let mut out = Vec::with_capacity(text.len() / 4);
+    out.extend_from_slice(&source_header(SOURCE_DEFLATE, text)?);
     // Level 6: zlib's default, nearly the ratio of the highest levels at a third of the time.
     let blocks: Vec<Vec<u8>> = text
         .as_bytes()
