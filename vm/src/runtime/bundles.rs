@@ -116,10 +116,7 @@ impl Runtime {
         let mut strings = Vec::with_capacity(bundle.string_count() as usize);
         for id in 0..bundle.string_count() {
             let atom = match bundle.string(id) {
-                BundleStr::OneByte(b) => {
-                    let units: Vec<u16> = b.iter().map(|&c| c as u16).collect();
-                    self.atoms.intern_units(&mut self.heap, &units)
-                }
+                BundleStr::OneByte(b) => self.atoms.intern_latin1(&mut self.heap, b),
                 BundleStr::TwoByte(_) => {
                     let units = bundle.string_units(id);
                     self.atoms.intern_units(&mut self.heap, &units)

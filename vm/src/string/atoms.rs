@@ -80,6 +80,19 @@ impl AtomTable {
         s
     }
 
+    /// The atom for Latin-1 `bytes`.
+    pub(crate) fn intern_latin1(&mut self, heap: &mut Heap, bytes: &[u8]) -> Gc<JsString> {
+        if let Some(a) = self.find_latin1(heap, bytes) {
+            return a;
+        }
+        let s = heap.alloc_latin1(bytes);
+        let hash = heap.str_hash(s);
+        mark_atom(heap, s);
+        let h = &*heap;
+        self.table.insert_unique(hash as u64, s, |&a| h.get(a).hash as u64);
+        s
+    }
+
     /// The atom with the contents of Latin-1 `bytes`, if there is one (nothing is made).
     pub(crate) fn find_latin1(&self, heap: &Heap, bytes: &[u8]) -> Option<Gc<JsString>> {
         let view = StrView::Latin1(bytes);
@@ -136,8 +149,11 @@ mod tests {
         assert_eq!(atoms.intern(&mut heap, t), t);
         let u: Vec<u16> = "fresh".encode_utf16().collect();
         assert_eq!(atoms.intern_units(&mut heap, &u), t);
+        assert_eq!(atoms.intern_latin1(&mut heap, b"fresh"), t);
+        let c = atoms.intern_latin1(&mut heap, b"caf\xe9");
+        assert_eq!(atoms.intern_str(&mut heap, "café"), c);
         let w = atoms.intern_str(&mut heap, "€uro");
         assert_eq!(atoms.intern_str(&mut heap, "€uro"), w);
-        assert_eq!(atoms.len(), 3);
+        assert_eq!(atoms.len(), 4);
     }
 }
