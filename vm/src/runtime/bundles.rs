@@ -114,6 +114,7 @@ impl Runtime {
     pub(crate) fn load_bundle(&mut self, bundle: Bundle, realm: u32) -> u32 {
         let index = self.code.bundles.len() as u32;
         let mut strings = Vec::with_capacity(bundle.string_count() as usize);
+        self.atoms.reserve(&self.heap, bundle.string_count() as usize);
         for id in 0..bundle.string_count() {
             let atom = match bundle.string(id) {
                 BundleStr::OneByte(b) => self.atoms.intern_latin1(&mut self.heap, b),

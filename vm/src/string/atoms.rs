@@ -28,6 +28,11 @@ impl AtomTable {
         self.table.len()
     }
 
+    /// Makes room for `additional` more atoms (a bundle's strings, before they are loaded).
+    pub(crate) fn reserve(&mut self, heap: &Heap, additional: usize) {
+        self.table.reserve(additional, |&a| spread(heap.get(a).hash));
+    }
+
     /// The atom with the contents of flat string `s` (`s` itself becomes the atom if there
     /// is none yet).
     pub(crate) fn intern(&mut self, heap: &mut Heap, s: Gc<JsString>) -> Gc<JsString> {
@@ -37,14 +42,14 @@ impl AtomTable {
         let hash = heap.str_hash(s);
         let found = {
             let view = heap.str_view(s);
-            self.table.find(hash as u64, |&a| heap.str_view(a).eq_view(&view)).copied()
+            self.table.find(spread(hash), |&a| heap.str_view(a).eq_view(&view)).copied()
         };
         if let Some(a) = found {
             return a;
         }
         mark_atom(heap, s);
         let h = &*heap;
-        self.table.insert_unique(hash as u64, s, |&a| h.get(a).hash as u64);
+        self.table.insert_unique(spread(hash), s, |&a| spread(h.get(a).hash));
         s
     }
 
@@ -64,7 +69,7 @@ impl AtomTable {
                 Some(b) => StrView::Latin1(b),
                 None => StrView::Utf16(units),
             };
-            self.table.find(view_hash as u64, |&a| heap.str_view(a).eq_view(&view)).copied()
+            self.table.find(spread(view_hash), |&a| heap.str_view(a).eq_view(&view)).copied()
         };
         if let Some(a) = found {
             return a;
@@ -76,7 +81,7 @@ impl AtomTable {
         heap.str_hash(s);
         mark_atom(heap, s);
         let h = &*heap;
-        self.table.insert_unique(view_hash as u64, s, |&a| h.get(a).hash as u64);
+        self.table.insert_unique(spread(view_hash), s, |&a| spread(h.get(a).hash));
         s
     }
 
@@ -89,20 +94,27 @@ impl AtomTable {
         let hash = heap.str_hash(s);
         mark_atom(heap, s);
         let h = &*heap;
-        self.table.insert_unique(hash as u64, s, |&a| h.get(a).hash as u64);
+        self.table.insert_unique(spread(hash), s, |&a| spread(h.get(a).hash));
         s
     }
 
     /// The atom with the contents of Latin-1 `bytes`, if there is one (nothing is made).
     pub(crate) fn find_latin1(&self, heap: &Heap, bytes: &[u8]) -> Option<Gc<JsString>> {
         let view = StrView::Latin1(bytes);
-        self.table.find(view.hash() as u64, |&a| heap.str_view(a).eq_view(&view)).copied()
+        self.table.find(spread(view.hash()), |&a| heap.str_view(a).eq_view(&view)).copied()
     }
 
     /// Drops the atoms the current collection did not mark.
     pub(crate) fn sweep(&mut self, heap: &Heap) {
         self.table.retain(|a| heap.is_marked(*a));
     }
+}
+
+/// A string's 32-bit hash spread over the 64 bits the table uses: hashbrown tags each slot
+/// with the hash's top 7 bits, which are all zero in a 32-bit hash, so without this every
+/// probe compared the strings of every full slot in its group.
+fn spread(hash: u32) -> u64 {
+    u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 fn mark_atom(heap: &mut Heap, s: Gc<JsString>) {
