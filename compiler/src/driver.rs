@@ -47,6 +47,9 @@ pub struct CompileOptions {
     /// The source is one function left uncompiled, with this name, compiled now against
     /// `eval_scope` (its bundle's function 1 is the function).
     pub function_name: Option<String>,
+    /// Parse and lower on the calling thread (`irgen::lower_script_here`): it has a stack
+    /// of `irgen::LOWERING_STACK` and runs no JavaScript yet. Never for the compile hook.
+    pub lower_here: bool,
 }
 
 impl Default for CompileOptions {
@@ -61,6 +64,7 @@ impl Default for CompileOptions {
             source: SourceMode::Plain,
             lazy: false,
             function_name: None,
+            lower_here: false,
         }
     }
 }
@@ -119,19 +123,16 @@ fn verify(module: &Module, when: &str) -> Result<(), CompileError> {
 
 /// Source → HIR (IRGen), verified when `opts.verify`.
 pub fn lower(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Module, CompileError> {
-    let module = irgen::lower_script(
-        source,
-        file_name,
-        &IrGenOptions {
-            strict: opts.strict,
-            eval_code: opts.eval_code,
-            module: opts.module,
-            eval_scope: opts.eval_scope.clone(),
-            lazy: opts.lazy && opts.source == SourceMode::Plain,
-            function_name: opts.function_name.clone(),
-        },
-    )
-    .map_err(CompileError::Syntax)?;
+    let irgen_opts = IrGenOptions {
+        strict: opts.strict,
+        eval_code: opts.eval_code,
+        module: opts.module,
+        eval_scope: opts.eval_scope.clone(),
+        lazy: opts.lazy && opts.source == SourceMode::Plain,
+        function_name: opts.function_name.clone(),
+    };
+    let lower = if opts.lower_here { irgen::lower_script_here } else { irgen::lower_script };
+    let module = lower(source, file_name, &irgen_opts).map_err(CompileError::Syntax)?;
     if opts.verify {
         ir::timing::phase("verify", || verify(&module, "after IRGen"))?;
     }
@@ -309,7 +310,8 @@ fn stats_line(s: &FunctionStats) -> String {
 /// The VM's compile hook: compiles with `opts` (a hook never compiles strict by default:
 /// evalScript and global eval code choose strictness with their own directives).
 pub fn compile_hook(opts: CompileOptions) -> vm::CompileHook {
-    let opts = CompileOptions { strict: false, ..opts };
+    // Called from running code, on a stack already in use.
+    let opts = CompileOptions { strict: false, lower_here: false, ..opts };
     Box::new(move |source: &str, file_name: &str, kind: vm::SourceKind| {
         let module = kind == vm::SourceKind::Module;
         let (eval_scope, function_name) = match &kind {

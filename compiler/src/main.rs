@@ -229,7 +229,9 @@ struct Failure(String, u8);
 
 impl GlobalOpts {
     fn compile_options(&self) -> CompileOptions {
-        let mut o = CompileOptions { strict: self.strict, module: self.module, ..CompileOptions::default() };
+        // Compiling starts on the main thread, before anything runs on it.
+        let mut o =
+            CompileOptions { strict: self.strict, module: self.module, lower_here: true, ..CompileOptions::default() };
         if self.verify {
             o.verify = true;
         }
@@ -537,9 +539,13 @@ fn main() -> ExitCode {
     if cli.opts.time_passes {
         ir::timing::enable();
     }
-    // Deeply nested programs recurse in the parser and IRGen: give them room. The VM measures
-    // this thread's stack itself.
-    let worker = std::thread::Builder::new().name("iris".into()).stack_size(256 << 20).spawn(move || real_main(cli));
+    // Deeply nested programs recurse in the parser and IRGen, which run on this thread
+    // before the program (`CompileOptions::lower_here`): give them the lowering thread's
+    // room. The VM measures this thread's stack itself.
+    let worker = std::thread::Builder::new()
+        .name("iris".into())
+        .stack_size(compiler::irgen::LOWERING_STACK)
+        .spawn(move || real_main(cli));
     let result = match worker {
         Ok(handle) => match handle.join() {
             Ok(r) => r,

@@ -86,7 +86,7 @@ pub struct IrGenOptions {
 
 /// The stack given to the thread that parses and lowers a script: the AST of a deeply
 /// nested program is walked (and dropped) recursively.
-const LOWERING_STACK: usize = 256 << 20;
+pub const LOWERING_STACK: usize = 256 << 20;
 
 /// Parses `source` and lowers it to HIR; `file_name` names the module for stack traces.
 ///
@@ -134,6 +134,26 @@ pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Resul
     result.recv().unwrap_or_else(|_| Err(internal_error()))
 }
 
+/// [`lower_script`] on the calling thread, which must have a stack of [`LOWERING_STACK`]
+/// with nothing deep on it yet (the `iris` command's main thread before the program starts).
+/// The syntax and scope trees are dropped on a thread of their own meanwhile: the memory
+/// they free goes back to this thread's heap pages, where the bytecode and the program's
+/// objects are made next (the lowering thread's would stay with it), and the text is not
+/// copied for another thread.
+pub fn lower_script_here(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
+    let r = lower_script_inline(source, file_name, opts);
+    let leftovers = LEFTOVERS.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    if !leftovers.is_empty() {
+        // Dropping a deeply nested tree recurses as deep as lowering it. Without a thread,
+        // the closure (and the trees) is dropped here.
+        let _ = std::thread::Builder::new()
+            .name("iris-drop".into())
+            .stack_size(LOWERING_STACK)
+            .spawn(move || drop(leftovers));
+    }
+    r
+}
+
 /// The error of a script whose lowering panicked.
 fn internal_error() -> Vec<Diagnostic> {
     vec![Diagnostic::new("internal compiler error while lowering the script", 1, 1)]
@@ -150,12 +170,12 @@ struct Job {
 thread_local! {
     /// What a lowering leaves to drop (the syntax tree and scope tree of a large program
     /// take a while to free): dropped after its result is sent.
-    static LEFTOVERS: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> = const { std::cell::RefCell::new(Vec::new()) };
+    static LEFTOVERS: std::cell::RefCell<Vec<Box<dyn std::any::Any + Send>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Keeps `garbage` to drop once the lowering's result is on its way (`drop_leftovers`);
 /// with `--time-passes`, drops it now, as a phase of its own between IRGen and what follows.
-fn drop_later<T: 'static>(garbage: T) {
+fn drop_later<T: Send + 'static>(garbage: T) {
     if timing::enabled() {
         timing::phase("free the syntax tree", || drop(garbage));
     } else {

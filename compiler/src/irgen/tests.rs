@@ -612,3 +612,28 @@ fn completion_value_is_returned_by_the_script() {
     let ret = top.inst_order().find(|&i| top.insts[i].opcode == Opcode::Return).expect("return");
     assert!(top.as_literal(top.insts[ret].args[0]).is_none());
 }
+
+#[test]
+fn lowering_here_makes_what_the_lowering_thread_makes() {
+    let src = "function f(a) { return [a, `${a}!`, { a }]; }\nlet g = (x) => f(x) + 1;\nprint(g(2));";
+    let opts = IrGenOptions::default();
+    // The test thread's stack is small: a thread with the lowering thread's stack.
+    let here = std::thread::Builder::new()
+        .stack_size(LOWERING_STACK)
+        .spawn(move || {
+            let m = lower_script_here(src, "test.js", &opts).map(|m| ir::dump::dump_module(&m));
+            (m, LEFTOVERS.with(|l| l.borrow().len()))
+        })
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+    let there = lower_script(src, "test.js", &IrGenOptions::default()).map(|m| ir::dump::dump_module(&m));
+    assert_eq!(here.0, there);
+    assert!(here.0.as_ref().is_ok_and(|m| m.contains("print")));
+    // The trees went to a thread of their own.
+    assert_eq!(here.1, 0);
+    assert_eq!(
+        lower_script_here("let x = ;", "test.js", &IrGenOptions::default()).err(),
+        lower_script("let x = ;", "test.js", &IrGenOptions::default()).err()
+    );
+}
