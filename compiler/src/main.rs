@@ -62,7 +62,7 @@ line and a caret), an uncaught exception (printed with its JavaScript stack), an
 bundle or an unreadable file; 2 on a usage error.";
 
 /// Options every subcommand takes.
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 struct GlobalOpts {
     /// Optimization level: -O0 runs no optimizer passes; -O (the default, also -O1) runs the
     /// full pipeline (mem2reg, simplify_cfg, constant folding, type inference, ...).
@@ -519,6 +519,20 @@ fn normalize_args(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ff
     args.map(|a| if a == "-O" { "-O1".into() } else { a }).collect()
 }
 
+/// The subcommands' names (`help` is clap's); a test checks them against the parser.
+const SUBCOMMANDS: [&str; 5] = ["run", "compile", "dump", "mir", "help"];
+
+/// `iris FILE` and nothing else, read without building the parser (a sixth of a small
+/// bundle's start-up): what clap makes of it, a file to run with the default options.
+fn plain_run(args: &[std::ffi::OsString]) -> Option<Cli> {
+    let [_, file] = args else { return None };
+    let name = file.to_str()?;
+    if name.is_empty() || name.starts_with('-') || SUBCOMMANDS.contains(&name) {
+        return None;
+    }
+    Some(Cli { command: None, file: Some(PathBuf::from(name)), opts: GlobalOpts::default() })
+}
+
 /// Lets the process end without mimalloc's exit handler, which returns every page to the
 /// operating system one `madvise` at a time (12 ms after loading typescript.js, 3% of a
 /// hello-world bundle's start-up) just before the process's memory goes away whole.
@@ -535,7 +549,8 @@ fn skip_allocator_teardown() {
 
 fn main() -> ExitCode {
     skip_allocator_teardown();
-    let cli = Cli::parse_from(normalize_args(std::env::args_os()));
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = plain_run(&args).unwrap_or_else(|| Cli::parse_from(normalize_args(args.into_iter())));
     if cli.opts.time_passes {
         ir::timing::enable();
     }
@@ -545,24 +560,30 @@ fn main() -> ExitCode {
     let worker = std::thread::Builder::new()
         .name("iris".into())
         .stack_size(compiler::irgen::LOWERING_STACK)
-        .spawn(move || real_main(cli));
-    let result = match worker {
+        .spawn(move || -> std::convert::Infallible { exit_with(real_main(cli)) });
+    match worker {
         Ok(handle) => match handle.join() {
-            Ok(r) => r,
-            Err(_) => return ExitCode::from(101),
+            Ok(never) => match never {},
+            Err(_) => ExitCode::from(101),
         },
-        Err(e) => Err(Failure(format!("iris: cannot start the main thread: {e}"), 1)),
-    };
+        Err(e) => exit_with(Err(Failure(format!("iris: cannot start the main thread: {e}"), 1))),
+    }
+}
+
+/// Reports `result` and ends the process, from the thread that ran the program: nothing is
+/// torn down (the runtime's heap, this thread's stack) just before the process goes away
+/// whole. `process::exit` flushes stdout.
+fn exit_with(result: Result<(), Failure>) -> ! {
     if ir::timing::enabled() {
         let _ = std::io::stdout().flush();
         eprint!("{}", ir::timing::take_report());
     }
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => std::process::exit(0),
         Err(Failure(msg, code)) => {
             let _ = std::io::stdout().flush();
             eprintln!("{msg}");
-            ExitCode::from(code)
+            std::process::exit(code.into())
         }
     }
 }
@@ -575,6 +596,27 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn a_plain_run_is_what_clap_makes_of_it() {
+        let args = |list: &[&str]| list.iter().map(std::ffi::OsString::from).collect::<Vec<_>>();
+        for file in ["hello.js", "dir/app.irb", "x"] {
+            let fast = plain_run(&args(&["iris", file])).map(|c| format!("{c:?}"));
+            let clap = format!("{:?}", Cli::parse_from(args(&["iris", file])));
+            assert_eq!(fast.as_deref(), Some(clap.as_str()), "{file}");
+        }
+        // Options, subcommands and anything else go to clap.
+        for list in [&["iris"][..], &["iris", "--no-jit"], &["iris", "run"], &["iris", "help"], &["iris", "a.js", "b"]]
+        {
+            assert!(plain_run(&args(list)).is_none(), "{list:?}");
+        }
+        let mut names: Vec<String> = Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+        names.push("help".into());
+        names.sort();
+        let mut known = SUBCOMMANDS.map(String::from).to_vec();
+        known.sort();
+        assert_eq!(names, known);
     }
 
     fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
