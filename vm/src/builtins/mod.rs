@@ -314,7 +314,11 @@ impl Runtime {
         let key = self.row_key(row.name);
         match row.kind {
             RowKind::Method | RowKind::Frozen => {
-                let n = self.row_function_name(row.name, "");
+                // A method named by a string is named by its key's atom (nothing to make).
+                let n = match (row.name, key) {
+                    (Name::S(_), Key::Name(k)) => k.value(),
+                    _ => self.row_function_name(row.name, ""),
+                };
                 let f = self.new_native_function(n, row.func, row.length as u32, false);
                 let attrs = if row.kind == RowKind::Frozen { 0 } else { WRITABLE | CONFIGURABLE };
                 self.define_data_raw(target, key, Value::object(f), attrs);

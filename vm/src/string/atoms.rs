@@ -55,6 +55,9 @@ impl AtomTable {
 
     /// The atom for a Rust string.
     pub(crate) fn intern_str(&mut self, heap: &mut Heap, s: &str) -> Gc<JsString> {
+        if s.is_ascii() {
+            return self.intern_latin1(heap, s.as_bytes());
+        }
         let units: Vec<u16> = s.encode_utf16().collect();
         self.intern_units(heap, &units)
     }
