@@ -278,15 +278,33 @@ fn compile_error(e: CompileError, name: &str, source: &str) -> Failure {
     Failure(e.render(name, source), 1)
 }
 
-/// The bundle bytes for FILE: verified if it is a bundle, compiled otherwise.
-fn bundle_for(path: &Path, opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
-    let bytes = read(path)?;
-    let name = display_name(path);
-    if Bundle::is_bundle(&bytes) {
-        // Verify here for a clear message; the VM verifies again before running.
-        Bundle::from_bytes(bytes.clone()).map_err(|e| Failure(format!("iris: {name}: {e}"), 1))?;
-        return Ok(bytes);
+/// What `iris FILE` runs.
+enum Program {
+    /// A module graph, which the module loader reads and compiles.
+    Module,
+    /// A bundle read from the file, verified.
+    Bundle(Box<Bundle>),
+    /// The bytes of a bundle just compiled from the file.
+    Compiled(Vec<u8>),
+}
+
+/// The program in the file at `path`, read once: a bundle is verified here (for a clear
+/// message) and not again by the VM.
+fn program_for(path: &Path, opts: &CompileOptions) -> Result<Program, Failure> {
+    if opts.module {
+        return Ok(Program::Module);
     }
+    let bytes = read(path)?;
+    if !Bundle::is_bundle(&bytes) {
+        return compile_file(path, bytes, opts).map(Program::Compiled);
+    }
+    let bundle = Bundle::from_bytes(bytes).map_err(|e| Failure(format!("iris: {}: {e}", display_name(path)), 1))?;
+    Ok(if bundle.modules().is_empty() { Program::Bundle(Box::new(bundle)) } else { Program::Module })
+}
+
+/// The bundle compiled from the source (or HIR text) `bytes` of the file at `path`.
+fn compile_file(path: &Path, bytes: Vec<u8>, opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
+    let name = display_name(path);
     let source = source_text(path, bytes)?;
     if is_ir(path) {
         let mut module = driver::parse_ir(&source).map_err(|e| compile_error(e, &name, &source))?;
@@ -322,8 +340,7 @@ fn run_then<T>(
     let mut opts = options_for(path, g);
     opts.lazy = !g.eager;
     // A module runs through the module loader, which compiles it and what it imports.
-    let module = opts.module || Bundle::is_bundle(&read(path)?) && is_module_bundle(path)?;
-    let bundle = if module { Vec::new() } else { bundle_for(path, &opts)? };
+    let program = program_for(path, &opts)?;
     let mut rt = Runtime::new(RuntimeOptions {
         gc_stress: g.gc_stress,
         gc_verify: g.gc_verify,
@@ -339,11 +356,14 @@ fn run_then<T>(
     rt.set_compiler(driver::compile_hook(opts));
     rt.set_output(Box::new(std::io::BufWriter::new(std::io::stdout())));
     rt.set_module_loader(Box::new(compiler::loader::FileLoader));
-    let result = if module {
-        let abs = path.canonicalize().map_err(|e| Failure(format!("iris: cannot read {}: {e}", path.display()), 1))?;
-        ir::timing::phase("run", || rt.run_module(&abs.to_string_lossy()))
-    } else {
-        ir::timing::phase("run", || rt.run_bundle(bundle))
+    let result = match program {
+        Program::Module => {
+            let abs =
+                path.canonicalize().map_err(|e| Failure(format!("iris: cannot read {}: {e}", path.display()), 1))?;
+            ir::timing::phase("run", || rt.run_module(&abs.to_string_lossy()))
+        }
+        Program::Bundle(bundle) => ir::timing::phase("run", || rt.run_verified_bundle(*bundle)),
+        Program::Compiled(bytes) => ir::timing::phase("run", || rt.run_bundle(bytes)),
     };
     let t = after(&rt);
     // Dropping the runtime flushes what the program printed before the error is reported.
@@ -374,12 +394,6 @@ fn dump_mir(path: &Path, g: &GlobalOpts, disasm: bool) -> Result<String, Failure
     }
 }
 
-/// Whether the bundle at `path` holds module code.
-fn is_module_bundle(path: &Path) -> Result<bool, Failure> {
-    let bundle = Bundle::from_bytes(read(path)?).map_err(|e| Failure(format!("iris: {}: {e}", path.display()), 1))?;
-    Ok(!bundle.modules().is_empty())
-}
-
 /// `iris compile`: what to write, and whether to report the sections' sizes.
 struct CompileCmd<'a> {
     output: Option<&'a Path>,
@@ -400,7 +414,7 @@ fn compile_cmd(path: &Path, cmd: CompileCmd<'_>, g: &GlobalOpts) -> Result<(), F
         driver::compile_module_graph(&abs.to_string_lossy(), &mut compiler::loader::FileLoader, &opts)
             .map_err(|e| Failure(e, 1))?
     } else {
-        bundle_for(path, &opts)?
+        compile_file(path, bytes, &opts)?
     };
     let out = cmd.output.map(Path::to_path_buf).unwrap_or_else(|| path.with_extension("irb"));
     if cmd.sizes {
@@ -570,8 +584,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reports `result` and ends the process, from the thread that ran the program: nothing is
-/// torn down (the runtime's heap, this thread's stack) just before the process goes away
+/// Reports `result` and ends the process, from the thread that ran the program: its 256 MiB
+/// stack is not released and the main thread not woken just before the process goes away
 /// whole. `process::exit` flushes stdout.
 fn exit_with(result: Result<(), Failure>) -> ! {
     if ir::timing::enabled() {

@@ -346,6 +346,21 @@ fn interrupt_stops_an_infinite_loop() {
 }
 
 #[test]
+fn a_verified_bundle_runs_as_its_bytes_do() {
+    // throw 7
+    let mut g = Func::new("", 0, 2);
+    g.asm.emit(Inst::LoadConstInt { dst: 0, value: 7 });
+    g.asm.emit(Inst::Throw { value: 0 });
+    let (bytes, _) = build(vec![g], &[]);
+    let bundle = bytecode::Bundle::from_bytes(bytes.clone()).expect("verifies");
+    let (mut a, mut b) = (Runtime::new(RuntimeOptions::default()), Runtime::new(RuntimeOptions::default()));
+    let from_bytes = a.run_bundle(bytes).map_err(|e| e.to_string());
+    let verified = b.run_verified_bundle(bundle).map_err(|e| e.to_string());
+    assert!(from_bytes.as_ref().is_err_and(|m| m.contains('7')), "{from_bytes:?}");
+    assert_eq!(from_bytes, verified);
+}
+
+#[test]
 fn heap_limit_is_a_catchable_range_error() {
     // try { let l = null; for (;;) l = { next: l }; } catch (e) { return e instanceof RangeError }
     let mut g = Func::new("", 0, 6);

@@ -106,6 +106,11 @@ impl Runtime {
             Ok(b) => b,
             Err(e) => return Err(self.throw_error(ErrorKind::SyntaxError, &format!("invalid bundle: {e}"))),
         };
+        self.eval_verified(bundle, realm)
+    }
+
+    /// Loads a verified bundle into `realm` and runs its global code.
+    pub(crate) fn eval_verified(&mut self, bundle: Bundle, realm: u32) -> JsResult<Value> {
         let index = self.load_bundle(bundle, realm);
         run_global_code(self, index)
     }

@@ -441,10 +441,23 @@ impl Runtime {
     /// queue (a microtask checkpoint). With `report_unhandled_rejections`, a promise
     /// rejected with no handler that still has none then is the error.
     pub fn run_bundle(&mut self, bytes: Vec<u8>) -> Result<(), JsError> {
+        self.run_global(|rt, realm| rt.eval_bundle(bytes, realm))
+    }
+
+    /// [`Runtime::run_bundle`] for a bundle already verified (a `Bundle` is one that
+    /// `Bundle::from_bytes` accepted): a host that read it to look at it does not have it
+    /// verified twice.
+    pub fn run_verified_bundle(&mut self, bundle: bytecode::Bundle) -> Result<(), JsError> {
+        self.run_global(|rt, realm| rt.eval_verified(bundle, realm))
+    }
+
+    /// Runs `eval` (a bundle's global code) in the current realm, then the job queue; the
+    /// error is the JavaScript exception, or the first unhandled rejection.
+    fn run_global(&mut self, eval: impl FnOnce(&mut Runtime, u32) -> JsResult<Value>) -> Result<(), JsError> {
         self.host.interrupt.store(false, Ordering::Relaxed);
         self.calls.stack_guard = stack_guard();
         let realm = self.realm;
-        let result = self.eval_bundle(bytes, realm).map(|_| ()).and_then(|_| self.run_jobs());
+        let result = eval(self, realm).map(|_| ()).and_then(|_| self.run_jobs());
         result.map_err(|_| self.take_js_error())?;
         self.check_unhandled_rejections()
     }
