@@ -141,7 +141,9 @@ pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Resul
 /// objects are made next (the lowering thread's would stay with it), and the text is not
 /// copied for another thread.
 pub fn lower_script_here(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {
-    let r = lower_script_inline(source, file_name, opts);
+    // A panic (a compiler bug) is this script's error, as on the lowering thread.
+    let lower = || lower_script_inline(source, file_name, opts);
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(lower)).unwrap_or_else(|_| Err(internal_error()));
     let leftovers = LEFTOVERS.with(|l| std::mem::take(&mut *l.borrow_mut()));
     if !leftovers.is_empty() {
         // Dropping a deeply nested tree recurses as deep as lowering it. Without a thread,
