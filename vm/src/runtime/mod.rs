@@ -384,7 +384,9 @@ impl Runtime {
             options.profile_after = Some(options.profile_after.map_or(t / 2, |p| p.min(t / 2)));
         }
         let mut heap = Heap::new(options.heap_limit, trace::CELL_OPS);
-        let mut atoms = AtomTable::new();
+        // A realm interns about 470 names: room for them and a small program's from the
+        // start, rather than rehashing the table eight times while the realm is built.
+        let mut atoms = AtomTable::with_capacity(1024);
         let names = Names::new(&mut heap, &mut atoms);
         let symbols = WellKnownSymbols::new(&mut heap);
         let interrupt = Arc::new(AtomicBool::new(false));

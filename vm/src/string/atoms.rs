@@ -17,9 +17,9 @@ pub struct AtomTable {
 }
 
 impl AtomTable {
-    /// An empty table.
-    pub(crate) fn new() -> AtomTable {
-        AtomTable { table: HashTable::new() }
+    /// An empty table with room for `capacity` atoms.
+    pub(crate) fn with_capacity(capacity: usize) -> AtomTable {
+        AtomTable { table: HashTable::with_capacity(capacity) }
     }
 
     /// Number of atoms.
@@ -154,7 +154,7 @@ mod tests {
     #[test]
     fn interning_is_unique() {
         let mut heap = Heap::new(1 << 30, crate::runtime::trace::CELL_OPS);
-        let mut atoms = AtomTable::new();
+        let mut atoms = AtomTable::default();
         let a = atoms.intern_str(&mut heap, "length");
         let b = atoms.intern_str(&mut heap, "length");
         assert_eq!(a, b);
