@@ -157,6 +157,11 @@ macro_rules! for_each_opcode {
         inc = Inc { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = ToNumeric(src) - 1`.
         dec = Dec { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS];
+        /// `old = ToNumeric(src)`, then `dst = old + 1`: a postfix `++` whose old value is
+        /// read (`to_numeric` and `inc` in one dispatch).
+        post_inc = PostInc { old: Reg(Def), dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS];
+        /// `old = ToNumeric(src)`, then `dst = old - 1`: a postfix `--` whose old value is read.
+        post_dec = PostDec { old: Reg(Def), dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS];
         /// `dst = ToString(src)` (template literal substitutions).
         to_string = ToString { dst: Reg(Def), src: Reg(Use) } [THROWS | CALLS_JS | ALLOCATES];
         /// `dst = ToPropertyKey(src)` (computed keys evaluated before their values).

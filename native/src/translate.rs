@@ -258,6 +258,8 @@ fn leaf_inlinable(inst: &Inst) -> bool {
                 | Inst::UShr { .. }
                 | Inst::Inc { .. }
                 | Inst::Dec { .. }
+                | Inst::PostInc { .. }
+                | Inst::PostDec { .. }
                 | Inst::Negate { .. }
                 | Inst::Less { .. }
                 | Inst::LessN { .. }
@@ -1746,6 +1748,20 @@ impl Tx<'_> {
                     Some(v) => self.set(dst, v),
                     None if self.unprofiled(ip) => {
                         let v = self.unprofiled_arith(ip, FloatOp::Add, dst, src, src, Some(delta as f64));
+                        self.set(dst, v);
+                    }
+                    None => {
+                        self.exec(ip);
+                    }
+                }
+            }
+            Inst::PostInc { old, dst, src } | Inst::PostDec { old, dst, src } => {
+                let delta = if matches!(inst, Inst::PostInc { .. }) { 1 } else { -1 };
+                let a = self.get(src);
+                match self.step_by_one(ip, src, delta) {
+                    // `src` is a number past the step's guard: it is its own ToNumeric.
+                    Some(v) => {
+                        self.set(old, a);
                         self.set(dst, v);
                     }
                     None => {

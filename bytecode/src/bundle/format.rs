@@ -64,7 +64,7 @@ pub const BUNDLE_MAGIC: [u8; 8] = [0x89, b'I', b'R', b'B', b'\r', b'\n', 0x1a, b
 
 /// The format version. Any change to the layout, the opcode table or the builtin table
 /// bumps it; a reader accepts only its own version.
-pub const BUNDLE_VERSION: u32 = 9;
+pub const BUNDLE_VERSION: u32 = 10;
 
 /// Header flag: the bundle carries source locations.
 pub const BUNDLE_FLAG_DEBUG_INFO: u32 = 1;

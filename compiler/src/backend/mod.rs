@@ -12,7 +12,8 @@
 //! typed arithmetic and comparisons when both operands are numbers, `x === empty` /
 //! `x === undefined` / `!x` into the branch that tests them (`jmp_empty`, `jmp_undefined`,
 //! swapped targets), literal array-index keys into numbers, ToNumeric feeding only `++`/`--`
-//! away, and loops are rotated by layout so an iteration ends in one conditional jump.
+//! away (and with the step right after it, into one `post_inc`/`post_dec`), and loops are
+//! rotated by layout so an iteration ends in one conditional jump.
 //!
 //! Conventions other parts rely on:
 //! - **Function ids**: the module's top-level function is bundle function 0; every other

@@ -37,11 +37,10 @@ function make() {
 // CHECK-NEXT: function 2 "": params 0, length 0, frame 3, ic 0, flags constructor, source 197+27
 // CHECK-NEXT:   0000: get_parent_env r0
 // CHECK-NEXT:   0002: load_env r1, r0, 0
-// CHECK-NEXT:   0007: to_numeric r1, r1
-// CHECK-NEXT:   0010: inc r2, r1
-// CHECK-NEXT:   0013: store_env r0, 0, r2
-// CHECK-NEXT:   0018: ret r1
+// CHECK-NEXT:   0007: post_inc r1, r2, r1
+// CHECK-NEXT:   0011: store_env r0, 0, r2
+// CHECK-NEXT:   0016: ret r1
 // CHECK-NEXT:   locations:
 // CHECK-NEXT:     0000 5:10
 // CHECK-NEXT:     0002 5:31
-// CHECK-NEXT:     0018 5:24
+// CHECK-NEXT:     0016 5:24

@@ -994,6 +994,24 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         };
                         set!(dst, v);
                     }
+                    Inst::PostInc { old, dst, src } | Inst::PostDec { old, dst, src } => {
+                        let delta = if matches!(*inst, Inst::PostInc { .. }) { 1.0 } else { -1.0 };
+                        let a = reg!(src);
+                        match a.as_number() {
+                            Some(x) => {
+                                note!(feedback::number_kind(x) | feedback::number_kind(x + delta));
+                                set!(old, a);
+                                set!(dst, Value::number(x + delta));
+                            }
+                            None => {
+                                note!(feedback::kind(a));
+                                // A BigInt old value stays in its register (a root) while
+                                // the new one is allocated.
+                                set!(old, slow!(rt.to_numeric(a)));
+                                set!(dst, slow!(rt.op_inc_dec(reg!(old), delta)));
+                            }
+                        }
+                    }
                     Inst::ToString { dst, src } => {
                         let a = reg!(src);
                         let v = if a.is_string() {

@@ -239,6 +239,15 @@ pub(crate) fn step(rt: &mut Runtime, ip: u32) -> JsResult<Value> {
             set!(dst, v);
             None
         }
+        Inst::PostInc { old, dst, src } | Inst::PostDec { old, dst, src } => {
+            let delta = if matches!(inst, Inst::PostInc { .. }) { 1.0 } else { -1.0 };
+            // A BigInt old value stays in its register (a root) while the new one is made.
+            let n = rt.to_numeric(reg!(src))?;
+            set!(old, n);
+            let v = rt.op_inc_dec(reg!(old), delta)?;
+            set!(dst, v);
+            None
+        }
         Inst::ToString { dst, src } => {
             rt.safepoint()?;
             let v = rt.to_string(reg!(src))?;

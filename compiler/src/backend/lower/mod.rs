@@ -127,6 +127,10 @@ struct Lowering<'a> {
     fused_branches: HashMap<Inst, FusedTest>,
     /// The conditions folded into their branches (they emit nothing).
     fused_conditions: HashSet<Inst>,
+    /// ToNumeric instructions that emit the `inc`/`dec` right after them too (`post_inc`).
+    post_steps: HashMap<Inst, Inst>,
+    /// The steps emitted with their ToNumeric (they emit nothing themselves).
+    folded_steps: HashSet<Inst>,
     /// Blocks that are part of a cycle of the CFG.
     in_loop: HashSet<Block>,
     /// Whether the block being lowered is in a loop.
@@ -169,6 +173,8 @@ impl<'a> Lowering<'a> {
             env_scopes: HashMap::new(),
             fused_branches: HashMap::new(),
             fused_conditions: HashSet::new(),
+            post_steps: HashMap::new(),
+            folded_steps: HashSet::new(),
             in_loop: HashSet::new(),
             cur_in_loop: false,
             hoistable: HashSet::new(),
@@ -546,19 +552,26 @@ impl<'a> Lowering<'a> {
             }
         }
         // `inc`/`dec` apply ToNumeric themselves: a ToNumeric only feeding one of them (the
-        // old value of a postfix `++` that nobody reads) is dropped.
+        // old value of a postfix `++` that nobody reads) is dropped. One whose value is read
+        // too, with the step right after it, becomes one `post_inc`/`post_dec` with it.
         let uses = func.use_counts();
         for &b in &self.order {
-            for &i in &func.blocks[b].insts {
+            let insts = &func.blocks[b].insts;
+            for (n, &i) in insts.iter().enumerate() {
                 let data = &func.insts[i];
                 if !matches!((data.opcode, data.imm), (Opcode::UnaryOp, Imm::UnOp(UnOp::Inc | UnOp::Dec))) {
                     continue;
                 }
                 let arg = data.args[0];
-                if let Some(def) = func.def_inst(arg) {
-                    if func.insts[def].opcode == Opcode::AsNumeric && uses.get(&arg).copied() == Some(1) {
-                        self.aliases.insert(arg, func.insts[def].args[0]);
-                    }
+                let Some(def) = func.def_inst(arg) else { continue };
+                if func.insts[def].opcode != Opcode::AsNumeric || self.aliases.contains_key(&arg) {
+                    continue;
+                }
+                if uses.get(&arg).copied() == Some(1) {
+                    self.aliases.insert(arg, func.insts[def].args[0]);
+                } else if n > 0 && insts[n - 1] == def {
+                    self.post_steps.insert(def, i);
+                    self.folded_steps.insert(i);
                 }
             }
         }

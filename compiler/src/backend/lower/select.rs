@@ -20,7 +20,7 @@ impl Lowering<'_> {
                 return Ok(());
             }
         }
-        if self.fused_conditions.contains(&inst) {
+        if self.fused_conditions.contains(&inst) || self.folded_steps.contains(&inst) {
             return Ok(());
         }
         let arg_ty = |i: usize| func.ty(args[i]);
@@ -150,7 +150,18 @@ impl Lowering<'_> {
                 });
             }
             Opcode::AsNumber => self.unary(inst, |dst, src| LOp::ToNumber { dst, src }),
-            Opcode::AsNumeric => self.unary(inst, |dst, src| LOp::ToNumeric { dst, src }),
+            Opcode::AsNumeric => match self.post_steps.get(&inst).copied() {
+                Some(step) => {
+                    let src = self.operand(args[0]);
+                    let old = self.vreg(func.result(inst));
+                    let dst = self.vreg(func.result(step));
+                    self.op(match func.insts[step].imm {
+                        Imm::UnOp(UnOp::Dec) => LOp::PostDec { old, dst, src },
+                        _ => LOp::PostInc { old, dst, src },
+                    });
+                }
+                None => self.unary(inst, |dst, src| LOp::ToNumeric { dst, src }),
+            },
             Opcode::AsString => self.unary(inst, |dst, src| LOp::ToString { dst, src }),
             Opcode::ToPropertyKey => self.unary(inst, |dst, src| LOp::ToPropertyKey { dst, src }),
 
