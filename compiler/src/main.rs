@@ -366,8 +366,9 @@ fn run_then<T>(
         Program::Compiled(bytes) => ir::timing::phase("run", || rt.run_bundle(bytes)),
     };
     let t = after(&rt);
-    // Dropping the runtime flushes what the program printed before the error is reported.
-    drop(rt);
+    // What the program printed is flushed before the error is reported; the process ends
+    // right after (`exit_with`).
+    rt.end_before_exit();
     let _ = std::io::stdout().flush();
     Ok((t, result.map_err(|e| Failure(e.to_string(), 1))))
 }

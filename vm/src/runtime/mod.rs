@@ -859,9 +859,18 @@ impl Runtime {
     }
 }
 
-impl Drop for Runtime {
-    fn drop(&mut self) {
-        // `IRIS_GC_STATS=1` prints the collector's counters (performance work).
+impl Runtime {
+    /// Ends the runtime of a process that exits next: does what dropping it does that can be
+    /// seen (the output flushed, `IRIS_GC_STATS`) without freeing the heap cell by cell,
+    /// which the exit does whole (75 µs for a new realm, far more for a large program).
+    pub fn end_before_exit(mut self) {
+        let _ = self.host.output.flush();
+        self.report_gc_stats();
+        std::mem::forget(self);
+    }
+
+    /// `IRIS_GC_STATS=1` prints the collector's counters (performance work).
+    fn report_gc_stats(&self) {
         if std::env::var_os("IRIS_GC_STATS").is_some() {
             let s = self.heap.stats();
             eprintln!(
@@ -874,6 +883,12 @@ impl Drop for Runtime {
                 s.allocated_since_gc / 1024
             );
         }
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        self.report_gc_stats();
     }
 }
 
