@@ -8,7 +8,7 @@
 //! Exit status: 0 on success, 1 on a syntax error, an uncaught exception, an invalid bundle or
 //! an unreadable file, 2 on a usage error.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -355,6 +355,10 @@ fn run_then<T>(
     });
     rt.set_compiler(driver::compile_hook(opts));
     rt.set_output(Box::new(std::io::BufWriter::new(std::io::stdout())));
+    // Lines reach a terminal as they are printed, and keep their order with the JIT's log
+    // on stderr; a file or a pipe gets whole buffers (200,000 lines took 6.6 times as long
+    // as QuickJS's with a write per line).
+    rt.set_output_buffered(!std::io::stdout().is_terminal() && !g.jit_log);
     rt.set_module_loader(Box::new(compiler::loader::FileLoader));
     let result = match program {
         Program::Module => {

@@ -304,6 +304,8 @@ impl Caches {
 pub(crate) struct Host {
     pub(crate) options: RuntimeOptions,
     pub(crate) output: Box<dyn Write>,
+    /// Whether `output` is flushed after each write (see `Runtime::set_output_buffered`).
+    pub(crate) flush_each_write: bool,
     pub(crate) compiler: Option<CompileHook>,
     pub(crate) interrupt: Arc<AtomicBool>,
     pub(crate) gc_stress: bool,
@@ -412,6 +414,7 @@ impl Runtime {
                 gc_stress: options.gc_stress,
                 options,
                 output: Box::new(std::io::stdout()),
+                flush_each_write: true,
                 compiler: None,
                 interrupt,
                 hooks,
@@ -432,6 +435,16 @@ impl Runtime {
     /// Sets where `print` and `console.log` write.
     pub fn set_output(&mut self, out: Box<dyn Write>) {
         self.host.output = out;
+    }
+
+    /// Whether what `print` and `console.log` write may stay in the output's buffer until
+    /// the output is flushed (when it is dropped, or by `end_before_exit`) rather than be
+    /// flushed after each write, the default. Buffered, a program that prints many lines
+    /// to a file or a pipe makes one system call per buffer instead of one per line;
+    /// flushed, each line shows at once and keeps its order with what the host writes
+    /// elsewhere (stderr).
+    pub fn set_output_buffered(&mut self, buffered: bool) {
+        self.host.flush_each_write = !buffered;
     }
 
     /// A handle that interrupts running code from another thread.
@@ -840,7 +853,9 @@ impl Runtime {
     /// Writes to the output (print, console.log).
     pub(crate) fn write_output(&mut self, text: &str) {
         let _ = self.host.output.write_all(text.as_bytes());
-        let _ = self.host.output.flush();
+        if self.host.flush_each_write {
+            let _ = self.host.output.flush();
+        }
     }
 
     /// Allocates a string value.
