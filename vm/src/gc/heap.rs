@@ -66,7 +66,8 @@ const VISITED: u8 = 8;
 const FULL_SURVIVAL: usize = 128;
 
 /// How many marks ahead a cell's header is prefetched before it is read (see `Heap::mark`).
-const PREFETCH_DISTANCE: usize = 8;
+/// On splay, 16 marked 1.04-1.07x faster than 8 (32: no better).
+const PREFETCH_DISTANCE: usize = 16;
 
 const SIZE_CLASSES: [u32; 28] = [
     16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 320, 384, 448, 512, 640, 768, 896, 1024,
@@ -781,8 +782,10 @@ impl Heap {
                     } else if hdr.mark & 3 == black {
                         page_live += 1;
                     } else {
-                        // SAFETY: the cell is unreachable, so nothing refers to it any more.
-                        unsafe { (self.ops.finalize)(cell as *mut CellHeader) };
+                        if self.ops.finalized & (1 << hdr.kind as u64) != 0 {
+                            // SAFETY: the cell is unreachable, so nothing refers to it any more.
+                            unsafe { (self.ops.finalize)(cell as *mut CellHeader) };
+                        }
                         poison(cell as *mut u8, cs);
                         // SAFETY: the cell is ours again.
                         unsafe {

@@ -63,6 +63,9 @@ pub struct CellOps {
     ///
     /// Safety contract: called only with an initialized, unreachable cell, once per cell.
     pub finalize: unsafe fn(h: *mut CellHeader),
+    /// The kinds `finalize` does anything for, a bit per kind (`1 << kind as u64`): the
+    /// sweep calls it only for dead cells of these kinds.
+    pub finalized: u64,
 }
 
 /// Invokes `$m!` with every cell kind: `Name, "description", is_object;`.

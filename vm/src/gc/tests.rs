@@ -40,7 +40,7 @@ unsafe fn count_finalized(_h: *mut CellHeader) {
     FINALIZED.with(|f| f.set(f.get() + 1));
 }
 
-const OPS: CellOps = CellOps { trace: trace_pair, finalize: count_finalized };
+const OPS: CellOps = CellOps { trace: trace_pair, finalize: count_finalized, finalized: !0 };
 
 fn pair(heap: &mut Heap, a: Value, b: Value) -> Gc<Pair> {
     heap.alloc(Pair { header: CellHeader::new(CellKind::ValueVec), a, b })

@@ -14,7 +14,29 @@ use crate::string::Rope;
 use crate::value::Value;
 
 /// The tracing and finalization of every cell kind, for `Heap::new`.
-pub const CELL_OPS: CellOps = CellOps { trace: trace_cell, finalize: finalize_cell };
+pub const CELL_OPS: CellOps = CellOps { trace: trace_cell, finalize: finalize_cell, finalized: FINALIZED };
+
+/// The kinds `finalize_cell` drops something for (the sweep skips the call for the others).
+const FINALIZED: u64 = {
+    let kinds = [
+        CellKind::Shape,
+        CellKind::BigInt,
+        CellKind::RegExp,
+        CellKind::Collection,
+        CellKind::Promise,
+        CellKind::AsyncGenerator,
+        CellKind::ArrayBuffer,
+        CellKind::SharedArrayBuffer,
+        CellKind::FinalizationRegistry,
+    ];
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < kinds.len() {
+        mask |= 1 << kinds[i] as u64;
+        i += 1;
+    }
+    mask
+};
 
 /// Marks everything cell `h` refers to.
 fn trace_cell(heap: &mut Heap, h: Gc<CellHeader>) -> usize {
@@ -381,5 +403,58 @@ unsafe fn finalize_cell(h: *mut CellHeader) {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::needs_drop;
+
+    /// Every cell type that owns Rust data (whose drop does something) is of a kind the
+    /// sweep finalizes, and no other is: a type that gains a `Vec` must join `FINALIZED`
+    /// and `finalize_cell`, or its dead cells would leak what they own.
+    #[test]
+    fn the_finalized_kinds_are_the_kinds_whose_cells_own_rust_data() {
+        let finalized = |k: CellKind| FINALIZED & (1 << k as u64) != 0;
+        let owns = [
+            (CellKind::String, needs_drop::<crate::string::JsString>()),
+            (CellKind::Rope, needs_drop::<Rope>()),
+            (CellKind::Symbol, needs_drop::<Symbol>()),
+            (CellKind::BigInt, needs_drop::<BigIntCell>()),
+            (CellKind::Shape, needs_drop::<Shape>()),
+            (CellKind::Environment, needs_drop::<Environment>()),
+            (CellKind::ValueVec, needs_drop::<ValueVec>()),
+            (CellKind::AccessorPair, needs_drop::<AccessorPair>()),
+            (CellKind::ForInState, needs_drop::<ForInState>()),
+            (CellKind::Object, needs_drop::<JsObject>()),
+            (CellKind::Array, needs_drop::<JsArray>()),
+            (CellKind::Closure, needs_drop::<Closure>()),
+            (CellKind::BoundFunction, needs_drop::<BoundFunction>()),
+            (CellKind::NativeFunction, needs_drop::<NativeFunction>()),
+            (CellKind::Error, needs_drop::<JsObject>()),
+            (CellKind::PrimitiveObject, needs_drop::<PrimitiveObject>()),
+            (CellKind::Date, needs_drop::<crate::object::DateObject>()),
+            (CellKind::RegExp, needs_drop::<RegExpObject>()),
+            (CellKind::Arguments, needs_drop::<JsObject>()),
+            (CellKind::Generator, needs_drop::<GeneratorObject>()),
+            (CellKind::Iterator, needs_drop::<IteratorObject>()),
+            (CellKind::Collection, needs_drop::<CollectionObject>()),
+            (CellKind::Promise, needs_drop::<PromiseObject>()),
+            (CellKind::AsyncGenerator, needs_drop::<AsyncGeneratorObject>()),
+            (CellKind::WeakRef, needs_drop::<WeakRefObject>()),
+            (CellKind::FinalizationRegistry, needs_drop::<FinalizationRegistryObject>()),
+            (CellKind::ArrayBuffer, needs_drop::<ArrayBufferObject>()),
+            (CellKind::SharedArrayBuffer, needs_drop::<crate::object::shared_buffer::SharedArrayBufferObject>()),
+            (CellKind::Proxy, needs_drop::<crate::object::ProxyObject>()),
+            (CellKind::TypedArray, needs_drop::<crate::object::typed_array::ViewObject>()),
+            (CellKind::DataView, needs_drop::<crate::object::typed_array::ViewObject>()),
+            (CellKind::ModuleNamespace, needs_drop::<crate::object::NamespaceObject>()),
+        ];
+        assert_eq!(owns.len(), CellKind::ModuleNamespace as usize, "every kind but Free is listed");
+        for (kind, owns_data) in owns {
+            assert_eq!(finalized(kind), owns_data, "{kind:?}");
+        }
+        assert!(!finalized(CellKind::Free));
     }
 }
