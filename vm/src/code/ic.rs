@@ -15,7 +15,10 @@
 //!   read-only property appearing on the chain must take the slow path.
 //!
 //! Dictionary-mode shapes are mutated in place, so an entry for one (`OWN_DICT`) also
-//! records the shape's `dict_version`, which every removal or attribute change bumps.
+//! records the shape's `dict_version`, which every removal or attribute change bumps. The
+//! global object is one (its shape is replaced by a fresh dictionary whenever a script
+//! declares top-level lexical bindings, which shadow its properties), so `get_global` and
+//! `put_global` hit such entries.
 //!
 //! Each IC slot has [`WAYS`] entries (a polymorphic cache in most-recently-filled order):
 //! a site that sees a few receiver shapes (a method called on several classes) keeps all

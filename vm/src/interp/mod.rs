@@ -1762,6 +1762,9 @@ fn ic_read(rt: &Runtime, site: usize, ob: Gc<JsObject>, shape: Gc<crate::object:
             let holder = match e.kind {
                 ic::OWN => ob,
                 ic::PROTO if e.epoch == *rt.caches.proto_epoch => e.holder?,
+                // A dictionary object's own property (the global object of a program with
+                // many globals or top-level lexical declarations).
+                ic::OWN_DICT if e.epoch == rt.heap.get(shape).dict_version => ob,
                 _ => return None,
             };
             let v = rt.heap.slot_at(holder, e.loc);
@@ -1784,6 +1787,11 @@ fn ic_write(rt: &mut Runtime, site: usize, ob: Gc<JsObject>, v: Value) -> bool {
         if e.shape == Some(shape) {
             match e.kind {
                 ic::OWN => {
+                    let loc = e.loc;
+                    rt.heap.set_slot_at(ob, loc, v);
+                    return true;
+                }
+                ic::OWN_DICT if e.epoch == rt.heap.get(shape).dict_version => {
                     let loc = e.loc;
                     rt.heap.set_slot_at(ob, loc, v);
                     return true;

@@ -133,8 +133,8 @@ pub(crate) fn get_by_id_slow(rt: &mut Runtime, o: Value, key: Key, ic_idx: usize
 }
 
 /// The slot location cached at IC slot `ic_idx` for dictionary shape `shape`, if the
-/// entry is still valid. Dictionary entries are checked here, on the miss path, rather
-/// than in the interpreter's inline probe, which stays as small as possible.
+/// entry is still valid. The interpreter's probe (`interp::ic_read`) takes such entries
+/// before it calls the slow path; the native tier's helpers come here directly.
 fn dict_entry(rt: &Runtime, ic_idx: usize, shape: Gc<crate::object::Shape>) -> Option<u32> {
     let version = rt.heap.get(shape).dict_version;
     rt.code
