@@ -257,6 +257,9 @@ pub(crate) struct Caches {
     /// where they keep `prototype` (see `Runtime::op_instance_of`). Cleared by every
     /// collection, which may reuse a shape's address.
     pub(crate) instance_of: [Option<(Gc<Shape>, u32)>; operators::INSTANCE_OF_CACHE],
+    /// For `new`: functions' shapes that hold `prototype` as an own data property, and
+    /// where (see `Runtime::prototype_from_constructor`). Cleared by every collection.
+    pub(crate) constructor_prototype: [Option<(Gc<Shape>, u32)>; operators::INSTANCE_OF_CACHE],
 }
 
 /// What a root shape is found by: its prototype's bits, the object kind and the inline
@@ -281,6 +284,7 @@ impl Caches {
             regexp_cache: HashMap::new(),
             regexp_proto_slots: None,
             instance_of: [None; operators::INSTANCE_OF_CACHE],
+            constructor_prototype: [None; operators::INSTANCE_OF_CACHE],
         }
     }
 
@@ -295,6 +299,7 @@ impl Caches {
     fn after_marking(&mut self, heap: &Heap) {
         self.regexp_proto_slots = None;
         self.instance_of = [None; operators::INSTANCE_OF_CACHE];
+        self.constructor_prototype = [None; operators::INSTANCE_OF_CACHE];
         self.recent_root_shapes = [None; RECENT_ROOT_SHAPES];
         self.root_shapes.retain(|_, s| heap.is_marked(*s));
     }

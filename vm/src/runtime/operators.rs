@@ -391,8 +391,10 @@ impl Runtime {
 /// Entries of the `instanceof` cache (`Caches::instance_of`), direct-mapped by shape.
 pub(crate) const INSTANCE_OF_CACHE: usize = 64;
 
+/// The entry of a shape in a cache of `INSTANCE_OF_CACHE` entries direct-mapped by shape
+/// (`Caches::instance_of`, `Caches::constructor_prototype`).
 #[inline(always)]
-fn instance_of_index(shape: Gc<Shape>) -> usize {
+pub(crate) fn instance_of_index(shape: Gc<Shape>) -> usize {
     (shape.addr() >> 4) % INSTANCE_OF_CACHE
 }
 
