@@ -95,7 +95,7 @@ impl Runtime {
 
     /// The `length` of an array, or of an arguments object whose `length` is still the data
     /// property it was made with (`apply(this, arguments)`), without a property lookup.
-    fn quick_length(&self, obj: Gc<JsObject>) -> Option<f64> {
+    pub(crate) fn quick_length(&self, obj: Gc<JsObject>) -> Option<f64> {
         if self.heap.object_kind(obj) == CellKind::Array {
             return Some(f64::from(self.heap.array_length(obj)));
         }

@@ -61,6 +61,11 @@ pub(crate) fn start_call(
                 Ok(CallStart::Pushed)
             }
             CellKind::NativeFunction => {
+                if !construct && argc > 0 && f == rt.intrinsic(Intrinsic::FunctionProtoApply) {
+                    if let Some(start) = apply_in_place(rt, first, argc, dst)? {
+                        return Ok(start);
+                    }
+                }
                 let nf = obj.cast::<NativeFunction>();
                 if construct && !rt.heap.get(nf).constructor {
                     return Err(rt.not_a_function(f, true));
@@ -97,6 +102,50 @@ pub(crate) fn start_call(
     }
 }
 
+/// `g.apply(thisArg, list)` where `g` is a function made from bytecode (not a class
+/// constructor) and `list` is nullish or an array or unmodified arguments object with all of
+/// its first `length` elements present: pushes `g`'s frame with the elements as its
+/// arguments, as Function.prototype.apply would call it (no getter can run on the way, so
+/// nothing observes the difference), without a native frame or a list on the Rust heap.
+/// None: the call goes through the native `apply`.
+fn apply_in_place(rt: &mut Runtime, first: usize, argc: usize, dst: u32) -> JsResult<Option<CallStart>> {
+    let g = rt.calls.stack[first];
+    if !g.is_object() || rt.heap.object_kind(g.gc::<JsObject>()) != CellKind::Closure {
+        return Ok(None);
+    }
+    // SAFETY: a function of this runtime's bundles, used while the runtime lives.
+    let info = unsafe { info_ref(rt.heap.get(g.gc::<Closure>()).func) };
+    if info.flags().contains(FunctionFlags::CLASS_CONSTRUCTOR) {
+        return Ok(None);
+    }
+    let this = if argc > 1 { rt.calls.stack[first + 1] } else { Value::UNDEFINED };
+    let list = if argc > 2 { rt.calls.stack[first + 2] } else { Value::UNDEFINED };
+    let mut n = 0;
+    if !list.is_nullish() {
+        if !list.is_object() {
+            return Ok(None);
+        }
+        let Some(len) = rt.quick_length(list.gc()) else { return Ok(None) };
+        n = len as usize;
+        let elements = rt.heap.elements(list.gc());
+        if n > MAX_APPLY_IN_PLACE || elements.get(..n).is_none_or(|e| e.iter().any(|x| x.is_empty())) {
+            return Ok(None);
+        }
+    }
+    rt.ensure_stack(n + 1)?;
+    let at = rt.calls.stack.len();
+    rt.calls.stack.push(this);
+    if n > 0 {
+        rt.calls.stack.extend_from_slice(&rt.heap.elements(list.gc())[..n]);
+    }
+    push_frame(rt, info, g, at, n + 1, Value::UNDEFINED, dst, 0)?;
+    Ok(Some(CallStart::Pushed))
+}
+
+/// The longest list `apply_in_place` lays out (longer ones go through the native `apply`,
+/// which also makes the RangeError for lists too long to be arguments).
+const MAX_APPLY_IN_PLACE: usize = 65536;
+
 /// Records how many slots objects constructed by `info` ended up with, so later
 /// instances get that many inline slots.
 #[inline]
@@ -115,7 +164,6 @@ pub(crate) fn create_arguments(rt: &mut Runtime, fi: usize) -> Value {
     let f = rt.calls.frames[fi];
     let start = f.args as usize + 1;
     let n = f.argc as usize - 1;
-    let values: Vec<Value> = rt.calls.stack[start..start + n].to_vec();
     let shape = rt.realm().shapes.arguments;
     let obj = rt.new_object_with_shape(shape);
     let values_fn = rt.intrinsic(Intrinsic::ArrayProtoValues);
@@ -127,8 +175,9 @@ pub(crate) fn create_arguments(rt: &mut Runtime, fi: usize) -> Value {
         slots[1] = values_fn;
         slots[2] = if strict { Value::UNDEFINED } else { callee };
     }
-    if !values.is_empty() {
-        let e = rt.heap.alloc_vec_from(&values);
+    if n > 0 {
+        // (Allocation never collects, so the frame's arguments stay where they are.)
+        let e = rt.heap.alloc_vec_from(&rt.calls.stack[start..start + n]);
         rt.heap.get_mut(obj).elements = Some(e);
     }
     if strict {
