@@ -518,7 +518,7 @@ impl Runtime {
         if new_target.is_object() {
             let f: Gc<JsObject> = new_target.gc();
             let shape = self.heap.get(f).shape;
-            let index = super::operators::instance_of_index(shape);
+            let index = super::operators::shape_cache_index(shape);
             if let Some((s, loc)) = self.caches.constructor_prototype[index] {
                 if s == shape {
                     // (Empty: a lazy `prototype` not made yet, which the [[Get]] below makes.)
@@ -531,32 +531,15 @@ impl Runtime {
             let key = Key::Name(self.names.prototype);
             let p = self.get(f, key, new_target)?;
             if p.is_object() {
-                self.remember_constructor_prototype(f);
+                if let Some((shape, loc)) = self.prototype_slot(f) {
+                    self.caches.constructor_prototype[super::operators::shape_cache_index(shape)] = Some((shape, loc));
+                }
                 return Ok(p);
             }
             let realm = self.function_realm(new_target);
             return Ok(self.realms[realm as usize].intrinsic(default));
         }
         Ok(self.intrinsic(default))
-    }
-
-    /// Notes where `f`'s shape keeps `prototype` if [[Get]] of it is a read of that slot:
-    /// `f` is a function made from bytecode or a native one (an ordinary [[Get]]; the
-    /// shape fixes the kind) and `prototype` is an own data property of a shape that is not
-    /// a dictionary (which changes in place).
-    fn remember_constructor_prototype(&mut self, f: Gc<JsObject>) {
-        let kind = self.heap.get(f).header.kind;
-        let shape = self.heap.get(f).shape;
-        let s = self.heap.get(shape);
-        if !matches!(kind, CellKind::Closure | CellKind::NativeFunction) || s.is_dictionary() {
-            return;
-        }
-        let Some((slot, attrs)) = s.lookup(self.names.prototype) else { return };
-        if attrs & crate::object::shape::ACCESSOR != 0 {
-            return;
-        }
-        let loc = self.heap.slot_location(f, slot);
-        self.caches.constructor_prototype[super::operators::instance_of_index(shape)] = Some((shape, loc));
     }
 
     /// The realm of a function object (7.3.24 GetFunctionRealm).

@@ -256,10 +256,10 @@ pub(crate) struct Caches {
     /// For `instanceof`: functions' shapes whose `instanceof` is OrdinaryHasInstance, and
     /// where they keep `prototype` (see `Runtime::op_instance_of`). Cleared by every
     /// collection, which may reuse a shape's address.
-    pub(crate) instance_of: [Option<(Gc<Shape>, u32)>; operators::INSTANCE_OF_CACHE],
+    pub(crate) instance_of: [Option<(Gc<Shape>, u32)>; operators::SHAPE_CACHE_ENTRIES],
     /// For `new`: functions' shapes that hold `prototype` as an own data property, and
     /// where (see `Runtime::prototype_from_constructor`). Cleared by every collection.
-    pub(crate) constructor_prototype: [Option<(Gc<Shape>, u32)>; operators::INSTANCE_OF_CACHE],
+    pub(crate) constructor_prototype: [Option<(Gc<Shape>, u32)>; operators::SHAPE_CACHE_ENTRIES],
 }
 
 /// What a root shape is found by: its prototype's bits, the object kind and the inline
@@ -283,8 +283,8 @@ impl Caches {
             char_strings: vec![Value::UNDEFINED; 256],
             regexp_cache: HashMap::new(),
             regexp_proto_slots: None,
-            instance_of: [None; operators::INSTANCE_OF_CACHE],
-            constructor_prototype: [None; operators::INSTANCE_OF_CACHE],
+            instance_of: [None; operators::SHAPE_CACHE_ENTRIES],
+            constructor_prototype: [None; operators::SHAPE_CACHE_ENTRIES],
         }
     }
 
@@ -298,8 +298,8 @@ impl Caches {
     /// Forgets what the marking did not reach, before the cells are freed.
     fn after_marking(&mut self, heap: &Heap) {
         self.regexp_proto_slots = None;
-        self.instance_of = [None; operators::INSTANCE_OF_CACHE];
-        self.constructor_prototype = [None; operators::INSTANCE_OF_CACHE];
+        self.instance_of = [None; operators::SHAPE_CACHE_ENTRIES];
+        self.constructor_prototype = [None; operators::SHAPE_CACHE_ENTRIES];
         self.recent_root_shapes = [None; RECENT_ROOT_SHAPES];
         self.root_shapes.retain(|_, s| heap.is_marked(*s));
     }

@@ -306,7 +306,7 @@ impl Runtime {
     #[inline]
     fn cached_prototype_for_instance_of(&self, f: Gc<JsObject>) -> Option<Value> {
         let shape = self.heap.get(f).shape;
-        let (s, loc) = self.caches.instance_of[instance_of_index(shape)]?;
+        let (s, loc) = self.caches.instance_of[shape_cache_index(shape)]?;
         if s != shape {
             return None;
         }
@@ -316,29 +316,38 @@ impl Runtime {
     }
 
     /// Notes, for `instanceof` with `f` on the right, where `f`'s shape keeps `prototype`
-    /// when the answer is OrdinaryHasInstance(f, v): `f` is a function made from bytecode
-    /// or a native one (not a bound function, not a proxy), it has no own
-    /// @@hasInstance, its [[Prototype]] is %Function.prototype%, whose @@hasInstance is
-    /// that built-in and can never change (non-writable and non-configurable), and
-    /// `prototype` is an own data property. All of that is fixed by the shape, but for a
-    /// dictionary-mode one.
+    /// when the answer is OrdinaryHasInstance(f, v): `prototype` is a plain slot
+    /// (`prototype_slot`), `f` has no own @@hasInstance, and its [[Prototype]] is
+    /// %Function.prototype%, whose @@hasInstance is that built-in and can never change
+    /// (non-writable and non-configurable). All of that is fixed by the shape.
     fn remember_instance_of(&mut self, f: Gc<JsObject>) {
-        let kind = self.heap.get(f).header.kind;
-        let shape = self.heap.get(f).shape;
+        let Some((shape, loc)) = self.prototype_slot(f) else { return };
         let s = self.heap.get(shape);
-        if !matches!(kind, CellKind::Closure | CellKind::NativeFunction)
-            || s.is_dictionary()
-            || s.proto != self.intrinsic(super::Intrinsic::FunctionPrototype)
+        if s.proto != self.intrinsic(super::Intrinsic::FunctionPrototype)
             || s.lookup(self.symbols.has_instance).is_some()
         {
             return;
         }
-        let Some((slot, attrs)) = s.lookup(self.names.prototype) else { return };
-        if attrs & ACCESSOR != 0 {
-            return;
+        self.caches.instance_of[shape_cache_index(shape)] = Some((shape, loc));
+    }
+
+    /// `f`'s shape and where it keeps `prototype`, if a [[Get]] of `prototype` on any
+    /// object of that shape is a read of that slot: `f` is a function made from bytecode or
+    /// a native one (not a bound function, not a proxy: an ordinary [[Get]]; the shape
+    /// fixes the kind), the shape is not a dictionary (which changes in place), and
+    /// `prototype` is an own data property.
+    pub(crate) fn prototype_slot(&self, f: Gc<JsObject>) -> Option<(Gc<Shape>, u32)> {
+        let kind = self.heap.get(f).header.kind;
+        let shape = self.heap.get(f).shape;
+        let s = self.heap.get(shape);
+        if !matches!(kind, CellKind::Closure | CellKind::NativeFunction) || s.is_dictionary() {
+            return None;
         }
-        let loc = self.heap.slot_location(f, slot);
-        self.caches.instance_of[instance_of_index(shape)] = Some((shape, loc));
+        let (slot, attrs) = s.lookup(self.names.prototype)?;
+        if attrs & ACCESSOR != 0 {
+            return None;
+        }
+        Some((shape, self.heap.slot_location(f, slot)))
     }
 
     /// 7.3.22 OrdinaryHasInstance.
@@ -388,14 +397,14 @@ impl Runtime {
     }
 }
 
-/// Entries of the `instanceof` cache (`Caches::instance_of`), direct-mapped by shape.
-pub(crate) const INSTANCE_OF_CACHE: usize = 64;
+/// Entries of the caches direct-mapped by a function's shape (`Caches::instance_of`,
+/// `Caches::constructor_prototype`).
+pub(crate) const SHAPE_CACHE_ENTRIES: usize = 64;
 
-/// The entry of a shape in a cache of `INSTANCE_OF_CACHE` entries direct-mapped by shape
-/// (`Caches::instance_of`, `Caches::constructor_prototype`).
+/// The entry of `shape` in a cache of `SHAPE_CACHE_ENTRIES`.
 #[inline(always)]
-pub(crate) fn instance_of_index(shape: Gc<Shape>) -> usize {
-    (shape.addr() >> 4) % INSTANCE_OF_CACHE
+pub(crate) fn shape_cache_index(shape: Gc<Shape>) -> usize {
+    (shape.addr() >> 4) % SHAPE_CACHE_ENTRIES
 }
 
 fn num_traits_pow(x: &BigInt, e: u32) -> BigInt {
