@@ -433,5 +433,13 @@ mod tests {
         assert_eq!(Value::number(-1.0).as_array_index(), None);
         assert_eq!(Value::number(4294967295.0).as_array_index(), None);
         assert_eq!(Value::number(4294967294.0).as_array_index(), Some(4294967294));
+        assert_eq!(Value::number(4294967294.5).as_array_index(), None);
+        assert_eq!(Value::number(-0.0).as_array_index(), Some(0));
+        assert_eq!(Value::number(-0.5).as_array_index(), None);
+        assert_eq!(Value::number(1e300).as_array_index(), None);
+        for n in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(Value::number(n).as_array_index(), None);
+        }
+        assert_eq!(Value::UNDEFINED.as_array_index(), None);
     }
 }
