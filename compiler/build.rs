@@ -1,6 +1,7 @@
 //! Link options for the `iris` binary.
 
 fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
     // `iris` is linked as a position-dependent executable on Linux, as node's and Hermes's
     // command-line binaries are. As a PIE, the dynamic loader applied ~16,000 relative
     // relocations to vtables and builtin tables at every start and copied the 69 pages of

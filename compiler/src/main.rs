@@ -593,6 +593,7 @@ fn main() -> ExitCode {
 /// stack is not released and the main thread not woken just before the process goes away
 /// whole. `process::exit` flushes stdout.
 fn exit_with(result: Result<(), Failure>) -> ! {
+    compiler::irgen::finish_dropping();
     if ir::timing::enabled() {
         let _ = std::io::stdout().flush();
         eprint!("{}", ir::timing::take_report());

@@ -630,10 +630,27 @@ fn lowering_here_makes_what_the_lowering_thread_makes() {
     let there = lower_script(src, "test.js", &IrGenOptions::default()).map(|m| ir::dump::dump_module(&m));
     assert_eq!(here.0, there);
     assert!(here.0.as_ref().is_ok_and(|m| m.contains("print")));
-    // The trees went to a thread of their own.
+    // The trees are gone: a small script's are dropped at once.
     assert_eq!(here.1, 0);
     assert_eq!(
         lower_script_here("let x = ;", "test.js", &IrGenOptions::default()).err(),
         lower_script("let x = ;", "test.js", &IrGenOptions::default()).err()
     );
+}
+
+#[test]
+fn a_large_script_has_its_trees_dropped_beside_it_until_the_end() {
+    let src = "var x = [1, 2, 3];\n".repeat(DROP_ON_A_THREAD / 10);
+    let dropping = std::thread::Builder::new()
+        .stack_size(LOWERING_STACK)
+        .spawn(move || {
+            lower_script_here(&src, "test.js", &IrGenOptions::default()).expect("lowers");
+            DROPPERS.lock().expect("not poisoned").len()
+        })
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+    assert!(dropping >= 1);
+    finish_dropping();
+    assert!(DROPPERS.lock().expect("not poisoned").is_empty());
 }
