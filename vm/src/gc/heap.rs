@@ -2,8 +2,9 @@
 //!
 //! Small cells (up to 2048 bytes) live in 256 KiB pages, each page holding cells of one size
 //! class; a class allocates page by page (see `SizeClass`), from a page's free cells, then
-//! from its untouched rest, then from a fresh page. Pages come from `mmap`, so untouched parts of a fresh page cost no
-//! memory, and a page left empty by a sweep is unmapped. Larger cells are allocated one by
+//! from its untouched rest, then from a fresh page. Pages are committed one by one in an
+//! address range the heap reserves (`Region`), so untouched parts of a fresh page cost no
+//! memory, and a page left empty by a sweep is given back. Larger cells are allocated one by
 //! one from the system allocator.
 //!
 //! The collector is a stop-the-world, non-moving, generational mark-sweep with sticky mark
@@ -33,6 +34,15 @@
 //! [`Heap::begin_collection`], then calls [`Heap::drain`] to trace transitively, lets weak
 //! tables drop unmarked entries, and calls [`Heap::sweep`].
 //!
+//! Sweeping is lazy. The marking counts the live cells of each page as it marks them (a
+//! page's counter is found from a cell's address: see `Region`), so `sweep` knows the live
+//! size at once and touches only the pages with nothing live (given back) and those
+//! outside the reservation; a page whose cells all live needs no sweep, and the others are
+//! swept one at a time when their class next allocates from them, while their lines are
+//! about to be used anyway. The next collection first sweeps what is left
+//! ([`Heap::finish_sweeping`]): until then a dead cell in an unswept page keeps its kind
+//! and its old mark, and is finalized when its page is swept.
+//!
 //! Collection policy: a collection is due when the allocation budget since the last one is
 //! spent. It is minor while young cells mostly die; when most of them survived the last
 //! collection (a program that builds a large structure), minor collections would trace the
@@ -48,7 +58,13 @@ use super::{CellHeader, CellKind, CellOps, CellType, Gc};
 use crate::value::Value;
 
 /// Size of a small-cell page.
-pub const PAGE_SIZE: usize = 256 * 1024;
+pub const PAGE_SIZE: usize = 1 << PAGE_SHIFT;
+const PAGE_SHIFT: usize = 18;
+/// Address space reserved for pages, as a multiple of the heap's limit (pages hold free
+/// cells too), and at most `MAX_RESERVE` bytes; a heap that needs more maps pages outside
+/// the reservation.
+const RESERVE_PER_LIMIT: usize = 2;
+const MAX_RESERVE: usize = 64 << 30;
 /// Empty pages a heap keeps mapped for reuse (8 MiB).
 const SPARE_PAGES: usize = 32;
 /// Largest cell served from pages.
@@ -101,6 +117,8 @@ struct FreeCell {
 
 struct Page {
     base: NonNull<u8>,
+    /// The page's place in the heap's reservation (`Region`), `NO_SLOT` if it lies outside.
+    slot: usize,
     /// Bytes of the page handed out so far (cells beyond are untouched).
     used: usize,
     /// The page's free cells in ascending order, while the class is not allocating from it.
@@ -108,8 +126,29 @@ struct Page {
     /// Cells were allocated in the page since the last collection (a minor collection
     /// sweeps only these pages).
     young: bool,
-    /// Live cells after the last sweep of the page.
+    /// The last collection left the page to be swept when it is next allocated from (or
+    /// when the next collection begins): `free` is not built yet, and the dead cells still
+    /// look like cells.
+    unswept: bool,
+    /// Live cells: as the last collection's marking counted them.
     live: u32,
+}
+
+/// `Page::slot` of a page outside the reservation.
+const NO_SLOT: usize = usize::MAX;
+
+/// The address space the heap reserves for its pages, page by page. A cell's page is then
+/// found from its address with a subtraction and a shift, which lets the marking count the
+/// live cells of each page as it goes (`Heap::marked`): a collection knows how much is
+/// live without reading every cell, and leaves the pages to be swept one by one as
+/// allocation reaches them (lazy sweeping, as JSC's collector does).
+struct Region {
+    base: usize,
+    /// Pages the reservation has room for.
+    slots: usize,
+    /// Slots handed out so far, in address order; `free` lists those given back since.
+    next: usize,
+    free: Vec<usize>,
 }
 
 /// The cells of one size. A class allocates from one page at a time (its cursor page):
@@ -201,10 +240,15 @@ pub struct Heap {
     /// A `gc_verify` trace under way (debug builds).
     verify: Option<Box<Verify>>,
     mapped_pages: usize,
-    /// Pages a sweep found empty, kept mapped for the next ones a class needs (up to
-    /// `SPARE_PAGES`): a program that allocates as fast as it frees would otherwise
-    /// unmap and map (and have the kernel zero) pages at every collection.
-    spare: Vec<NonNull<u8>>,
+    /// Pages a sweep found empty (with their slots), kept mapped for the next ones a class
+    /// needs (up to `SPARE_PAGES`): a program that allocates as fast as it frees would
+    /// otherwise unmap and map (and have the kernel zero) pages at every collection.
+    spare: Vec<(NonNull<u8>, usize)>,
+    region: Region,
+    /// For each slot of the region handed out, how many cells of the page there the
+    /// marking under way greyed (a full collection: its live cells; a minor one: its young
+    /// survivors).
+    marked: Vec<u32>,
     large_bytes: usize,
     peak_footprint: usize,
     ops: CellOps,
@@ -226,6 +270,8 @@ impl Heap {
                 .collect(),
             large: Vec::new(),
             spare: Vec::new(),
+            region: Region::reserve(limit),
+            marked: Vec::new(),
             mark_stack: Vec::new(),
             prefetched: [0; PREFETCH_DISTANCE],
             prefetched_next: 0,
@@ -464,9 +510,14 @@ impl Heap {
     /// untouched rest of that page, else from the next page with room, else from a new page.
     #[inline(never)]
     fn alloc_in_next_page(&mut self, class: usize) -> NonNull<u8> {
+        let black = self.black;
+        let ops = self.ops;
         let sc = &mut self.classes[class];
         let cs = sc.cell_size;
         while let Some(page) = sc.pages.get_mut(sc.cursor) {
+            if page.unswept {
+                sweep_lazily(page, cs, black, &ops);
+            }
             if !page.free.is_null() {
                 page.young = true;
                 let cell = std::mem::replace(&mut page.free, ptr::null_mut());
@@ -485,17 +536,40 @@ impl Heap {
             }
             sc.cursor += 1;
         }
-        let base = match self.spare.pop() {
+        let (base, slot) = match self.spare.pop() {
             Some(page) => page,
-            None => {
-                self.mapped_pages += 1;
-                map_page()
-            }
+            None => self.new_page(),
         };
         let sc = &mut self.classes[class];
-        sc.pages.push(Page { base, used: cs, free: ptr::null_mut(), young: true, live: 0 });
+        sc.pages.push(Page { base, slot, used: cs, free: ptr::null_mut(), young: true, unswept: false, live: 0 });
         sc.cursor = sc.pages.len() - 1;
         base
+    }
+
+    /// Maps a page: in the reservation while it has room, else anywhere.
+    fn new_page(&mut self) -> (NonNull<u8>, usize) {
+        self.mapped_pages += 1;
+        if let Some(slot) = self.region.take() {
+            if self.marked.len() <= slot {
+                self.marked.resize(slot + 1, 0);
+            }
+            return (self.region.commit(slot), slot);
+        }
+        (map_page(), NO_SLOT)
+    }
+
+    /// Gives an empty page back: kept as a spare, or unmapped.
+    fn release_page(&mut self, base: NonNull<u8>, slot: usize) -> bool {
+        if self.spare.len() < SPARE_PAGES {
+            self.spare.push((base, slot));
+            return false;
+        }
+        if slot == NO_SLOT {
+            unmap_page(base);
+        } else {
+            self.region.decommit(slot);
+        }
+        true
     }
 
     fn alloc_large(&mut self, size: usize) -> NonNull<u8> {
@@ -602,6 +676,11 @@ impl Heap {
                 self.young_survivors += usize::from(mark == 0);
                 (*hp).mark = self.black;
                 self.mark_stack.push(Gc::from_addr(addr));
+                // A cell in a page of the reservation counts towards its page's live cells
+                // (a large cell or a page outside gives an index past the counters).
+                if let Some(n) = self.marked.get_mut(addr.wrapping_sub(self.region.base) >> PAGE_SHIFT) {
+                    *n += 1;
+                }
             }
         }
     }
@@ -721,6 +800,10 @@ impl Heap {
     /// traces the remembered cells, whose writes since the last collection may have stored
     /// pointers to young cells.
     pub(crate) fn begin_collection(&mut self, full: bool) {
+        // The last collection's dead cells must be free before anything is marked: they
+        // would look marked once a full collection switches BLACK.
+        self.finish_sweeping();
+        self.marked.fill(0);
         self.full = full;
         self.young_survivors = 0;
         if full {
@@ -742,6 +825,12 @@ impl Heap {
     /// Frees every cell the collection did not mark (in a minor collection, the young
     /// cells it did not reach: only the pages allocated into since the last collection are
     /// swept) and sets the next budget. Marks stay: the survivors are old now.
+    ///
+    /// A page of the reservation is swept now only if the marking found nothing live in it
+    /// (the page is given back); one whose cells all live needs no sweep, and the others
+    /// are left to be swept when a class next allocates from them (`sweep_lazily`) or when
+    /// the next collection begins (`finish_sweeping`). Pages outside the reservation, with
+    /// no counts, are swept now.
     pub(crate) fn sweep(&mut self) {
         self.peak_footprint = self.peak_footprint.max(self.mapped_pages * PAGE_SIZE + self.large_bytes);
         let black = self.black;
@@ -754,6 +843,7 @@ impl Heap {
         });
         let mut live = 0usize;
         let mut unmapped = 0usize;
+        let mut empty = Vec::new();
         for class in &mut self.classes {
             let cs = class.cell_size;
             // The free lists of the swept pages are rebuilt from the cells' headers.
@@ -767,56 +857,38 @@ impl Heap {
                     kept.push(page);
                     continue;
                 }
-                let mut page_head: *mut FreeCell = ptr::null_mut();
-                let mut page_live = 0usize;
-                // From the last cell down, so that the list comes out in address order.
-                let mut off = page.used / cs * cs;
-                let base = page.base.as_ptr() as usize;
-                while off >= cs {
-                    off -= cs;
-                    // The walk goes down through memory: the header a few lines below is
-                    // asked for ahead of its turn.
-                    prefetch((base + off).wrapping_sub(SWEEP_PREFETCH_BYTES));
-                    // SAFETY: `off < used`, so the cell was handed out and has a header.
-                    let cell = unsafe { page.base.as_ptr().add(off) } as *mut FreeCell;
-                    // SAFETY: as above; the header is initialized.
-                    let hdr = unsafe { &mut (*cell).header };
-                    if hdr.kind == CellKind::Free {
-                        // SAFETY: writing the link of a free cell we own.
-                        unsafe { (*cell).next = page_head };
-                        page_head = cell;
-                    } else if hdr.mark & 3 == black {
-                        page_live += 1;
-                    } else {
-                        if self.ops.finalized & (1 << hdr.kind as u64) != 0 {
-                            // SAFETY: the cell is unreachable, so nothing refers to it any more.
-                            unsafe { (self.ops.finalize)(cell as *mut CellHeader) };
-                        }
-                        poison(cell as *mut u8, cs);
-                        // SAFETY: the cell is ours again.
-                        unsafe {
-                            (*cell).header = CellHeader::new(CellKind::Free);
-                            (*cell).next = page_head;
-                        }
-                        page_head = cell;
+                page.young = false;
+                let counted =
+                    self.marked.get(page.slot).map(|&n| n as usize + if full { 0 } else { page.live as usize });
+                let page_live = match counted {
+                    // Every cell handed out lives: nothing to free.
+                    Some(n) if n == page.used / cs => {
+                        page.free = ptr::null_mut();
+                        n
                     }
-                }
+                    Some(n) if n > 0 => {
+                        page.unswept = true;
+                        n
+                    }
+                    _ => {
+                        let (head, n) = sweep_cells(&page, cs, black, &self.ops);
+                        debug_assert!(counted.is_none() || n == 0, "the marking missed live cells of a page");
+                        page.free = head;
+                        n
+                    }
+                };
                 live += page_live * cs;
                 if page_live == 0 {
-                    if self.spare.len() < SPARE_PAGES {
-                        self.spare.push(page.base);
-                    } else {
-                        unmap_page(page.base);
-                        unmapped += 1;
-                    }
+                    empty.push((page.base, page.slot));
                 } else {
-                    page.free = page_head;
-                    page.young = false;
                     page.live = page_live as u32;
                     kept.push(page);
                 }
             }
             class.pages = kept;
+        }
+        for (base, slot) in empty {
+            unmapped += usize::from(self.release_page(base, slot));
         }
         self.mapped_pages -= unmapped;
         let mut i = 0;
@@ -864,6 +936,17 @@ impl Heap {
         self.collections += 1;
     }
 
+    /// Sweeps the pages the last collection left unswept.
+    pub(crate) fn finish_sweeping(&mut self) {
+        let black = self.black;
+        for class in &mut self.classes {
+            let cs = class.cell_size;
+            for page in class.pages.iter_mut().filter(|p| p.unswept) {
+                sweep_lazily(page, cs, black, &self.ops);
+            }
+        }
+    }
+
     /// Frees everything (the runtime is going away). Finalizers run; no tracing.
     fn release_all(&mut self) {
         for class in &mut self.classes {
@@ -880,13 +963,17 @@ impl Heap {
                     }
                     off += cs;
                 }
-                unmap_page(page.base);
+                if page.slot == NO_SLOT {
+                    unmap_page(page.base);
+                }
             }
             class.free = ptr::null_mut();
             class.cursor = 0;
         }
-        for page in self.spare.drain(..) {
-            unmap_page(page);
+        for (base, slot) in std::mem::take(&mut self.spare) {
+            if slot == NO_SLOT {
+                unmap_page(base);
+            }
         }
         for LargeCell { ptr, size } in self.large.drain(..) {
             // SAFETY: as in `sweep`.
@@ -901,6 +988,102 @@ impl Heap {
 impl Drop for Heap {
     fn drop(&mut self) {
         self.release_all();
+    }
+}
+
+/// Sweeps a page the last collection left unswept: its free list is built, and it is
+/// allocated from like any other.
+fn sweep_lazily(page: &mut Page, cs: usize, black: u8, ops: &CellOps) {
+    let (head, live) = sweep_cells(page, cs, black, ops);
+    debug_assert_eq!(live, page.live as usize, "the marking miscounted the live cells of a page");
+    page.free = head;
+    page.live = live as u32;
+    page.unswept = false;
+}
+
+/// Frees the cells of `page` that are not marked `black` (finalizing those of the kinds
+/// `ops` finalizes) and returns the page's free cells, linked in address order, and how
+/// many cells live.
+fn sweep_cells(page: &Page, cs: usize, black: u8, ops: &CellOps) -> (*mut FreeCell, usize) {
+    let mut head: *mut FreeCell = ptr::null_mut();
+    let mut live = 0usize;
+    // From the last cell down, so that the list comes out in address order.
+    let mut off = page.used / cs * cs;
+    let base = page.base.as_ptr() as usize;
+    while off >= cs {
+        off -= cs;
+        // The walk goes down through memory: the header a few lines below is asked for
+        // ahead of its turn.
+        prefetch((base + off).wrapping_sub(SWEEP_PREFETCH_BYTES));
+        // SAFETY: `off < used`, so the cell was handed out and has a header.
+        let cell = unsafe { page.base.as_ptr().add(off) } as *mut FreeCell;
+        // SAFETY: as above; the header is initialized.
+        let hdr = unsafe { &mut (*cell).header };
+        if hdr.kind == CellKind::Free {
+            // SAFETY: writing the link of a free cell we own.
+            unsafe { (*cell).next = head };
+            head = cell;
+        } else if hdr.mark & 3 == black {
+            live += 1;
+        } else {
+            if ops.finalized & (1 << hdr.kind as u64) != 0 {
+                // SAFETY: the cell is unreachable, so nothing refers to it any more.
+                unsafe { (ops.finalize)(cell as *mut CellHeader) };
+            }
+            poison(cell as *mut u8, cs);
+            // SAFETY: the cell is ours again.
+            unsafe {
+                (*cell).header = CellHeader::new(CellKind::Free);
+                (*cell).next = head;
+            }
+            head = cell;
+        }
+    }
+    (head, live)
+}
+
+impl Region {
+    /// Reserves room for pages holding `RESERVE_PER_LIMIT` times `limit` bytes, up to
+    /// `MAX_RESERVE` (address space, no memory: pages are committed one by one); an empty
+    /// region where that fails.
+    fn reserve(limit: usize) -> Region {
+        let slots = limit.saturating_mul(RESERVE_PER_LIMIT).min(MAX_RESERVE).div_ceil(PAGE_SIZE).max(1);
+        let base = reserve_pages(slots).unwrap_or(0);
+        Region { base, slots: if base == 0 { 0 } else { slots }, next: 0, free: Vec::new() }
+    }
+
+    /// A slot for a new page, if the reservation has one left.
+    fn take(&mut self) -> Option<usize> {
+        if let Some(slot) = self.free.pop() {
+            return Some(slot);
+        }
+        if self.next < self.slots {
+            self.next += 1;
+            return Some(self.next - 1);
+        }
+        None
+    }
+
+    /// Makes the page at `slot` (taken from this region) readable and writable, all zeros.
+    fn commit(&mut self, slot: usize) -> NonNull<u8> {
+        let addr = self.base + slot * PAGE_SIZE;
+        commit_page(addr);
+        // SAFETY: the reservation's base is non-null, so is every page in it.
+        unsafe { NonNull::new_unchecked(addr as *mut u8) }
+    }
+
+    /// Gives the memory of the page at `slot` back and the slot to the region.
+    fn decommit(&mut self, slot: usize) {
+        decommit_page(self.base + slot * PAGE_SIZE);
+        self.free.push(slot);
+    }
+}
+
+impl Drop for Region {
+    fn drop(&mut self) {
+        if self.slots > 0 {
+            release_pages(self.base, self.slots);
+        }
     }
 }
 
@@ -963,6 +1146,84 @@ fn unmap_page(base: NonNull<u8>) {
     // SAFETY: `base` was returned by `map_page` and no cell in it is referenced any more.
     unsafe { libc::munmap(base.as_ptr() as *mut libc::c_void, PAGE_SIZE) };
 }
+
+/// Reserves address space for `slots` pages, inaccessible until committed.
+#[cfg(unix)]
+fn reserve_pages(slots: usize) -> Option<usize> {
+    let size = slots.checked_mul(PAGE_SIZE)?;
+    // SAFETY: an anonymous private mapping has no preconditions.
+    let p = unsafe {
+        libc::mmap(
+            ptr::null_mut(),
+            size,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    (p != libc::MAP_FAILED).then_some(p as usize)
+}
+
+/// Makes the reserved page at `addr` readable and writable (fresh, zeroed memory).
+#[cfg(unix)]
+fn commit_page(addr: usize) {
+    // SAFETY: `addr` is a page of this heap's reservation, with no cell in use: mapping
+    // fresh memory over it affects nothing else.
+    let p = unsafe {
+        libc::mmap(
+            addr as *mut libc::c_void,
+            PAGE_SIZE,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        std::alloc::handle_alloc_error(Layout::from_size_align(PAGE_SIZE, 4096).unwrap_or(Layout::new::<u8>()));
+    }
+}
+
+/// Gives the memory of the reserved page at `addr` back, leaving it reserved.
+#[cfg(unix)]
+fn decommit_page(addr: usize) {
+    // SAFETY: `addr` is a page of this heap's reservation whose cells are all free and no
+    // longer referenced; an inaccessible mapping replaces it.
+    unsafe {
+        libc::mmap(
+            addr as *mut libc::c_void,
+            PAGE_SIZE,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+}
+
+/// Unmaps a reservation of `slots` pages.
+#[cfg(unix)]
+fn release_pages(base: usize, slots: usize) {
+    // SAFETY: the heap is going away with every cell in the reservation.
+    unsafe { libc::munmap(base as *mut libc::c_void, slots * PAGE_SIZE) };
+}
+
+#[cfg(not(unix))]
+fn reserve_pages(_slots: usize) -> Option<usize> {
+    None
+}
+
+#[cfg(not(unix))]
+fn commit_page(_addr: usize) {
+    unreachable!("no reservation without mmap")
+}
+
+#[cfg(not(unix))]
+fn decommit_page(_addr: usize) {}
+
+#[cfg(not(unix))]
+fn release_pages(_base: usize, _slots: usize) {}
 
 #[cfg(not(unix))]
 fn map_page() -> NonNull<u8> {
