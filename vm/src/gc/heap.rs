@@ -1,7 +1,8 @@
 //! The allocator and the collector's mark and sweep phases.
 //!
 //! Small cells (up to 2048 bytes) live in 256 KiB pages, each page holding cells of one size
-//! class; a class allocates page by page (see `SizeClass`), from a page's free cells, then
+//! class; leaf cells (`CellType::LEAF`: strings, BigInts) have classes of their own, so the
+//! pages of the cells that refer to others hold none of them. A class allocates page by page (see `SizeClass`), from a page's free cells, then
 //! from its untouched rest, then from a fresh page. Pages are committed one by one in an
 //! address range the heap reserves (`Region`), so untouched parts of a fresh page cost no
 //! memory, and a page left empty by a sweep is given back. Larger cells are allocated one by
@@ -264,8 +265,10 @@ impl Heap {
     pub(crate) fn new(limit: usize, ops: CellOps) -> Heap {
         Heap {
             ops,
+            // The classes of cells that refer to others, then those of leaf cells.
             classes: SIZE_CLASSES
                 .iter()
+                .chain(&SIZE_CLASSES)
                 .map(|&s| SizeClass { cell_size: s as usize, free: ptr::null_mut(), pages: Vec::new(), cursor: 0 })
                 .collect(),
             large: Vec::new(),
@@ -446,7 +449,7 @@ impl Heap {
     /// Allocates a cell holding `cell`.
     #[inline]
     pub(crate) fn alloc<T: CellType>(&mut self, cell: T) -> Gc<T> {
-        let p = self.alloc_raw(size_of::<T>()).cast::<T>();
+        let p = self.alloc_raw::<T>(size_of::<T>()).cast::<T>();
         // SAFETY: `alloc_raw` returned at least `size_of::<T>()` writable bytes aligned to
         // 16 (every size class is a multiple of 16 and pages are page-aligned).
         unsafe { p.as_ptr().write(cell) };
@@ -458,7 +461,7 @@ impl Heap {
         debug_assert!(align_of::<E>() <= 16 && align_of::<T>() <= 16);
         let off = Self::trailing_offset::<T, E>();
         let size = (off + n * size_of::<E>()).max(size_of::<FreeCell>());
-        let p = self.alloc_raw(size);
+        let p = self.alloc_raw::<T>(size);
         // SAFETY: `p` has `size` writable bytes, enough for the `T` and the `n` elements at
         // their aligned offset.
         unsafe {
@@ -475,7 +478,7 @@ impl Heap {
     pub(crate) fn alloc_trailing_from<T: CellType, E: Copy>(&mut self, cell: T, data: &[E]) -> Gc<T> {
         let off = Self::trailing_offset::<T, E>();
         let size = (off + std::mem::size_of_val(data)).max(size_of::<FreeCell>());
-        let p = self.alloc_raw(size);
+        let p = self.alloc_raw::<T>(size);
         // SAFETY: as in `alloc_trailing`; `data` cannot overlap a fresh cell.
         unsafe {
             p.cast::<T>().as_ptr().write(cell);
@@ -485,11 +488,11 @@ impl Heap {
     }
 
     #[inline]
-    fn alloc_raw(&mut self, size: usize) -> NonNull<u8> {
+    fn alloc_raw<T: CellType>(&mut self, size: usize) -> NonNull<u8> {
         if size > MAX_SMALL {
             return self.alloc_large(size);
         }
-        let class = CLASS_OF[size.div_ceil(16)] as usize;
+        let class = CLASS_OF[size.div_ceil(16)] as usize + if T::LEAF { SIZE_CLASSES.len() } else { 0 };
         self.allocated_since_gc += self.classes[class].cell_size;
         self.young_cells += 1;
         if self.allocated_since_gc >= self.budget {

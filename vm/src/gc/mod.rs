@@ -306,6 +306,11 @@ pub unsafe trait CellType: Sized {
     /// The kind every cell of this type has, if it is a single one.
     const KIND: Option<CellKind>;
 
+    /// Whether the cell refers to no other cell (a string's characters, a BigInt's
+    /// digits). Such cells get pages of their own: the cells that do refer to others then
+    /// lie closer together, for the program that walks them and for the marking.
+    const LEAF: bool = false;
+
     /// Whether a cell of `kind` may be read as this type (never a free cell).
     #[inline(always)]
     fn admits(kind: CellKind) -> bool {

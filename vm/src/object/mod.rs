@@ -378,6 +378,7 @@ pub struct BigIntCell {
 // SAFETY: repr(C), header first, kind BigInt.
 unsafe impl CellType for BigIntCell {
     const KIND: Option<CellKind> = Some(CellKind::BigInt);
+    const LEAF: bool = true;
 }
 
 /// A RegExp instance: the compiled matcher plus `[[OriginalSource]]`/`[[OriginalFlags]]`.

@@ -44,6 +44,7 @@ pub struct JsString {
 // SAFETY: repr(C) with the header first; kind String.
 unsafe impl CellType for JsString {
     const KIND: Option<CellKind> = Some(CellKind::String);
+    const LEAF: bool = true;
 }
 
 /// A rope cell: `left + right`, or `flat` once flattened.
