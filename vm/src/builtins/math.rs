@@ -12,6 +12,7 @@ pub(crate) const BUILTIN: Builtin = Builtin { install, ..Builtin::NONE };
 
 type F1 = fn(f64) -> f64;
 
+/// The functions of one argument: the platform's libm, but for `cbrt` (see `cbrt`).
 const UNARY: &[(&str, F1)] = &[
     ("abs", f64::abs),
     ("acos", f64::acos),
@@ -20,7 +21,7 @@ const UNARY: &[(&str, F1)] = &[
     ("asinh", asinh),
     ("atan", f64::atan),
     ("atanh", f64::atanh),
-    ("cbrt", f64::cbrt),
+    ("cbrt", cbrt),
     ("ceil", f64::ceil),
     ("cos", f64::cos),
     ("cosh", f64::cosh),
@@ -50,6 +51,14 @@ fn asinh(x: f64) -> f64 {
     } else {
         x.asinh()
     }
+}
+
+/// The cube root, correctly rounded: the `libm` crate's (a port of CORE-MATH's). Which `cbrt`
+/// `f64::cbrt` reached depended on linking: a dynamically linked `iris` got Rust's own copy of
+/// this one (the platform's libm came later in the link), a static one glibc's, which is off
+/// by an ulp on exact cubes (27 gave 3.0000000000000004; node gives 3).
+fn cbrt(x: f64) -> f64 {
+    libm::cbrt(x)
 }
 
 fn fround(x: f64) -> f64 {
@@ -231,5 +240,38 @@ impl Runtime {
         self.host.random_state[1] = s1;
         let bits = (s0.wrapping_add(s1)) >> 11;
         bits as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UNARY;
+
+    fn unary(name: &str) -> super::F1 {
+        UNARY.iter().find(|r| r.0 == name).map(|r| r.1).unwrap_or_else(|| panic!("no Math.{name}"))
+    }
+
+    /// node's results, which glibc's `cbrt` (linked into a static build) missed by an ulp.
+    #[test]
+    fn cube_roots_of_exact_cubes_are_exact() {
+        for n in [-8.0, 27.0, 64.0, 1000.0, 1e30, 0.125] {
+            let root = unary("cbrt")(n * n * n);
+            assert_eq!(root, n, "Math.cbrt({})", n * n * n);
+        }
+        assert_eq!(unary("log2")(8.0), 3.0);
+        assert_eq!(unary("log10")(1000.0), 3.0);
+    }
+
+    #[test]
+    fn signed_zeros_and_infinities() {
+        for name in ["asin", "asinh", "atan", "atanh", "cbrt", "expm1", "log1p", "sin", "sinh", "tan", "tanh"] {
+            assert!(unary(name)(-0.0).is_sign_negative() && unary(name)(-0.0) == 0.0, "Math.{name}(-0)");
+        }
+        assert_eq!(unary("tanh")(f64::NEG_INFINITY), -1.0);
+        assert_eq!(unary("cosh")(f64::NEG_INFINITY), f64::INFINITY);
+        assert_eq!(unary("asinh")(f64::NEG_INFINITY), f64::NEG_INFINITY);
+        assert_eq!(unary("expm1")(f64::NEG_INFINITY), -1.0);
+        assert_eq!(unary("log")(0.0), f64::NEG_INFINITY);
+        assert!(unary("log")(-1.0).is_nan());
     }
 }
