@@ -150,7 +150,15 @@ struct Region {
     /// Slots handed out so far, in address order; `free` lists those given back since.
     next: usize,
     free: Vec<usize>,
+    /// The fresh slots below this one (from `next` on) are readable and writable already:
+    /// they are committed `COMMIT_CHUNK` at a time.
+    committed: usize,
 }
+
+/// Fresh pages committed with one `mmap`: 2 MiB of address space, no memory until touched.
+/// One page at a time, a hello-world program made eight `mmap` calls, each splitting the
+/// reservation's mapping, before it printed.
+const COMMIT_CHUNK: usize = 8;
 
 /// The cells of one size. A class allocates from one page at a time (its cursor page):
 /// first the free cells the last sweep found there, in address order, then the untouched
@@ -556,7 +564,8 @@ impl Heap {
             if self.marked.len() <= slot {
                 self.marked.resize(slot + 1, 0);
             }
-            return (self.region.commit(slot), slot);
+            // SAFETY: the reservation's base is non-null, so is every page in it.
+            return (unsafe { NonNull::new_unchecked(self.region.page(slot) as *mut u8) }, slot);
         }
         (map_page(), NO_SLOT)
     }
@@ -1050,37 +1059,43 @@ fn sweep_cells(page: &Page, cs: usize, black: u8, ops: &CellOps) -> (*mut FreeCe
 
 impl Region {
     /// Reserves room for pages holding `RESERVE_PER_LIMIT` times `limit` bytes, up to
-    /// `MAX_RESERVE` (address space, no memory: pages are committed one by one); an empty
+    /// `MAX_RESERVE` (address space, no memory: pages are committed as they are taken); an empty
     /// region where that fails.
     fn reserve(limit: usize) -> Region {
         let slots = limit.saturating_mul(RESERVE_PER_LIMIT).min(MAX_RESERVE).div_ceil(PAGE_SIZE).max(1);
         let base = reserve_pages(slots).unwrap_or(0);
-        Region { base, slots: if base == 0 { 0 } else { slots }, next: 0, free: Vec::new() }
+        Region { base, slots: if base == 0 { 0 } else { slots }, next: 0, free: Vec::new(), committed: 0 }
     }
 
-    /// A slot for a new page, if the reservation has one left.
+    /// A slot for a new page, if the reservation has one left; its page is readable and
+    /// writable, all zeros.
     fn take(&mut self) -> Option<usize> {
         if let Some(slot) = self.free.pop() {
+            // Given back (decommitted) before.
+            commit_pages(self.page(slot), 1);
             return Some(slot);
         }
-        if self.next < self.slots {
-            self.next += 1;
-            return Some(self.next - 1);
+        if self.next == self.slots {
+            return None;
         }
-        None
+        let slot = self.next;
+        self.next += 1;
+        if slot == self.committed {
+            let pages = COMMIT_CHUNK.min(self.slots - slot);
+            commit_pages(self.page(slot), pages);
+            self.committed += pages;
+        }
+        Some(slot)
     }
 
-    /// Makes the page at `slot` (taken from this region) readable and writable, all zeros.
-    fn commit(&mut self, slot: usize) -> NonNull<u8> {
-        let addr = self.base + slot * PAGE_SIZE;
-        commit_page(addr);
-        // SAFETY: the reservation's base is non-null, so is every page in it.
-        unsafe { NonNull::new_unchecked(addr as *mut u8) }
+    /// The address of the page at `slot`.
+    fn page(&self, slot: usize) -> usize {
+        self.base + slot * PAGE_SIZE
     }
 
     /// Gives the memory of the page at `slot` back and the slot to the region.
     fn decommit(&mut self, slot: usize) {
-        decommit_page(self.base + slot * PAGE_SIZE);
+        decommit_page(self.page(slot));
         self.free.push(slot);
     }
 }
@@ -1171,15 +1186,16 @@ fn reserve_pages(slots: usize) -> Option<usize> {
     (p != libc::MAP_FAILED).then_some(p as usize)
 }
 
-/// Makes the reserved page at `addr` readable and writable (fresh, zeroed memory).
+/// Makes `pages` reserved pages from `addr` readable and writable (fresh, zeroed memory).
 #[cfg(unix)]
-fn commit_page(addr: usize) {
-    // SAFETY: `addr` is a page of this heap's reservation, with no cell in use: mapping
-    // fresh memory over it affects nothing else.
+fn commit_pages(addr: usize, pages: usize) {
+    let size = pages * PAGE_SIZE;
+    // SAFETY: the pages are in this heap's reservation, with no cell in use: mapping fresh
+    // memory over them affects nothing else.
     let p = unsafe {
         libc::mmap(
             addr as *mut libc::c_void,
-            PAGE_SIZE,
+            size,
             libc::PROT_READ | libc::PROT_WRITE,
             libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
             -1,
@@ -1187,7 +1203,7 @@ fn commit_page(addr: usize) {
         )
     };
     if p == libc::MAP_FAILED {
-        std::alloc::handle_alloc_error(Layout::from_size_align(PAGE_SIZE, 4096).unwrap_or(Layout::new::<u8>()));
+        std::alloc::handle_alloc_error(Layout::from_size_align(size, 4096).unwrap_or(Layout::new::<u8>()));
     }
 }
 
@@ -1221,7 +1237,7 @@ fn reserve_pages(_slots: usize) -> Option<usize> {
 }
 
 #[cfg(not(unix))]
-fn commit_page(_addr: usize) {
+fn commit_pages(_addr: usize, _pages: usize) {
     unreachable!("no reservation without mmap")
 }
 

@@ -485,3 +485,23 @@ fn leaf_cells_get_pages_of_their_own() {
     collect(&mut heap, &pairs);
     assert_eq!(heap.stats().live_bytes, pairs.len() * 32);
 }
+
+#[test]
+fn pages_committed_in_chunks_and_given_back_are_usable_again() {
+    let mut heap = Heap::new(1 << 30, OPS);
+    // Fifty pages' worth of pairs: past the empty pages a collection keeps (`SPARE_PAGES`)
+    // and several of the region's commit chunks.
+    let per_page = super::heap::PAGE_SIZE / std::mem::size_of::<Pair>();
+    let first: Vec<Gc<Pair>> =
+        (0..50 * per_page).map(|i| pair(&mut heap, Value::number(i as f64), Value::NULL)).collect();
+    assert!(first.iter().enumerate().all(|(i, &p)| heap.get(p).a == Value::number(i as f64)));
+    // All garbage: the collection keeps a few empty pages and decommits the rest ...
+    collect(&mut heap, &[]);
+    // ... which the next allocations commit again, zeroed and writable.
+    let second: Vec<Gc<Pair>> =
+        (0..50 * per_page).map(|i| pair(&mut heap, Value::NULL, Value::number(i as f64))).collect();
+    assert!(second
+        .iter()
+        .enumerate()
+        .all(|(i, &p)| heap.get(p).b == Value::number(i as f64) && heap.get(p).a == Value::NULL));
+}
