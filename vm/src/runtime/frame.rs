@@ -70,16 +70,28 @@ pub(crate) struct FixedStack<T: Copy> {
     ptr: std::ptr::NonNull<T>,
     len: usize,
     cap: usize,
+    /// The values are a mapping of their own (`map_values`), not an allocator's block.
+    mapped: bool,
 }
+
+/// Stacks of this many bytes or more are mapped from the operating system directly.
+/// The register stack (64 MiB) and the frame stack (3 MiB) are made for every runtime and
+/// mostly never touched; through the allocator, each was a huge block whose bookkeeping the
+/// allocator wrote into its first pages (11 of a hello-world bundle's page faults).
+#[cfg(unix)]
+const MAP_DIRECTLY: usize = 1 << 20;
 
 impl<T: Copy> FixedStack<T> {
     /// An empty stack with room for `cap` values.
     pub(crate) fn with_capacity(cap: usize) -> FixedStack<T> {
+        if let Some(ptr) = map_values::<T>(cap) {
+            return FixedStack { ptr, len: 0, cap, mapped: true };
+        }
         let mut v = std::mem::ManuallyDrop::new(Vec::<T>::with_capacity(cap));
         let cap = v.capacity();
         // A Vec's pointer is never null (dangling when nothing is allocated).
         let ptr = std::ptr::NonNull::new(v.as_mut_ptr()).expect("a vector's pointer");
-        FixedStack { ptr, len: 0, cap }
+        FixedStack { ptr, len: 0, cap, mapped: false }
     }
 
     pub(crate) fn capacity(&self) -> usize {
@@ -175,10 +187,57 @@ impl<T: Copy> std::ops::DerefMut for FixedStack<T> {
 
 impl<T: Copy> Drop for FixedStack<T> {
     fn drop(&mut self) {
+        if self.mapped {
+            unmap_values(self.ptr, self.cap);
+            return;
+        }
         // SAFETY: the allocation `with_capacity` made, given back as the vector it was
         // (its values are `Copy`: nothing to drop).
         drop(unsafe { Vec::from_raw_parts(self.ptr.as_ptr(), 0, self.cap) });
     }
+}
+
+/// A private anonymous mapping for `cap` values when that is `MAP_DIRECTLY` bytes or more
+/// (and the mapping succeeds): zeroed, and memory only where it is touched.
+#[cfg(unix)]
+fn map_values<T>(cap: usize) -> Option<std::ptr::NonNull<T>> {
+    let bytes = cap.checked_mul(std::mem::size_of::<T>())?;
+    if bytes < MAP_DIRECTLY || std::mem::align_of::<T>() > 4096 {
+        return None;
+    }
+    // SAFETY: an anonymous private mapping has no preconditions; page alignment satisfies
+    // `T`'s (checked above).
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            bytes,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return None;
+    }
+    std::ptr::NonNull::new(p as *mut T)
+}
+
+#[cfg(not(unix))]
+fn map_values<T>(_cap: usize) -> Option<std::ptr::NonNull<T>> {
+    None
+}
+
+/// Unmaps what `map_values` mapped.
+fn unmap_values<T>(ptr: std::ptr::NonNull<T>, cap: usize) {
+    #[cfg(unix)]
+    // SAFETY: `ptr` and `cap` are the mapping `map_values` made for this stack, which is
+    // going away: nothing refers to its values any more.
+    unsafe {
+        libc::munmap(ptr.as_ptr() as *mut libc::c_void, cap * std::mem::size_of::<T>());
+    }
+    #[cfg(not(unix))]
+    let _ = (ptr, cap);
 }
 
 /// Where a fixed stack keeps its first value's address and its length (the same for every
