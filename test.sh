@@ -14,6 +14,8 @@
 #      their callees), these running each test in one mode,
 #   5. the generated large and hostile programs (`iris-stress`), each within a time and a
 #      memory limit, in a release build,
+#      and on Linux the lit-test programs with the statically linked `iris` that
+#      ./build-static.sh builds (a release ships that one),
 #   6. the native tier on AArch64: iris cross-built for aarch64-unknown-linux-gnu, its runnable
 #      MIR tests and the lit-test programs with `--jit-threshold 0` run under qemu-aarch64,
 #      when the cross toolchain and qemu are installed (IRIS_REQUIRE_AARCH64=1, as CI sets it,
@@ -90,6 +92,12 @@ if [ "$quick" = 0 ]; then
   cargo build -q --release -p compiler --bin iris
   cargo build -q --release -p iris-bench --bin iris-stress
   target/release/iris-stress --iris target/release/iris
+fi
+
+if [ "$quick" = 0 ] && [ "$(uname -s)" = Linux ]; then
+  step "the statically linked iris (./build-static.sh): lit-test programs, release build"
+  static_iris="$(./build-static.sh)"
+  cargo run -q -p lit-tests -- --no-build --iris "$static_iris" lit-tests/tests/run
 fi
 
 if [ "$quick" = 0 ]; then
