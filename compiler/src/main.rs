@@ -588,25 +588,16 @@ fn main() -> ExitCode {
     if cli.opts.time_passes {
         ir::timing::enable();
     }
-    // Deeply nested programs recurse in the parser and IRGen, which run on this thread
-    // before the program (`CompileOptions::lower_here`): give them the lowering thread's
-    // room. The VM measures this thread's stack itself.
-    let worker = std::thread::Builder::new()
-        .name("iris".into())
-        .stack_size(compiler::irgen::LOWERING_STACK)
-        .spawn(move || -> std::convert::Infallible { exit_with(real_main(cli)) });
-    match worker {
-        Ok(handle) => match handle.join() {
-            Ok(never) => match never {},
-            Err(_) => ExitCode::from(101),
-        },
-        Err(e) => exit_with(Err(Failure(format!("iris: cannot start the main thread: {e}"), 1))),
-    }
+    // Deeply nested programs recurse in the parser and IRGen, which run on this stack before
+    // the program (`CompileOptions::lower_here`): give them the lowering thread's room. A
+    // stack of its own on this thread costs a mapping; a thread for it cost a sixteenth of a
+    // small bundle's start-up (its creation, its signal stack, its own allocator heap). The
+    // VM measures whichever stack it runs on.
+    stacker::grow(compiler::irgen::LOWERING_STACK, move || -> ExitCode { exit_with(real_main(cli)) })
 }
 
-/// Reports `result` and ends the process, from the thread that ran the program: its 256 MiB
-/// stack is not released and the main thread not woken just before the process goes away
-/// whole. `process::exit` flushes stdout.
+/// Reports `result` and ends the process from the stack that ran the program (its 256 MiB
+/// are not released just before the process goes away whole). `process::exit` flushes stdout.
 fn exit_with(result: Result<(), Failure>) -> ! {
     compiler::irgen::finish_dropping();
     if ir::timing::enabled() {

@@ -919,39 +919,17 @@ pub(crate) fn stack_address() -> usize {
     std::hint::black_box(&probe) as *const u8 as usize
 }
 
-/// The lowest stack address re-entries may reach on this thread.
+/// The lowest stack address re-entries may reach on the stack this code runs on: a
+/// thread's, or one `stacker::grow` switched to (as `iris` does for its program).
+/// `stacker` asks the system for a thread's bounds once per thread and knows the stacks it
+/// made.
 pub(crate) fn stack_guard() -> usize {
     let here = stack_address();
-    match thread_stack_low() {
-        Some(low) if low < here => low + RUST_STACK_RESERVE,
+    match stacker::remaining_stack() {
+        Some(room) if room > 0 => here - room + RUST_STACK_RESERVE,
         // Unknown stack bounds: assume the common 2 MiB minimum below the current frame.
         _ => here.saturating_sub(2 << 20) + RUST_STACK_RESERVE,
     }
-}
-
-#[cfg(target_os = "linux")]
-fn thread_stack_low() -> Option<usize> {
-    // SAFETY: `attr` is initialized by pthread_getattr_np before use and destroyed after;
-    // the out-pointers are valid locals.
-    unsafe {
-        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
-        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) != 0 {
-            return None;
-        }
-        let mut addr: *mut libc::c_void = std::ptr::null_mut();
-        let mut size: libc::size_t = 0;
-        let r = libc::pthread_attr_getstack(&attr, &mut addr, &mut size);
-        libc::pthread_attr_destroy(&mut attr);
-        if r != 0 || addr.is_null() {
-            return None;
-        }
-        Some(addr as usize)
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn thread_stack_low() -> Option<usize> {
-    None
 }
 
 #[cfg(test)]
