@@ -49,9 +49,6 @@ pub const HAS_SPECIAL: u8 = 4;
 /// Shape flag: a dictionary shape that a builtin object got while its realm was built, to
 /// become a fast shape again once it is (see `builtins::settle_builtin_shapes`).
 pub const BUILTIN_TABLE: u8 = 8;
-/// The number of properties past which a builtin object grows a table of its own while its
-/// realm is built (where a table gets a hash index).
-pub const BUILTIN_TABLE_AFTER: usize = LINEAR_LIMIT;
 
 /// Objects with more named properties than this switch to dictionary mode.
 pub const MAX_FAST_PROPERTIES: usize = 160;

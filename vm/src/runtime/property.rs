@@ -11,8 +11,8 @@ use crate::gc::{CellHeader, CellKind, Gc};
 use crate::object::array::{JsArray, MAX_DENSE_GAP};
 use crate::object::property::{Own, PropertyDescriptor, IMMUTABLE_PROTO};
 use crate::object::shape::{
-    PropKey, Shape, ACCESSOR, BUILTIN_TABLE, BUILTIN_TABLE_AFTER, CONFIGURABLE, DEFAULT_ATTRS, DICTIONARY, ENUMERABLE,
-    HAS_INDEX_KEYS, HAS_SPECIAL, MAX_FAST_PROPERTIES, WRITABLE,
+    PropKey, Shape, ACCESSOR, BUILTIN_TABLE, CONFIGURABLE, DEFAULT_ATTRS, DICTIONARY, ENUMERABLE, HAS_INDEX_KEYS,
+    HAS_SPECIAL, MAX_FAST_PROPERTIES, WRITABLE,
 };
 use crate::object::{
     AccessorPair, JsObject, Key, PrimitiveObject, EXTENSIBLE, IS_PROTOTYPE, LAZY_PROTOTYPE, LENGTH_READONLY,
@@ -630,12 +630,11 @@ impl Runtime {
         } else if let Some(next) = self.heap.get(shape).find_transition(k, attrs) {
             self.heap.get_mut(obj).shape = next;
             slot = self.heap.get(next).lookup(k).map(|x| x.0).unwrap_or(0);
-        } else if self.heap.get(shape).property_count() >= MAX_FAST_PROPERTIES
-            || self.building_realm.is_some() && self.heap.get(shape).property_count() >= BUILTIN_TABLE_AFTER
-        {
-            // While a realm is built, a builtin object with many properties grows one table
-            // instead of a chain of shapes that each copy the whole table (quadratic in
-            // time and memory); the realm's setup makes it a fast shape again at the end.
+        } else if self.heap.get(shape).property_count() >= MAX_FAST_PROPERTIES || self.building_realm.is_some() {
+            // While a realm is built, a builtin object grows one table of its own instead of
+            // a chain of shapes that each copy the whole table (quadratic in time and memory,
+            // and each a cell, a table and a transition list: a fifth of a hello-world
+            // bundle's page faults); the realm's setup makes it a fast shape again at the end.
             let mut dict = self.heap.get(shape).to_dictionary();
             if let Some(objects) = &mut self.building_realm {
                 if dict.property_count() < MAX_FAST_PROPERTIES {
