@@ -594,6 +594,11 @@ impl translate::Profile for Observed<'_> {
             if heap.kind_of(p) != CellKind::Object {
                 return None;
             }
+            // A builtin object whose functions are not made yet: the interpreter looks up
+            // (and makes them) first.
+            if heap.get(p).header.flags & crate::object::LAZY_BUILTINS != 0 {
+                return None;
+            }
             let ps = heap.get(heap.get(p).shape);
             if ps.is_dictionary() {
                 return None;

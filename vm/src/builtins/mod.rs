@@ -3,13 +3,15 @@
 //! Every builtin function property is one row of a module's `ROWS` table (the table
 //! pattern of STYLE.md, as for opcodes): where it goes, its name (a string or a well-known
 //! symbol), its Rust function, its `length`, and whether it is a method, a getter or a
-//! setter. `create_realm` builds the intrinsic objects in dependency order and then
-//! installs every table:
+//! setter. `create_realm` builds the intrinsic objects in dependency order; an object's
+//! rows are installed when something first looks at its own properties:
 //!
 //! ```text
 //!  create_realm ─▶ %Object.prototype%, %Function.prototype%, shapes, constructors
-//!               ─▶ for each module: install its ROWS onto the intrinsics
+//!               ─▶ the targets of every module's ROWS flagged LAZY_BUILTINS
+//!               ─▶ links (which install the rows of the objects they read)
 //!  install_globals ─▶ global object properties (constructors, Math, JSON, print, ...)
+//!  own_lookup, own_keys_raw, preventExtensions of a flagged object ─▶ install_builtins
 //! ```
 //!
 //! Builtins follow the specification's steps, numbered in comments.
@@ -53,7 +55,7 @@ pub mod weak_refs;
 use crate::gc::{CellKind, Gc};
 use crate::object::property::IMMUTABLE_PROTO;
 use crate::object::shape::{PropKey, Shape, ACCESSOR, BUILTIN_TABLE, CONFIGURABLE, DICTIONARY, ENUMERABLE, WRITABLE};
-use crate::object::{JsObject, Key, IS_GLOBAL};
+use crate::object::{JsObject, Key, IS_GLOBAL, LAZY_BUILTINS};
 use crate::runtime::function::{NativeFn, NativeFunction};
 use crate::runtime::{Hooks, Intrinsic, JsResult, Realm, RealmShapes, Runtime, RuntimeOptions, WellKnownSymbols};
 use crate::value::Value;
@@ -75,6 +77,7 @@ static HOOKS: Hooks = Hooks {
     dynamic_import: modules::dynamic_import,
     evaluate_sync: modules::evaluate_sync,
     direct_eval: global::direct_eval,
+    install_builtins,
 };
 
 impl Runtime {
@@ -522,13 +525,17 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
     let array_shape = rt.root_shape(Value::object(ap), CellKind::Array, 0);
     rt.realms[index as usize].shapes.array = array_shape;
 
-    // The remaining prototypes and constructors, their functions, then what links them.
+    // The remaining prototypes and constructors, then what links them. Their function
+    // properties are made when something first looks at the object's own properties
+    // (`install_builtins`; a link that reads one makes its object's at once): most programs
+    // use few of the builtin objects.
     for b in BUILTINS {
         (b.init)(rt);
     }
     for b in BUILTINS {
         for row in b.rows {
-            rt.install_row(row);
+            let target: Gc<JsObject> = rt.intrinsic(row.on).gc();
+            rt.heap.get_mut(target).header.flags |= LAZY_BUILTINS;
         }
     }
     for b in BUILTINS {
@@ -544,13 +551,48 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
     rt.realms.pop().unwrap_or_else(|| unreachable!())
 }
 
-/// Ends the building of a realm (`create_realm`, then `install_globals`): the builtin
-/// objects that grew a table of their own meanwhile (`BUILTIN_TABLE`, see `add_named`) get
-/// fast shapes again, so that inline caches and compiled code treat them as any object.
-/// The table becomes the shape in place: the shape is the object's own, no cache or code
-/// has seen it yet, and with no property deleted its slots are the first ones in order.
-fn settle_builtin_shapes(rt: &mut Runtime) {
-    for obj in rt.building_realm.take().unwrap_or_default() {
+/// Makes the function properties of `obj`, a builtin object flagged `LAZY_BUILTINS`: the
+/// rows of every module whose target it is, in their order, in the realm it belongs to
+/// (`Hooks::install_builtins`). As while a realm is built, the object grows one table of
+/// its own, which becomes its fast shape again once they are all there.
+fn install_builtins(rt: &mut Runtime, obj: Gc<JsObject>) {
+    rt.heap.get_mut(obj).header.flags &= !LAZY_BUILTINS;
+    let v = Value::object(obj);
+    let Some((realm, targets)) = rt.realms.iter().enumerate().find_map(|(r, realm)| {
+        let targets: Vec<usize> =
+            (realm.intrinsics.iter().enumerate()).filter_map(|(i, &x)| (x == v).then_some(i)).collect();
+        (!targets.is_empty()).then_some((r as u32, targets))
+    }) else {
+        return;
+    };
+    let saved = rt.realm;
+    rt.realm = realm;
+    let outer = rt.building_realm.replace(Vec::new());
+    for b in BUILTINS {
+        for row in b.rows.iter().filter(|row| targets.contains(&(row.on as usize))) {
+            rt.install_row(row);
+        }
+    }
+    let built = rt.building_realm.take().unwrap_or_default();
+    match outer {
+        // A realm being built settles its objects at its end.
+        Some(mut objects) => {
+            objects.extend(built);
+            rt.building_realm = Some(objects);
+        }
+        None => settle_builtin_shapes(rt, built),
+    }
+    rt.realm = saved;
+}
+
+/// Ends the building of a realm (`create_realm`, then `install_globals`) or of a builtin
+/// object's functions (`install_builtins`): the builtin objects that grew a table of their
+/// own meanwhile (`BUILTIN_TABLE`, see `add_named`) get fast shapes again, so that inline
+/// caches and compiled code treat them as any object. The table becomes the shape in place:
+/// the shape is the object's own, no cache or code has seen it yet, and with no property
+/// deleted its slots are the first ones in order.
+fn settle_builtin_shapes(rt: &mut Runtime, objects: Vec<Gc<JsObject>>) {
+    for obj in objects {
         let shape = rt.heap.get(obj).shape;
         let s = rt.heap.get_mut(shape);
         if s.header.flags & BUILTIN_TABLE != 0 && s.table.free_slots.is_empty() {
@@ -577,7 +619,8 @@ pub(crate) fn install_globals(rt: &mut Runtime, realm: u32) {
         let f = rt.new_native("gc", test262::gc, 0);
         rt.define_value(g, "gc", Value::object(f), WRITABLE | CONFIGURABLE);
     }
-    settle_builtin_shapes(rt);
+    let objects = rt.building_realm.take().unwrap_or_default();
+    settle_builtin_shapes(rt, objects);
     rt.realm = saved;
 }
 
@@ -671,5 +714,31 @@ mod tests {
         // The global object, the prototypes, the constructors, Math, Reflect, ...
         assert!(own > 90, "{own}");
         assert!(seen.len() > 200, "{}", seen.len());
+    }
+
+    /// A builtin object's functions are made at the first look at its own properties, all
+    /// of them, and it has a fast shape of its own again after.
+    #[test]
+    fn builtin_functions_are_made_at_the_first_lookup() {
+        let mut rt = Runtime::new(RuntimeOptions::default());
+        let proto = rt.intrinsic_object(Intrinsic::DataViewPrototype);
+        assert_ne!(rt.heap.get(proto).header.flags & LAZY_BUILTINS, 0);
+        let count = |rt: &Runtime| rt.heap.get(rt.heap.get(proto).shape).property_count();
+        // `constructor` and @@toStringTag are made with the object.
+        let before = count(&rt);
+        let key = rt.key("getInt8");
+        assert!(rt.peek_data(proto, key).is_some_and(|v| v.is_object()));
+        assert_eq!(rt.heap.get(proto).header.flags & LAZY_BUILTINS, 0);
+        // A setter joins its getter's property.
+        let properties = (BUILTINS.iter().flat_map(|b| b.rows))
+            .filter(|r| r.on == Intrinsic::DataViewPrototype && r.kind != RowKind::Setter)
+            .count();
+        assert!(properties > 20, "{properties}");
+        assert_eq!(count(&rt), before + properties);
+        let shape = rt.heap.get(rt.heap.get(proto).shape);
+        assert_eq!(shape.header.flags & (DICTIONARY | BUILTIN_TABLE), 0);
+        // Objects the realm's links read have theirs already.
+        let ap = rt.intrinsic_object(Intrinsic::ArrayPrototype);
+        assert_eq!(rt.heap.get(ap).header.flags & LAZY_BUILTINS, 0);
     }
 }

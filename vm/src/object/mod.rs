@@ -41,6 +41,11 @@ pub const LAZY_PROTOTYPE: u8 = 8;
 pub const IS_GLOBAL: u8 = 16;
 /// Object flag (functions): class constructor (throws when called without `new`).
 pub const IS_CLASS_CONSTRUCTOR: u8 = 32;
+/// Object flag: a builtin object whose builtin function properties (its rows in the
+/// builtin tables) are not made yet. Its first own-property lookup, key listing or
+/// `preventExtensions` makes them (`Hooks::install_builtins`); they are not enumerable, so
+/// nothing that reads only enumerable properties needs them.
+pub const LAZY_BUILTINS: u8 = 64;
 
 /// `Heap::slot_location` flag: the slot is in the out-of-line vector.
 pub const OUT_OF_LINE: u32 = 1 << 31;

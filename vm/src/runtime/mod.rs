@@ -362,6 +362,9 @@ pub(crate) struct Hooks {
     pub evaluate_sync: fn(&mut Runtime, u32) -> JsResult<()>,
     /// A direct `eval(...)` (the arguments of `BuiltinId::DirectEval`).
     pub direct_eval: fn(&mut Runtime, &[Value]) -> JsResult<Value>,
+    /// Makes the builtin function properties of an object flagged `LAZY_BUILTINS` (and
+    /// clears the flag).
+    pub install_builtins: fn(&mut Runtime, Gc<JsObject>),
 }
 
 /// A regular expression's source and flags, as UTF-16.

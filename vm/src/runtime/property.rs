@@ -15,7 +15,8 @@ use crate::object::shape::{
     HAS_SPECIAL, MAX_FAST_PROPERTIES, WRITABLE,
 };
 use crate::object::{
-    AccessorPair, JsObject, Key, PrimitiveObject, EXTENSIBLE, IS_PROTOTYPE, LAZY_PROTOTYPE, LENGTH_READONLY,
+    AccessorPair, JsObject, Key, PrimitiveObject, EXTENSIBLE, IS_PROTOTYPE, LAZY_BUILTINS, LAZY_PROTOTYPE,
+    LENGTH_READONLY,
 };
 use crate::value::Value;
 
@@ -140,6 +141,7 @@ impl Runtime {
 
     /// Where own property `key` of `obj` lives.
     pub(crate) fn own_lookup(&mut self, obj: Gc<JsObject>, key: Key) -> Own {
+        self.install_lazy_builtins(obj);
         let kind = self.heap.get(obj).header.kind;
         if kind == CellKind::TypedArray {
             if let Some(n) = self.canonical_numeric_key(key) {
@@ -202,6 +204,16 @@ impl Runtime {
                     None => Own::Absent,
                 }
             }
+        }
+    }
+
+    /// Makes the builtin function properties of `obj` if they are not made yet
+    /// (`LAZY_BUILTINS`): before anything reads its own properties, lists them or freezes
+    /// the set.
+    #[inline(always)]
+    pub(crate) fn install_lazy_builtins(&mut self, obj: Gc<JsObject>) {
+        if self.heap.get(obj).header.flags & LAZY_BUILTINS != 0 {
+            (self.host.hooks.install_builtins)(self, obj);
         }
     }
 
@@ -1183,6 +1195,7 @@ impl Runtime {
     }
 
     pub(crate) fn own_keys_raw(&mut self, obj: Gc<JsObject>) -> Vec<Key> {
+        self.install_lazy_builtins(obj);
         let mut indices: Vec<u32> = Vec::new();
         for (i, v) in self.heap.elements(obj).iter().enumerate() {
             if !v.is_empty() {
@@ -1330,6 +1343,7 @@ impl Runtime {
             return Ok(false);
         }
         if self.heap.get(obj).header.flags & EXTENSIBLE != 0 {
+            self.install_lazy_builtins(obj);
             self.make_dictionary(obj);
             self.heap.get_mut(obj).header.flags &= !EXTENSIBLE;
             self.bump_if_prototype(obj);
