@@ -590,14 +590,22 @@ fn install_builtins(rt: &mut Runtime, obj: Gc<JsObject>) {
 /// own meanwhile (`BUILTIN_TABLE`, see `add_named`) get fast shapes again, so that inline
 /// caches and compiled code treat them as any object. The table becomes the shape in place:
 /// the shape is the object's own, no cache or code has seen it yet, and with no property
-/// deleted its slots are the first ones in order.
+/// deleted its slots are the first ones in order. The table gets its index of keys here.
 fn settle_builtin_shapes(rt: &mut Runtime, objects: Vec<Gc<JsObject>>) {
     for obj in objects {
         let shape = rt.heap.get(obj).shape;
         let s = rt.heap.get_mut(shape);
-        if s.header.flags & BUILTIN_TABLE != 0 && s.table.free_slots.is_empty() {
-            s.header.flags &= !(DICTIONARY | BUILTIN_TABLE);
+        if s.header.flags & BUILTIN_TABLE == 0 {
+            continue;
         }
+        let before = s.external_bytes();
+        s.table.rebuild_index();
+        s.header.flags &= !BUILTIN_TABLE;
+        if s.table.free_slots.is_empty() {
+            s.header.flags &= !DICTIONARY;
+        }
+        let grown = s.external_bytes().saturating_sub(before);
+        rt.heap.note_external(grown);
     }
 }
 

@@ -126,7 +126,9 @@ impl PropTable {
         }
     }
 
-    fn rebuild_index(&mut self) {
+    /// Indexes the keys when there are more than a linear scan's worth (after
+    /// `push_unindexed`, and after removals).
+    pub(crate) fn rebuild_index(&mut self) {
         if self.entries.len() > LINEAR_LIMIT {
             let mut map = HashMap::with_capacity(self.entries.len());
             for (i, e) in self.entries.iter().enumerate() {
@@ -140,6 +142,17 @@ impl PropTable {
 
     /// Appends a property in a fresh (or recycled) slot; returns the slot.
     pub(crate) fn push(&mut self, key: PropKey, attrs: u8) -> u32 {
+        self.push_with(key, attrs, true)
+    }
+
+    /// `push`, but a table without an index does not get one however long it grows: for a
+    /// builtin object's table while its properties are made (`BUILTIN_TABLE`), indexed
+    /// once at the end (`rebuild_index`) instead of at each size on the way.
+    pub(crate) fn push_unindexed(&mut self, key: PropKey, attrs: u8) -> u32 {
+        self.push_with(key, attrs, false)
+    }
+
+    fn push_with(&mut self, key: PropKey, attrs: u8, index_when_long: bool) -> u32 {
         let slot = match self.free_slots.pop() {
             Some(s) => s,
             None => {
@@ -153,7 +166,7 @@ impl PropTable {
                 map.insert(key, (self.entries.len() - 1) as u32);
             }
             None => {
-                if self.entries.len() > LINEAR_LIMIT {
+                if index_when_long && self.entries.len() > LINEAR_LIMIT {
                     self.rebuild_index();
                 }
             }

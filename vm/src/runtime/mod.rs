@@ -269,6 +269,13 @@ pub(crate) type RootShapeKey = (u64, CellKind, u8);
 /// Entries of `Caches::recent_root_shapes`.
 pub(crate) const RECENT_ROOT_SHAPES: usize = 16;
 
+/// Room for the atoms and the root shapes a new runtime's realm makes (a test keeps them
+/// in), so that its tables are allocated once, at their size: each step of a growing table
+/// is an allocation of another size, and the first of each size touches a fresh page (a
+/// hello-world bundle's start-up took a dozen page faults in rehashing these two).
+pub(crate) const REALM_ATOMS: usize = 448;
+pub(crate) const REALM_ROOT_SHAPES: usize = 56;
+
 /// Slots found in a shape, keyed by the shape's address and dictionary version: each a
 /// slot index and whether it holds an accessor.
 pub(crate) type ShapeSlots = ((usize, u32), Box<[(u32, bool)]>);
@@ -276,7 +283,7 @@ pub(crate) type ShapeSlots = ((usize, u32), Box<[(u32, bool)]>);
 impl Caches {
     fn new() -> Caches {
         Caches {
-            root_shapes: HashMap::new(),
+            root_shapes: HashMap::with_capacity(REALM_ROOT_SHAPES),
             recent_root_shapes: [None; RECENT_ROOT_SHAPES],
             proto_epoch: Box::new(0),
             small_int_strings: vec![Value::UNDEFINED; 256],
@@ -394,9 +401,7 @@ impl Runtime {
             options.profile_after = Some(options.profile_after.map_or(t / 2, |p| p.min(t / 2)));
         }
         let mut heap = Heap::new(options.heap_limit, trace::CELL_OPS);
-        // A realm interns about 470 names: room for them and a small program's from the
-        // start, rather than rehashing the table eight times while the realm is built.
-        let mut atoms = AtomTable::with_capacity(1024);
+        let mut atoms = AtomTable::with_capacity(REALM_ATOMS);
         let names = Names::new(&mut heap, &mut atoms);
         let symbols = WellKnownSymbols::new(&mut heap);
         let interrupt = Arc::new(AtomicBool::new(false));

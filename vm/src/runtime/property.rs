@@ -635,7 +635,10 @@ impl Runtime {
         if self.heap.get(shape).is_dictionary() {
             let s = self.heap.get_mut(shape);
             let before = s.external_bytes();
-            slot = s.table.push(k, attrs);
+            slot = match s.header.flags & BUILTIN_TABLE {
+                0 => s.table.push(k, attrs),
+                _ => s.table.push_unindexed(k, attrs),
+            };
             s.header.flags |= extra_flags;
             let grown = s.external_bytes().saturating_sub(before);
             self.heap.note_external(grown);
@@ -657,7 +660,10 @@ impl Runtime {
             let d = self.alloc_shape(dict);
             self.heap.get_mut(obj).shape = d;
             let s = self.heap.get_mut(d);
-            slot = s.table.push(k, attrs);
+            slot = match s.header.flags & BUILTIN_TABLE {
+                0 => s.table.push(k, attrs),
+                _ => s.table.push_unindexed(k, attrs),
+            };
             s.header.flags |= extra_flags;
         } else {
             let mut derived = self.heap.get(shape).derive_with(shape, k, attrs);

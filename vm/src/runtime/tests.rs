@@ -1,6 +1,6 @@
 //! The runtime's roots and weak tables: the handle stack and the tables that forget what the collector did not reach (atoms, root shapes).
 
-use super::{Intrinsic, Runtime, RuntimeOptions};
+use super::{Intrinsic, Runtime, RuntimeOptions, REALM_ATOMS, REALM_ROOT_SHAPES};
 use crate::gc::{CellKind, Gc};
 use crate::object::JsObject;
 use crate::value::Value;
@@ -74,4 +74,12 @@ fn run_script_reports_a_missing_compiler_and_compile_errors() {
     // What the hook returns is verified like any bundle.
     rt.set_compiler(Box::new(|_, _, _| Ok(b"not a bundle".to_vec())));
     assert!(rt.run_script("1", "c.js").is_err());
+}
+
+/// A new runtime's tables were allocated at the size its realm needs (`REALM_ATOMS`).
+#[test]
+fn the_realm_fits_the_initial_tables() {
+    let rt = Runtime::new(RuntimeOptions::default());
+    assert!(rt.atoms.len() <= REALM_ATOMS, "{} atoms", rt.atoms.len());
+    assert!(rt.caches.root_shapes.len() <= REALM_ROOT_SHAPES, "{} root shapes", rt.caches.root_shapes.len());
 }
