@@ -49,3 +49,11 @@ console.log(typeof desc.get, desc.get.name, desc.set, desc.enumerable, desc.conf
 // A method through a property read on a fresh object of each kind.
 console.log("abc".at(-1), (255).toString(16), Symbol.for("k").description, BigInt.asIntN(8, 255n));
 // CHECK: c ff k -1n
+
+// Aliases made with their object's functions: the same function under both names.
+console.log(String.prototype.trimLeft === String.prototype.trimStart, Date.prototype.toGMTString === Date.prototype.toUTCString);
+// CHECK: true true
+console.log(Map.prototype[Symbol.iterator] === Map.prototype.entries, Set.prototype.keys === Set.prototype.values);
+// CHECK: true true
+console.log([..."ab"].join("-"), [...new Map([[1, 2]])].join(), [...new Set([5, 6])].join());
+// CHECK: a-b 1,2 5,6

@@ -20,7 +20,7 @@ use crate::value::Value;
 pub(crate) const BUILTIN: Builtin = Builtin {
     init,
     rows: ROWS,
-    link: link_aliases,
+    installed: alias,
     globals: &[
         ("Map", Intrinsic::Map),
         ("Set", Intrinsic::Set),
@@ -100,17 +100,24 @@ pub(crate) fn init(rt: &mut Runtime) {
 }
 
 /// Aliases: Map.prototype[@@iterator] = entries, Set.prototype.keys/@@iterator = values.
-pub(crate) fn link_aliases(rt: &mut Runtime) {
+fn alias(rt: &mut Runtime, on: Intrinsic) {
     use crate::object::shape::{CONFIGURABLE, WRITABLE};
     let it = Key::Name(rt.symbols.iterator);
-    let mp = rt.intrinsic_object(Intrinsic::MapPrototype);
-    let entries = rt.intrinsic_prop(Intrinsic::MapPrototype, "entries");
-    rt.define_data_raw(mp, it, entries, WRITABLE | CONFIGURABLE);
-    let sp = rt.intrinsic_object(Intrinsic::SetPrototype);
-    let values = rt.intrinsic_prop(Intrinsic::SetPrototype, "values");
-    rt.define_data_raw(sp, it, values, WRITABLE | CONFIGURABLE);
-    let keys = rt.key("keys");
-    rt.define_data_raw(sp, keys, values, WRITABLE | CONFIGURABLE);
+    match on {
+        Intrinsic::MapPrototype => {
+            let mp = rt.intrinsic_object(Intrinsic::MapPrototype);
+            let entries = rt.intrinsic_prop(Intrinsic::MapPrototype, "entries");
+            rt.define_data_raw(mp, it, entries, WRITABLE | CONFIGURABLE);
+        }
+        Intrinsic::SetPrototype => {
+            let sp = rt.intrinsic_object(Intrinsic::SetPrototype);
+            let values = rt.intrinsic_prop(Intrinsic::SetPrototype, "values");
+            rt.define_data_raw(sp, it, values, WRITABLE | CONFIGURABLE);
+            let keys = rt.key("keys");
+            rt.define_data_raw(sp, keys, values, WRITABLE | CONFIGURABLE);
+        }
+        _ => {}
+    }
 }
 
 fn create(rt: &mut Runtime, kind: Kind) -> JsResult<Gc<JsObject>> {

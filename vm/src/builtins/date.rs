@@ -11,7 +11,7 @@ use ecma::conv::date as d;
 
 /// This module's registration (see `Builtin`).
 pub(crate) const BUILTIN: Builtin =
-    Builtin { init, rows: ROWS, link: link_aliases, globals: &[("Date", Intrinsic::Date)], ..Builtin::NONE };
+    Builtin { init, rows: ROWS, installed: alias, globals: &[("Date", Intrinsic::Date)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     Date."now" => now, 0;
@@ -75,7 +75,10 @@ pub(crate) fn init(rt: &mut Runtime) {
 }
 
 /// Links `toGMTString` to the same function as `toUTCString` (B.2.3.1).
-pub(crate) fn link_aliases(rt: &mut Runtime) {
+fn alias(rt: &mut Runtime, on: Intrinsic) {
+    if on != Intrinsic::DatePrototype {
+        return;
+    }
     let p = rt.intrinsic_object(Intrinsic::DatePrototype);
     let key = rt.key("toUTCString");
     if let Some(f) = rt.peek_data(p, key) {

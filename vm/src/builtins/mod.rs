@@ -164,8 +164,12 @@ pub(crate) struct Builtin {
     pub init: fn(&mut Runtime),
     /// The module's function properties, installed on intrinsics after every `init`.
     pub rows: &'static [Row],
-    /// Runs once every table is installed: intrinsics that are table functions, aliases.
+    /// Runs once every module's `init` has: what links the modules' objects. A link that
+    /// reads a row's function makes the rows of its object then: prefer `installed`.
     pub link: fn(&mut Runtime),
+    /// Runs once the rows of an intrinsic object are installed (`install_builtins`), with
+    /// that intrinsic: intrinsics that are its functions, aliases of them.
+    pub installed: fn(&mut Runtime, Intrinsic),
     /// The module's intrinsics that are global bindings (writable, configurable).
     pub globals: &'static [(&'static str, Intrinsic)],
     /// Defines the module's other global bindings (namespace objects, global functions) on
@@ -176,7 +180,7 @@ pub(crate) struct Builtin {
 impl Builtin {
     /// A registration that does nothing (the base of the modules' `BUILTIN`s).
     pub(crate) const NONE: Builtin =
-        Builtin { init: |_| {}, rows: &[], link: |_| {}, globals: &[], install: |_, _| {} };
+        Builtin { init: |_| {}, rows: &[], link: |_| {}, installed: |_, _| {}, globals: &[], install: |_, _| {} };
 }
 
 /// Every builtin module, in the order their steps run.
@@ -568,9 +572,20 @@ fn install_builtins(rt: &mut Runtime, obj: Gc<JsObject>) {
     let saved = rt.realm;
     rt.realm = realm;
     let outer = rt.building_realm.replace(Vec::new());
+    let mut ons: Vec<Intrinsic> = Vec::new();
+    for row in BUILTINS.iter().flat_map(|b| b.rows) {
+        if targets.contains(&(row.on as usize)) && !ons.contains(&row.on) {
+            ons.push(row.on);
+        }
+    }
     for b in BUILTINS {
-        for row in b.rows.iter().filter(|row| targets.contains(&(row.on as usize))) {
+        for row in b.rows.iter().filter(|row| ons.contains(&row.on)) {
             rt.install_row(row);
+        }
+    }
+    for &on in &ons {
+        for b in BUILTINS {
+            (b.installed)(rt, on);
         }
     }
     let built = rt.building_realm.take().unwrap_or_default();

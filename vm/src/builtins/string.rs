@@ -11,7 +11,7 @@ use ecma::conv::string_ops::{self, TrimWhere};
 
 /// This module's registration (see `Builtin`).
 pub(crate) const BUILTIN: Builtin =
-    Builtin { init, rows: ROWS, link, globals: &[("String", Intrinsic::String)], ..Builtin::NONE };
+    Builtin { init, rows: ROWS, installed, globals: &[("String", Intrinsic::String)], ..Builtin::NONE };
 
 pub(crate) const ROWS: &[Row] = rows! {
     String."fromCharCode" => from_char_code, 1;
@@ -82,7 +82,10 @@ pub(crate) fn init(rt: &mut Runtime) {
 
 /// %String.prototype[@@iterator]%; `trimLeft`/`trimRight` are the same functions as
 /// `trimStart`/`trimEnd` (B.2.2.15, B.2.2.16).
-fn link(rt: &mut Runtime) {
+fn installed(rt: &mut Runtime, on: Intrinsic) {
+    if on != Intrinsic::StringPrototype {
+        return;
+    }
     let sp = rt.intrinsic_object(Intrinsic::StringPrototype);
     let it_key = Key::Name(rt.symbols.iterator);
     let si = rt.peek_data(sp, it_key).unwrap_or(Value::UNDEFINED);
