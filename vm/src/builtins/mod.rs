@@ -562,22 +562,17 @@ pub(crate) fn create_realm(rt: &mut Runtime) -> Realm {
 fn install_builtins(rt: &mut Runtime, obj: Gc<JsObject>) {
     rt.heap.get_mut(obj).header.flags &= !LAZY_BUILTINS;
     let v = Value::object(obj);
-    let Some((realm, targets)) = rt.realms.iter().enumerate().find_map(|(r, realm)| {
-        let targets: Vec<usize> =
-            (realm.intrinsics.iter().enumerate()).filter_map(|(i, &x)| (x == v).then_some(i)).collect();
-        (!targets.is_empty()).then_some((r as u32, targets))
-    }) else {
-        return;
-    };
-    let saved = rt.realm;
-    rt.realm = realm;
-    let outer = rt.building_realm.replace(Vec::new());
+    let Some(realm) = rt.realms.iter().position(|r| r.intrinsics.contains(&v)) else { return };
+    // The intrinsics the object is (one name, as it happens), in the order of the rows.
     let mut ons: Vec<Intrinsic> = Vec::new();
     for row in BUILTINS.iter().flat_map(|b| b.rows) {
-        if targets.contains(&(row.on as usize)) && !ons.contains(&row.on) {
+        if rt.realms[realm].intrinsics[row.on as usize] == v && !ons.contains(&row.on) {
             ons.push(row.on);
         }
     }
+    let saved = rt.realm;
+    rt.realm = realm as u32;
+    let outer = rt.building_realm.replace(Vec::new());
     for b in BUILTINS {
         for row in b.rows.iter().filter(|row| ons.contains(&row.on)) {
             rt.install_row(row);
@@ -710,6 +705,8 @@ mod tests {
             if !seen.insert(obj) {
                 continue;
             }
+            // Its functions made first (as the key listing below would).
+            rt.install_lazy_builtins(obj);
             let shape = rt.heap.get(obj).shape;
             let (flags, count, proto, parent) = {
                 let s = rt.heap.get(shape);
