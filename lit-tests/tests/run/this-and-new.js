@@ -26,3 +26,13 @@ print(r.a, r.b);
 // CHECK-NEXT: bound
 // CHECK-NEXT: arrow
 // CHECK-NEXT: undefined 2
+
+// A sloppy-mode function's `this` at its first instruction: an object as is, a primitive
+// boxed, undefined and null the global object (a call's fast path runs `load_this_ns`).
+function kind() { return typeof this + ":" + (this === globalThis); }
+Number.prototype.kind = kind;
+var holder = { kind: kind, count: 0, bump: function (n) { this.count += n; return this; } };
+print(kind(), holder.kind(), (5).kind(), "s".kind === undefined, kind.call(null), kind.call("s"));
+print(holder.bump(1).bump(2).count, [1, 2].map(kind).join(" "));
+// CHECK-NEXT: object:true object:false object:false true object:true object:false
+// CHECK-NEXT: 3 object:true object:true
