@@ -416,6 +416,44 @@ mod tests {
     }
 
     #[test]
+    fn incremental_marking_keeps_a_heap_the_program_rewrites_meanwhile() {
+        // A live heap past the size that marks incrementally, rewritten while it is marked:
+        // new records in old arrays, old records moved between the marked and the unmarked
+        // part, links both ways, Map and WeakMap entries. Every incremental marking is
+        // verified (debug builds: a whole-heap trace checks that nothing reachable was
+        // missed), and the program checks every record at the end.
+        let src = "var N = 80000, R = 150000, seed = 12345;\n\
+            function next() { seed = (seed * 1103515245 + 12345) % 2147483648; return seed; }\n\
+            function make(id) { return { id: id, payload: [id, 'p' + id, { back: id }], link: null }; }\n\
+            var recs = new Array(N), m = new Map(), wm = new WeakMap();\n\
+            for (var i = 0; i < N; i++) { recs[i] = make(i); m.set(i, recs[i].payload); wm.set(recs[i], i); }\n\
+            for (var round = 0; round < R; round++) {\n\
+              var i = next() % N, j = next() % N, k = next() % N;\n\
+              var r = make(recs[i].id);\n\
+              r.link = recs[j]; recs[k].link = r; recs[i] = r;\n\
+              m.set(r.id, r.payload); wm.set(r, r.id);\n\
+              var t = recs[j]; recs[j] = recs[k]; recs[k] = t;\n\
+            }\n\
+            for (var i = 0; i < N; i++) {\n\
+              var x = recs[i], p = x.payload, l = x.link;\n\
+              if (p[0] !== x.id || p[1] !== 'p' + x.id || p[2].back !== x.id || m.get(x.id) !== p ||\n\
+                  wm.get(x) !== x.id || (l !== null && l.payload[0] !== l.id)) throw new Error('record ' + i);\n\
+            }\n\
+            if (m.size !== N) throw new Error('size ' + m.size);";
+        let bytes = compile(src, "t.js", &CompileOptions::default()).unwrap();
+        for jit in [None, Some(0)] {
+            let mut rt = vm::Runtime::new(vm::RuntimeOptions {
+                gc_verify: true,
+                jit_threshold: jit,
+                ..vm::RuntimeOptions::default()
+            });
+            rt.run_bundle(bytes.clone()).map_err(|e| e.message).unwrap();
+            let stats = rt.heap_stats();
+            assert!(stats.incremental_collections >= 2, "{} incremental collections", stats.incremental_collections);
+        }
+    }
+
+    #[test]
     fn catastrophic_backtracking_can_be_interrupted() {
         // Exponential work inside one match attempt: the matcher polls the interrupt as it
         // backtracks. The time from the interrupt to the script's end is printed (run with

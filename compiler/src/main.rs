@@ -75,8 +75,9 @@ struct GlobalOpts {
     #[arg(long, global = true)]
     gc_stress: bool,
 
-    /// After each minor garbage collection, trace the whole heap again and stop at a cell
-    /// the collection missed (a write without the write barrier). Debug builds only; slow.
+    /// After each minor garbage collection and each incremental marking, trace the whole
+    /// heap again and stop at a cell the collection missed (a write without the write
+    /// barrier). Debug builds only; slow.
     #[arg(long, global = true)]
     gc_verify: bool,
 

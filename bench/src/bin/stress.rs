@@ -261,6 +261,34 @@ fn join_garbage(n: usize) -> (String, Expect) {
     (s, Expect::Prints((4 * n - 1).to_string()))
 }
 
+/// A live heap of n records (tens of MiB: the collector marks it incrementally) that the
+/// program rewrites while it is marked: new records into old arrays, old records moved
+/// between slots, links both ways, Map and WeakMap entries; then every record is checked.
+fn heap_rewritten_while_marked(n: usize) -> (String, Expect) {
+    let s = format!(
+        "var N = {n}, R = 3 * N, seed = 12345;\n\
+         function next() {{ seed = (seed * 1103515245 + 12345) % 2147483648; return seed; }}\n\
+         function make(id) {{ return {{ id: id, payload: [id, 'p' + id, {{ back: id }}], link: null }}; }}\n\
+         var recs = new Array(N), m = new Map(), wm = new WeakMap();\n\
+         for (var i = 0; i < N; i++) {{ recs[i] = make(i); m.set(i, recs[i].payload); wm.set(recs[i], i); }}\n\
+         for (var round = 0; round < R; round++) {{\n\
+           var i = next() % N, j = next() % N, k = next() % N;\n\
+           var r = make(recs[i].id);\n\
+           r.link = recs[j]; recs[k].link = r; recs[i] = r;\n\
+           m.set(r.id, r.payload); wm.set(r, r.id);\n\
+           var t = recs[j]; recs[j] = recs[k]; recs[k] = t;\n\
+         }}\n\
+         var good = 0;\n\
+         for (var i = 0; i < N; i++) {{\n\
+           var x = recs[i], p = x.payload, l = x.link;\n\
+           if (p[0] === x.id && p[1] === 'p' + x.id && p[2].back === x.id && m.get(x.id) === p &&\n\
+               wm.get(x) === x.id && (l === null || l.payload[0] === l.id)) good++;\n\
+         }}\n\
+         console.log(good === N && m.size === N ? 'ok' : 'bad ' + good);\n"
+    );
+    (s, Expect::Prints("ok".into()))
+}
+
 const PROGRAMS: &[Program] = &[
     Program {
         name: "straight-line",
@@ -432,6 +460,15 @@ const PROGRAMS: &[Program] = &[
         mib: 200,
         iris_args: &[],
         make: bind_chain,
+    },
+    Program {
+        name: "rewritten-while-marked",
+        sizes: &[100_000],
+        linear: false,
+        seconds: 20.0,
+        mib: 400,
+        iris_args: &[],
+        make: heap_rewritten_while_marked,
     },
     Program {
         name: "string-too-long",

@@ -8,9 +8,9 @@
 //! memory, and a page left empty by a sweep is given back. Larger cells are allocated one by
 //! one from the system allocator.
 //!
-//! The collector is a stop-the-world, non-moving, generational mark-sweep with sticky mark
-//! bits (as in JSC's collector): a cell that survives a collection keeps its mark and is old
-//! from then on. A *minor* collection marks only from the roots and from the old cells a
+//! The collector is a non-moving, generational mark-sweep with sticky mark bits (as in
+//! JSC's collector), which marks large heaps incrementally (below): a cell that survives a
+//! collection keeps its mark and is old from then on. A *minor* collection marks only from the roots and from the old cells a
 //! write barrier remembered, stops at old cells (they are marked already) and sweeps only
 //! the pages allocated into since the last collection; old cells that died wait for the next
 //! *full* collection, which marks everything anew (the meaning of "marked" flips between two
@@ -28,8 +28,9 @@
 //! and the other writable views of a cell call it, and compiled code does the same check
 //! inline. It remembers an old cell the first time it is written after a collection (the
 //! write may store a pointer to a young cell, which a minor collection must then reach).
-//! `RuntimeOptions::gc_verify` (debug builds) checks after each minor marking, by tracing
-//! the whole heap again, that no cell reachable from the roots was left unmarked.
+//! `RuntimeOptions::gc_verify` (debug builds) checks after each minor marking and each
+//! incremental one, by tracing the whole heap again, that no cell reachable from the roots
+//! was left unmarked.
 //!
 //! The roots are marked by the runtime (`Runtime::collect_garbage`), which starts with
 //! [`Heap::begin_collection`], then calls [`Heap::drain`] to trace transitively, lets weak
@@ -50,6 +51,21 @@
 //! survivors once more for nothing, and collections are full, with a budget of
 //! `max(MIN_BUDGET, live * (GROWTH - 1))` as for a plain mark-sweep. A full collection also
 //! comes once the old cells outgrow `GROWTH` times the live size the last full one left.
+//!
+//! Incremental marking: a full collection of a large heap (`INCREMENTAL_MIN_LIVE`) marks
+//! the roots and then goes on in increments, one each time the program has allocated
+//! `SLICE_BYTES`, instead of stopping the program for the whole marking (a pause of 25 ms
+//! on splay's 76 MiB; its increments take 1.5 ms). While it runs, the write barrier works
+//! as between collections and remembers every old cell written: each increment first
+//! traces again the remembered cells the marking had traced already (a write may have
+//! given one a pointer to a cell the marking had not reached; Steele's barrier), so no
+//! traced cell refers to an untraced one but through the remembered set or the mark
+//! stack. Cells allocated meanwhile are young (unmarked) and live only if reached. The
+//! last step stops the program: the roots are marked again, the remembered cells traced,
+//! and the marking drained; then the weak tables and the sweep go as in any collection.
+//! The barrier needs no change for this: the generational invariant (every write of a
+//! pointer into a cell that was marked goes through it) is the one incremental marking
+//! needs, since the barrier does not look at what the pointer points to.
 
 use std::alloc::Layout;
 use std::mem::{align_of, size_of};
@@ -81,6 +97,14 @@ const REMEMBERED: u8 = 4;
 const VISITED: u8 = 8;
 /// Young cells surviving a collection above this share (in 1/256) make the next one full.
 const FULL_SURVIVAL: usize = 128;
+/// A full collection of a heap with at least this many live bytes marks incrementally.
+const INCREMENTAL_MIN_LIVE: usize = 16 * 1024 * 1024;
+/// While marking incrementally, the program allocates this many bytes between increments.
+const SLICE_BYTES: usize = 256 * 1024;
+/// The least allocation an incremental marking is paced to finish within.
+const MIN_ALLOWANCE: usize = 2 * 1024 * 1024;
+/// The least number of cells an increment traces.
+const MIN_SLICE_CELLS: usize = 4096;
 
 /// How many marks ahead a cell's header is prefetched before it is read (see `Heap::mark`).
 /// On splay, 16 marked 1.04-1.07x faster than 8 (32: no better).
@@ -195,9 +219,11 @@ struct Verify {
 /// Counters reported by `Heap::stats`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HeapStats {
-    /// Collections so far, and how many of them were full.
+    /// Collections so far, how many of them were full, and how many of those marked
+    /// incrementally.
     pub collections: u64,
     pub full_collections: u64,
+    pub incremental_collections: u64,
     /// Old cells the write barrier remembered since the last collection.
     pub remembered: usize,
     /// Bytes in live cells after the last collection.
@@ -230,10 +256,21 @@ pub struct Heap {
     limit: usize,
     collections: u64,
     full_collections: u64,
+    incremental_collections: u64,
     /// The mark of a marked (old) cell: 1 or 2, switched by each full collection.
     black: u8,
     /// Whether the collection under way is full.
     full: bool,
+    /// Whether a full collection's marking is under way between increments (see the
+    /// module docs).
+    marking: bool,
+    /// Cells an increment of marking traces.
+    slice_cells: usize,
+    /// The allocation an incremental marking is paced to finish within: it starts that
+    /// much before the budget is spent.
+    allowance: usize,
+    /// Cells the last full collection marked.
+    last_full_cells: usize,
     /// Old cells written since the last collection (see [`Heap::write_barrier`]).
     remembered: Vec<Gc<CellHeader>>,
     /// Cells allocated since the last collection, and how many of them the marking reached.
@@ -294,8 +331,13 @@ impl Heap {
             limit,
             collections: 0,
             full_collections: 0,
+            incremental_collections: 0,
             black: 1,
             full: true,
+            marking: false,
+            slice_cells: MIN_SLICE_CELLS,
+            allowance: 0,
+            last_full_cells: 0,
             remembered: Vec::new(),
             young_cells: 0,
             young_survivors: 0,
@@ -634,6 +676,7 @@ impl Heap {
         HeapStats {
             collections: self.collections,
             full_collections: self.full_collections,
+            incremental_collections: self.incremental_collections,
             remembered: self.remembered.len(),
             live_bytes: self.live_bytes,
             allocated_since_gc: self.allocated_since_gc,
@@ -732,6 +775,95 @@ impl Heap {
         }
     }
 
+    /// Whether a full collection of the heap as it is now should mark incrementally: the
+    /// live heap is large enough for one pause to be long.
+    pub(crate) fn wants_incremental(&self) -> bool {
+        self.live_bytes >= INCREMENTAL_MIN_LIVE
+    }
+
+    /// Whether a full collection's marking is under way between increments.
+    #[inline]
+    pub(crate) fn is_marking(&self) -> bool {
+        self.marking
+    }
+
+    /// Goes on with the full collection `begin_collection(true)` began, whose roots are
+    /// marked, in increments ([`Heap::mark_increment`]) between which the program runs: one
+    /// each time it has allocated `SLICE_BYTES`, each tracing enough cells for the marking to
+    /// end within the collection's allowance of allocation (`stress`: a few cells each, at
+    /// every safepoint, for `gc_stress`).
+    pub(crate) fn begin_marking(&mut self, stress: bool) {
+        debug_assert!(self.full, "only a full collection marks incrementally");
+        self.marking = true;
+        self.incremental_collections += 1;
+        let expected = if self.last_full_cells > 0 { self.last_full_cells } else { self.live_bytes / 64 };
+        let increments = (self.allowance.max(MIN_ALLOWANCE) / SLICE_BYTES).max(1);
+        self.slice_cells = match stress {
+            true => 64,
+            false => (expected * 5 / 4 / increments).max(MIN_SLICE_CELLS),
+        };
+        self.next_increment();
+    }
+
+    /// Makes the next increment of marking due after `SLICE_BYTES` more of allocation.
+    fn next_increment(&mut self) {
+        self.budget = self.allocated_since_gc + SLICE_BYTES;
+        self.due.set(0);
+    }
+
+    /// An increment of marking: traces the cells written since they were traced again, then
+    /// up to `slice_cells` cells. Returns whether the marking has nothing left to trace but
+    /// what the roots reach now ([`Heap::finish_marking`] ends it).
+    pub(crate) fn mark_increment(&mut self) -> bool {
+        self.retrace_remembered();
+        let mut traced = 0;
+        loop {
+            while traced < self.slice_cells {
+                let Some(h) = self.mark_stack.pop() else { break };
+                let external = (self.ops.trace)(self, h);
+                self.marked_external += external;
+                traced += 1;
+            }
+            // Every cell the increment found is marked and queued before the program runs.
+            self.flush_prefetched();
+            if traced >= self.slice_cells || self.mark_stack.is_empty() {
+                break;
+            }
+        }
+        let done = self.mark_stack.is_empty();
+        if !done {
+            self.next_increment();
+        }
+        done
+    }
+
+    /// Ends an incremental marking, after the runtime marked the roots again: traces the
+    /// cells written since they were traced, and everything left.
+    pub(crate) fn finish_marking(&mut self) {
+        self.retrace_remembered();
+        self.drain();
+        self.marking = false;
+    }
+
+    /// While marking incrementally, the write barrier remembers every old cell written (as
+    /// between collections): a cell this marking traced already (black) may have been
+    /// given a pointer to one it has not reached, so it is traced again; an old cell not
+    /// reached yet is traced, as it is then, when the marking reaches it. Either way it
+    /// leaves the set, and its next write remembers it again.
+    fn retrace_remembered(&mut self) {
+        for h in std::mem::take(&mut self.remembered) {
+            // SAFETY: remembered cells are live: the sweep drops the others, and no sweep
+            // runs while marking.
+            let mark = unsafe { (*h.as_ptr()).mark } & !REMEMBERED;
+            // SAFETY: as above; only the mark byte is written.
+            unsafe { (*h.as_ptr()).mark = mark };
+            if mark & 3 == self.black {
+                // Its bytes outside the heap were counted when it was first traced.
+                let _ = (self.ops.trace)(self, h);
+            }
+        }
+    }
+
     /// Asks, while tracing cell `h`, to see it again between marking and sweeping (through
     /// [`Heap::take_revisits`]): for work that needs to know every live cell first, such
     /// as dropping a Map's tombstones and moving the iterators over it.
@@ -739,9 +871,15 @@ impl Heap {
         self.revisits.push(h.header());
     }
 
-    /// The cells [`Heap::revisit`] collected during this marking.
+    /// The cells [`Heap::revisit`] collected during this marking, each once (an
+    /// incremental marking traces a cell again when it was written after its trace).
     pub(crate) fn take_revisits(&mut self) -> Vec<Gc<CellHeader>> {
-        std::mem::take(&mut self.revisits)
+        let mut cells = std::mem::take(&mut self.revisits);
+        if self.full {
+            let mut seen = std::collections::HashSet::with_capacity(cells.len());
+            cells.retain(|h| seen.insert(h.addr()));
+        }
+        cells
     }
 
     /// A marked cell gave back `bytes` it owned outside the heap after it was traced.
@@ -934,6 +1072,7 @@ impl Heap {
         if full {
             self.live_after_full = self.live_bytes;
             self.full_collections += 1;
+            self.last_full_cells = self.marked.iter().map(|&n| n as usize).sum();
         }
         self.survivors_many = self.young_survivors * 256 > self.young_cells * FULL_SURVIVAL;
         self.young_cells = 0;
@@ -947,6 +1086,19 @@ impl Heap {
             false => MIN_BUDGET,
         }
         .min(room);
+        // The next collection will be full and incremental: its marking is paced to end
+        // within an allowance of an eighth of the budget, and it starts twice that early,
+        // so that the heap peaks no higher than with a collection that stops the program:
+        // one allowance for the cells allocated while marking, one for those that die then
+        // after the marking reached them (they wait for the next collection; a program
+        // that keeps its heap size frees about as much as it allocates). On splay, peak
+        // RSS 121.0 MB instead of 125.9 with one allowance (the stop-the-world collector's
+        // was 123.6), at 0.97x the score.
+        self.allowance = match self.survivors_many && self.wants_incremental() {
+            true => self.budget / 8,
+            false => 0,
+        };
+        self.budget -= 2 * self.allowance;
         self.due.set(0);
         self.collections += 1;
     }

@@ -69,12 +69,13 @@ pub use realm::{Intrinsic, Realm, RealmShapes};
 #[derive(Clone, Debug)]
 pub struct RuntimeOptions {
     /// Collect garbage at every safepoint (see `gc`), to find missing roots: minor
-    /// collections, and a full one every eighth.
+    /// collections, and a full one every eighth (every other one of those marking
+    /// incrementally, a few cells at each safepoint).
     pub gc_stress: bool,
-    /// After each minor collection's marking, trace the whole heap again and check that
-    /// every cell reachable from the roots was marked (that the write barrier missed no
-    /// old cell pointing to a young one); a missed cell panics. Debug builds only: release
-    /// builds ignore it.
+    /// After each minor collection's marking and each incremental one, trace the whole
+    /// heap again and check that every cell reachable from the roots was marked (that the
+    /// write barrier missed no write into a marked cell); a missed cell panics. Debug
+    /// builds only: release builds ignore it.
     pub gc_verify: bool,
     /// Most bytes the heap may hold; beyond it a RangeError is thrown.
     pub heap_limit: usize,
@@ -682,33 +683,71 @@ impl Runtime {
         self.throw_error(ErrorKind::RangeError, "Out of memory: the heap limit was reached")
     }
 
-    /// Collects all garbage now (a full collection).
+    /// Collects all garbage now (a full collection; one whose marking is under way ends
+    /// first).
     pub(crate) fn collect_garbage(&mut self) {
+        if self.heap.is_marking() {
+            self.finish_collection(true);
+        }
         self.collect(true);
     }
 
     /// The collection a safepoint makes when one is due: minor or full, as the heap's
-    /// policy says (see `gc::heap`); under `gc_stress`, minor but for every eighth. A minor
-    /// one that leaves the heap over its limit is followed by a full one.
+    /// policy says (see `gc::heap`), a full one of a large heap marking in increments
+    /// between which the program runs (each a later safepoint's work); under `gc_stress`,
+    /// minor but for every eighth, and every other full one incremental. A minor one that
+    /// leaves the heap over its limit is followed by a full one, and an incremental
+    /// marking ends at once.
     fn collect_due_garbage(&mut self) {
-        let full = match self.host.gc_stress {
-            true => self.heap.stats().collections % 8 == 7,
+        let stress = self.host.gc_stress;
+        if self.heap.is_marking() {
+            if self.heap.mark_increment() || self.heap.over_limit() {
+                self.finish_collection(true);
+            }
+            return;
+        }
+        let collections = self.heap.stats().collections;
+        let full = match stress {
+            true => collections % 8 == 7,
             false => self.heap.wants_full_collection(),
         };
+        let incremental = full
+            && !self.heap.over_limit()
+            && (if stress { collections % 16 == 7 } else { self.heap.wants_incremental() });
+        if incremental {
+            self.heap.begin_collection(true);
+            self.mark_roots();
+            self.heap.begin_marking(stress);
+            return;
+        }
         self.collect(full);
         if !full && self.heap.over_limit() {
             self.collect(true);
         }
     }
 
+    /// A collection that stops the program from start to end.
     fn collect(&mut self, full: bool) {
         self.heap.begin_collection(full);
         self.mark_roots();
         self.heap.drain();
+        self.finish_collection(false);
+    }
+
+    /// Ends the collection under way, whose marking is done (`incremental`: whose marking
+    /// went on between increments, and now ends with the roots as they are).
+    fn finish_collection(&mut self, incremental: bool) {
+        if incremental {
+            self.mark_roots();
+            self.heap.finish_marking();
+        }
+        let full = self.heap.is_full_collection();
         // Under `gc_stress` (a collection at every safepoint), one minor collection in
         // four is verified: a whole-heap trace each time would take hours on the tests.
+        // Every incremental marking is verified: the program wrote into the heap while it
+        // was under way.
         let sampled = !self.host.gc_stress || self.heap.stats().collections.is_multiple_of(4);
-        if cfg!(debug_assertions) && self.host.options.gc_verify && !full && sampled {
+        if cfg!(debug_assertions) && self.host.options.gc_verify && ((!full && sampled) || incremental) {
             self.verify_marking();
         }
         // Weak references and weak collections (whose ephemerons mark more), then the weak
@@ -756,7 +795,7 @@ impl Runtime {
     }
 
     /// `gc_verify`: traces the whole heap from the roots again, and panics at a reachable
-    /// cell the minor marking left unmarked.
+    /// cell the marking (minor, or incremental) left unmarked.
     #[cold]
     fn verify_marking(&mut self) {
         self.heap.begin_verify();
@@ -764,7 +803,7 @@ impl Runtime {
         let missed = self.heap.end_verify();
         if let Some(&(cell, kind, from)) = missed.first() {
             panic!(
-                "gc-verify: {} cells reachable from the roots were not marked by the minor collection, \
+                "gc-verify: {} cells reachable from the roots were not marked by the collection, \
                  the first {cell:#x} ({}) from {from:#x} (a write without the write barrier?)",
                 missed.len(),
                 kind.description()
@@ -902,9 +941,10 @@ impl Runtime {
         if std::env::var_os("IRIS_GC_STATS").is_some() {
             let s = self.heap.stats();
             eprintln!(
-                "gc: {} collections ({} full), {} KiB live after the last, {} KiB footprint (peak {} KiB), {} KiB allocated since",
+                "gc: {} collections ({} full, {} of them incremental), {} KiB live after the last, {} KiB footprint (peak {} KiB), {} KiB allocated since",
                 s.collections,
                 s.full_collections,
+                s.incremental_collections,
                 s.live_bytes / 1024,
                 s.footprint / 1024,
                 s.peak_footprint / 1024,

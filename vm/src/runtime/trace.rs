@@ -319,8 +319,13 @@ pub(crate) fn after_marking(heap: &mut Heap) -> Vec<Gc<FinalizationRegistryObjec
                 }
             }
             _ => {
+                // An incremental marking traced it before the program ran on: it may have
+                // finished since (which drops its target).
                 let it = h.cast::<IteratorObject>();
-                iters.push((heap.get(it).target.gc::<CollectionObject>(), it));
+                let target = heap.get(it).target;
+                if target.is_object() {
+                    iters.push((target.gc::<CollectionObject>(), it));
+                }
             }
         }
     }
