@@ -143,10 +143,15 @@ fn regexp_initialize(rt: &mut Runtime, obj: Gc<JsObject>, pattern: Value, flags:
 
 /// `create_regexp` (RegExpCreate for literals).
 pub(crate) fn regexp_create(rt: &mut Runtime, pattern: Value, flags: Value) -> JsResult<Value> {
+    let mark = rt.handle_mark();
     let proto = rt.intrinsic(Intrinsic::RegExpPrototype);
     let o = regexp_alloc(rt, proto);
     rt.root(Value::object(o));
-    regexp_initialize(rt, o, pattern, flags)
+    let r = regexp_initialize(rt, o, pattern, flags);
+    // The interpreter calls this for a regexp literal outside any native call (whose end
+    // would release the handles).
+    rt.release_handles(mark);
+    r
 }
 
 fn as_regexp(rt: &Runtime, v: Value) -> Option<Gc<RegExpObject>> {

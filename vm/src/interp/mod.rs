@@ -380,6 +380,12 @@ fn running_profiled(rt: &Runtime) -> bool {
 /// a function of the other kind switches loops (`Step::Switch`).
 fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
     let mut fi = rt.calls.frames.len() - 1;
+    // Instructions hold no handles between them: a native call releases its own when it
+    // returns, and what an instruction's slow path roots outside one it must release (an
+    // exception a handler here catches releases them: see the end).
+    let handles = rt.roots.handles.len();
+    #[cfg(debug_assertions)]
+    let mut previous = None;
     'reload: loop {
         // The state the loop keeps in locals is kept small (the instruction pointer, the
         // start of the code and the registers): everything else about the running frame is read
@@ -784,6 +790,11 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                 // decoded jump offsets (to an instruction) or by one past a non-terminator
                 // (never past the trap).
                 let inst = unsafe { &*pc };
+                #[cfg(debug_assertions)]
+                {
+                    assert_eq!(rt.roots.handles.len(), handles, "handles left by `{previous:?}`");
+                    previous = Some(inst.opcode());
+                }
                 #[cfg(feature = "opstats")]
                 opstats::count(inst.opcode());
                 match *inst {
@@ -1707,6 +1718,9 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
         match unwind(rt, fi) {
             Some(f) => {
                 fi = f;
+                // What the instructions that threw had rooted (a runtime function that
+                // returns early with an error need not release its handles).
+                rt.roots.handles.truncate(handles);
                 // Entering a handler is a safepoint: a loop whose only way back is a throw
                 // caught in it has no backward jump. (What the collector or the interrupt
                 // throws here replaces the pending exception: the handler catches it, or an

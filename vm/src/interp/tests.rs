@@ -418,3 +418,27 @@ fn safepoints_follow_the_opcode_table() {
     assert!(wrong.is_empty(), "interpreter arms disagree with the opcode table: {wrong:#?}");
     assert!(arms.len() > 100, "the arms were not found ({})", arms.len());
 }
+
+#[test]
+fn instructions_leave_no_handles_behind() {
+    // A regexp literal is made outside any native call (whose end releases the handles a
+    // native roots): it rooted three handles for good, a leak of the object, the pattern
+    // and the flags each time it ran. The loop's instructions check the handle stack
+    // between instructions in debug builds; here the count is checked at the end too (the
+    // global code's closure stayed rooted after the script).
+    let mut g = Func::new("", 0, 4);
+    let head = g.asm.new_label();
+    g.asm.emit(Inst::LoadConstInt { dst: 0, value: 1000 });
+    g.asm.bind(head);
+    g.asm.emit(Inst::CreateRegExp { dst: 1, pattern: 0, flags: 1 });
+    g.asm.emit(Inst::Dec { dst: 0, src: 0 });
+    g.asm.emit_branch(Inst::JmpTrue { off: 0, cond: 0 }, head);
+    g.asm.emit(Inst::GetById { dst: 2, obj: 1, name: 2, ic: 0 });
+    g.asm.emit(Inst::Ret { value: 2 });
+    let (bytes, _) = build(vec![g], &["a+b", "gi", "flags"]);
+    let mut rt = Runtime::new(RuntimeOptions::default());
+    let handles = rt.roots.handles.len();
+    let r = rt.eval_bundle(bytes, 0).map_err(|_| rt.take_js_error());
+    assert_eq!(rt.string_to_rust(r.unwrap()), "gi");
+    assert_eq!(rt.roots.handles.len(), handles);
+}

@@ -185,8 +185,11 @@ fn run_global_code(rt: &mut Runtime, index: u32) -> JsResult<Value> {
     rt.realm = realm;
     let closure = super::function::make_closure(rt, info, Value::UNDEFINED);
     let global = Value::object(rt.global_object());
+    let mark = rt.handle_mark();
     rt.root(closure);
     let r = rt.call(closure, global, &[]);
+    // (A host that runs script after script would otherwise keep every one's closure.)
+    rt.release_handles(mark);
     rt.realm = saved_realm;
     r
 }

@@ -16,9 +16,17 @@ fn arg(args: &[Value], i: usize) -> Value {
     args.get(i).copied().unwrap_or(Value::UNDEFINED)
 }
 
-/// Runs internal builtin `id` on `args` for code of function `info`.
+/// Runs internal builtin `id` on `args` for code of function `info`. It runs outside any
+/// native call, whose end would release the handles it roots: they are released here.
 #[inline(never)]
 pub(crate) fn call_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &FunctionInfo) -> JsResult<Value> {
+    let mark = rt.handle_mark();
+    let r = run_internal(rt, id, args, info);
+    rt.release_handles(mark);
+    r
+}
+
+fn run_internal(rt: &mut Runtime, id: u8, args: &[Value], info: &FunctionInfo) -> JsResult<Value> {
     let Some(b) = BuiltinId::from_u8(id) else {
         return Err(rt.throw_type_error("internal error: unknown builtin"));
     };
