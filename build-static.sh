@@ -11,17 +11,23 @@
 # `relocation-model=static` makes it a static executable at fixed addresses (as the default
 # build is position-dependent: see compiler/build.rs), not a static PIE that relocates itself.
 #
-# Usage: ./build-static.sh [TRIPLE]   (default: the host's; *-linux-gnu targets only; for a
-# cross target, set the linker as test.sh does for AArch64)
-# Writes target/TRIPLE/release/iris and prints its path.
+# Usage: ./build-static.sh [TRIPLE] [CARGO BUILD ARGUMENTS...]   (TRIPLE defaults to the host's;
+# *-linux-gnu targets only; for a cross target, set the linker as test.sh does for AArch64).
+# Further arguments name more binaries to build the same way in the same build, as test.sh
+# builds its release test runners (e.g. `-p test262-runner --bin test262-runner`).
+# Writes target/TRIPLE/release/iris (and those) and prints the path of iris.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-triple="${1:-$(rustc -vV | sed -n 's/^host: //p')}"
+triple="$(rustc -vV | sed -n 's/^host: //p')"
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+  triple="$1"
+  shift
+fi
 case "$triple" in
   *-linux-gnu) ;;
   *) echo "build-static.sh: a static build is for *-linux-gnu targets, not $triple" >&2; exit 2 ;;
 esac
-cargo build -q --release --target "$triple" -p compiler --bin iris \
+cargo build -q --release --target "$triple" -p compiler --bin iris "$@" \
   --config 'build.rustflags = ["-C", "target-feature=+crt-static", "-C", "relocation-model=static"]'
 echo "target/$triple/release/iris"

@@ -15,7 +15,8 @@
 #   5. the generated large and hostile programs (`iris-stress`), each within a time and a
 #      memory limit, in a release build,
 #      and on Linux the lit-test programs with the statically linked `iris` that
-#      ./build-static.sh builds (a release ships that one),
+#      ./build-static.sh builds (a release ships that one; on Linux steps 4 and 5 use the
+#      release build that builds: one release build instead of two),
 #   6. the native tier on AArch64: iris cross-built for aarch64-unknown-linux-gnu, its runnable
 #      MIR tests and the lit-test programs with `--jit-threshold 0` run under qemu-aarch64,
 #      when the cross toolchain and qemu are installed (IRIS_REQUIRE_AARCH64=1, as CI sets it,
@@ -60,26 +61,37 @@ else
 fi
 
 if [ "$quick" = 0 ]; then
+  # The release builds of the steps below, built once: on Linux statically linked, as
+  # ./build-static.sh builds the iris a release ships (one build instead of two), elsewhere
+  # the default release build. $rel is their directory.
+  rel_bins=(-p test262-runner --bin test262-runner -p iris-bench --bin iris-stress)
+  step "release build of iris, test262-runner and iris-stress"
+  if [ "$(uname -s)" = Linux ]; then
+    rel="$(dirname "$(./build-static.sh "${rel_bins[@]}")")"
+  else
+    cargo build -q --release -p compiler --bin iris "${rel_bins[@]}"
+    rel=target/release
+  fi
+
   t262="${TEST262_DIR:-../shared/test262}"
   if [ -d "$t262/test" ]; then
     # A release build: the JIT compiles every function of every test, which the debug
     # build's MIR and Cranelift verifiers make twice as slow (they run in the lit-tests),
     # and the interpreter's run takes half the time of a debug build's (with the HIR
     # verifier after every pass, as a debug build runs it).
-    cargo build -q --release -p test262-runner
     step "test262 gate ($t262), release build, HIR verified after every pass"
-    target/release/test262-runner --test262-dir "$t262" --check --verify
+    "$rel/test262-runner" --test262-dir "$t262" --check --verify
     # The JIT gates run each test in one mode (non-strict where it allows both): strict code
     # differs little in compiled code, and the interpreter's gate runs both modes. They split
     # the suite (every other test each), which keeps CI within its time: each test runs
     # compiled once.
     step "test262 gate with --jit-threshold 0 ($t262), release build, one mode per test, even tests"
-    target/release/test262-runner --test262-dir "$t262" --check --jit-threshold 0 --one-mode \
+    "$rel/test262-runner" --test262-dir "$t262" --check --jit-threshold 0 --one-mode \
       --shard 0/2 --json target/test262-results-jit.json
     # Compiled at their first call, functions have no call feedback and inline nothing: a
     # threshold of 2 compiles callers that have some (and inlines their callees).
     step "test262 gate with --jit-threshold 2 ($t262), release build, one mode per test, odd tests"
-    target/release/test262-runner --test262-dir "$t262" --check --jit-threshold 2 --one-mode \
+    "$rel/test262-runner" --test262-dir "$t262" --check --jit-threshold 2 --one-mode \
       --shard 1/2 --json target/test262-results-jit2.json
   else
     step "no test262 at $t262: skipping the conformance gate (set TEST262_DIR to run it)"
@@ -89,15 +101,11 @@ fi
 if [ "$quick" = 0 ]; then
   # Release builds: the limits are about what users run.
   step "large and hostile programs (iris-stress: each within its time and memory limits), release build"
-  cargo build -q --release -p compiler --bin iris
-  cargo build -q --release -p iris-bench --bin iris-stress
-  target/release/iris-stress --iris target/release/iris
-fi
-
-if [ "$quick" = 0 ] && [ "$(uname -s)" = Linux ]; then
-  step "the statically linked iris (./build-static.sh): lit-test programs, release build"
-  static_iris="$(./build-static.sh)"
-  cargo run -q -p lit-tests -- --no-build --iris "$static_iris" lit-tests/tests/run
+  "$rel/iris-stress" --iris "$rel/iris"
+  if [ "$(uname -s)" = Linux ]; then
+    step "the statically linked iris (./build-static.sh): lit-test programs, release build"
+    cargo run -q -p lit-tests -- --no-build --iris "$rel/iris" lit-tests/tests/run
+  fi
 fi
 
 if [ "$quick" = 0 ]; then
