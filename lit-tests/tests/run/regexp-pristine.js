@@ -23,6 +23,11 @@ Object.defineProperty(RegExp.prototype, "global", { get() { return false; }, con
 print("x-y-z".replace(/-/g, "+"));
 Object.defineProperty(RegExp.prototype, "global", g);
 print("x-y-z".replace(/-/g, "+"));
+var fl = Object.getOwnPropertyDescriptor(RegExp.prototype, "flags");
+Object.defineProperty(RegExp.prototype, "flags", { get() { print("flags getter"); return fl.get.call(this); }, configurable: true });
+print(JSON.stringify("a-b".split(/-/)));
+Object.defineProperty(RegExp.prototype, "flags", fl);
+print(JSON.stringify("a-b".split(/-/)));
 class R extends RegExp { exec(s) { print("subclass exec"); return super.exec(s); } }
 print(JSON.stringify("m-n".split(new R("-"))));
 var frozen = Object.freeze(/a/g);
@@ -43,6 +48,9 @@ try { "aa".replace(frozen, "b"); } catch (e) { print(e.constructor.name); }
 // CHECK-NEXT: ["p","q"]
 // CHECK-NEXT: x+y-z
 // CHECK-NEXT: x+y+z
+// CHECK-NEXT: flags getter
+// CHECK-NEXT: ["a","b"]
+// CHECK-NEXT: ["a","b"]
 // CHECK-NEXT: subclass exec
 // CHECK-NEXT: subclass exec
 // CHECK-NEXT: subclass exec

@@ -249,11 +249,13 @@ pub(crate) struct Caches {
     /// same source: a regular expression literal makes a new object every time it is
     /// evaluated, which must not mean a new compilation (see `builtins::regexp`).
     pub(crate) regexp_cache: HashMap<RegExpKey, std::rc::Rc<crate::object::regexp::Matcher>>,
-    /// The slots (and whether each holds an accessor) of the properties `builtins::regexp`
-    /// checks on %RegExp.prototype%, for the
-    /// shape (by address and dictionary version; cleared by every collection, which may reuse
-    /// the address) they were found in.
-    pub(crate) regexp_proto_slots: Option<ShapeSlots>,
+    /// Where the properties `builtins::regexp` checks on %RegExp.prototype% are, and what
+    /// they held when they last held the original natives (cleared by every collection,
+    /// which may reuse the addresses it keys and holds).
+    pub(crate) regexp_proto_slots: Option<ProtoSlots>,
+    /// The slot of a RegExp's `lastIndex` in a shape (by address and dictionary version)
+    /// where it is a writable data property (cleared by every collection).
+    pub(crate) regexp_last_index: Option<((usize, u32), u32)>,
     /// For `instanceof`: functions' shapes whose `instanceof` is OrdinaryHasInstance, and
     /// where they keep `prototype` (see `Runtime::op_instance_of`). Cleared by every
     /// collection, which may reuse a shape's address.
@@ -277,9 +279,16 @@ pub(crate) const RECENT_ROOT_SHAPES: usize = 16;
 pub(crate) const REALM_ATOMS: usize = 448;
 pub(crate) const REALM_ROOT_SHAPES: usize = 56;
 
-/// Slots found in a shape, keyed by the shape's address and dictionary version: each a
-/// slot index and whether it holds an accessor.
-pub(crate) type ShapeSlots = ((usize, u32), Box<[(u32, bool)]>);
+/// Properties found in a prototype's shape, and what they held when last checked.
+pub(crate) struct ProtoSlots {
+    /// The shape's address and dictionary version.
+    pub(crate) version: (usize, u32),
+    /// Each property's slot and whether it holds an accessor.
+    pub(crate) slots: Box<[(u32, bool)]>,
+    /// The slots' values when a check last found what it looks for in them (empty before):
+    /// the same values (the same cells, while no collection ran) hold the same things.
+    pub(crate) checked: Box<[Value]>,
+}
 
 impl Caches {
     fn new() -> Caches {
@@ -291,6 +300,7 @@ impl Caches {
             char_strings: vec![Value::UNDEFINED; 256],
             regexp_cache: HashMap::new(),
             regexp_proto_slots: None,
+            regexp_last_index: None,
             instance_of: [None; operators::SHAPE_CACHE_ENTRIES],
             constructor_prototype: [None; operators::SHAPE_CACHE_ENTRIES],
         }
@@ -306,6 +316,7 @@ impl Caches {
     /// Forgets what the marking did not reach, before the cells are freed.
     fn after_marking(&mut self, heap: &Heap) {
         self.regexp_proto_slots = None;
+        self.regexp_last_index = None;
         self.instance_of = [None; operators::SHAPE_CACHE_ENTRIES];
         self.constructor_prototype = [None; operators::SHAPE_CACHE_ENTRIES];
         self.recent_root_shapes = [None; RECENT_ROOT_SHAPES];
