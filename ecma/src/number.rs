@@ -16,6 +16,18 @@ pub fn integer_or_infinity(n: f64) -> f64 {
 /// ToInt32 on a number.
 #[inline(always)]
 pub fn to_int32(n: f64) -> i32 {
+    // x86-64's truncating conversion to 64 bits is exact for |n| < 2^63 and gives i64::MIN
+    // for everything else (NaN, infinities, larger magnitudes), and ToInt32 of an integer is
+    // its low 32 bits: one conversion and one comparison instead of two range checks.
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_cvttsd_si64, _mm_set_sd};
+        // SAFETY: SSE2, which these need, is part of every x86-64 processor.
+        let i = unsafe { _mm_cvttsd_si64(_mm_set_sd(n)) };
+        if i != i64::MIN {
+            return i as i32;
+        }
+    }
     // Within the i32 range ToInt32 is truncation (the comparisons are false for NaN).
     if n > -2147483649.0 && n < 2147483648.0 {
         // SAFETY: `n` is finite and its truncation is in `i32::MIN..=i32::MAX`.
@@ -88,8 +100,18 @@ mod tests {
             (f64::INFINITY, 0),
             (-1e300, 0),
             (2147483647.5, 2147483647),
+            // Around 2^63, where x86-64's conversion stops being exact.
+            (-9223372036854775808.0, 0),
+            (9223372036854775808.0, 0),
+            (-9223372036854774784.0, 1024),
+            (9223372036854774784.0, -1024),
+            (-(2f64.powi(62) + 2f64.powi(31) * 3.0), -2147483648),
+            (4503599627370497.5, 2),
+            (-4503599627370497.0, -1),
+            (f64::NEG_INFINITY, 0),
         ] {
             assert_eq!(to_int32(n), want, "{n}");
+            assert_eq!(to_int32(n), super::to_int32_slow(n), "{n}");
         }
     }
 }
