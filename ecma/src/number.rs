@@ -21,9 +21,7 @@ pub fn to_int32(n: f64) -> i32 {
     // its low 32 bits: one conversion and one comparison instead of two range checks.
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::{_mm_cvttsd_si64, _mm_set_sd};
-        // SAFETY: SSE2, which these need, is part of every x86-64 processor.
-        let i = unsafe { _mm_cvttsd_si64(_mm_set_sd(n)) };
+        let i = truncate_x86(n);
         if i != i64::MIN {
             return i as i32;
         }
@@ -34,6 +32,17 @@ pub fn to_int32(n: f64) -> i32 {
         return unsafe { n.to_int_unchecked::<i32>() };
     }
     to_int32_slow(n)
+}
+
+/// x86-64's truncating conversion (`cvttsd2si` to 64 bits): `n` truncated toward zero when
+/// |n| < 2^63, else i64::MIN (NaN, infinities, larger magnitudes). One instruction, where
+/// Rust's saturating `as` adds range checks on x86-64.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn truncate_x86(n: f64) -> i64 {
+    use std::arch::x86_64::{_mm_cvttsd_si64, _mm_set_sd};
+    // SAFETY: SSE2, which these need, is part of every x86-64 processor.
+    unsafe { _mm_cvttsd_si64(_mm_set_sd(n)) }
 }
 
 #[cold]
