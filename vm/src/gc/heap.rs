@@ -193,6 +193,11 @@ struct SizeClass {
     cell_size: usize,
     /// The free cells left in the cursor page.
     free: *mut FreeCell,
+    /// The next cell of the cursor page's untouched rest, and how many bytes of it are left
+    /// (0 when the class is not bumping): allocation from it is inline, without a call per
+    /// cell. The page's `used` lags behind while it lasts (see `retire_bump`).
+    bump: *mut u8,
+    bump_left: usize,
     pages: Vec<Page>,
     /// Index in `pages` of the page being allocated from (`pages.len()` once all are full).
     cursor: usize,
@@ -314,7 +319,14 @@ impl Heap {
             classes: SIZE_CLASSES
                 .iter()
                 .chain(&SIZE_CLASSES)
-                .map(|&s| SizeClass { cell_size: s as usize, free: ptr::null_mut(), pages: Vec::new(), cursor: 0 })
+                .map(|&s| SizeClass {
+                    cell_size: s as usize,
+                    free: ptr::null_mut(),
+                    bump: ptr::null_mut(),
+                    bump_left: 0,
+                    pages: Vec::new(),
+                    cursor: 0,
+                })
                 .collect(),
             large: Vec::new(),
             spare: Vec::new(),
@@ -556,6 +568,15 @@ impl Heap {
             // SAFETY: `cell` is non-null.
             return unsafe { NonNull::new_unchecked(cell as *mut u8) };
         }
+        let cs = sc.cell_size;
+        if sc.bump_left >= cs {
+            let p = sc.bump;
+            // SAFETY: `bump_left >= cs` bytes of the cursor page follow `bump`.
+            sc.bump = unsafe { p.add(cs) };
+            sc.bump_left -= cs;
+            // SAFETY: inside a mapped page, non-null.
+            return unsafe { NonNull::new_unchecked(p) };
+        }
         self.alloc_in_next_page(class)
     }
 
@@ -567,6 +588,7 @@ impl Heap {
         let ops = self.ops;
         let sc = &mut self.classes[class];
         let cs = sc.cell_size;
+        retire_bump(sc);
         while let Some(page) = sc.pages.get_mut(sc.cursor) {
             if page.unswept {
                 sweep_lazily(page, cs, black, &ops);
@@ -584,6 +606,10 @@ impl Heap {
                 // SAFETY: `used + cs <= PAGE_SIZE`, so the cell is inside the page.
                 let p = unsafe { page.base.as_ptr().add(page.used) };
                 page.used += cs;
+                // The rest of the page goes through `alloc_raw`'s bump path.
+                // SAFETY: `used <= PAGE_SIZE`: at most one past the page's end.
+                sc.bump = unsafe { page.base.as_ptr().add(page.used) };
+                sc.bump_left = PAGE_SIZE - page.used;
                 // SAFETY: inside a mapped page, non-null.
                 return unsafe { NonNull::new_unchecked(p) };
             }
@@ -596,6 +622,9 @@ impl Heap {
         let sc = &mut self.classes[class];
         sc.pages.push(Page { base, slot, used: cs, free: ptr::null_mut(), young: true, unswept: false, live: 0 });
         sc.cursor = sc.pages.len() - 1;
+        // SAFETY: `cs <= MAX_SMALL < PAGE_SIZE`: inside the page.
+        sc.bump = unsafe { base.as_ptr().add(cs) };
+        sc.bump_left = PAGE_SIZE - cs;
         base
     }
 
@@ -999,6 +1028,7 @@ impl Heap {
         let mut empty = Vec::new();
         for class in &mut self.classes {
             let cs = class.cell_size;
+            retire_bump(class);
             // The free lists of the swept pages are rebuilt from the cells' headers.
             class.free = ptr::null_mut();
             class.cursor = 0;
@@ -1108,6 +1138,7 @@ impl Heap {
         let black = self.black;
         for class in &mut self.classes {
             let cs = class.cell_size;
+            retire_bump(class);
             for page in class.pages.iter_mut().filter(|p| p.unswept) {
                 sweep_lazily(page, cs, black, &self.ops);
             }
@@ -1118,6 +1149,7 @@ impl Heap {
     fn release_all(&mut self) {
         for class in &mut self.classes {
             let cs = class.cell_size;
+            retire_bump(class);
             for page in class.pages.drain(..) {
                 let mut off = 0;
                 while off + cs <= page.used {
@@ -1155,6 +1187,17 @@ impl Heap {
 impl Drop for Heap {
     fn drop(&mut self) {
         self.release_all();
+    }
+}
+
+/// Ends a class's bump allocation in its cursor page: the page's `used` counts the cells
+/// it handed out. Before anything reads `used` (sweeping, moving to the next page).
+fn retire_bump(sc: &mut SizeClass) {
+    if !sc.bump.is_null() {
+        let page = &mut sc.pages[sc.cursor];
+        page.used = sc.bump as usize - page.base.as_ptr() as usize;
+        sc.bump = ptr::null_mut();
+        sc.bump_left = 0;
     }
 }
 
