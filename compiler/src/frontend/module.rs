@@ -172,8 +172,8 @@ impl Desugar {
             ModuleDecl::ExportDecl(e) => {
                 let mut names = Vec::new();
                 match &e.decl {
-                    Decl::Fn(f) => names.push((f.ident.sym.to_string(), f.ident.span)),
-                    Decl::Class(c) => names.push((c.ident.sym.to_string(), c.ident.span)),
+                    Decl::Fn(f) => names.push((f.ident.sym.clone(), f.ident.span)),
+                    Decl::Class(c) => names.push((c.ident.sym.clone(), c.ident.span)),
                     Decl::Var(v) => v.decls.iter().for_each(|d| pat_names(&d.name, &mut names)),
                     Decl::Using(u) => {
                         self.errors.push((u.span, "`using` declarations may not be exported".into()));
@@ -181,7 +181,7 @@ impl Desugar {
                     _ => self.errors.push((e.span, "this kind of export is not supported".into())),
                 }
                 for (n, span) in names {
-                    self.syntax.exports.push(ExportSyntax::Local { name: n.clone(), local: n, span });
+                    self.syntax.exports.push(ExportSyntax::Local { name: n.to_string(), local: n.to_string(), span });
                 }
                 self.body.push(Stmt::Decl(e.decl));
             }

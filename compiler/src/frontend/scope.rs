@@ -193,60 +193,18 @@ pub struct Scope {
     names: Names,
 }
 
-/// A scope's declarations by name. A lookup hashes its name once ([`ScopeTree::name`]) and
-/// probes every scope out to the declaration with that hash: resolving a reference in a
-/// deeply nested function no longer hashes the name again at each level.
-type Names = HashMap<NameKey, DeclId, std::hash::BuildHasherDefault<KnownHash>>;
-
-/// A declared name with its hash.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct NameKey {
-    hash: u64,
-    name: Box<str>,
-}
+/// A scope's declarations by name: each entry is a declaration with the hash of its name
+/// (the name itself is the declaration's, `DeclInfo::name`). A lookup hashes its name once
+/// ([`ScopeTree::name`]) and probes every scope out to the declaration with that hash:
+/// resolving a reference in a deeply nested function does not hash the name again at each
+/// level, and a declaration's name is stored once (a large library declares ~100,000 names).
+type Names = hashbrown::HashTable<(u64, DeclId)>;
 
 /// A name looked up, with its hash.
 #[derive(Clone, Copy)]
 struct NameQuery<'a> {
     hash: u64,
     name: &'a str,
-}
-
-impl std::hash::Hash for NameKey {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        h.write_u64(self.hash);
-    }
-}
-
-impl std::hash::Hash for NameQuery<'_> {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        h.write_u64(self.hash);
-    }
-}
-
-impl hashbrown::Equivalent<NameKey> for NameQuery<'_> {
-    fn equivalent(&self, key: &NameKey) -> bool {
-        self.hash == key.hash && self.name == &*key.name
-    }
-}
-
-/// The hasher of [`Names`]: its keys bring their hash along.
-#[derive(Default)]
-struct KnownHash(u64);
-
-impl std::hash::Hasher for KnownHash {
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used; anything else still hashes (FNV-1a).
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, hash: u64) {
-        self.0 = hash;
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 /// What kind of function.
@@ -470,7 +428,7 @@ impl ScopeTree {
     }
     /// The declaration of `name` in `scope` itself.
     pub fn lookup_local(&self, scope: ScopeIdx, name: &str) -> Option<DeclId> {
-        self.scope(scope).names.get(&self.name(name)).copied()
+        self.find(scope, self.name(name))
     }
     /// The declaration `name` refers to from `scope`, `None` for a global.
     pub fn resolve(&self, scope: ScopeIdx, name: &str) -> Option<DeclId> {
@@ -479,7 +437,7 @@ impl ScopeTree {
     fn resolve_from(&self, scope: ScopeIdx, name: NameQuery<'_>) -> Option<DeclId> {
         let mut cur = Some(scope);
         while let Some(s) = cur {
-            if let Some(&d) = self.scope(s).names.get(&name) {
+            if let Some(d) = self.find(s, name) {
                 return Some(d);
             }
             cur = self.scope(s).parent;
@@ -500,11 +458,11 @@ impl ScopeTree {
         let mut cur = Some(scope);
         while let Some(s) = cur {
             let sc = self.scope(s);
-            if sc.names.contains_key(&name) {
+            if self.find(s, name).is_some() {
                 break;
             }
             if sc.kind == ScopeKind::With {
-                if let Some(&w) = sc.names.get(&self.name("%with")) {
+                if let Some(w) = self.find(s, self.name("%with")) {
                     out.push(w);
                 }
             }
@@ -514,6 +472,11 @@ impl ScopeTree {
             cur = sc.parent;
         }
         out
+    }
+    /// [`ScopeTree::lookup_local`] of a name already hashed.
+    fn find(&self, scope: ScopeIdx, name: NameQuery<'_>) -> Option<DeclId> {
+        let eq = |&(hash, d): &(u64, DeclId)| hash == name.hash && self.decl(d).name == name.name;
+        self.scope(scope).names.find(name.hash, eq).map(|&(_, d)| d)
     }
     /// `name` with its hash, to look up in scopes.
     fn name<'a>(&self, name: &'a str) -> NameQuery<'a> {
@@ -575,19 +538,19 @@ pub fn analyze(
         }
     }
     for (v, _) in &vars {
-        if seen.insert(v.clone()) {
-            a.tree.global_vars.push(v.clone());
+        if seen.insert(v.to_string()) {
+            a.tree.global_vars.push(v.to_string());
         }
     }
     let lexical = lexical_decls(&script.body, true);
     for l in &lexical {
         a.declare(scope, &l.name, l.kind);
     }
-    vars.extend(functions.iter().map(|f| (f.ident.sym.to_string(), f.ident.span)));
+    vars.extend(functions.iter().map(|f| (f.ident.sym.clone(), f.ident.span)));
     a.check.redeclarations(&lexical, &vars, &[]);
     if !strict {
         let mut found = Vec::new();
-        let top_lexical: HashSet<String> = lexical.into_iter().map(|l| l.name).collect();
+        let top_lexical: HashSet<String> = lexical.into_iter().map(|l| l.name.to_string()).collect();
         scan_annexb(&script.body, &top_lexical, &mut Vec::new(), &mut found, true);
         for (name, lo) in found {
             a.annexb_ok.insert(lo);
@@ -637,7 +600,12 @@ pub fn analyze_module(
     let mut lexical: Vec<LexicalDecl> = syntax
         .imports
         .iter()
-        .map(|i| LexicalDecl { name: i.local.clone(), kind: DeclKind::Import, span: DUMMY_SP, plain_function: false })
+        .map(|i| LexicalDecl {
+            name: i.local.as_str().into(),
+            kind: DeclKind::Import,
+            span: DUMMY_SP,
+            plain_function: false,
+        })
         .collect();
     lexical.extend(lexical_decls(&script.body, false));
     let mut vars = Vec::new();
@@ -766,7 +734,7 @@ pub fn analyze_eval(
         a.declare(scope, &l.name, l.kind);
     }
     let mut var_names = vars.clone();
-    var_names.extend(functions.iter().map(|f| (f.ident.sym.to_string(), f.ident.span)));
+    var_names.extend(functions.iter().map(|f| (f.ident.sym.clone(), f.ident.span)));
     a.check.redeclarations(&lexical, &var_names, &[]);
     if strict {
         for f in &functions {
@@ -797,7 +765,7 @@ pub fn analyze_eval(
         }
         // Annex B.3.3.3: a function in a block also gets a var binding, unless a lexical
         // declaration (the eval code's, or the caller's up to its var scope) blocks it.
-        let top_lexical: HashSet<String> = lexical.iter().map(|l| l.name.clone()).collect();
+        let top_lexical: HashSet<String> = lexical.iter().map(|l| l.name.to_string()).collect();
         let mut found = Vec::new();
         scan_annexb(&script.body, &top_lexical, &mut Vec::new(), &mut found, true);
         let mut annexb = Vec::new();
@@ -813,10 +781,13 @@ pub fn analyze_eval(
             }
         }
         if outer.in_function {
-            for v in vars.iter().map(|(v, _)| v).chain(&annexb) {
+            for v in vars.iter().map(|(v, _)| &**v).chain(annexb.iter().map(String::as_str)) {
                 let exists = var_scope.is_some_and(|s| a.tree.lookup_local(s, v).is_some());
-                if !exists && !a.tree.eval_var_names.contains(v) && !functions.iter().any(|f| &*f.ident.sym == v) {
-                    a.tree.eval_var_names.push(v.clone());
+                if !exists
+                    && !a.tree.eval_var_names.iter().any(|e| e == v)
+                    && !functions.iter().any(|f| &*f.ident.sym == v)
+                {
+                    a.tree.eval_var_names.push(v.to_string());
                 }
             }
         } else {
@@ -827,8 +798,8 @@ pub fn analyze_eval(
                 }
             }
             for (v, _) in &vars {
-                if seen.insert(v.clone()) {
-                    a.tree.global_vars.push(v.clone());
+                if seen.insert(v.to_string()) {
+                    a.tree.global_vars.push(v.to_string());
                 }
             }
             for name in annexb {
@@ -904,9 +875,16 @@ impl Analyzer<'_> {
             escapes: false,
         });
         let hash = self.tree.name(name).hash;
-        let s = &mut self.tree.scopes[scope.0 as usize];
+        let (decls, s) = (&self.tree.decls, &mut self.tree.scopes[scope.0 as usize]);
         s.decls.push(d);
-        s.names.insert(NameKey { hash, name: name.into() }, d);
+        // A name declared again in the same scope names the new declaration from now on.
+        let same = |&(h, e): &(u64, DeclId)| h == hash && e != d && decls[e.0 as usize].name == name;
+        match s.names.find_mut(hash, same) {
+            Some(entry) => entry.1 = d,
+            None => {
+                s.names.insert_unique(hash, (hash, d), |&(hash, _)| hash);
+            }
+        }
         d
     }
 
@@ -1524,11 +1502,14 @@ impl Analyzer<'_> {
         for l in &lexical {
             self.declare(b, &l.name, l.kind);
         }
-        vars.extend(functions.iter().map(|f| (f.ident.sym.to_string(), f.ident.span)));
+        vars.extend(functions.iter().map(|f| (f.ident.sym.clone(), f.ident.span)));
         self.check.redeclarations(&lexical, &vars, &param_names);
         if !self.strict() {
-            let top_lexical: HashSet<String> =
-                lexical.iter().map(|l| l.name.clone()).chain(param_names.iter().map(|(n, _)| n.clone())).collect();
+            let top_lexical: HashSet<String> = lexical
+                .iter()
+                .map(|l| l.name.to_string())
+                .chain(param_names.iter().map(|(n, _)| n.to_string()))
+                .collect();
             let mut found = Vec::new();
             scan_annexb(body, &top_lexical, &mut Vec::new(), &mut found, true);
             for (name, lo) in found {
@@ -2265,12 +2246,12 @@ pub fn top_level_functions(stmts: &[Stmt]) -> Vec<&FnDecl> {
 }
 
 /// A bound name and where it is bound.
-pub type Named = (String, Span);
+pub type Named = (swc_atoms::Atom, Span);
 
 /// The bound names of a pattern.
 pub fn pat_names(pat: &Pat, out: &mut Vec<Named>) {
     match pat {
-        Pat::Ident(b) => out.push((b.id.sym.to_string(), b.id.span)),
+        Pat::Ident(b) => out.push((b.id.sym.clone(), b.id.span)),
         Pat::Array(a) => {
             for p in a.elems.iter().flatten() {
                 pat_names(p, out);
@@ -2281,7 +2262,7 @@ pub fn pat_names(pat: &Pat, out: &mut Vec<Named>) {
             for p in &o.props {
                 match p {
                     ObjectPatProp::KeyValue(kv) => pat_names(&kv.value, out),
-                    ObjectPatProp::Assign(a) => out.push((a.key.id.sym.to_string(), a.key.id.span)),
+                    ObjectPatProp::Assign(a) => out.push((a.key.id.sym.clone(), a.key.id.span)),
                     ObjectPatProp::Rest(r) => pat_names(&r.arg, out),
                 }
             }
@@ -2293,7 +2274,7 @@ pub fn pat_names(pat: &Pat, out: &mut Vec<Named>) {
 
 /// A lexically scoped declaration.
 pub struct LexicalDecl {
-    pub name: String,
+    pub name: swc_atoms::Atom,
     pub kind: DeclKind,
     /// The declared identifier.
     pub span: Span,
@@ -2307,7 +2288,7 @@ pub struct LexicalDecl {
 pub fn lexical_decls<'a>(stmts: impl IntoIterator<Item = &'a Stmt>, top_level: bool) -> Vec<LexicalDecl> {
     let mut out = Vec::new();
     for s in stmts {
-        let plain = |name: String, kind, span| LexicalDecl { name, kind, span, plain_function: false };
+        let plain = |name: swc_atoms::Atom, kind, span| LexicalDecl { name, kind, span, plain_function: false };
         match s {
             Stmt::Decl(Decl::Var(v)) if v.kind != VarDeclKind::Var => {
                 let kind = if v.kind == VarDeclKind::Const { DeclKind::Const } else { DeclKind::Let };
@@ -2317,7 +2298,7 @@ pub fn lexical_decls<'a>(stmts: impl IntoIterator<Item = &'a Stmt>, top_level: b
                     out.extend(names.into_iter().map(|(n, span)| plain(n, kind, span)));
                 }
             }
-            Stmt::Decl(Decl::Class(c)) => out.push(plain(c.ident.sym.to_string(), DeclKind::Class, c.ident.span)),
+            Stmt::Decl(Decl::Class(c)) => out.push(plain(c.ident.sym.clone(), DeclKind::Class, c.ident.span)),
             // `using` and `await using` bindings are constant.
             Stmt::Decl(Decl::Using(u)) => {
                 for d in &u.decls {
@@ -2330,7 +2311,7 @@ pub fn lexical_decls<'a>(stmts: impl IntoIterator<Item = &'a Stmt>, top_level: b
                 if let Some(f) = fn_decl_of(s) {
                     if !top_level {
                         out.push(LexicalDecl {
-                            name: f.ident.sym.to_string(),
+                            name: f.ident.sym.clone(),
                             kind: DeclKind::BlockFunction,
                             span: f.ident.span,
                             plain_function: !f.function.is_generator && !f.function.is_async,
@@ -2432,7 +2413,7 @@ fn scan_annexb(
         // declarations are lexical too).
         let lexical = lexical_decls(stmts, false);
         let own: HashSet<String> =
-            lexical.iter().filter(|l| l.kind != DeclKind::BlockFunction).map(|l| l.name.clone()).collect();
+            lexical.iter().filter(|l| l.kind != DeclKind::BlockFunction).map(|l| l.name.to_string()).collect();
         for s in stmts {
             if let Some(f) = fn_decl_of(s) {
                 if !f.function.is_generator && !f.function.is_async {
@@ -2443,7 +2424,7 @@ fn scan_annexb(
                 }
             }
         }
-        stack.push(lexical.into_iter().map(|l| l.name).collect());
+        stack.push(lexical.into_iter().map(|l| l.name.to_string()).collect());
     }
     for s in stmts {
         scan_annexb_stmt(s, outer, stack, found);
@@ -2480,7 +2461,7 @@ fn scan_annexb_stmt(
                 if let Some(p) = h.param.as_ref().filter(|p| !matches!(p, Pat::Ident(_))) {
                     pat_names(p, &mut names);
                 }
-                stack.push(names.into_iter().map(|(n, _)| n).collect());
+                stack.push(names.into_iter().map(|(n, _)| n.to_string()).collect());
                 scan_annexb(&h.body.stmts, outer, stack, found, false);
                 stack.pop();
             }
@@ -2531,7 +2512,7 @@ fn for_head_lexical(v: Option<&VarDecl>) -> HashSet<String> {
             }
         }
     }
-    names.into_iter().map(|(n, _)| n).collect()
+    names.into_iter().map(|(n, _)| n.to_string()).collect()
 }
 
 /// A statement position that is not a block: a function declaration there (sloppy
