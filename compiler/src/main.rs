@@ -555,17 +555,29 @@ fn plain_run(args: &[std::ffi::OsString]) -> Option<Cli> {
     Some(Cli { command: None, file: Some(PathBuf::from(name)), opts: GlobalOpts::default() })
 }
 
-/// Lets the process end without mimalloc's exit handler, which returns every page to the
-/// operating system one `madvise` at a time (12 ms after loading typescript.js, 3% of a
-/// hello-world bundle's start-up) just before the process's memory goes away whole.
-fn skip_allocator_teardown() {
-    // `mi_option_destroy_on_exit` in mimalloc.h (v2 and v3), which the sys crate does not
-    // name; at 2 or more the exit handler returns at once.
+/// Sets the two mimalloc options `iris` changes.
+///
+/// - No exit handler: it returns every page to the operating system one `madvise` at a time
+///   (12 ms after loading typescript.js, 3% of a hello-world bundle's start-up) just before
+///   the process's memory goes away whole.
+/// - Memory freed is given back to the operating system after a second rather than 10 ms
+///   (unless `MIMALLOC_PURGE_DELAY` says otherwise): compiling a large program frees its
+///   syntax tree (a hundred MiB for typescript.js) just before the backend and the program
+///   allocate again, and every page given back and taken again is faulted in again. Loading
+///   typescript.js: system time 0.152 -> 0.133 s, wall 4% less (peak RSS 158 -> 180 MiB).
+fn tune_allocator() {
+    // `mi_option_destroy_on_exit` and `mi_option_purge_delay` in mimalloc.h (v2 and v3),
+    // which the sys crate does not name; at 2 or more the exit handler returns at once.
     const DESTROY_ON_EXIT: libmimalloc_sys::mi_option_t = 22;
+    const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+    let purge_delay_set = std::env::var_os("MIMALLOC_PURGE_DELAY").is_some();
     // SAFETY: mi_option_set stores one option value; it neither allocates nor touches the
     // heap, and any thread may call it at any time.
     unsafe {
         libmimalloc_sys::mi_option_set(DESTROY_ON_EXIT, 2);
+        if !purge_delay_set {
+            libmimalloc_sys::mi_option_set(PURGE_DELAY, 1000);
+        }
     }
 }
 
@@ -610,7 +622,7 @@ pub extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_
 /// its own).
 #[cfg_attr(test, allow(dead_code))]
 fn start() -> std::convert::Infallible {
-    skip_allocator_teardown();
+    tune_allocator();
     one_malloc_arena();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let cli = plain_run(&args).unwrap_or_else(|| Cli::parse_from(normalize_args(args.into_iter())));
