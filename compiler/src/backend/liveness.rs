@@ -279,6 +279,26 @@ impl Default for IntervalSet {
     }
 }
 
+/// The segments of an [`IntervalSet`], ascending (an iterator the allocator makes for every
+/// interference test: not boxed).
+pub enum Segments<'a> {
+    /// Of a list.
+    List(std::slice::Iter<'a, Segment>),
+    /// Of a tree.
+    Tree(std::collections::btree_map::Iter<'a, u32, u32>),
+}
+
+impl Iterator for Segments<'_> {
+    type Item = Segment;
+
+    fn next(&mut self) -> Option<Segment> {
+        match self {
+            Segments::List(l) => l.next().copied(),
+            Segments::Tree(t) => t.next().map(|(&s, &e)| (s, e)),
+        }
+    }
+}
+
 /// Past this many segments a list becomes a tree.
 const LIST_LIMIT: usize = 32;
 
@@ -306,10 +326,10 @@ impl IntervalSet {
     }
 
     /// The segments, ascending.
-    pub fn iter(&self) -> Box<dyn Iterator<Item = Segment> + '_> {
+    pub fn iter(&self) -> Segments<'_> {
         match self {
-            IntervalSet::List(l) => Box::new(l.iter().copied()),
-            IntervalSet::Tree(t) => Box::new(t.iter().map(|(&s, &e)| (s, e))),
+            IntervalSet::List(l) => Segments::List(l.iter()),
+            IntervalSet::Tree(t) => Segments::Tree(t.iter()),
         }
     }
 
