@@ -21,6 +21,7 @@
 //! (`DeclKind::This`, ...) of the nearest non-arrow function, created when an arrow needs them.
 
 use hashbrown::{HashMap, HashSet};
+use swc_atoms::Atom;
 use swc_common::{Span, Spanned, DUMMY_SP};
 use swc_ecma_ast::*;
 
@@ -116,7 +117,7 @@ impl DeclKind {
 #[derive(Clone, Debug)]
 pub struct DeclInfo {
     /// The name (`this`, `new.target`, `%callee`, `%home` for internal declarations).
-    pub name: String,
+    pub name: Atom,
     /// How it was declared.
     pub kind: DeclKind,
     /// The scope that declares it.
@@ -522,6 +523,7 @@ pub fn analyze(
         split_body: None,
         binding_params: false,
         forcing_specials: false,
+        atoms: Default::default(),
     };
     a.check.directives(&script.body);
     a.tree.funcs.push(FuncInfo::new(FuncKind::Script, false, None, strict, true));
@@ -544,7 +546,7 @@ pub fn analyze(
     }
     let lexical = lexical_decls(&script.body, true);
     for l in &lexical {
-        a.declare(scope, &l.name, l.kind);
+        a.declare_atom(scope, &l.name, l.kind);
     }
     vars.extend(functions.iter().map(|f| (f.ident.sym.clone(), f.ident.span)));
     a.check.redeclarations(&lexical, &vars, &[]);
@@ -590,6 +592,7 @@ pub fn analyze_module(
         split_body: None,
         binding_params: false,
         forcing_specials: false,
+        atoms: Default::default(),
     };
     a.tree.funcs.push(FuncInfo::new(FuncKind::Module, false, None, true, true));
     let scope = a.new_scope(ScopeKind::Script, None, ScopeKey::new(script.span, ScopeKind::Script));
@@ -601,7 +604,7 @@ pub fn analyze_module(
         .imports
         .iter()
         .map(|i| LexicalDecl {
-            name: i.local.as_str().into(),
+            name: a.atoms.atom(i.local.as_str()),
             kind: DeclKind::Import,
             span: DUMMY_SP,
             plain_function: false,
@@ -618,13 +621,13 @@ pub fn analyze_module(
         a.declare(scope, &i.local, kind);
     }
     for f in top_level_functions(&script.body) {
-        a.declare(scope, &f.ident.sym, DeclKind::Function);
+        a.declare_atom(scope, &f.ident.sym, DeclKind::Function);
     }
     for (v, _) in &vars {
-        a.declare(scope, v, DeclKind::Var);
+        a.declare_atom(scope, v, DeclKind::Var);
     }
     for l in lexical_decls(&script.body, true) {
-        a.declare(scope, &l.name, l.kind);
+        a.declare_atom(scope, &l.name, l.kind);
     }
     a.check.redeclarations(&lexical, &vars, &[]);
     a.walk_stmts(&script.body);
@@ -690,6 +693,7 @@ pub fn analyze_eval(
         split_body: None,
         binding_params: false,
         forcing_specials: false,
+        atoms: Default::default(),
     };
     a.check.eval_context(outer.super_prop, outer.super_call);
     a.check.directives(&script.body);
@@ -731,17 +735,17 @@ pub fn analyze_eval(
     let functions = top_level_functions(&script.body);
     let lexical = lexical_decls(&script.body, true);
     for l in &lexical {
-        a.declare(scope, &l.name, l.kind);
+        a.declare_atom(scope, &l.name, l.kind);
     }
     let mut var_names = vars.clone();
     var_names.extend(functions.iter().map(|f| (f.ident.sym.clone(), f.ident.span)));
     a.check.redeclarations(&lexical, &var_names, &[]);
     if strict {
         for f in &functions {
-            a.declare(scope, &f.ident.sym, DeclKind::Function);
+            a.declare_atom(scope, &f.ident.sym, DeclKind::Function);
         }
         for (v, _) in &vars {
-            a.declare(scope, v, DeclKind::Var);
+            a.declare_atom(scope, v, DeclKind::Var);
         }
     } else {
         // The caller's scopes up to its var scope (all of them at the top level), whose
@@ -844,6 +848,8 @@ struct Analyzer<'l> {
     /// While a direct eval makes the caller's `this`, `new.target` and `super` declarations
     /// (which the function itself would otherwise read without them).
     forcing_specials: bool,
+    /// The names of internal declarations and of those not taken from the syntax tree.
+    atoms: swc_atoms::AtomStoreCell,
 }
 
 impl Analyzer<'_> {
@@ -863,10 +869,24 @@ impl Analyzer<'_> {
         self.declare_new(scope, name, kind)
     }
 
+    /// [`Analyzer::declare`] for a name of the syntax tree (kept as the tree's atom).
+    fn declare_atom(&mut self, scope: ScopeIdx, name: &Atom, kind: DeclKind) -> DeclId {
+        if let Some(d) = self.tree.lookup_local(scope, name) {
+            return d;
+        }
+        self.declare_new_atom(scope, name.clone(), kind)
+    }
+
     fn declare_new(&mut self, scope: ScopeIdx, name: &str, kind: DeclKind) -> DeclId {
+        let name = self.atoms.atom(name);
+        self.declare_new_atom(scope, name, kind)
+    }
+
+    fn declare_new_atom(&mut self, scope: ScopeIdx, name: Atom, kind: DeclKind) -> DeclId {
         let d = DeclId(self.tree.decls.len() as u32);
+        let hash = self.tree.name(&name).hash;
         self.tree.decls.push(DeclInfo {
-            name: name.to_string(),
+            name,
             kind,
             scope,
             captured: false,
@@ -874,11 +894,11 @@ impl Analyzer<'_> {
             written: false,
             escapes: false,
         });
-        let hash = self.tree.name(name).hash;
         let (decls, s) = (&self.tree.decls, &mut self.tree.scopes[scope.0 as usize]);
         s.decls.push(d);
         // A name declared again in the same scope names the new declaration from now on.
-        let same = |&(h, e): &(u64, DeclId)| h == hash && e != d && decls[e.0 as usize].name == name;
+        let name = &decls[d.0 as usize].name;
+        let same = |&(h, e): &(u64, DeclId)| h == hash && e != d && decls[e.0 as usize].name == *name;
         match s.names.find_mut(hash, same) {
             Some(entry) => entry.1 = d,
             None => {
@@ -1143,7 +1163,7 @@ impl Analyzer<'_> {
         let mut vars = Vec::new();
         for stmt in stmts {
             for l in lexical_decls([*stmt], false) {
-                let d = self.declare(s, &l.name, l.kind);
+                let d = self.declare_atom(s, &l.name, l.kind);
                 if l.kind == DeclKind::BlockFunction {
                     self.link_annexb(d, stmt);
                 }
@@ -1245,7 +1265,7 @@ impl Analyzer<'_> {
                     if let Some(p) = &h.param {
                         pat_names(p, &mut params);
                         for (n, _) in &params {
-                            self.declare(s, n, DeclKind::CatchParam);
+                            self.declare_atom(s, n, DeclKind::CatchParam);
                         }
                         self.walk_pat(p);
                     }
@@ -1338,7 +1358,7 @@ impl Analyzer<'_> {
             let mut names = Vec::new();
             pat_names(&d.name, &mut names);
             for (n, _) in names {
-                self.declare(s, &n, kind);
+                self.declare_atom(s, &n, kind);
             }
         }
     }
@@ -1460,7 +1480,7 @@ impl Analyzer<'_> {
             pat_names(p, &mut param_names);
         }
         for (n, _) in &param_names {
-            self.declare(s, n, DeclKind::Param);
+            self.declare_atom(s, n, DeclKind::Param);
         }
         let has_expressions = params.iter().any(|p| pat_has_expression(p));
         let info = self.tree.func(f);
@@ -1492,15 +1512,15 @@ impl Analyzer<'_> {
             s
         };
         for func in &functions {
-            self.declare(b, &func.ident.sym, DeclKind::Function);
+            self.declare_atom(b, &func.ident.sym, DeclKind::Function);
         }
         let mut vars = Vec::new();
         collect_var_names(body, &mut vars);
         for (v, _) in &vars {
-            self.declare(b, v, DeclKind::Var);
+            self.declare_atom(b, v, DeclKind::Var);
         }
         for l in &lexical {
-            self.declare(b, &l.name, l.kind);
+            self.declare_atom(b, &l.name, l.kind);
         }
         vars.extend(functions.iter().map(|f| (f.ident.sym.clone(), f.ident.span)));
         self.check.redeclarations(&lexical, &vars, &param_names);
@@ -2246,7 +2266,7 @@ pub fn top_level_functions(stmts: &[Stmt]) -> Vec<&FnDecl> {
 }
 
 /// A bound name and where it is bound.
-pub type Named = (swc_atoms::Atom, Span);
+pub type Named = (Atom, Span);
 
 /// The bound names of a pattern.
 pub fn pat_names(pat: &Pat, out: &mut Vec<Named>) {
@@ -2274,7 +2294,7 @@ pub fn pat_names(pat: &Pat, out: &mut Vec<Named>) {
 
 /// A lexically scoped declaration.
 pub struct LexicalDecl {
-    pub name: swc_atoms::Atom,
+    pub name: Atom,
     pub kind: DeclKind,
     /// The declared identifier.
     pub span: Span,
@@ -2288,7 +2308,7 @@ pub struct LexicalDecl {
 pub fn lexical_decls<'a>(stmts: impl IntoIterator<Item = &'a Stmt>, top_level: bool) -> Vec<LexicalDecl> {
     let mut out = Vec::new();
     for s in stmts {
-        let plain = |name: swc_atoms::Atom, kind, span| LexicalDecl { name, kind, span, plain_function: false };
+        let plain = |name: Atom, kind, span| LexicalDecl { name, kind, span, plain_function: false };
         match s {
             Stmt::Decl(Decl::Var(v)) if v.kind != VarDeclKind::Var => {
                 let kind = if v.kind == VarDeclKind::Const { DeclKind::Const } else { DeclKind::Let };

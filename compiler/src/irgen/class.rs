@@ -89,7 +89,7 @@ impl<'a> Gen<'a> {
                     _ => false,
                 };
                 if private_name {
-                    let desc = if decl.name.starts_with('#') { decl.name.clone() } else { name.clone() };
+                    let desc = if decl.name.starts_with('#') { decl.name.to_string() } else { name.clone() };
                     let desc = self.str_lit(&desc);
                     let v = self.call_builtin(BuiltinId::CreatePrivateName, vec![desc]);
                     self.init_decl(d, v);
