@@ -8,6 +8,7 @@ use crate::object::regexp::{MatchError, MatchResult, Matcher};
 use crate::object::shape::{ACCESSOR, CONFIGURABLE, DEFAULT_ATTRS, WRITABLE};
 use crate::object::{iter_kind, IteratorObject, JsObject, Key, RegExpObject};
 use crate::runtime::{Intrinsic, JsResult, ProtoSlots, Runtime};
+use crate::string::StringBuilder;
 use crate::value::Value;
 use ecma::conv::string_ops;
 
@@ -927,7 +928,7 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
     // of matches. Once a result is kept (a function replacement, a user exec), every later
     // one is too, so that the replacements still go in order.
     let replacement_units = if functional { Vec::new() } else { rt.string_units(replace_value) };
-    let mut acc: Vec<u16> = Vec::with_capacity(text.len());
+    let mut acc = StringBuilder::new();
     let mut next_source = 0usize;
     let mut kept = Vec::new();
     while let Some(found) = regexp_exec_spans(rt, this, s)? {
@@ -1029,12 +1030,12 @@ fn symbol_replace(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
         append_replacement(rt, &mut acc, &mut next_source, &text, position, match_len, &replacement)?;
     }
     if next_source < text.len() {
-        acc.extend_from_slice(&text[next_source..]);
+        acc.push_units(&text[next_source..]);
     }
-    if acc.len() > crate::string::MAX_STRING_LENGTH {
+    if acc.too_long() {
         return Err(rt.throw_range_error("Invalid string length"));
     }
-    Ok(rt.new_string_units(&acc))
+    Ok(Value::string(acc.finish(rt.heap_mut())))
 }
 
 /// The captures of a match as strings of `s` (undefined where a group did not take part),
@@ -1054,10 +1055,11 @@ fn capture_values(rt: &mut Runtime, s: Value, m: &MatchResult) -> Vec<Value> {
 
 /// Steps 15.m-n of RegExp.prototype[@@replace]: a match at `position` that does not go
 /// back before the previous one takes the text since it, then its replacement. The
-/// result may not outgrow the maximum string length.
+/// result may not outgrow the maximum string length: what would take it past is not
+/// appended (so `acc` never holds more than that) and a RangeError is thrown.
 fn append_replacement(
     rt: &mut Runtime,
-    acc: &mut Vec<u16>,
+    acc: &mut StringBuilder,
     next_source: &mut usize,
     text: &[u16],
     position: usize,
@@ -1065,10 +1067,10 @@ fn append_replacement(
     replacement: &[u16],
 ) -> JsResult<()> {
     if position >= *next_source {
-        acc.extend_from_slice(&text[*next_source..position]);
-        acc.extend_from_slice(replacement);
+        acc.push_units(&text[*next_source..position]);
+        acc.push_units(replacement);
         *next_source = position + match_len;
-        if acc.len() > crate::string::MAX_STRING_LENGTH {
+        if acc.too_long() {
             return Err(rt.throw_range_error("Invalid string length"));
         }
     }

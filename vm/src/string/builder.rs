@@ -83,8 +83,10 @@ impl StringBuilder {
         if !self.room_for(units.len()) {
             return;
         }
-        for &u in units {
-            self.push(u);
+        match &mut self.wide {
+            Some(w) => w.extend_from_slice(units),
+            None if units.iter().all(|&u| u < 256) => self.latin1.extend(units.iter().map(|&u| u as u8)),
+            None => self.widen().extend_from_slice(units),
         }
     }
 
