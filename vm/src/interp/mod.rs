@@ -450,7 +450,8 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
             }};
         }
         // Makes `pc` the instruction frame `fi` stopped at, in its code (only what finding a
-        // handler for an exception in it reads).
+        // handler for an exception in it reads; only compiled code's exits need it).
+        #[cfg(feature = "jit")]
         macro_rules! running_code_of_frame {
             () => {{
                 let f = &rt.calls.frames[fi];
