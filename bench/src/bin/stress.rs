@@ -255,6 +255,18 @@ fn string_too_long(_: usize) -> (String, Expect) {
     (s.into(), Expect::Prints("RangeError RangeError RangeError".into()))
 }
 
+/// JSON.stringify past the maximum string length throws as the text reaches it: a string
+/// of control characters (six units each when escaped) and an array that shares its halves
+/// thirty levels deep (2^30 strings of a thousand units from a few kilobytes of heap).
+fn json_too_long(_: usize) -> (String, Expect) {
+    let s = "const makers = [() => JSON.stringify('\\x01'.repeat(2 ** 27)),\n\
+             () => { let a = ['x'.repeat(1000)]; for (let i = 0; i < 30; i++) a = [a, a]; return JSON.stringify(a); }];\n\
+             const out = [];\n\
+             for (const f of makers) { try { f(); out.push('made'); } catch (e) { out.push(e.name); } }\n\
+             console.log(out.join(' '));\n";
+    (s.into(), Expect::Prints("RangeError RangeError".into()))
+}
+
 /// `join` over n numbers: each element's string is garbage once copied, and the join
 /// collects as it goes.
 fn join_garbage(n: usize) -> (String, Expect) {
@@ -479,6 +491,15 @@ const PROGRAMS: &[Program] = &[
         mib: 2000,
         iris_args: &[],
         make: string_too_long,
+    },
+    Program {
+        name: "json-too-long",
+        sizes: &[1],
+        linear: false,
+        seconds: 20.0,
+        mib: 2500,
+        iris_args: &[],
+        make: json_too_long,
     },
 ];
 

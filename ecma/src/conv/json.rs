@@ -436,8 +436,18 @@ impl<T: CodeUnit> Parser<'_, T> {
 /// 25.5.2.3 QuoteJSONString(value): appends `value` wrapped in double quotes with the
 /// JSON escapes: `\b \t \n \f \r \" \\` by name, other code points below U+0020 and
 /// lone surrogates as `\uXXXX` with lowercase hex digits, everything else unchanged.
-pub fn quote_json_string<T: CodeUnit>(value: &[T], out: &mut Vec<u16>) {
+///
+/// `out` may not grow past `max_len` units: when the quoted string would take it past, `out`
+/// is left as it was and the result is false (escapes can make the quoted string six times
+/// as long as `value`, so this is checked as it goes, never by allocating it first).
+pub fn quote_json_string<T: CodeUnit>(value: &[T], out: &mut Vec<u16>, max_len: usize) -> bool {
     const HEX: &[u8; 16] = b"0123456789abcdef";
+    let start = out.len();
+    // Every unit takes at least one unit of the result, and an escape at most six: the
+    // length is checked up front for the units and after each escape for the rest.
+    if start + value.len() + 2 > max_len {
+        return false;
+    }
     // 1. Let product be the String value consisting solely of the code unit 0x0022.
     out.reserve(value.len() + 2);
     out.push(0x22);
@@ -459,6 +469,10 @@ pub fn quote_json_string<T: CodeUnit>(value: &[T], out: &mut Vec<u16>) {
         };
         if let Some(c) = named {
             out.extend_from_slice(&[0x5C, c as u16]);
+            if out.len() + (value.len() - i) + 1 > max_len {
+                out.truncate(start);
+                return false;
+            }
             continue;
         }
         // b. C < 0x20 or C a leading/trailing surrogate not part of a pair:
@@ -482,6 +496,10 @@ pub fn quote_json_string<T: CodeUnit>(value: &[T], out: &mut Vec<u16>) {
             for shift in [12, 8, 4, 0] {
                 out.push(HEX[((u >> shift) & 0xF) as usize] as u16);
             }
+            if out.len() + (value.len() - i) + 1 > max_len {
+                out.truncate(start);
+                return false;
+            }
         } else {
             // c. UTF16EncodeCodePoint(C).
             out.push(u);
@@ -489,6 +507,7 @@ pub fn quote_json_string<T: CodeUnit>(value: &[T], out: &mut Vec<u16>) {
     }
     // 3. Append 0x0022 and return product.
     out.push(0x22);
+    true
 }
 
 #[cfg(test)]
@@ -513,7 +532,7 @@ mod tests {
 
     fn quote(units: &[u16]) -> String {
         let mut out = Vec::new();
-        quote_json_string(units, &mut out);
+        assert!(quote_json_string(units, &mut out, usize::MAX));
         String::from_utf16(&out).unwrap()
     }
 
@@ -713,7 +732,23 @@ mod tests {
         assert_eq!(quote(&[0xDC00, 0xD83D, 0xDE00, 0xDBFF]), "\"\\udc00😀\\udbff\"");
         assert_eq!(quote(&[0xD83D, 0x41]), r#""\ud83dA""#);
         let mut out = Vec::new();
-        quote_json_string(b"a\"\xe9".as_slice(), &mut out);
+        assert!(quote_json_string(b"a\"\xe9".as_slice(), &mut out, usize::MAX));
         assert_eq!(String::from_utf16(&out).unwrap(), "\"a\\\"é\"");
+    }
+
+    #[test]
+    fn quote_stops_at_the_length_limit_before_growing_past_it() {
+        // "\u0001\u0001" quoted is 14 units.
+        let two = str_to_utf16("\u{1}\u{1}");
+        let mut out = str_to_utf16("x");
+        assert!(!quote_json_string(&two, &mut out, 14));
+        assert_eq!(out, str_to_utf16("x"));
+        assert!(quote_json_string(&two, &mut out, 15));
+        assert_eq!(out.len(), 15);
+        // The up-front bound: two plain units and the quotes.
+        let mut out = Vec::new();
+        assert!(!quote_json_string(b"ab".as_slice(), &mut out, 3));
+        assert!(out.is_empty());
+        assert!(quote_json_string(b"ab".as_slice(), &mut out, 4));
     }
 }

@@ -277,11 +277,7 @@ fn serialize_property(rt: &mut Runtime, s: &mut Serializer, key: Key, holder: Gc
             true
         }
         crate::value::Kind::String => {
-            let f = rt.flat(value);
-            match rt.heap().str_view(f) {
-                StrView::Latin1(b) => cj::quote_json_string(b, &mut s.out),
-                StrView::Utf16(u) => cj::quote_json_string(u, &mut s.out),
-            }
+            quote_into(rt, s, value)?;
             true
         }
         crate::value::Kind::Number => {
@@ -309,7 +305,29 @@ fn serialize_property(rt: &mut Runtime, s: &mut Serializer, key: Key, holder: Gc
         _ => false,
     };
     rt.release_handles(mark);
+    // Strings are checked as they are quoted; what else a value adds is short, so the text
+    // never grows far past the maximum (a structure that shares its parts can describe a
+    // text far longer than memory).
+    if s.out.len() > crate::string::MAX_STRING_LENGTH {
+        return Err(rt.throw_range_error("Invalid string length"));
+    }
     Ok(r)
+}
+
+/// Appends string `v` quoted (25.5.2.3), or throws a RangeError when that would take the
+/// text past the maximum string length.
+fn quote_into(rt: &mut Runtime, s: &mut Serializer, v: Value) -> JsResult<()> {
+    let f = rt.flat(v);
+    let max = crate::string::MAX_STRING_LENGTH;
+    let fits = match rt.heap().str_view(f) {
+        StrView::Latin1(b) => cj::quote_json_string(b, &mut s.out, max),
+        StrView::Utf16(u) => cj::quote_json_string(u, &mut s.out, max),
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(rt.throw_range_error("Invalid string length"))
+    }
 }
 
 fn push_ascii(out: &mut Vec<u16>, s: &str) {
@@ -374,11 +392,7 @@ fn serialize_object(rt: &mut Runtime, s: &mut Serializer, o: Gc<JsObject>) -> Js
             s.out.extend_from_slice(&s.indent);
         }
         let kv = rt.key_to_value(k);
-        let f = rt.flat(kv);
-        match rt.heap().str_view(f) {
-            StrView::Latin1(b) => cj::quote_json_string(b, &mut s.out),
-            StrView::Utf16(u) => cj::quote_json_string(u, &mut s.out),
-        }
+        quote_into(rt, s, kv)?;
         s.out.push(b':' as u16);
         if !s.gap.is_empty() {
             s.out.push(b' ' as u16);
