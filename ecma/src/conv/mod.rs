@@ -17,6 +17,7 @@
 pub mod date;
 pub mod date_parse;
 pub mod json;
+pub mod normalize;
 pub mod number_to_string;
 pub mod string_ops;
 pub mod string_to_number;

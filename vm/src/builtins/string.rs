@@ -7,6 +7,7 @@ use crate::object::{iter_kind, JsObject, Key, PrimitiveObject};
 use crate::runtime::{Intrinsic, JsResult, Runtime};
 use crate::string::{StrView, StringBuilder, MAX_STRING_LENGTH};
 use crate::value::Value;
+use ecma::conv::normalize::{self, Form};
 use ecma::conv::string_ops::{self, TrimWhere};
 
 /// This module's registration (see `Builtin`).
@@ -457,10 +458,23 @@ fn normalize(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     let s = this_str(rt, this, "normalize")?;
     let f = arg(args, 0);
     let form = if f.is_undefined() { "NFC".to_string() } else { rt.to_rust_string(f)? };
-    if !matches!(form.as_str(), "NFC" | "NFD" | "NFKC" | "NFKD") {
+    let Some(form) = Form::from_name(&form) else {
         return Err(rt.throw_range_error("The normalization form should be one of NFC, NFD, NFKC, NFKD."));
+    };
+    let f = rt.flat(s);
+    let normalized = match rt.heap().str_view(f) {
+        // ASCII is the same in every form.
+        StrView::Latin1(b) if b.is_ascii() => return Ok(s),
+        StrView::Latin1(b) => {
+            let wide: Vec<u16> = b.iter().map(|&c| u16::from(c)).collect();
+            normalize::normalize(&wide, form, MAX_STRING_LENGTH)
+        }
+        StrView::Utf16(u) => normalize::normalize(u, form, MAX_STRING_LENGTH),
+    };
+    match normalized {
+        Some(units) => Ok(units_value(rt, &units)),
+        None => Err(rt.throw_range_error("Invalid string length")),
     }
-    Ok(s)
 }
 
 fn pad(rt: &mut Runtime, this: Value, args: &[Value], at_start: bool) -> JsResult<Value> {
@@ -849,7 +863,7 @@ fn to_lower_case(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Val
         }
         StrView::Utf16(u) => string_ops::to_lower_case(u),
     };
-    Ok(units_value(rt, &out))
+    case_mapped(rt, &out)
 }
 
 /// 22.1.3.30 String.prototype.toUpperCase().
@@ -865,7 +879,16 @@ fn to_upper_case(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Val
         }
         StrView::Utf16(u) => string_ops::to_upper_case(u),
     };
-    Ok(units_value(rt, &out))
+    case_mapped(rt, &out)
+}
+
+/// The string a case mapping made: it can be longer than the original ("ß" upper-cases to
+/// "SS", "ΐ" to three units), so longer than the maximum.
+fn case_mapped(rt: &mut Runtime, units: &[u16]) -> JsResult<Value> {
+    if units.len() > MAX_STRING_LENGTH {
+        return Err(rt.throw_range_error("Invalid string length"));
+    }
+    Ok(units_value(rt, units))
 }
 
 /// thisStringValue(value).
