@@ -245,14 +245,15 @@ fn bind_chain(n: usize) -> (String, Expect) {
 }
 
 /// Builtins asked for strings past the maximum length throw before building them; a
-/// replace grows its result one byte a unit and never past the maximum.
+/// replace grows its result one byte a unit and never past the maximum; escape (three units
+/// for each control character) stops at the maximum.
 fn string_too_long(_: usize) -> (String, Expect) {
     let s = "const big = 'x'.repeat(2 ** 28);\nconst out = [];\n\
              const makers = [() => String.raw({ raw: { length: 5 } }, big, big, big, big), () => [big, big, big].join(''),\n\
-             () => 'a'.repeat(2 ** 20).replace(/a/g, '$&'.repeat(600))];\n\
+             () => 'a'.repeat(2 ** 20).replace(/a/g, '$&'.repeat(600)), () => escape('\\x01'.repeat(2 ** 28))];\n\
              for (const f of makers) { try { f(); out.push('made'); } catch (e) { out.push(e.name); } }\n\
              console.log(out.join(' '));\n";
-    (s.into(), Expect::Prints("RangeError RangeError RangeError".into()))
+    (s.into(), Expect::Prints("RangeError RangeError RangeError RangeError".into()))
 }
 
 /// JSON.stringify past the maximum string length throws as the text reaches it: a string

@@ -160,17 +160,38 @@ impl Runtime {
 /// or `%uXXXX`.
 fn escape(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let s = rt.to_string(arg(args, 0))?;
-    let mut out = String::new();
-    for u in rt.string_units(s) {
+    let f = rt.flat(s);
+    let escaped = match rt.heap().str_view(f) {
+        StrView::Latin1(b) => escape_units(b.iter().map(|&c| u16::from(c)), b.len()),
+        StrView::Utf16(u) => escape_units(u.iter().copied(), u.len()),
+    };
+    match escaped {
+        Some(out) => Ok(Value::string(rt.heap_mut().alloc_latin1(&out))),
+        None => Err(rt.throw_range_error("Invalid string length")),
+    }
+}
+
+/// The text of `escape` for `units` (`len` of them), or None when it would be longer than
+/// the maximum string length.
+fn escape_units(units: impl Iterator<Item = u16>, len: usize) -> Option<Vec<u8>> {
+    let mut out: Vec<u8> = Vec::with_capacity(len.min(crate::string::MAX_STRING_LENGTH));
+    for u in units {
+        let hex = |shift: u32| HEX_DIGITS[usize::from((u >> shift) & 0xF)];
         match u {
-            _ if u < 128 && (u as u8 as char).is_ascii_alphanumeric() => out.push(u as u8 as char),
-            _ if u < 128 && "@*_+-./".contains(u as u8 as char) => out.push(u as u8 as char),
-            _ if u < 256 => out.push_str(&format!("%{u:02X}")),
-            _ => out.push_str(&format!("%u{u:04X}")),
+            _ if u < 128 && (u as u8).is_ascii_alphanumeric() => out.push(u as u8),
+            _ if u < 128 && b"@*_+-./".contains(&(u as u8)) => out.push(u as u8),
+            _ if u < 256 => out.extend_from_slice(&[b'%', hex(4), hex(0)]),
+            _ => out.extend_from_slice(&[b'%', b'u', hex(12), hex(8), hex(4), hex(0)]),
+        }
+        if out.len() > crate::string::MAX_STRING_LENGTH {
+            return None;
         }
     }
-    Ok(rt.new_string(&out))
+    Some(out)
 }
+
+/// The digits of `%XX` escapes.
+const HEX_DIGITS: &[u8; 16] = b"0123456789ABCDEF";
 
 /// B.2.1.2 unescape(string): `%XX` and `%uXXXX` become the code units they name; anything
 /// else stays as it is.
@@ -209,14 +230,14 @@ const URI_UNESCAPED_EXTRA: &str = "-_.!~*'()";
 fn encode(rt: &mut Runtime, v: Value, extra_unescaped: &str) -> JsResult<Value> {
     let s = rt.to_string(v)?;
     let units = rt.string_units(s);
-    let mut out = String::new();
+    let mut out: Vec<u8> = Vec::with_capacity(units.len());
     let mut i = 0;
     while i < units.len() {
         let c = units[i];
         if c < 128 {
             let ch = c as u8 as char;
             if ch.is_ascii_alphanumeric() || URI_UNESCAPED_EXTRA.contains(ch) || extra_unescaped.contains(ch) {
-                out.push(ch);
+                out.push(c as u8);
                 i += 1;
                 continue;
             }
@@ -228,14 +249,14 @@ fn encode(rt: &mut Runtime, v: Value, extra_unescaped: &str) -> JsResult<Value> 
         let ch = char::from_u32(cp.code_point).unwrap_or('\u{fffd}');
         let mut buf = [0u8; 4];
         for b in ch.encode_utf8(&mut buf).bytes() {
-            out.push_str(&format!("%{b:02X}"));
+            out.extend_from_slice(&[b'%', HEX_DIGITS[usize::from(b >> 4)], HEX_DIGITS[usize::from(b & 0xF)]]);
         }
         if out.len() > crate::string::MAX_STRING_LENGTH {
             return Err(rt.throw_range_error("Invalid string length"));
         }
         i += cp.code_unit_count as usize;
     }
-    Ok(rt.new_string(&out))
+    Ok(Value::string(rt.heap_mut().alloc_latin1(&out)))
 }
 
 fn decode(rt: &mut Runtime, v: Value, reserved: &str) -> JsResult<Value> {
