@@ -375,7 +375,24 @@ fn locale_compare(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Val
     let s = this_str(rt, this, "localeCompare")?;
     let that = rt.to_string(arg(args, 0))?;
     let (x, y) = (rt.flat(s), rt.flat(that));
-    let ord = rt.heap().str_view(x).cmp_view(&rt.heap().str_view(y));
+    let (a, b) = (rt.heap().str_view(x), rt.heap().str_view(y));
+    // Without locale data the order is that of the code units, but canonically equivalent
+    // strings must compare equal (22.1.3.12): compare their NFC forms. One-byte text is in
+    // NFC already (Latin-1 has no combining marks).
+    let ord = match (&a, &b) {
+        (StrView::Latin1(_), StrView::Latin1(_)) => a.cmp_view(&b),
+        _ => {
+            let nfc = |v: &StrView<'_>| -> Vec<u16> {
+                let units: Vec<u16> = match v {
+                    StrView::Latin1(l) => l.iter().map(|&c| u16::from(c)).collect(),
+                    StrView::Utf16(u) => u.to_vec(),
+                };
+                // A temporary, not a string: no length limit.
+                normalize::normalize(&units, Form::Nfc, usize::MAX).unwrap_or(units)
+            };
+            nfc(&a).cmp(&nfc(&b))
+        }
+    };
     Ok(Value::number(match ord {
         std::cmp::Ordering::Less => -1.0,
         std::cmp::Ordering::Equal => 0.0,
