@@ -17,5 +17,6 @@ pub mod conv;
 mod error_kind;
 pub mod number;
 pub mod regexp;
+pub mod sum;
 
 pub use error_kind::ErrorKind;

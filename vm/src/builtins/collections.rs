@@ -193,7 +193,11 @@ fn fill_from(rt: &mut Runtime, o: Gc<JsObject>, iterable: Value, pairs: bool) ->
 /// IteratorClose(iter, throwCompletion): calls `return` and rethrows the original
 /// exception whatever `return` does (`iterator_close` keeps the pending exception).
 /// Uncatchable exceptions propagate without running the iterator's code.
-fn close_after_throw(rt: &mut Runtime, it: Value, e: crate::runtime::Exception) -> crate::runtime::Exception {
+pub(super) fn close_after_throw(
+    rt: &mut Runtime,
+    it: Value,
+    e: crate::runtime::Exception,
+) -> crate::runtime::Exception {
     if rt.exception_kind != crate::runtime::ExceptionKind::Normal {
         return e;
     }
