@@ -318,11 +318,13 @@ impl<'l> Checker<'l> {
 
     /// Strict directive prologues must not contain legacy octal escapes before or after
     /// "use strict".
-    /// Direct eval code in a method (`super.x` allowed) or a derived constructor (`super()`
-    /// allowed too).
-    pub(super) fn eval_context(&mut self, super_prop: bool, super_call: bool) {
+    /// Direct eval code in a method (`super.x` allowed), a derived constructor (`super()`
+    /// allowed too), or a field initializer or static block (`arguments` not allowed:
+    /// PerformEval's additional early errors for eval inside an initializer).
+    pub(super) fn eval_context(&mut self, super_prop: bool, super_call: bool, no_arguments: bool) {
         self.ctx.super_prop = super_prop;
         self.ctx.super_call = super_call;
+        self.ctx.no_arguments = no_arguments;
     }
 
     pub(super) fn directives(&mut self, stmts: &[Stmt]) {

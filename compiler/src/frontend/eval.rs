@@ -9,7 +9,8 @@
 //!
 //! ```text
 //!  flags (s strict, f in a function, p in parameter expressions, n new.target allowed,
-//!         h super.x allowed, c super() allowed, d derived constructor, m module code,
+//!         h super.x allowed, c super() allowed, a arguments not allowed (a field
+//!         initializer or static block), d derived constructor, m module code,
 //!         D a lazily compiled function declaration: its name is not its own binding,
 //!         M a lazily compiled method, getter or setter: its text is a MethodDefinition),
 //!    then for lazy compilation @line:column, where the function's text starts
@@ -48,6 +49,9 @@ pub struct EvalScope {
     pub super_prop: bool,
     /// `super()` is allowed (in a derived constructor).
     pub super_call: bool,
+    /// In a field initializer or static block (or an arrow in one): `arguments` is a
+    /// syntax error.
+    pub no_arguments: bool,
     /// In a derived constructor: `this` is in its TDZ until `super()` returns.
     pub derived: bool,
     /// Module code (`this` is undefined at the top level).
@@ -123,6 +127,7 @@ impl EvalScope {
             (self.new_target, 'n'),
             (self.super_prop, 'h'),
             (self.super_call, 'c'),
+            (self.no_arguments, 'a'),
             (self.derived, 'd'),
             (self.module, 'm'),
             (self.declaration, 'D'),
@@ -176,6 +181,7 @@ impl EvalScope {
             new_target: has('n'),
             super_prop: has('h'),
             super_call: has('c'),
+            no_arguments: has('a'),
             derived: has('d'),
             module: has('m'),
             declaration: has('D'),
@@ -222,6 +228,7 @@ mod tests {
             strict: false,
             in_function: true,
             new_target: true,
+            no_arguments: true,
             levels: vec![
                 EvalLevel {
                     var_scope: false,
@@ -238,7 +245,7 @@ mod tests {
             ],
             ..EvalScope::default()
         };
-        assert_eq!(s.encode(), "fn\n- x:l,y:c@7\nV this:i,new.target:i\n- ");
+        assert_eq!(s.encode(), "fna\n- x:l,y:c@7\nV this:i,new.target:i\n- ");
         assert_eq!(EvalScope::decode(&s.encode()), Some(s));
         let lazy = EvalScope { declaration: true, strict: true, origin: Some((12, 5)), ..EvalScope::default() };
         assert_eq!(lazy.encode(), "sD@12:5");

@@ -279,6 +279,9 @@ pub struct FuncInfo {
     pub mapped_arguments: bool,
     /// Whether its own code calls `eval(...)` directly.
     pub direct_eval: bool,
+    /// A class's field initializer function or a static block: code in it (and in arrows
+    /// in it), direct eval code included, may not name `arguments`.
+    pub initializer: bool,
     /// Its `%evalvars` declaration, when it calls a sloppy direct eval.
     pub eval_vars: Option<DeclId>,
     /// Whether it or a function nested in it calls `eval(...)` directly (the eval code may
@@ -384,6 +387,7 @@ impl FuncInfo {
             uses_this: false,
             mapped_arguments: false,
             direct_eval: false,
+            initializer: false,
             eval_vars: None,
             needs_whole_program: false,
             free: HashSet::new(),
@@ -695,7 +699,7 @@ pub fn analyze_eval(
         forcing_specials: false,
         atoms: Default::default(),
     };
-    a.check.eval_context(outer.super_prop, outer.super_call);
+    a.check.eval_context(outer.super_prop, outer.super_call, outer.no_arguments);
     a.check.directives(&script.body);
     a.tree.funcs.push(FuncInfo::new(FuncKind::Eval, false, None, strict, true));
     let scope = a.new_scope(ScopeKind::Script, None, ScopeKey::new(script.span, ScopeKind::Script));
@@ -1728,6 +1732,7 @@ impl Analyzer<'_> {
             }
             // The instance fields initializer: a method run with the new object as `this`.
             let saved = self.begin_function(class.span, FuncKind::Method, false, true, true);
+            self.func(self.cur_func).initializer = true;
             self.hoist_function(class.span, &[], &[], None);
             self.enter_body();
             self.walk_field_initializers(class, b, false);
@@ -1743,6 +1748,7 @@ impl Analyzer<'_> {
             // The static elements initializer, run with the constructor as `this`.
             let key = ScopeKey::new(class.span, ScopeKind::StaticFields);
             let saved = self.begin_function_keyed(key, FuncKind::Method, false, true, true);
+            self.func(self.cur_func).initializer = true;
             self.hoist_function(class.span, &[], &[], None);
             self.enter_body();
             self.walk_field_initializers(class, b, true);
@@ -1842,6 +1848,7 @@ impl Analyzer<'_> {
                     let body = &sb.body.stmts;
                     let outer = self.check.enter_initializer(true);
                     let saved = self.begin_function(sb.span, FuncKind::Method, false, true, true);
+                    self.func(self.cur_func).initializer = true;
                     self.hoist_function(sb.span, &[], body, None);
                     self.walk_params_and_body(&[], body);
                     self.end_function(saved);

@@ -648,6 +648,7 @@ impl<'a> Gen<'a> {
             } else {
                 kind == FuncKind::DerivedConstructor
             },
+            no_arguments: if is_eval { outer.is_some_and(|o| o.no_arguments) } else { tree.func(f).initializer },
             derived: if is_eval { outer.is_some_and(|o| o.derived) } else { kind == FuncKind::DerivedConstructor },
             module: if is_eval { outer.is_some_and(|o| o.module) } else { kind == FuncKind::Module },
             declaration: false,
