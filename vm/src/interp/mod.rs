@@ -678,8 +678,10 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                     return Step::Done(Ok(v));
                 }
                 fi -= 1;
-                rt.calls.frames[fi].ip += 1;
+                // The caller goes on after its call (its record keeps the call's index
+                // until something syncs it: `switch_if_other!` does).
                 switch_frame!();
+                advance!();
                 // SAFETY: the caller's call instruction named `ret_reg`, a register of its
                 // verified function, whose window `switch_frame!` just made current.
                 unsafe { regs.set(f.ret_reg, v) };
@@ -1501,7 +1503,7 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                                 let need = n as usize + cinfo.header.frame_size as usize;
                                 if !cinfo.flags().intersects(FunctionFlags::CLASS_CONSTRUCTOR | FunctionFlags::LAZY)
                                     && at + need <= rt.calls.stack_limit
-                                    && rt.calls.frames.len() < rt.host.options.max_stack_depth
+                                    && rt.calls.frames.len() < rt.calls.max_depth
                                 {
                                     rt.calls.frames[fi].ip = ip!() as u32;
                                     if PROFILE {
@@ -1529,7 +1531,19 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                                     });
                                     rt.realm = realm;
                                     fi += 1;
-                                    switch_frame!();
+                                    // The callee's state is known here: set it rather than
+                                    // read it back from the record just written.
+                                    info = cinfo;
+                                    code = cinfo.code().insts.as_ptr();
+                                    if PROFILE {
+                                        fb = &cinfo.code().feedback;
+                                    }
+                                    pc = code;
+                                    regs = crate::runtime::frame::Regs::new(
+                                        &mut rt.calls.stack,
+                                        at + n as usize,
+                                        cinfo.header.frame_size as usize,
+                                    );
                                     info.warm.count_entry(rt.host.options.profile_after);
                                     rt.note_entry(info);
                                     // Entering a function is a safepoint (for interrupts and
