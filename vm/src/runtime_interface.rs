@@ -790,7 +790,7 @@ mod tests {
         let read = |offset: usize| unsafe { ((at + offset) as *const usize).read() };
         assert_eq!(read(layout::RUNTIME_STACK + layout::FIXED_STACK_LEN), 5);
         assert_eq!(read(layout::RUNTIME_STACK + layout::FIXED_STACK_PTR), rt.calls.stack.as_ptr() as usize);
-        assert_eq!(read(layout::RUNTIME_STACK_LIMIT), rt.calls.stack.capacity());
+        assert_eq!(read(layout::RUNTIME_STACK_LIMIT), rt.calls.stack_limit);
         assert_eq!(read(layout::RUNTIME_FRAMES + layout::FIXED_STACK_LEN), rt.calls.frames.len());
         assert_eq!(read(layout::RUNTIME_FRAMES + layout::FIXED_STACK_PTR), rt.calls.frames.as_ptr() as usize);
         assert_eq!(read(layout::RUNTIME_MAX_DEPTH), 123);

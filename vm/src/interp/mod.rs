@@ -666,15 +666,16 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
         macro_rules! do_return {
             ($v:expr) => {{
                 let mut v = $v;
-                let f = rt.calls.frames[fi];
-                if f.flags & (CONSTRUCT | GENERATOR) != 0 {
+                let f = &rt.calls.frames[fi];
+                let (flags, args, saved_realm, ret_reg) = (f.flags, f.args, f.saved_realm, f.ret_reg);
+                if flags & (CONSTRUCT | GENERATOR) != 0 {
                     sync!();
                     v = tri!(special_return(rt, fi, v));
                 }
                 rt.calls.frames.pop();
-                rt.calls.stack.truncate(f.args as usize);
-                rt.realm = f.saved_realm;
-                if f.flags & ENTRY != 0 {
+                rt.calls.stack.truncate(args as usize);
+                rt.realm = saved_realm;
+                if flags & ENTRY != 0 {
                     return Step::Done(Ok(v));
                 }
                 fi -= 1;
@@ -684,7 +685,7 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                 advance!();
                 // SAFETY: the caller's call instruction named `ret_reg`, a register of its
                 // verified function, whose window `switch_frame!` just made current.
-                unsafe { regs.set(f.ret_reg, v) };
+                unsafe { regs.set(ret_reg, v) };
                 switch_if_other!();
                 continue;
             }};
@@ -812,10 +813,10 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                     Inst::LoadConstDouble { dst, value } => set!(dst, Value::number(value)),
                     Inst::LoadConstString { dst, id } => set!(dst, strings!()[id as usize]),
                     Inst::LoadParam { dst, index } => {
-                        let i = index as usize;
-                        let f = &rt.calls.frames[fi];
-                        let v =
-                            if i < f.argc as usize { rt.calls.stack[f.args as usize + i] } else { Value::UNDEFINED };
+                        let argc = rt.calls.frames[fi].argc;
+                        // SAFETY: `index < argc` is checked, and a frame's `argc` arguments are
+                        // the values right below its registers (`frame` module docs).
+                        let v = if index < argc { unsafe { regs.arg(argc, index) } } else { Value::UNDEFINED };
                         set!(dst, v);
                     }
                     Inst::LoadArgCount { dst } => set!(dst, Value::number((rt.calls.frames[fi].argc - 1) as f64)),

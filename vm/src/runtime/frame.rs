@@ -33,7 +33,8 @@ pub struct Frame {
     pub new_target: Value,
     /// The generator object whose body this frame runs, or undefined.
     pub generator: Value,
-    /// Stack index of register 0.
+    /// Stack index of register 0: always `args + argc` (the arguments lie right below the
+    /// registers; `Regs::arg` relies on it).
     pub base: u32,
     /// Stack index of the `this` argument.
     pub args: u32,
@@ -254,7 +255,7 @@ const FRAME_SLACK: usize = 16;
 pub(crate) struct CallStack {
     /// The register stack.
     pub(crate) stack: FixedStack<Value>,
-    /// The stack's capacity, which it must never grow past.
+    /// How far the stack may grow: its capacity less `WINDOW_SLACK` (see `push_call_window`).
     pub(crate) stack_limit: usize,
     pub(crate) frames: FixedStack<Frame>,
     /// How many frames calls may push (`RuntimeOptions::max_stack_depth`).
@@ -286,7 +287,7 @@ impl CallStack {
     ) -> CallStack {
         CallStack {
             stack: FixedStack::with_capacity(capacity),
-            stack_limit: capacity,
+            stack_limit: capacity - WINDOW_SLACK,
             frames: FixedStack::with_capacity(max_depth.saturating_add(FRAME_SLACK)),
             max_depth,
             interrupt,
@@ -356,6 +357,20 @@ impl Regs {
         unsafe { *self.ptr.add(i) }
     }
 
+    /// Argument `i` (0 is `this`) of the frame whose registers these are, which has `argc`
+    /// arguments.
+    ///
+    /// # Safety
+    /// `i < argc`, `argc` is the frame's (`Frame::argc`), and the frame is still active: its
+    /// arguments are the `argc` values right below its registers (`Frame::base` is
+    /// `Frame::args + argc` for every frame), inside the register stack.
+    #[inline(always)]
+    pub(crate) unsafe fn arg(self, argc: u32, i: u32) -> Value {
+        debug_assert!(i < argc);
+        // SAFETY: as the contract says, `ptr - argc + i` is one of the frame's arguments.
+        unsafe { *self.ptr.sub((argc - i) as usize) }
+    }
+
     /// Sets register `r`.
     ///
     /// # Safety
@@ -377,23 +392,51 @@ fn bad_register(r: u32) -> ! {
     panic!("register r{r} outside the frame (the bundle verifier should have rejected this)")
 }
 
+/// Values of the register stack past its limit (`CallStack::stack_limit`), which a call's
+/// window may write beyond its end (see `push_call_window`).
+const WINDOW_SLACK: usize = 4;
+
 /// Appends a callee's window to the register stack: copies the `argc` argument registers
 /// at `from` (`this` first) and fills the rest of the `total` new values with undefined.
-/// The caller has checked that `stack.len() + total` is within the stack's capacity.
+/// The caller has checked that `stack.len() + total` is within the stack's limit.
+///
+/// Both are written for the few values a call has, so that neither becomes a vector loop
+/// whose set-up costs more than the copy: the arguments of a call with up to two (and
+/// `this`) are copied one by one, and the fill goes four values at a time, up to
+/// `WINDOW_SLACK - 1` values past the window (above the stack's length, where nothing reads
+/// them).
 #[inline(always)]
 pub(crate) fn push_call_window(stack: &mut FixedStack<Value>, from: usize, argc: usize, total: usize) {
     let len = stack.len();
-    assert!(from + argc <= len && len + total <= stack.capacity() && argc <= total);
+    assert!(from + argc <= len && len + total + WINDOW_SLACK <= stack.capacity() && argc <= total);
     let p = stack.as_mut_ptr();
     // SAFETY: the source range is initialized (`from + argc <= len`), the destination
-    // `[len, len + total)` is inside the allocation (checked against the capacity) and does
-    // not overlap the source; every value up to `len + total` is written before `set_len`.
+    // `[len, len + total + WINDOW_SLACK)` is inside the allocation (checked against the
+    // capacity) and does not overlap the source; every value up to `len + total` is written
+    // before `set_len`.
     unsafe {
-        for i in 0..argc {
-            p.add(len + i).write(*p.add(from + i));
+        let (src, dst) = (p.add(from), p.add(len));
+        match argc {
+            1 => dst.write(*src),
+            2 => {
+                dst.write(*src);
+                dst.add(1).write(*src.add(1));
+            }
+            3 => {
+                dst.write(*src);
+                dst.add(1).write(*src.add(1));
+                dst.add(2).write(*src.add(2));
+            }
+            _ => std::ptr::copy_nonoverlapping(src, dst, argc),
         }
-        for i in argc..total {
-            p.add(len + i).write(Value::UNDEFINED);
+        let mut q = p.add(len + argc);
+        let end = p.add(len + total);
+        while q < end {
+            q.write(Value::UNDEFINED);
+            q.add(1).write(Value::UNDEFINED);
+            q.add(2).write(Value::UNDEFINED);
+            q.add(3).write(Value::UNDEFINED);
+            q = q.add(4);
         }
         stack.set_len(len + total);
     }
