@@ -306,6 +306,60 @@ fn convert_run(units: &[u16], case: Case, out: &mut Vec<u16>) {
     out.extend(mapped.encode_utf16());
 }
 
+/// The case mapping of a Latin-1 character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Latin1Case {
+    One(u16),
+    /// "ß" upper-cases to "SS".
+    TwoS,
+}
+
+/// The full case mapping of Latin-1 character `b` (what `convert_run` gives, checked for all
+/// 256 in the tests): letters A-Z and U+00C0-U+00DE (but ×) are the upper case of a-z and
+/// U+00E0-U+00FE (but ÷), 0x20 apart; upper-casing takes ß to SS, µ to U+039C (Greek capital
+/// mu) and ÿ to U+0178 (Latin capital Y with diaeresis), outside Latin-1.
+fn latin1_case(b: u8, case: Case) -> Latin1Case {
+    let c = b as u16;
+    Latin1Case::One(match case {
+        Case::Lower if b.is_ascii_uppercase() || ((0xC0..=0xDE).contains(&b) && b != 0xD7) => c + 0x20,
+        Case::Upper if b.is_ascii_lowercase() || ((0xE0..=0xFE).contains(&b) && b != 0xF7) => c - 0x20,
+        Case::Upper if b == 0xDF => return Latin1Case::TwoS,
+        Case::Upper if b == 0xB5 => 0x39C,
+        Case::Upper if b == 0xFF => 0x178,
+        _ => c,
+    })
+}
+
+/// toLowerCase of one-byte (Latin-1) text, which stays Latin-1 and as long.
+pub fn latin1_to_lower(s: &[u8]) -> Vec<u8> {
+    s.iter()
+        .map(|&b| match latin1_case(b, Case::Lower) {
+            Latin1Case::One(c) => c as u8,
+            Latin1Case::TwoS => unreachable!("only upper-casing expands"),
+        })
+        .collect()
+}
+
+/// toUpperCase of one-byte (Latin-1) text when the result is Latin-1 too (`None` if it
+/// has µ or ÿ, whose capitals are not: `to_upper_case` makes that result). It is
+/// `latin1_upper_len(s)` long.
+pub fn latin1_to_upper(s: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(latin1_upper_len(s));
+    for &b in s {
+        match latin1_case(b, Case::Upper) {
+            Latin1Case::One(c) => out.push(u8::try_from(c).ok()?),
+            Latin1Case::TwoS => out.extend_from_slice(b"SS"),
+        }
+    }
+    Some(out)
+}
+
+/// The length of toUpperCase of one-byte text (each ß becomes SS; every other Latin-1
+/// character one unit), known before the result is made.
+pub fn latin1_upper_len(s: &[u8]) -> usize {
+    s.len() + s.iter().filter(|&&b| b == 0xDF).count()
+}
+
 /// 22.1.3.28.1 TransformCase: full Unicode default case conversion of a UTF-16 string,
 /// with SpecialCasing's unconditional mappings (ß → SS, ŉ → ʼN, ﬃ → FFI, İ → i̇) and the
 /// Final_Sigma condition, and lone surrogates left as they are. A lone surrogate is
@@ -313,15 +367,15 @@ fn convert_run(units: &[u16], case: Case, out: &mut Vec<u16>) {
 /// the string into well-formed runs at lone surrogates does here.
 fn convert_case<T: CodeUnit>(s: &[T], case: Case) -> Vec<u16> {
     let mut out = Vec::with_capacity(s.len());
-    // Fast path: ASCII maps one to one.
-    if s.iter().all(|u| u.unit() < 0x80) {
-        out.extend(s.iter().map(|u| {
-            let b = u.unit() as u8;
-            (match case {
-                Case::Upper => b.to_ascii_uppercase(),
-                Case::Lower => b.to_ascii_lowercase(),
-            }) as u16
-        }));
+    // Fast path: Latin-1 text (every one-byte string) maps unit by unit, with no context
+    // (Final_Sigma needs a sigma), through `latin1_case`.
+    if s.iter().all(|u| u.unit() < 0x100) {
+        for u in s {
+            match latin1_case(u.unit() as u8, case) {
+                Latin1Case::One(c) => out.push(c),
+                Latin1Case::TwoS => out.extend([0x53, 0x53]),
+            }
+        }
         return out;
     }
     let mut run: Vec<u16> = Vec::new();
@@ -359,6 +413,32 @@ mod tests {
 
     fn u(s: &str) -> Vec<u16> {
         str_to_utf16(s)
+    }
+
+    #[test]
+    fn latin1_case_mapping_is_the_general_one() {
+        for b in 0..=255u8 {
+            for case in [Case::Upper, Case::Lower] {
+                let mut general = Vec::new();
+                convert_run(&[b as u16], case, &mut general);
+                let fast = match latin1_case(b, case) {
+                    Latin1Case::One(c) => vec![c],
+                    Latin1Case::TwoS => vec![0x53, 0x53],
+                };
+                assert_eq!(fast, general, "{case:?} of U+{b:04X}");
+            }
+        }
+        assert_eq!(to_upper_case(&[0xDFu8, 0x61, 0xFF]), [0x53, 0x53, 0x41, 0x178]);
+        let all: Vec<u8> = (0..=255).collect();
+        let wide = |v: Vec<u8>| v.into_iter().map(u16::from).collect::<Vec<u16>>();
+        assert_eq!(wide(latin1_to_lower(&all)), to_lower_case(&all));
+        let no_mu_or_y: Vec<u8> = (0..=254).filter(|&b| b != 0xB5).collect();
+        let upper = latin1_to_upper(&no_mu_or_y).expect("Latin-1 capitals");
+        assert_eq!(upper.len(), latin1_upper_len(&no_mu_or_y));
+        assert_eq!(wide(upper), to_upper_case(&no_mu_or_y));
+        assert_eq!(latin1_to_upper(b"a\xB5"), None);
+        assert_eq!(latin1_to_upper(b"\xFF"), None);
+        assert_eq!(to_lower_case(&u("\u{C0}B\u{D7}")), u("\u{E0}b\u{D7}"));
     }
 
     #[test]

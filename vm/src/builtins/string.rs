@@ -876,7 +876,8 @@ fn to_lower_case(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Val
             if b.iter().all(|c| !c.is_ascii_uppercase() && *c < 128) {
                 return Ok(s);
             }
-            string_ops::to_lower_case(b)
+            let out = string_ops::latin1_to_lower(b);
+            return Ok(Value::string(rt.heap_mut().alloc_latin1(&out)));
         }
         StrView::Utf16(u) => string_ops::to_lower_case(u),
     };
@@ -892,7 +893,14 @@ fn to_upper_case(rt: &mut Runtime, this: Value, _args: &[Value]) -> JsResult<Val
             if b.iter().all(|c| !c.is_ascii_lowercase() && *c < 128) {
                 return Ok(s);
             }
-            string_ops::to_upper_case(b)
+            // Each ß becomes SS: a result past the maximum length is known before it is made.
+            if string_ops::latin1_upper_len(b) > MAX_STRING_LENGTH {
+                return Err(rt.throw_range_error("Invalid string length"));
+            }
+            match string_ops::latin1_to_upper(b) {
+                Some(out) => return Ok(Value::string(rt.heap_mut().alloc_latin1(&out))),
+                None => string_ops::to_upper_case(b),
+            }
         }
         StrView::Utf16(u) => string_ops::to_upper_case(u),
     };
