@@ -552,12 +552,19 @@ fn repeat(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     if len as f64 * n > MAX_STRING_LENGTH as f64 {
         return Err(rt.throw_range_error("Invalid string length"));
     }
+    // `[T]::repeat` copies by doubling: a few large copies, not `n` small ones.
     let f = rt.flat(s);
-    let mut b = StringBuilder::new();
-    for _ in 0..n as usize {
-        b.push_view(&rt.heap().str_view(f));
-    }
-    Ok(Value::string(b.finish(rt.heap_mut())))
+    let n = n as usize;
+    Ok(match rt.heap().str_view(f) {
+        StrView::Latin1(b) => {
+            let out = b.repeat(n);
+            Value::string(rt.heap_mut().alloc_latin1(&out))
+        }
+        StrView::Utf16(u) => {
+            let out = u.repeat(n);
+            Value::string(rt.heap_mut().alloc_utf16(&out))
+        }
+    })
 }
 
 /// 22.1.3.19.1 GetSubstitution(matched, str, position, captures, namedCaptures, replacement).
