@@ -112,17 +112,20 @@ const PREFETCH_DISTANCE: usize = 16;
 /// How far below the cell being swept the sweep prefetches.
 const SWEEP_PREFETCH_BYTES: usize = 1024;
 
-const SIZE_CLASSES: [u32; 28] = [
-    16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 320, 384, 448, 512, 640, 768, 896, 1024,
-    1280, 1536, 1792, 2048,
+/// Cell sizes: every multiple of 8 up to 128 bytes (most cells are a header and a few 8-byte
+/// fields: an array is 40 bytes, an object with one inline slot 40, a rope 40; with classes 16
+/// bytes apart they took 48), then coarser steps.
+const SIZE_CLASSES: [u32; 35] = [
+    16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 144, 160, 176, 192, 208, 224, 240, 256, 320, 384,
+    448, 512, 640, 768, 896, 1024, 1280, 1536, 1792, 2048,
 ];
 
-/// Size class index for each size in 16-byte units (index `(size + 15) / 16`).
-const CLASS_OF: [u8; MAX_SMALL / 16 + 1] = {
-    let mut table = [0u8; MAX_SMALL / 16 + 1];
+/// Size class index for each size in 8-byte units (index `(size + 7) / 8`).
+const CLASS_OF: [u8; MAX_SMALL / 8 + 1] = {
+    let mut table = [0u8; MAX_SMALL / 8 + 1];
     let mut units = 0;
-    while units <= MAX_SMALL / 16 {
-        let size = units * 16;
+    while units <= MAX_SMALL / 8 {
+        let size = units * 8;
         let mut c = 0;
         while (SIZE_CLASSES[c] as usize) < size {
             c += 1;
@@ -513,14 +516,14 @@ impl Heap {
     pub(crate) fn alloc<T: CellType>(&mut self, cell: T) -> Gc<T> {
         let p = self.alloc_raw::<T>(size_of::<T>()).cast::<T>();
         // SAFETY: `alloc_raw` returned at least `size_of::<T>()` writable bytes aligned to
-        // 16 (every size class is a multiple of 16 and pages are page-aligned).
+        // 8 (every size class is a multiple of 8 and pages are page-aligned).
         unsafe { p.as_ptr().write(cell) };
         Gc::from_ptr(p)
     }
 
     /// Allocates a cell holding `cell` followed by `n` copies of `fill`.
     pub(crate) fn alloc_trailing<T: CellType, E: Copy>(&mut self, cell: T, n: usize, fill: E) -> Gc<T> {
-        debug_assert!(align_of::<E>() <= 16 && align_of::<T>() <= 16);
+        debug_assert!(align_of::<E>() <= 8 && align_of::<T>() <= 8);
         let off = Self::trailing_offset::<T, E>();
         let size = (off + n * size_of::<E>()).max(size_of::<FreeCell>());
         let p = self.alloc_raw::<T>(size);
@@ -554,7 +557,7 @@ impl Heap {
         if size > MAX_SMALL {
             return self.alloc_large(size);
         }
-        let class = CLASS_OF[size.div_ceil(16)] as usize + if T::LEAF { SIZE_CLASSES.len() } else { 0 };
+        let class = CLASS_OF[size.div_ceil(8)] as usize + if T::LEAF { SIZE_CLASSES.len() } else { 0 };
         self.allocated_since_gc += self.classes[class].cell_size;
         self.young_cells += 1;
         if self.allocated_since_gc >= self.budget {

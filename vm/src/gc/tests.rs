@@ -20,6 +20,9 @@ unsafe impl CellType for Pair {
     const KIND: Option<CellKind> = Some(CellKind::ValueVec);
 }
 
+/// The bytes a pair takes: 24, a size class of its own.
+const PAIR_SIZE: usize = std::mem::size_of::<Pair>();
+
 thread_local! {
     /// Cells finalized on this thread (each test runs on its own thread).
     static FINALIZED: Cell<usize> = const { Cell::new(0) };
@@ -386,7 +389,7 @@ fn a_page_with_live_and_dead_cells_is_swept_when_its_class_allocates_again() {
     let before = finalized();
     collect_lazily(&mut heap, &keep, true);
     // The live size is known before any sweep: the marking counted the page's cells.
-    assert_eq!(heap.stats().live_bytes, 32 * 32, "{:?}", heap.stats());
+    assert_eq!(heap.stats().live_bytes, 32 * PAIR_SIZE, "{:?}", heap.stats());
     // The dead cells are still as they were.
     assert_eq!(finalized() - before, 0);
     assert_eq!(heap.kind_of(cells[1]), CellKind::ValueVec);
@@ -395,7 +398,7 @@ fn a_page_with_live_and_dead_cells_is_swept_when_its_class_allocates_again() {
     assert_eq!(finalized() - before, 32);
     assert_eq!(again.addr(), cells[1].addr());
     assert_eq!(heap.kind_of(cells[3]), CellKind::Free);
-    assert_eq!(heap.stats().live_bytes, 32 * 32);
+    assert_eq!(heap.stats().live_bytes, 32 * PAIR_SIZE);
 }
 
 #[test]
@@ -405,7 +408,7 @@ fn a_page_whose_cells_all_live_is_not_swept() {
     collect_lazily(&mut heap, &cells, true);
     // The page is full up to its bump pointer: the next cell comes from there.
     let next = pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED);
-    assert_eq!(next.addr(), cells[63].addr() + 32);
+    assert_eq!(next.addr(), cells[63].addr() + PAIR_SIZE);
     assert!(cells.iter().all(|&c| heap.kind_of(c) == CellKind::ValueVec));
 }
 
@@ -441,7 +444,7 @@ fn the_next_collection_sweeps_what_the_last_one_left_first() {
 fn pages_live_and_dead_are_counted_the_same_lazily_or_not() {
     // Many pages, every third cell kept: the live size after the lazy sweep is the one
     // a sweep of everything finds.
-    let per_page = super::heap::PAGE_SIZE / 32;
+    let per_page = super::heap::PAGE_SIZE / PAIR_SIZE;
     let mut lazy = Heap::new(1 << 30, OPS);
     let cells: Vec<Gc<Pair>> = (0..3 * per_page).map(|_| pair(&mut lazy, Value::UNDEFINED, Value::UNDEFINED)).collect();
     let keep: Vec<Gc<Pair>> = cells.iter().step_by(3).copied().collect();
@@ -450,7 +453,7 @@ fn pages_live_and_dead_are_counted_the_same_lazily_or_not() {
     lazy.finish_sweeping();
     collect(&mut lazy, &keep);
     assert_eq!(lazy.stats().live_bytes, counted);
-    assert_eq!(counted, keep.len() * 32);
+    assert_eq!(counted, keep.len() * PAIR_SIZE);
 }
 
 /// A cell with no references, of kind `String` as far as the heap knows (the test tracer
@@ -469,12 +472,12 @@ unsafe impl CellType for Leaf {
 
 #[test]
 fn leaf_cells_get_pages_of_their_own() {
-    // Pairs and leaves are both 24 bytes (class 32), allocated in turn.
+    // Pairs and leaves are both 24 bytes (one size class), allocated in turn.
     let mut heap = Heap::new(1 << 30, OPS);
     let page_of = |addr: usize| addr >> 18;
     let mut pairs = Vec::new();
     let mut leaves = Vec::new();
-    for _ in 0..2 * super::heap::PAGE_SIZE / 32 {
+    for _ in 0..2 * (super::heap::PAGE_SIZE / PAIR_SIZE) {
         pairs.push(pair(&mut heap, Value::UNDEFINED, Value::UNDEFINED));
         leaves.push(heap.alloc(Leaf { header: CellHeader::new(CellKind::String), bytes: [0; 16] }));
     }
@@ -483,7 +486,7 @@ fn leaf_cells_get_pages_of_their_own() {
     assert_eq!(pair_pages.len(), 2, "the pairs fill their pages");
     // The leaves die with nothing referring to them; the pairs live on.
     collect(&mut heap, &pairs);
-    assert_eq!(heap.stats().live_bytes, pairs.len() * 32);
+    assert_eq!(heap.stats().live_bytes, pairs.len() * PAIR_SIZE);
 }
 
 #[test]
