@@ -1502,6 +1502,47 @@ fn run_loop<const PROFILE: bool>(rt: &mut Runtime) -> Step {
                         safepoint!();
                         let a = rt.new_array(size);
                         set!(dst, Value::object(a));
+                        // An array literal's elements follow: `put_own_by_index` of the new
+                        // array, each usually after the constant load of its value. They run
+                        // here, in order, without a dispatch each, up to the first other
+                        // instruction or element that needs more than filling its hole
+                        // (which then runs as usual). `[0, 1, ..., 9]` is 21 instructions:
+                        // on splay, the loads and stores were 30% of the instructions run.
+                        // Nothing else runs meanwhile, so the array stays as `new_array`
+                        // made it (plain, extensible, `size` holes in `elements`).
+                        let elements = rt.heap.get(a).elements;
+                        loop {
+                            // SAFETY: `pc` is not a terminator (it is `new_array`, a
+                            // constant load or `put_own_by_index`), so the next instruction
+                            // is one of the code (at worst its final `trap`).
+                            let (t, v) = match unsafe { *pc.add(1) } {
+                                Inst::PutOwnByIndex { obj, index, value } if obj == dst => {
+                                    let Some(e) = elements else { break };
+                                    if !rt.heap.vec_fill_hole(e, index as usize, reg!(value)) {
+                                        break;
+                                    }
+                                    #[cfg(feature = "opstats")]
+                                    opstats::count(bytecode::Opcode::PutOwnByIndex);
+                                    advance!();
+                                    continue;
+                                }
+                                Inst::LoadConstInt { dst: t, value } => (t, Value::number(value as f64)),
+                                Inst::LoadConstDouble { dst: t, value } => (t, Value::number(value)),
+                                Inst::LoadConstString { dst: t, id } => (t, strings!()[id as usize]),
+                                Inst::LoadConstUndefined { dst: t } => (t, Value::UNDEFINED),
+                                Inst::LoadConstNull { dst: t } => (t, Value::NULL),
+                                Inst::LoadConstTrue { dst: t } => (t, Value::TRUE),
+                                Inst::LoadConstFalse { dst: t } => (t, Value::FALSE),
+                                _ => break,
+                            };
+                            if t == dst {
+                                break;
+                            }
+                            #[cfg(feature = "opstats")]
+                            opstats::count(unsafe { &*pc.add(1) }.opcode());
+                            advance!();
+                            set!(t, v);
+                        }
                     }
 
                     // ---- Calls and closures ----
