@@ -280,6 +280,9 @@ pub(crate) fn left(rt: &mut Runtime, fi: usize, info: &FunctionInfo, code: &Comp
         }
     }
     if status & native::THREW != 0 {
+        // Compiled code does not keep the frame's instruction index current: an interrupt
+        // thrown in it reports where it was once the exit has set it.
+        rt.retrace_uncatchable();
         return Outcome::Threw(ip);
     }
     if rt.heap.should_collect() {

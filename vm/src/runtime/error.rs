@@ -95,12 +95,6 @@ impl JsError {
 
 impl fmt::Display for JsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.interrupted {
-            return write!(f, "Uncaught Error: execution interrupted");
-        }
-        if self.out_of_memory {
-            return write!(f, "Uncaught RangeError: out of memory");
-        }
         let prefix = if self.unhandled_rejection { "Uncaught (in promise)" } else { "Uncaught" };
         if !self.stack.is_empty() {
             write!(f, "{prefix} {}", self.stack)
@@ -184,10 +178,11 @@ impl Runtime {
         match self.exception_kind {
             ExceptionKind::Interrupted => {
                 self.exception_kind = ExceptionKind::Normal;
+                let trace = std::mem::take(&mut self.uncatchable_trace);
                 return JsError {
                     name: "Error".into(),
                     message: "execution interrupted".into(),
-                    stack: String::new(),
+                    stack: format!("Error: execution interrupted{trace}"),
                     interrupted: true,
                     out_of_memory: false,
                     unhandled_rejection: false,
@@ -195,10 +190,11 @@ impl Runtime {
             }
             ExceptionKind::OutOfMemory => {
                 self.exception_kind = ExceptionKind::Normal;
+                let trace = std::mem::take(&mut self.uncatchable_trace);
                 return JsError {
                     name: "RangeError".into(),
                     message: "out of memory".into(),
-                    stack: String::new(),
+                    stack: format!("RangeError: out of memory{trace}"),
                     interrupted: false,
                     out_of_memory: true,
                     unhandled_rejection: false,

@@ -224,6 +224,11 @@ pub struct Runtime {
     /// The pending exception (see the module docs) and its kind.
     pub(crate) exception: Value,
     pub(crate) exception_kind: ExceptionKind,
+    /// Where an uncatchable exception (an interrupt, out of memory) was thrown: the stack
+    /// trace lines its `JsError` reports, taken when it is thrown (the frames unwind after).
+    uncatchable_trace: String,
+    /// How many frames were on the stack when it was thrown.
+    uncatchable_depth: usize,
     /// What the embedder chose: options, output, compiler, interrupt flag, builtin hooks.
     pub(crate) host: Host,
 }
@@ -435,6 +440,8 @@ impl Runtime {
             modules: modules::Modules::default(),
             exception: Value::UNDEFINED,
             exception_kind: ExceptionKind::Normal,
+            uncatchable_trace: String::new(),
+            uncatchable_depth: 0,
             host: Host {
                 gc_stress: options.gc_stress,
                 options,
@@ -837,7 +844,20 @@ impl Runtime {
     pub(crate) fn throw_uncatchable(&mut self, kind: ExceptionKind) -> Exception {
         self.exception = Value::UNDEFINED;
         self.exception_kind = kind;
+        self.uncatchable_trace = self.stack_trace();
+        self.uncatchable_depth = self.calls.frames.len();
         Exception
+    }
+
+    /// Takes the stack trace of a pending uncatchable exception again when compiled code
+    /// it was thrown in left through an exit, which set the frame's instruction index (and
+    /// rebuilt the frames of inlined calls); not in the callers' exits as it unwinds.
+    #[cfg(feature = "jit")]
+    pub(crate) fn retrace_uncatchable(&mut self) {
+        if self.exception_kind != ExceptionKind::Normal && self.calls.frames.len() >= self.uncatchable_depth {
+            self.uncatchable_trace = self.stack_trace();
+            self.uncatchable_depth = self.calls.frames.len();
+        }
     }
 
     /// The pending exception value.
