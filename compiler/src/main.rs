@@ -13,6 +13,8 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::OnceLock;
 
 use bytecode::{Bundle, SourceMode};
 use clap::{Args, Parser, Subcommand};
@@ -61,7 +63,8 @@ Examples:
 
 Exit status: 0 on success; 1 on a syntax error (printed as file:line:column with the source
 line and a caret), an uncaught exception (printed with its JavaScript stack), an invalid
-bundle or an unreadable file; 2 on a usage error.";
+bundle or an unreadable file; 2 on a usage error; 124 when --timeout stopped the program;
+130 when Ctrl-C (SIGINT) did (a second Ctrl-C ends the process at once).";
 
 /// Options every subcommand takes.
 #[derive(Args, Debug, Clone, Default)]
@@ -120,6 +123,17 @@ struct GlobalOpts {
     /// allocating throws a RangeError the program can catch.
     #[arg(long, global = true, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
     heap_limit: Option<u32>,
+
+    /// Stop the program once this many seconds have passed since `iris` started (compiling
+    /// included): it ends as Ctrl-C ends it, with the JavaScript stack where it was, and
+    /// exit status 124.
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<f64>,
+
+    /// The most JavaScript calls that may be under way at once (default 40000): a call
+    /// past it throws a RangeError the program can catch.
+    #[arg(long, global = true, value_name = "CALLS", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    stack_limit: Option<u32>,
 
     /// Define a global gc() that collects garbage at once (as node's --expose-gc).
     #[arg(long, global = true)]
@@ -342,6 +356,10 @@ fn run_then<T>(
     }
     let mut opts = options_for(path, g);
     opts.lazy = !g.eager;
+    let mut rt_opts = RuntimeOptions::default();
+    if let Some(calls) = g.stack_limit {
+        rt_opts.max_stack_depth = calls as usize;
+    }
     // A module runs through the module loader, which compiles it and what it imports.
     let program = program_for(path, &opts)?;
     let mut rt = Runtime::new(RuntimeOptions {
@@ -353,9 +371,14 @@ fn run_then<T>(
         jit_dump,
         perf_map: g.perf_map,
         expose_gc: g.expose_gc,
-        heap_limit: g.heap_limit.map_or(RuntimeOptions::default().heap_limit, |mib| (mib as usize) << 20),
-        ..RuntimeOptions::default()
+        heap_limit: g.heap_limit.map_or(rt_opts.heap_limit, |mib| (mib as usize) << 20),
+        ..rt_opts
     });
+    stop_on_sigint(rt.interrupt_handle());
+    if let Some(seconds) = g.timeout {
+        let spent = STARTED.get().map_or(0.0, |t| t.elapsed().as_secs_f64());
+        stop_after(rt.interrupt_handle(), (seconds - spent).max(0.0));
+    }
     rt.set_compiler(driver::compile_hook(opts));
     rt.set_output(Box::new(std::io::BufWriter::new(std::io::stdout())));
     // Lines reach a terminal as they are printed, and keep their order with the JIT's log
@@ -377,7 +400,89 @@ fn run_then<T>(
     // right after (`exit_with`).
     rt.end_before_exit();
     let _ = std::io::stdout().flush();
-    Ok((t, result.map_err(|e| Failure(e.to_string(), 1))))
+    Ok((t, result.map_err(|e| uncaught(&e, g))))
+}
+
+/// The failure for an uncaught exception: an interrupt's exit status says what stopped
+/// the program.
+fn uncaught(e: &vm::JsError, g: &GlobalOpts) -> Failure {
+    if e.interrupted && SIGINTS.load(Ordering::Relaxed) > 0 {
+        return Failure(e.to_string(), 130);
+    }
+    if let (true, true, Some(seconds)) = (e.interrupted, TIMED_OUT.load(Ordering::Relaxed), g.timeout) {
+        return Failure(format!("{e}\niris: stopped after --timeout {seconds} seconds"), 124);
+    }
+    Failure(e.to_string(), 1)
+}
+
+/// `--timeout`: a positive number of seconds.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 1e9 => Ok(x),
+        _ => Err(format!("{s} is not a number of seconds above 0")),
+    }
+}
+
+/// When `iris` started (`--timeout` counts from there).
+static STARTED: OnceLock<std::time::Instant> = OnceLock::new();
+/// Ctrl-C presses seen (SIGINT), and whether `--timeout` stopped the program.
+static SIGINTS: AtomicU8 = AtomicU8::new(0);
+static TIMED_OUT: AtomicBool = AtomicBool::new(false);
+/// The program's interrupt handle, for the SIGINT handler.
+static INTERRUPT: OnceLock<vm::InterruptHandle> = OnceLock::new();
+
+/// `--timeout`: a thread interrupts the program once `seconds` more have passed.
+/// It asks again every 10 ms until the process ends, as the runtime forgets a request made
+/// before a run begins (the program may still be compiling when the time is up).
+fn stop_after(handle: vm::InterruptHandle, seconds: f64) {
+    let limit = std::time::Duration::from_secs_f64(seconds);
+    std::thread::spawn(move || {
+        std::thread::sleep(limit);
+        TIMED_OUT.store(true, Ordering::Relaxed);
+        loop {
+            handle.interrupt();
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    });
+}
+
+/// Ctrl-C (SIGINT) interrupts the program: it stops at its next safepoint with its
+/// JavaScript stack reported, exit status 130. A second Ctrl-C before that (a long native
+/// call) ends the process at once. When SIGINT is ignored (a background job of a
+/// non-interactive shell, `nohup`), it stays ignored.
+fn stop_on_sigint(handle: vm::InterruptHandle) {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_sigint(_: libc::c_int) {
+            if SIGINTS.fetch_add(1, Ordering::Relaxed) > 0 {
+                // SAFETY: `_exit` is async-signal-safe; the process ends here.
+                unsafe { libc::_exit(130) };
+            }
+            if let Some(h) = INTERRUPT.get() {
+                h.interrupt();
+            }
+        }
+        if INTERRUPT.set(handle).is_err() {
+            return;
+        }
+        // SAFETY: `sigaction` with no new action only reads the current one. The handler
+        // installed does only what a signal handler may: atomic operations on statics (the
+        // interrupt flag is an atomic that the handle in `INTERRUPT` keeps alive for the
+        // rest of the process) and `_exit`; it allocates nothing and takes no lock.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGINT, std::ptr::null(), &mut old) != 0 || old.sa_sigaction == libc::SIG_IGN {
+                return;
+            }
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = handle;
 }
 
 /// `iris dump --mir`: runs the program with the JIT keeping what it compiles, then prints
@@ -622,6 +727,7 @@ pub extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_
 /// its own).
 #[cfg_attr(test, allow(dead_code))]
 fn start() -> std::convert::Infallible {
+    let _ = STARTED.set(std::time::Instant::now());
     tune_allocator();
     one_malloc_arena();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -707,6 +813,12 @@ mod tests {
         assert!(parse(&["iris", "dump", "a.js"]).is_err(), "a dump needs a kind");
         assert!(parse(&["iris", "dump", "--ir", "--bytecode", "a.js"]).is_err(), "one kind at a time");
         assert!(parse(&["iris", "-O7", "a.js"]).is_err());
+        let c = parse(&["iris", "--timeout", "1.5", "--stack-limit", "64", "a.js"]).unwrap();
+        assert_eq!((c.opts.timeout, c.opts.stack_limit), (Some(1.5), Some(64)));
+        for bad in [&["--timeout", "0"][..], &["--timeout", "-1"], &["--timeout", "inf"], &["--stack-limit", "0"]] {
+            let args: Vec<&str> = ["iris"].iter().chain(bad).chain(&["a.js"]).copied().collect();
+            assert!(parse(&args).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,28 @@
+// --timeout and Ctrl-C (SIGINT) stop a program that runs on: it ends with an uncaught
+// "execution interrupted" and the JavaScript stack where it was, after what it printed,
+// with exit status 124 and 130.
+// NODE-SKIP: the program never ends by itself
+// RUN: (%iris --timeout 0.2 %s 2>&1; echo "status $?") | %FileCheck %s --check-prefix=TIMEOUT
+// RUN: (timeout --preserve-status -s INT 1 %iris %s 2>&1; echo "status $?") | %FileCheck %s --check-prefix=SIGINT
+function spin(n) {
+  let x = 0;
+  for (;;) x += n;
+}
+function outer() {
+  print("started");
+  spin(1);
+}
+outer();
+// TIMEOUT: started
+// TIMEOUT-NEXT: Uncaught Error: execution interrupted
+// TIMEOUT-NEXT:     at spin ({{.*}}timeout-and-sigint.js:9:{{[0-9]+}})
+// TIMEOUT-NEXT:     at outer ({{.*}}timeout-and-sigint.js:13:3)
+// TIMEOUT-NEXT:     at {{.*}}timeout-and-sigint.js:15:1
+// TIMEOUT-NEXT: iris: stopped after --timeout 0.2 seconds
+// TIMEOUT-NEXT: status 124
+// SIGINT: started
+// SIGINT-NEXT: Uncaught Error: execution interrupted
+// SIGINT-NEXT:     at spin ({{.*}}timeout-and-sigint.js:9:{{[0-9]+}})
+// SIGINT-NEXT:     at outer ({{.*}}timeout-and-sigint.js:13:3)
+// SIGINT-NEXT:     at {{.*}}timeout-and-sigint.js:15:1
+// SIGINT-NEXT: status 130
