@@ -34,6 +34,8 @@ pub struct EngineConfig {
     pub heap_limit: usize,
     /// The JIT's threshold (`RuntimeOptions::jit_threshold`); None: the interpreter only.
     pub jit_threshold: Option<u32>,
+    /// Collect garbage at every safepoint (`RuntimeOptions::gc_stress`).
+    pub gc_stress: bool,
 }
 
 /// A harness file's bundle, or why it has none.
@@ -177,6 +179,7 @@ pub fn run_test(
         heap_limit: cfg.heap_limit,
         report_unhandled_rejections: false,
         jit_threshold: cfg.jit_threshold,
+        gc_stress: cfg.gc_stress,
         can_block: !meta.has_flag("CanBlockIsFalse"),
         ..RuntimeOptions::default()
     };

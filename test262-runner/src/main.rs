@@ -91,6 +91,11 @@ struct Cli {
     #[arg(long, value_name = "N")]
     jit_threshold: Option<u32>,
 
+    /// Collect garbage at every safepoint (`iris --gc-stress`): a missing GC root shows as a
+    /// use of a freed cell. Slow; the CI runs a sample (`--shard 0/50`).
+    #[arg(long)]
+    gc_stress: bool,
+
     /// Run a test that runs in both strict and non-strict mode in non-strict mode only (about
     /// half the runs; the JIT gates use it, the interpreter's gate runs both).
     #[arg(long)]
@@ -135,7 +140,12 @@ fn engine_config(cli: &Cli) -> engine::EngineConfig {
     }
     compile.verify |= cli.verify;
     compile.lazy = !cli.eager;
-    engine::EngineConfig { compile, heap_limit: cli.heap_limit_mb << 20, jit_threshold: cli.jit_threshold }
+    engine::EngineConfig {
+        compile,
+        heap_limit: cli.heap_limit_mb << 20,
+        jit_threshold: cli.jit_threshold,
+        gc_stress: cli.gc_stress,
+    }
 }
 
 fn threads(cli: &Cli) -> usize {
@@ -242,6 +252,9 @@ fn supervisor_config(cli: &Cli, root: &Path, timeout: u64, threads: usize) -> su
     }
     if let Some(t) = cli.jit_threshold {
         worker_args.extend(["--jit-threshold".to_string(), t.to_string()]);
+    }
+    if cli.gc_stress {
+        worker_args.push("--gc-stress".to_string());
     }
     supervisor::SupervisorConfig {
         // Without a path to this executable the supervisor cannot start workers; it reports
