@@ -6,8 +6,8 @@
 //!   offsets);
 //! - every function entry is sane: the name string exists, the source text range lies in
 //!   the source text, the code and location runs lie inside their sections, and the info
-//!   record decodes, with known flags, a frame of at most `MAX_FRAME_SIZE` registers and
-//!   handlers inside the section (and for a `LAZY` function a scope string in range and a
+//!   record decodes, with known flags, a frame of at most `MAX_FRAME_SIZE` registers, no
+//!   more inline caches than code bytes, and handlers inside the section (and for a `LAZY` function a scope string in range and a
 //!   source text range);
 //! - every function's code decodes to whole instructions and its last instruction is a
 //!   terminator, so execution can never run off the end;
@@ -96,6 +96,11 @@ fn verify_function_entry(bundle: &Bundle, id: u32) -> Result<(), BundleError> {
     }
     if head.frame_size > MAX_FRAME_SIZE {
         return err(format!("frame of {} registers exceeds {MAX_FRAME_SIZE}", head.frame_size));
+    }
+    // The VM allocates a function's caches by this count: every cache is named by an operand
+    // of an instruction longer than a byte, so more caches than code bytes is never right.
+    if head.ic_count > word(FN_CODE_LEN) {
+        return err(format!("{} inline caches for {} bytes of code", head.ic_count, word(FN_CODE_LEN)));
     }
     if head.source.is_some_and(|r| u64::from(r.start) + u64::from(r.len) > bundle.source_text().len() as u64) {
         return err("source text range outside the source text".to_string());
@@ -308,6 +313,18 @@ mod tests {
         assert!(err.unwrap_err().message.contains("unknown opcode"));
         let err = with_desc(FunctionDesc { frame_size: 1, code: vec![0, 0], ..Default::default() });
         assert!(err.unwrap_err().message.contains("doubled wide"));
+    }
+
+    #[test]
+    fn inline_caches_are_bounded_by_the_code() {
+        let mut code = Vec::new();
+        RET.encode(&mut code);
+        let len = code.len() as u32;
+        let desc = FunctionDesc { frame_size: 1, code, ..Default::default() };
+        assert!(with_desc(FunctionDesc { ic_count: len, ..desc.clone() }).is_ok());
+        // A count the loader would have allocated hundreds of gigabytes for.
+        let err = with_desc(FunctionDesc { ic_count: 1 << 30, ..desc }).unwrap_err();
+        assert!(err.message.contains("inline caches for"), "{err}");
     }
 
     #[test]

@@ -11,14 +11,13 @@ struct Func {
     name: &'static str,
     params: u32,
     frame: u32,
-    ics: u32,
     flags: FunctionFlags,
     handlers: Vec<(bytecode::Label, bytecode::Label, bytecode::Label)>,
 }
 
 impl Func {
     fn new(name: &'static str, params: u32, frame: u32) -> Func {
-        Func { asm: Assembler::new(), name, params, frame, ics: 8, flags: FunctionFlags::STRICT, handlers: Vec::new() }
+        Func { asm: Assembler::new(), name, params, frame, flags: FunctionFlags::STRICT, handlers: Vec::new() }
     }
 }
 
@@ -45,7 +44,8 @@ fn build(funcs: Vec<Func>, strings: &[&str]) -> (Vec<u8>, Vec<u32>) {
                 length: f.params,
                 param_count: f.params,
                 frame_size: f.frame,
-                ic_count: f.ics,
+                // As many caches as the verifier allows: more than the code names.
+                ic_count: asm.code.len() as u32,
                 flags: f.flags,
                 code: asm.code,
                 handlers,
