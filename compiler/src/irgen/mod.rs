@@ -98,7 +98,7 @@ pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Resul
     let sent = LOWERING_THREAD.with(|worker| {
         let mut worker = worker.borrow_mut();
         let job = match worker.as_ref() {
-            Some(w) => match w.send(job) {
+            Some((w, _)) => match w.send(job) {
                 Ok(()) => return true,
                 Err(std::sync::mpsc::SendError(job)) => job,
             },
@@ -128,10 +128,11 @@ pub fn lower_script(source: &str, file_name: &str, opts: &IrGenOptions) -> Resul
                     }
                 }
             });
-        if spawned.is_err() || tx.send(job).is_err() {
+        let Ok(handle) = spawned else { return false };
+        if tx.send(job).is_err() {
             return false;
         }
-        *worker = Some(tx);
+        *worker = Some((tx, handle));
         true
     });
     if !sent {
@@ -178,10 +179,18 @@ const DROP_ON_A_THREAD: usize = 32 << 10;
 /// The threads that [`lower_script_here`] left dropping trees.
 static DROPPERS: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>> = std::sync::Mutex::new(Vec::new());
 
-/// Waits until the trees that [`lower_script_here`] left to other threads are dropped: a
-/// process that ends calls this first, so that no thread of its own is still running (or
-/// just ending) while the process exits.
+/// Ends the calling thread's lowering thread and waits until the trees that
+/// [`lower_script_here`] left to other threads are dropped: a process that ends calls this
+/// first, so that no thread of its own is still running (or just ending) while the process
+/// exits.
 pub fn finish_dropping() {
+    // This thread's lowering thread: with its queue closed, it ends. Left to the exit's
+    // thread-local destructors, the queue would close while the process is exiting, and
+    // the thread would end (freeing its memory) during the exit.
+    if let Some((queue, handle)) = LOWERING_THREAD.with(|worker| worker.borrow_mut().take()) {
+        drop(queue);
+        let _ = handle.join();
+    }
     let handles = std::mem::take(&mut *DROPPERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
     for handle in handles {
         let _ = handle.join();
@@ -223,8 +232,9 @@ fn drop_leftovers() {
 }
 
 thread_local! {
-    /// The lowering thread of this thread.
-    static LOWERING_THREAD: std::cell::RefCell<Option<std::sync::mpsc::Sender<Job>>> = const { std::cell::RefCell::new(None) };
+    /// The lowering thread of this thread: its queue and its handle.
+    static LOWERING_THREAD: std::cell::RefCell<Option<(std::sync::mpsc::Sender<Job>, std::thread::JoinHandle<()>)>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 fn lower_script_inline(source: &str, file_name: &str, opts: &IrGenOptions) -> Result<Module, Vec<Diagnostic>> {

@@ -654,3 +654,22 @@ fn a_large_script_has_its_trees_dropped_beside_it_until_the_end() {
     finish_dropping();
     assert!(DROPPERS.lock().expect("not poisoned").is_empty());
 }
+
+/// A process ends with no lowering thread of its own left running: `finish_dropping` ends
+/// the caller's (before, the exit's thread-local destructors closed its queue and it ended
+/// while the process was exiting), and a later lowering starts another.
+#[test]
+fn finish_dropping_ends_the_lowering_thread() {
+    std::thread::spawn(|| {
+        let lowered = || lower_script("print(1);", "test.js", &IrGenOptions::default()).is_ok();
+        assert!(lowered());
+        let running = LOWERING_THREAD.with(|w| w.borrow().as_ref().map(|(_, h)| h.thread().id()));
+        assert!(running.is_some());
+        finish_dropping();
+        assert!(LOWERING_THREAD.with(|w| w.borrow().is_none()));
+        assert!(lowered());
+        assert_ne!(LOWERING_THREAD.with(|w| w.borrow().as_ref().map(|(_, h)| h.thread().id())), running);
+    })
+    .join()
+    .expect("no panic");
+}
