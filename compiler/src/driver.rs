@@ -11,6 +11,9 @@
 //! source line and a caret), and internal errors (a verifier or backend failure: a bug in Iris,
 //! reported with what failed).
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use bytecode::{Bundle, SourceMode};
 use ir::passes::OptLevel;
 use ir::Module;
@@ -50,6 +53,9 @@ pub struct CompileOptions {
     /// Parse and lower on the calling thread (`irgen::lower_script_here`): it has a stack
     /// of `irgen::LOWERING_STACK` and runs no JavaScript yet. Never for the compile hook.
     pub lower_here: bool,
+    /// Stop (with `CompileError::Interrupted`) once this flag is set: a runtime's interrupt
+    /// (`vm::InterruptHandle::flag`), which its compile hook then also stops at.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Default for CompileOptions {
@@ -65,6 +71,7 @@ impl Default for CompileOptions {
             lazy: false,
             function_name: None,
             lower_here: false,
+            interrupt: None,
         }
     }
 }
@@ -76,6 +83,20 @@ pub enum CompileError {
     Syntax(Vec<Diagnostic>),
     /// Iris failed on a valid program: a verifier or backend error (a bug).
     Internal(String),
+    /// The host asked the compilation to stop (`CompileOptions::interrupt`).
+    Interrupted,
+}
+
+impl CompileError {
+    /// A failure of the optimizer or the backend: `Interrupted` if they stopped because the
+    /// host asked (`ir::cancel`), else an internal error.
+    fn from_passes(message: String) -> CompileError {
+        if message == ir::cancel::STOPPED {
+            CompileError::Interrupted
+        } else {
+            CompileError::Internal(message)
+        }
+    }
 }
 
 impl CompileError {
@@ -87,6 +108,7 @@ impl CompileError {
                 diags.iter().map(|d| d.render(file_name, source)).collect::<Vec<_>>().join("\n")
             }
             CompileError::Internal(msg) => format!("{file_name}: internal compiler error: {msg}"),
+            CompileError::Interrupted => format!("{file_name}: {}", ir::cancel::STOPPED),
         }
     }
 
@@ -99,6 +121,7 @@ impl CompileError {
                 None => format!("SyntaxError: invalid program ({file_name})"),
             },
             CompileError::Internal(msg) => format!("SyntaxError: internal compiler error in {file_name}: {msg}"),
+            CompileError::Interrupted => format!("Error: {} ({file_name})", ir::cancel::STOPPED),
         }
     }
 
@@ -111,6 +134,7 @@ impl CompileError {
                 None => "SyntaxError: invalid program".to_string(),
             },
             CompileError::Internal(msg) => format!("SyntaxError: internal compiler error: {msg}"),
+            CompileError::Interrupted => format!("Error: {}", ir::cancel::STOPPED),
         }
     }
 }
@@ -143,7 +167,7 @@ pub fn lower(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Mod
 /// `opts.verify`).
 pub fn optimize(module: &mut Module, opts: &CompileOptions) -> Result<(), CompileError> {
     ir::timing::phase("optimize", || ir::passes::run_pipeline(module, opts.opt_level, opts.verify))
-        .map_err(CompileError::Internal)
+        .map_err(CompileError::from_passes)
 }
 
 /// Runs the named passes in order instead of a pipeline (each verified).
@@ -163,14 +187,16 @@ fn backend_options(opts: &CompileOptions) -> BackendOptions {
 /// HIR → bundle bytes. The HIR of each function is freed once it is lowered.
 pub fn emit(module: Module, opts: &CompileOptions) -> Result<Vec<u8>, CompileError> {
     ir::timing::phase("backend", || backend::compile_module(module, &backend_options(opts)))
-        .map_err(CompileError::Internal)
+        .map_err(CompileError::from_passes)
 }
 
 /// Source → bundle bytes.
 pub fn compile(source: &str, file_name: &str, opts: &CompileOptions) -> Result<Vec<u8>, CompileError> {
-    let mut module = lower(source, file_name, opts)?;
-    optimize(&mut module, opts)?;
-    emit(module, opts)
+    ir::cancel::watching(opts.interrupt.clone(), || {
+        let mut module = lower(source, file_name, opts)?;
+        optimize(&mut module, opts)?;
+        emit(module, opts)
+    })
 }
 
 /// A module graph → one bundle of all its modules (`backend::compile_graph`): the module
@@ -472,6 +498,33 @@ mod tests {
         let asked = t.join().unwrap();
         assert!(r.unwrap_err().interrupted);
         println!("stopped {:?} after the interrupt", stopped.saturating_duration_since(asked));
+    }
+
+    #[test]
+    fn compiling_stops_at_the_interrupt() {
+        let flag = Arc::new(AtomicBool::new(true));
+        let opts = CompileOptions { interrupt: Some(flag.clone()), ..CompileOptions::default() };
+        assert_eq!(compile("function f() { return 1; } f();", "t.js", &opts), Err(CompileError::Interrupted));
+        flag.store(false, std::sync::atomic::Ordering::Relaxed);
+        assert!(compile("function f() { return 1; } f();", "t.js", &opts).is_ok());
+    }
+
+    #[test]
+    fn an_interrupt_while_eval_code_compiles_is_uncatchable() {
+        // The hook sees the interrupt as it compiles the eval code (as if it came then): the
+        // program stops with the interrupt, which its `catch` does not see (and nothing after
+        // it would notice the interrupt otherwise).
+        let src = "let caught = 0; try { eval('1 + 1'); } catch (e) { caught++; }";
+        let bytes = compile(src, "t.js", &CompileOptions::default()).unwrap();
+        let mut rt = vm::Runtime::new(vm::RuntimeOptions::default());
+        let handle = rt.interrupt_handle();
+        let mut hook = compile_hook(CompileOptions { interrupt: Some(handle.flag()), ..CompileOptions::default() });
+        rt.set_compiler(Box::new(move |source, file_name, kind| {
+            handle.interrupt();
+            hook(source, file_name, kind)
+        }));
+        let e = rt.run_bundle(bytes).unwrap_err();
+        assert!(e.interrupted, "{e}");
     }
 
     #[test]

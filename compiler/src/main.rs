@@ -379,7 +379,9 @@ fn run_then<T>(
         let spent = STARTED.get().map_or(0.0, |t| t.elapsed().as_secs_f64());
         stop_after(rt.interrupt_handle(), (seconds - spent).max(0.0));
     }
-    rt.set_compiler(driver::compile_hook(opts));
+    // Eval code and lazily compiled functions compile while the program runs: an interrupt
+    // (Ctrl-C, --timeout) stops their compiling too.
+    rt.set_compiler(driver::compile_hook(CompileOptions { interrupt: Some(rt.interrupt_handle().flag()), ..opts }));
     rt.set_output(Box::new(std::io::BufWriter::new(std::io::stdout())));
     // Lines reach a terminal as they are printed, and keep their order with the JIT's log
     // on stderr; a file or a pipe gets whole buffers (200,000 lines took 6.6 times as long

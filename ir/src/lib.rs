@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod builder;
+pub mod cancel;
 pub mod cfg;
 pub mod domtree;
 pub mod dump;

@@ -213,6 +213,9 @@ fn add_functions(
     let mut stats = Vec::with_capacity(order.len());
     let mut descs = Vec::with_capacity(order.len());
     for &f in &order {
+        if ir::cancel::requested() {
+            return Err(ir::cancel::STOPPED.to_string());
+        }
         let label = function_label(module, f);
         let fail = |e: String| format!("internal compiler error in function {f} ({label}): {e}");
         if module.functions[f].lazy.is_some() {

@@ -127,6 +127,9 @@ fn run_steps_on(
     for step in steps {
         match step {
             Step::Pass(name) => {
+                if crate::cancel::requested() {
+                    return Err(crate::cancel::STOPPED.to_string());
+                }
                 let info = pass_info(name).expect("checked by check_steps");
                 changed |= run_one(module, id, info, verify_each, stats)?;
             }

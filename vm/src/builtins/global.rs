@@ -144,6 +144,10 @@ impl Runtime {
         };
         match hook(source, name, kind) {
             Ok(b) => Ok(b),
+            // The hook stopped because the program was interrupted (or failed meanwhile).
+            Err(_) if self.host.interrupt.load(std::sync::atomic::Ordering::Relaxed) => {
+                Err(self.throw_uncatchable(crate::runtime::ExceptionKind::Interrupted))
+            }
             Err(msg) => {
                 let first = msg.lines().next().unwrap_or("").to_string();
                 let m = match first.find("SyntaxError: ") {

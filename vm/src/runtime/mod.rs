@@ -177,6 +177,13 @@ impl InterruptHandle {
     pub fn interrupt(&self) {
         self.0.store(true, Ordering::Relaxed);
     }
+
+    /// The flag an interrupt sets, for a compile hook to stop at (the compiler's
+    /// `CompileOptions::interrupt`): the runtime then throws the interrupt's error rather
+    /// than the hook's.
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.0.clone()
+    }
 }
 
 /// How the pending exception propagates.
@@ -534,7 +541,15 @@ impl Runtime {
         let Some(hook) = self.host.compiler.as_mut() else {
             return Err(JsError::plain("Error", "no compiler is installed (Runtime::set_compiler)"));
         };
-        hook(source, file_name, SourceKind::Script).map_err(|msg| JsError::from_compile_error(&msg))
+        match hook(source, file_name, SourceKind::Script) {
+            Ok(bytes) => Ok(bytes),
+            // The hook stopped because the host interrupted it.
+            Err(_) if self.host.interrupt.load(Ordering::Relaxed) => {
+                let _ = self.throw_uncatchable(ExceptionKind::Interrupted);
+                Err(self.take_js_error())
+            }
+            Err(msg) => Err(JsError::from_compile_error(&msg)),
+        }
     }
 
     /// Runs `source` as a script and gives its completion value (not rooted); jobs stay
