@@ -14,7 +14,8 @@
 #      their callees), these running each test in one mode, and every 50th test under
 #      `--gc-stress` (a collection at every safepoint),
 #   5. the generated large and hostile programs (`iris-stress`), each within a time and a
-#      memory limit, in a release build,
+#      memory limit, and 5,000 randomly mutated bundles (`iris-mutate`, checksums
+#      recomputed), each rejected by the verifier or run within its limits, in a release build,
 #      and on Linux the lit-test programs with the statically linked `iris` that
 #      ./build-static.sh builds (a release ships that one; on Linux steps 4 and 5 use the
 #      release build that builds: one release build instead of two),
@@ -65,8 +66,8 @@ if [ "$quick" = 0 ]; then
   # The release builds of the steps below, built once: on Linux statically linked, as
   # ./build-static.sh builds the iris a release ships (one build instead of two), elsewhere
   # the default release build. $rel is their directory.
-  rel_bins=(-p test262-runner --bin test262-runner -p iris-bench --bin iris-stress)
-  step "release build of iris, test262-runner and iris-stress"
+  rel_bins=(-p test262-runner --bin test262-runner -p iris-bench --bin iris-stress --bin iris-mutate)
+  step "release build of iris, test262-runner, iris-stress and iris-mutate"
   if [ "$(uname -s)" = Linux ]; then
     rel="$(dirname "$(./build-static.sh "${rel_bins[@]}")")"
   else
@@ -108,6 +109,10 @@ if [ "$quick" = 0 ]; then
   # Release builds: the limits are about what users run.
   step "large and hostile programs (iris-stress: each within its time and memory limits), release build"
   "$rel/iris-stress" --iris "$rel/iris"
+  # Bundles with a few bytes changed and the checksum recomputed: each must be rejected by
+  # the verifier or run safely within its limits (the full campaign is 100,000 of them).
+  step "mutated bundles (iris-mutate: 5,000 of the lit-test programs' bundles, rejected or run safely), release build"
+  "$rel/iris-mutate" --iris "$rel/iris" -n 5000 --seed 1 --dir target/iris-mutate lit-tests/tests/run
   if [ "$(uname -s)" = Linux ]; then
     step "the statically linked iris (./build-static.sh): lit-test programs, release build"
     cargo run -q -p lit-tests -- --no-build --iris "$rel/iris" lit-tests/tests/run
