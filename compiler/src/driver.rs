@@ -528,6 +528,17 @@ mod tests {
     }
 
     #[test]
+    fn an_interrupt_before_a_run_does_not_stop_its_compiling() {
+        // The runtime forgets a request made before a run begins; the run's compile must not
+        // see it either (a host that interrupted one script runs the next).
+        let mut rt = vm::Runtime::new(vm::RuntimeOptions::default());
+        let handle = rt.interrupt_handle();
+        rt.set_compiler(compile_hook(CompileOptions { interrupt: Some(handle.flag()), ..CompileOptions::default() }));
+        handle.interrupt();
+        rt.run_script("function f() { return 1; } f();", "t.js").unwrap();
+    }
+
+    #[test]
     fn loops_in_natives_over_huge_array_likes_can_be_interrupted() {
         for src in [
             "Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1)",

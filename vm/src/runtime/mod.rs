@@ -495,6 +495,7 @@ impl Runtime {
     /// queue (a microtask checkpoint). With `report_unhandled_rejections`, a promise
     /// rejected with no handler that still has none then is the error.
     pub fn run_bundle(&mut self, bytes: Vec<u8>) -> Result<(), JsError> {
+        self.begin_run();
         self.run_global(|rt, realm| rt.eval_bundle(bytes, realm))
     }
 
@@ -502,14 +503,21 @@ impl Runtime {
     /// `Bundle::from_bytes` accepted): a host that read it to look at it does not have it
     /// verified twice.
     pub fn run_verified_bundle(&mut self, bundle: bytecode::Bundle) -> Result<(), JsError> {
+        self.begin_run();
         self.run_global(|rt, realm| rt.eval_verified(bundle, realm))
+    }
+
+    /// Starts a run from the host: an interrupt asked for before it is forgotten (one asked
+    /// for from now on stops it, its compiling included), and the native stack's limit is
+    /// taken from here.
+    fn begin_run(&mut self) {
+        self.host.interrupt.store(false, Ordering::Relaxed);
+        self.calls.stack_guard = stack_guard();
     }
 
     /// Runs `eval` (a bundle's global code) in the current realm, then the job queue; the
     /// error is the JavaScript exception, or the first unhandled rejection.
     fn run_global(&mut self, eval: impl FnOnce(&mut Runtime, u32) -> JsResult<Value>) -> Result<(), JsError> {
-        self.host.interrupt.store(false, Ordering::Relaxed);
-        self.calls.stack_guard = stack_guard();
         let realm = self.realm;
         let result = eval(self, realm).map(|_| ()).and_then(|_| self.run_jobs());
         result.map_err(|_| self.take_js_error())?;
@@ -532,8 +540,9 @@ impl Runtime {
 
     /// Compiles `source` with the compile hook and runs it like `run_bundle`.
     pub fn run_script(&mut self, source: &str, file_name: &str) -> Result<(), JsError> {
+        self.begin_run();
         let bytes = self.compile_script(source, file_name)?;
-        self.run_bundle(bytes)
+        self.run_global(|rt, realm| rt.eval_bundle(bytes, realm))
     }
 
     /// A script compiled by the compile hook.
@@ -555,9 +564,8 @@ impl Runtime {
     /// Runs `source` as a script and gives its completion value (not rooted); jobs stay
     /// queued.
     pub(crate) fn evaluate(&mut self, source: &str, file_name: &str) -> Result<Value, JsError> {
+        self.begin_run();
         let bytes = self.compile_script(source, file_name)?;
-        self.host.interrupt.store(false, Ordering::Relaxed);
-        self.calls.stack_guard = stack_guard();
         let realm = self.realm;
         self.eval_bundle(bytes, realm).map_err(|_| self.take_js_error())
     }
