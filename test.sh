@@ -20,7 +20,8 @@
 #      ./build-static.sh builds (a release ships that one; on Linux steps 4 and 5 use the
 #      release build that builds: one release build instead of two),
 #   6. the native tier on AArch64: iris cross-built for aarch64-unknown-linux-gnu, its runnable
-#      MIR tests and the lit-test programs with `--jit-threshold 0` run under qemu-aarch64,
+#      MIR tests and the lit-test programs with `--jit-threshold 0` run under qemu-aarch64
+#      (and iris-run, cross-built too, running a bundle compiled here),
 #      when the cross toolchain and qemu are installed (IRIS_REQUIRE_AARCH64=1, as CI sets it,
 #      makes their absence a failure).
 # Usage: ./test.sh [--quick]   (--quick: steps 0, 1 and 3 only)
@@ -128,7 +129,7 @@ if [ "$quick" = 0 ]; then
   if [ "$a64_tools" = 1 ]; then
     step "native tier on AArch64: iris cross-built, MIR programs and lit-test programs with --jit-threshold 0 under qemu-aarch64"
     CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
-      cargo build -q --target aarch64-unknown-linux-gnu -p compiler --bin iris
+      cargo build -q --target aarch64-unknown-linux-gnu -p compiler --bin iris -p host --bin iris-run
     # A debug build (its MIR and Cranelift verifiers check the AArch64 code too) emulated:
     # the programs that collect at every safepoint (--gc-stress) take minutes.
     IRIS_AARCH64="$PWD/target/aarch64-unknown-linux-gnu/debug/iris" \
@@ -136,6 +137,14 @@ if [ "$quick" = 0 ]; then
     IRIS_AARCH64="$PWD/target/aarch64-unknown-linux-gnu/debug/iris" \
       cargo run -q -p lit-tests -- --no-build --timeout 300 --iris "$PWD/lit-tests/qemu-aarch64-iris" \
       --iris-arg=--jit-threshold=0 lit-tests/tests/run lit-tests/tests/jit
+    # iris-run (no compiler) cross-built: a bundle compiled here runs there, compiled code too.
+    target/debug/iris compile examples/hello.js -o target/hello.irb
+    a64_out="$(qemu-aarch64 -L /usr/aarch64-linux-gnu target/aarch64-unknown-linux-gnu/debug/iris-run \
+      --jit-threshold=0 target/hello.irb)"
+    if [ "$a64_out" != "$(printf 'Hello, Iris!\n1 4 9')" ]; then
+      echo "test.sh: iris-run on AArch64 printed: $a64_out" >&2
+      exit 1
+    fi
   elif [ "${IRIS_REQUIRE_AARCH64:-0}" = 1 ]; then
     echo "test.sh: the AArch64 tests need qemu-aarch64, aarch64-linux-gnu-gcc and the rust target aarch64-unknown-linux-gnu" >&2
     exit 1

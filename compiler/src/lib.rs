@@ -5,10 +5,9 @@
 //!  HIR ─ ir::passes pipeline ─▶ optimized HIR ─ backend (lower, regalloc, emit) ─▶ bundle bytes
 //! ```
 //! `driver` strings the stages together for the `iris` CLI, the test262 runner and the VM's
-//! compile hook (eval, `$262.evalScript`, modules); `loader` finds module files as node does.
+//! compile hook (eval, `$262.evalScript`, modules).
 
 pub mod backend;
 pub mod driver;
 pub mod frontend;
 pub mod irgen;
-pub mod loader;

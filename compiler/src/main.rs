@@ -8,17 +8,16 @@
 //! Exit status: 0 on success, 1 on a syntax error, an uncaught exception, an invalid bundle or
 //! an unreadable file, 2 on a usage error.
 
-// The C `main` is ours (see `main` below), not the standard library's start-up.
+// The C `main` is ours (`host::enter`), not the standard library's start-up.
 #![cfg_attr(not(test), no_main)]
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::OnceLock;
 
 use bytecode::{Bundle, SourceMode};
 use clap::{Args, Parser, Subcommand};
 use compiler::driver::{self, CompileError, CompileOptions, IrStage};
+use host::Failure;
 use ir::passes::OptLevel;
 use vm::{Runtime, RuntimeOptions};
 
@@ -127,7 +126,7 @@ struct GlobalOpts {
     /// Stop the program once this many seconds have passed since `iris` started (compiling
     /// included): it ends as Ctrl-C ends it, with the JavaScript stack where it was, and
     /// exit status 124.
-    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = host::parse_seconds)]
     timeout: Option<f64>,
 
     /// The most JavaScript calls that may be under way at once (default 40000): a call
@@ -241,9 +240,6 @@ struct DumpWhat {
     mir: bool,
 }
 
-/// A failure with its message for stderr (already rendered) and exit status.
-struct Failure(String, u8);
-
 impl GlobalOpts {
     fn compile_options(&self) -> CompileOptions {
         // Compiling starts on the main thread, before anything runs on it.
@@ -263,12 +259,9 @@ impl GlobalOpts {
         if self.no_jit || !cfg!(feature = "jit") {
             return None;
         }
-        Some(self.jit_threshold.unwrap_or(JIT_THRESHOLD))
+        Some(self.jit_threshold.unwrap_or(host::JIT_THRESHOLD))
     }
 }
-
-/// Calls after which the JIT compiles a function, by default.
-const JIT_THRESHOLD: u32 = 100;
 
 fn read(path: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|e| Failure(format!("iris: cannot read {}: {e}", path.display()), 1))
@@ -334,7 +327,7 @@ fn compile_file(path: &Path, bytes: Vec<u8>, opts: &CompileOptions) -> Result<Ve
 /// The compile options for the file at `path`: module code by its name or `--module`.
 fn options_for(path: &Path, g: &GlobalOpts) -> CompileOptions {
     let mut opts = g.compile_options();
-    opts.module |= compiler::loader::is_module_path(path);
+    opts.module |= host::loader::is_module_path(path);
     opts
 }
 
@@ -374,10 +367,9 @@ fn run_then<T>(
         heap_limit: g.heap_limit.map_or(rt_opts.heap_limit, |mib| (mib as usize) << 20),
         ..rt_opts
     });
-    stop_on_sigint(rt.interrupt_handle());
+    host::stop_on_sigint(rt.interrupt_handle());
     if let Some(seconds) = g.timeout {
-        let spent = STARTED.get().map_or(0.0, |t| t.elapsed().as_secs_f64());
-        stop_after(rt.interrupt_handle(), (seconds - spent).max(0.0));
+        host::stop_after(rt.interrupt_handle(), seconds);
     }
     // Eval code and lazily compiled functions compile while the program runs: an interrupt
     // (Ctrl-C, --timeout) stops their compiling too.
@@ -387,7 +379,7 @@ fn run_then<T>(
     // on stderr; a file or a pipe gets whole buffers (200,000 lines took 6.6 times as long
     // as QuickJS's with a write per line).
     rt.set_output_buffered(!std::io::stdout().is_terminal() && !g.jit_log);
-    rt.set_module_loader(Box::new(compiler::loader::FileLoader));
+    rt.set_module_loader(Box::new(host::loader::FileLoader));
     let result = match program {
         Program::Module => {
             let abs =
@@ -402,89 +394,7 @@ fn run_then<T>(
     // right after (`exit_with`).
     rt.end_before_exit();
     let _ = std::io::stdout().flush();
-    Ok((t, result.map_err(|e| uncaught(&e, g))))
-}
-
-/// The failure for an uncaught exception: an interrupt's exit status says what stopped
-/// the program.
-fn uncaught(e: &vm::JsError, g: &GlobalOpts) -> Failure {
-    if e.interrupted && SIGINTS.load(Ordering::Relaxed) > 0 {
-        return Failure(e.to_string(), 130);
-    }
-    if let (true, true, Some(seconds)) = (e.interrupted, TIMED_OUT.load(Ordering::Relaxed), g.timeout) {
-        return Failure(format!("{e}\niris: stopped after --timeout {seconds} seconds"), 124);
-    }
-    Failure(e.to_string(), 1)
-}
-
-/// `--timeout`: a positive number of seconds.
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= 1e9 => Ok(x),
-        _ => Err(format!("{s} is not a number of seconds above 0")),
-    }
-}
-
-/// When `iris` started (`--timeout` counts from there).
-static STARTED: OnceLock<std::time::Instant> = OnceLock::new();
-/// Ctrl-C presses seen (SIGINT), and whether `--timeout` stopped the program.
-static SIGINTS: AtomicU8 = AtomicU8::new(0);
-static TIMED_OUT: AtomicBool = AtomicBool::new(false);
-/// The program's interrupt handle, for the SIGINT handler.
-static INTERRUPT: OnceLock<vm::InterruptHandle> = OnceLock::new();
-
-/// `--timeout`: a thread interrupts the program once `seconds` more have passed.
-/// It asks again every 10 ms until the process ends, as the runtime forgets a request made
-/// before a run begins (the program may still be compiling when the time is up).
-fn stop_after(handle: vm::InterruptHandle, seconds: f64) {
-    let limit = std::time::Duration::from_secs_f64(seconds);
-    std::thread::spawn(move || {
-        std::thread::sleep(limit);
-        TIMED_OUT.store(true, Ordering::Relaxed);
-        loop {
-            handle.interrupt();
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-    });
-}
-
-/// Ctrl-C (SIGINT) interrupts the program: it stops at its next safepoint with its
-/// JavaScript stack reported, exit status 130. A second Ctrl-C before that (a long native
-/// call) ends the process at once. When SIGINT is ignored (a background job of a
-/// non-interactive shell, `nohup`), it stays ignored.
-fn stop_on_sigint(handle: vm::InterruptHandle) {
-    #[cfg(unix)]
-    {
-        extern "C" fn on_sigint(_: libc::c_int) {
-            if SIGINTS.fetch_add(1, Ordering::Relaxed) > 0 {
-                // SAFETY: `_exit` is async-signal-safe; the process ends here.
-                unsafe { libc::_exit(130) };
-            }
-            if let Some(h) = INTERRUPT.get() {
-                h.interrupt();
-            }
-        }
-        if INTERRUPT.set(handle).is_err() {
-            return;
-        }
-        // SAFETY: `sigaction` with no new action only reads the current one. The handler
-        // installed does only what a signal handler may: atomic operations on statics (the
-        // interrupt flag is an atomic that the handle in `INTERRUPT` keeps alive for the
-        // rest of the process) and `_exit`; it allocates nothing and takes no lock.
-        unsafe {
-            let mut old: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(libc::SIGINT, std::ptr::null(), &mut old) != 0 || old.sa_sigaction == libc::SIG_IGN {
-                return;
-            }
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = handle;
+    Ok((t, result.map_err(|e| host::uncaught("iris", &e, g.timeout))))
 }
 
 /// `iris dump --mir`: runs the program with the JIT keeping what it compiles, then prints
@@ -526,7 +436,7 @@ fn compile_cmd(path: &Path, cmd: CompileCmd<'_>, g: &GlobalOpts) -> Result<(), F
     let bundle = if opts.module && !is_ir(path) {
         // A module and everything it imports, in one bundle.
         let abs = path.canonicalize().map_err(|e| Failure(format!("iris: cannot read {}: {e}", path.display()), 1))?;
-        driver::compile_module_graph(&abs.to_string_lossy(), &mut compiler::loader::FileLoader, &opts)
+        driver::compile_module_graph(&abs.to_string_lossy(), &mut host::loader::FileLoader, &opts)
             .map_err(|e| Failure(e, 1))?
     } else {
         compile_file(path, bytes, &opts)?
@@ -662,76 +572,17 @@ fn plain_run(args: &[std::ffi::OsString]) -> Option<Cli> {
     Some(Cli { command: None, file: Some(PathBuf::from(name)), opts: GlobalOpts::default() })
 }
 
-/// Sets the two mimalloc options `iris` changes.
-///
-/// - No exit handler: it returns every page to the operating system one `madvise` at a time
-///   (12 ms after loading typescript.js, 3% of a hello-world bundle's start-up) just before
-///   the process's memory goes away whole.
-/// - Memory freed is given back to the operating system after a second rather than 10 ms
-///   (unless `MIMALLOC_PURGE_DELAY` says otherwise): compiling a large program frees its
-///   syntax tree (a hundred MiB for typescript.js) just before the backend and the program
-///   allocate again, and every page given back and taken again is faulted in again. Loading
-///   typescript.js: system time 0.152 -> 0.133 s, wall 4% less (peak RSS 158 -> 180 MiB).
-fn tune_allocator() {
-    // `mi_option_destroy_on_exit` and `mi_option_purge_delay` in mimalloc.h (v2 and v3),
-    // which the sys crate does not name; at 2 or more the exit handler returns at once.
-    const DESTROY_ON_EXIT: libmimalloc_sys::mi_option_t = 22;
-    const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-    let purge_delay_set = std::env::var_os("MIMALLOC_PURGE_DELAY").is_some();
-    // SAFETY: mi_option_set stores one option value; it neither allocates nor touches the
-    // heap, and any thread may call it at any time.
-    unsafe {
-        libmimalloc_sys::mi_option_set(DESTROY_ON_EXIT, 2);
-        if !purge_delay_set {
-            libmimalloc_sys::mi_option_set(PURGE_DELAY, 1000);
-        }
-    }
-}
-
-/// Keeps glibc's malloc to one arena. Rust's allocations go to mimalloc, so glibc's malloc
-/// serves only glibc itself; but the first call on each new thread (`pthread_getattr_np`,
-/// from the standard library's thread start) made it set up an arena for that thread: a
-/// 128 MiB reservation trimmed with two `munmap`s and an `mprotect`, for every thread `iris`
-/// starts, the program's own included.
-fn one_malloc_arena() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt sets one of malloc's tuning parameters; it is called before any other
-    // thread exists.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
-    }
-}
-
-/// The process's entry, in place of the standard library's `lang_start`, which sets up what
-/// `iris` does not use: a handler that names the thread whose stack overflowed (the program
-/// runs on a stack of its own, which that handler does not know), for which it reads
-/// /proc/self/maps and maps a signal stack, and the main thread's name; 3% of a hello-world
-/// bundle's start-up. What `iris` needs of it is here: SIGPIPE ignored (a closed pipe
-/// is an error on write, as in any Rust program), and a panic's exit status 101. The
-/// arguments are read as in any Rust program (glibc hands them to the standard library's
-/// initializer before this runs).
 #[cfg(not(test))]
 #[no_mangle]
 pub extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
-    #[cfg(unix)]
-    // SAFETY: setting a signal's disposition to "ignore" runs no code of ours on a signal;
-    // no other thread exists yet.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
-    match std::panic::catch_unwind(start) {
-        Ok(never) => match never {},
-        Err(_) => 101,
-    }
+    host::enter(start)
 }
 
 /// What `iris` does, from its arguments to its exit (the unit tests' harness has a `main` of
 /// its own).
 #[cfg_attr(test, allow(dead_code))]
 fn start() -> std::convert::Infallible {
-    let _ = STARTED.set(std::time::Instant::now());
-    tune_allocator();
-    one_malloc_arena();
+    host::tune_allocator();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let cli = plain_run(&args).unwrap_or_else(|| Cli::parse_from(normalize_args(args.into_iter())));
     if cli.opts.time_passes {
@@ -753,14 +604,7 @@ fn exit_with(result: Result<(), Failure>) -> ! {
         let _ = std::io::stdout().flush();
         eprint!("{}", ir::timing::take_report());
     }
-    match result {
-        Ok(()) => std::process::exit(0),
-        Err(Failure(msg, code)) => {
-            let _ = std::io::stdout().flush();
-            eprintln!("{msg}");
-            std::process::exit(code.into())
-        }
-    }
+    host::exit(result)
 }
 
 #[cfg(test)]

@@ -245,6 +245,8 @@ fn quote(s: &str) -> String {
 /// The substitutions of one test.
 struct Subst {
     iris: String,
+    /// `iris-run` beside `iris` (without the `--iris-arg`s, which are `iris`'s).
+    iris_run: String,
     file: String,
     dir: String,
     tmp: String,
@@ -257,7 +259,9 @@ impl Subst {
         while let Some(p) = rest.find('%') {
             out.push_str(&rest[..p]);
             let r = &rest[p..];
-            let (rep, len) = if r.starts_with("%iris") {
+            let (rep, len) = if r.starts_with("%iris-run") {
+                (self.iris_run.as_str(), 9)
+            } else if r.starts_with("%iris") {
                 (self.iris.as_str(), 5)
             } else if r.starts_with("%FileCheck") {
                 ("%FileCheck", 10)
@@ -456,8 +460,10 @@ fn run_test_inner(cfg: &Config, path: &Path) -> Result<Outcome, String> {
         iris.push(' ');
         iris.push_str(&quote(a));
     }
+    let iris_run = cfg.iris.with_file_name("iris-run");
     let subst = Subst {
         iris,
+        iris_run: quote(&iris_run.to_string_lossy()),
         file: quote(&path.to_string_lossy()),
         dir: quote(&path.parent().unwrap_or(Path::new(".")).to_string_lossy()),
         tmp: quote(&tmp.to_string_lossy()),
@@ -801,7 +807,8 @@ pub fn locate_iris(build: bool, repo_root: &Path) -> Result<PathBuf, String> {
     if build {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
         let mut cmd = Command::new(cargo);
-        cmd.current_dir(repo_root).args(["build", "-p", "compiler", "--bin", "iris"]);
+        cmd.current_dir(repo_root)
+            .args(["build", "-p", "compiler", "--bin", "iris", "-p", "host", "--bin", "iris-run"]);
         match profile.as_str() {
             "debug" => {}
             "release" => {
@@ -816,7 +823,7 @@ pub fn locate_iris(build: bool, repo_root: &Path) -> Result<PathBuf, String> {
         }
         let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
         if !status.success() {
-            return Err(format!("`cargo build -p compiler --bin iris` failed ({status})"));
+            return Err(format!("`cargo build -p compiler --bin iris -p host --bin iris-run` failed ({status})"));
         }
     }
     let iris = dir.join("iris");
@@ -866,10 +873,16 @@ mod tests {
 
     #[test]
     fn substitutions() {
-        let s = Subst { iris: "/b/iris".into(), file: "/t/a.js".into(), dir: "/t".into(), tmp: "/tmp/a.tmp".into() };
+        let s = Subst {
+            iris: "/b/iris".into(),
+            iris_run: "/b/iris-run".into(),
+            file: "/t/a.js".into(),
+            dir: "/t".into(),
+            tmp: "/tmp/a.tmp".into(),
+        };
         assert_eq!(
-            s.apply("%iris compile %s -o %t.irb && %iris %t.irb"),
-            "/b/iris compile /t/a.js -o /tmp/a.tmp.irb && /b/iris /tmp/a.tmp.irb"
+            s.apply("%iris compile %s -o %t.irb && %iris %t.irb && %iris-run %t.irb"),
+            "/b/iris compile /t/a.js -o /tmp/a.tmp.irb && /b/iris /tmp/a.tmp.irb && /b/iris-run /tmp/a.tmp.irb"
         );
         assert_eq!(s.apply("echo 100%% %S %FileCheck x%"), "echo 100% /t %FileCheck x%");
     }

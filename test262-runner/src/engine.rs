@@ -18,7 +18,7 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use compiler::driver::{self, CompileError, CompileOptions};
-use compiler::loader::FileLoader;
+use host::loader::FileLoader;
 use vm::{JsError, ModuleLoader, ModuleSource, Runtime, RuntimeOptions};
 
 use test262_runner::discover::Mode;
