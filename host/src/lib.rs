@@ -10,7 +10,7 @@
 //! ```
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 pub mod loader;
@@ -104,8 +104,9 @@ pub const PROGRAM_STACK: usize = 256 << 20;
 
 /// When the process started (`--timeout` counts from there).
 static STARTED: OnceLock<std::time::Instant> = OnceLock::new();
-/// Ctrl-C presses seen (SIGINT), and whether `--timeout` stopped the program.
-static SIGINTS: AtomicU8 = AtomicU8::new(0);
+/// When the first Ctrl-C (SIGINT) came, in nanoseconds of `CLOCK_MONOTONIC` (0: none yet),
+/// and whether `--timeout` stopped the program.
+static FIRST_SIGINT: AtomicU64 = AtomicU64::new(0);
 static TIMED_OUT: AtomicBool = AtomicBool::new(false);
 /// The program's interrupt handle, for the SIGINT handler.
 static INTERRUPT: OnceLock<vm::InterruptHandle> = OnceLock::new();
@@ -126,6 +127,20 @@ pub fn stop_after(handle: vm::InterruptHandle, seconds: f64) {
     });
 }
 
+/// How long after the first Ctrl-C a second one ends the process at once. A signal sent
+/// to a process and to its process group arrives twice (coreutils' `timeout` does that):
+/// that is still one press.
+const SECOND_SIGINT_AFTER_NS: u64 = 300_000_000;
+
+/// What a SIGINT at `now` (nanoseconds, above 0) does, `first` the time of the first (0 if
+/// this is it): `true` ends the process at once.
+fn sigint_ends_process(first: &AtomicU64, now: u64) -> bool {
+    match first.compare_exchange(0, now, Ordering::Relaxed, Ordering::Relaxed) {
+        Ok(_) => false,
+        Err(then) => now.saturating_sub(then) >= SECOND_SIGINT_AFTER_NS,
+    }
+}
+
 /// Ctrl-C (SIGINT) interrupts the program: it stops at its next safepoint with its
 /// JavaScript stack reported, exit status 130. A second Ctrl-C before that (a long native
 /// call) ends the process at once. When SIGINT is ignored (a background job of a
@@ -134,7 +149,11 @@ pub fn stop_on_sigint(handle: vm::InterruptHandle) {
     #[cfg(unix)]
     {
         extern "C" fn on_sigint(_: libc::c_int) {
-            if SIGINTS.fetch_add(1, Ordering::Relaxed) > 0 {
+            let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+            // SAFETY: `clock_gettime` is async-signal-safe and writes only `ts`.
+            unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+            let now = (ts.tv_sec as u64).wrapping_mul(1_000_000_000).wrapping_add(ts.tv_nsec as u64).max(1);
+            if sigint_ends_process(&FIRST_SIGINT, now) {
                 // SAFETY: `_exit` is async-signal-safe; the process ends here.
                 unsafe { libc::_exit(130) };
             }
@@ -169,7 +188,7 @@ pub fn stop_on_sigint(handle: vm::InterruptHandle) {
 /// `--timeout`: an interrupt's exit status says what stopped the program (130 Ctrl-C, 124
 /// the time limit).
 pub fn uncaught(program: &str, e: &vm::JsError, timeout: Option<f64>) -> Failure {
-    if e.interrupted && SIGINTS.load(Ordering::Relaxed) > 0 {
+    if e.interrupted && FIRST_SIGINT.load(Ordering::Relaxed) > 0 {
         return Failure(e.to_string(), 130);
     }
     if let (true, true, Some(seconds)) = (e.interrupted, TIMED_OUT.load(Ordering::Relaxed), timeout) {
@@ -189,6 +208,15 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_second_ctrl_c_ends_the_process_unless_it_is_the_first_again() {
+        let first = AtomicU64::new(0);
+        assert!(!sigint_ends_process(&first, 1_000));
+        // The same signal sent to the process and to its group: one press.
+        assert!(!sigint_ends_process(&first, 2_000));
+        assert!(sigint_ends_process(&first, 1_000 + SECOND_SIGINT_AFTER_NS));
+    }
 
     #[test]
     fn seconds_are_positive_and_finite() {
