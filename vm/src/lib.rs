@@ -12,6 +12,8 @@
 //! this drawing):
 //!
 //! ```text
+//!  layer 5  api                          the embedding API: values held by the host, evaluation
+//!                                        with a completion value, properties, calls
 //!  layer 4  builtins                     the global objects and their functions; `Runtime::new`
 //!                                        fills `runtime::Hooks` with what the layers below call
 //!  layer 3  interp, runtime_interface, jit   the interpreter; what native code may know of the
@@ -27,9 +29,10 @@
 //! ```
 //!
 //! Embedding: [`Runtime`], [`RuntimeOptions`], [`JsError`], [`InterruptHandle`],
-//! [`CompileHook`]. The native tier sees the VM only through [`runtime_interface`]: layout
+//! [`CompileHook`], and [`api`]'s [`JsValue`] handles. The native tier sees the VM only through [`runtime_interface`]: layout
 //! offsets and the helper functions compiled code may call.
 
+pub mod api;
 pub(crate) mod builtins;
 pub(crate) mod code;
 pub(crate) mod gc;
@@ -45,6 +48,7 @@ pub(crate) mod value;
 #[cfg(test)]
 mod layering;
 
+pub use api::{JsType, JsValue};
 pub use gc::heap::HeapStats;
 pub use runtime::agents::AgentFactory;
 pub use runtime::modules::{ModuleLoader, ModuleSource, ModuleValue};

@@ -104,7 +104,7 @@ pub(crate) fn create_dynamic_function(rt: &mut Runtime, args: &[Value], kind: Dy
     let source = format!("({prefix} anonymous({}\n) {{\n{body}\n}})", p.join(","));
     let bytes = rt.compile_source(&source, "anonymous", crate::runtime::SourceKind::Script)?;
     let realm = rt.realm;
-    let f = rt.eval_bundle(bytes, realm)?;
+    let f = rt.eval_bundle_in(bytes, realm)?;
     if !rt.is_callable(f) {
         return Err(
             rt.throw_syntax_error(&format!("{constructor} constructor: the compiler did not produce a function"))

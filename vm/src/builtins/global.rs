@@ -101,7 +101,7 @@ fn eval(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
     let source = rt.string_to_rust(x);
     let bytes = rt.compile_source(&source, "eval", SourceKind::Eval)?;
     let realm = rt.realm;
-    rt.eval_bundle(bytes, realm)
+    rt.eval_bundle_in(bytes, realm)
 }
 
 /// A direct `eval(...)` (see `BuiltinId::DirectEval`): arguments callee, environment, scope

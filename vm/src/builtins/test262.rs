@@ -62,7 +62,7 @@ fn eval_script(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value
     let source = rt.string_to_rust(s);
     let bytes = rt.compile_source(&source, "evalScript", crate::runtime::SourceKind::Script)?;
     let realm = rt.realm;
-    rt.eval_bundle(bytes, realm)
+    rt.eval_bundle_in(bytes, realm)
 }
 
 /// `$262.createRealm()`: a new realm with its own intrinsics and global object.

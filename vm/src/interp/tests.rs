@@ -60,13 +60,13 @@ fn build(funcs: Vec<Func>, strings: &[&str]) -> (Vec<u8>, Vec<u32>) {
 
 fn run(bytes: Vec<u8>) -> (Runtime, Result<Value, crate::runtime::JsError>) {
     let mut rt = Runtime::new(RuntimeOptions::default());
-    let r = rt.eval_bundle(bytes, 0).map_err(|_| rt.take_js_error());
+    let r = rt.eval_bundle_in(bytes, 0).map_err(|_| rt.take_js_error());
     (rt, r)
 }
 
 fn run_stress(bytes: Vec<u8>) -> (Runtime, Result<Value, crate::runtime::JsError>) {
     let mut rt = Runtime::new(RuntimeOptions { gc_stress: true, ..Default::default() });
-    let r = rt.eval_bundle(bytes, 0).map_err(|_| rt.take_js_error());
+    let r = rt.eval_bundle_in(bytes, 0).map_err(|_| rt.take_js_error());
     (rt, r)
 }
 
@@ -383,7 +383,7 @@ fn heap_limit_is_a_catchable_range_error() {
     g.handlers.push((s, e, h));
     let (bytes, _) = build(vec![g], &["next", "RangeError"]);
     let mut rt = Runtime::new(RuntimeOptions { heap_limit: 24 << 20, ..Default::default() });
-    let r = rt.eval_bundle(bytes, 0).map_err(|_| rt.take_js_error());
+    let r = rt.eval_bundle_in(bytes, 0).map_err(|_| rt.take_js_error());
     assert_eq!(r.unwrap(), Value::TRUE);
 }
 
@@ -451,7 +451,7 @@ fn instructions_leave_no_handles_behind() {
     let (bytes, _) = build(vec![g], &["a+b", "gi", "flags"]);
     let mut rt = Runtime::new(RuntimeOptions::default());
     let handles = rt.roots.handles.len();
-    let r = rt.eval_bundle(bytes, 0).map_err(|_| rt.take_js_error());
+    let r = rt.eval_bundle_in(bytes, 0).map_err(|_| rt.take_js_error());
     assert_eq!(rt.string_to_rust(r.unwrap()), "gi");
     assert_eq!(rt.roots.handles.len(), handles);
 }

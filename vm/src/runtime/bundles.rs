@@ -101,7 +101,7 @@ impl Runtime {
     }
 
     /// Loads a bundle into `realm` and runs its global code; returns the completion value.
-    pub(crate) fn eval_bundle(&mut self, bytes: Vec<u8>, realm: u32) -> JsResult<Value> {
+    pub(crate) fn eval_bundle_in(&mut self, bytes: Vec<u8>, realm: u32) -> JsResult<Value> {
         let bundle = match bytecode::Bundle::from_bytes(bytes) {
             Ok(b) => b,
             Err(e) => return Err(self.throw_error(ErrorKind::SyntaxError, &format!("invalid bundle: {e}"))),

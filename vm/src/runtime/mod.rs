@@ -496,7 +496,7 @@ impl Runtime {
     /// rejected with no handler that still has none then is the error.
     pub fn run_bundle(&mut self, bytes: Vec<u8>) -> Result<(), JsError> {
         self.begin_run();
-        self.run_global(|rt, realm| rt.eval_bundle(bytes, realm))
+        self.run_global(|rt, realm| rt.eval_bundle_in(bytes, realm))
     }
 
     /// [`Runtime::run_bundle`] for a bundle already verified (a `Bundle` is one that
@@ -510,7 +510,7 @@ impl Runtime {
     /// Starts a run from the host: an interrupt asked for before it is forgotten (one asked
     /// for from now on stops it, its compiling included), and the native stack's limit is
     /// taken from here.
-    fn begin_run(&mut self) {
+    pub(crate) fn begin_run(&mut self) {
         self.host.interrupt.store(false, Ordering::Relaxed);
         self.calls.stack_guard = stack_guard();
     }
@@ -542,7 +542,7 @@ impl Runtime {
     pub fn run_script(&mut self, source: &str, file_name: &str) -> Result<(), JsError> {
         self.begin_run();
         let bytes = self.compile_script(source, file_name)?;
-        self.run_global(|rt, realm| rt.eval_bundle(bytes, realm))
+        self.run_global(|rt, realm| rt.eval_bundle_in(bytes, realm))
     }
 
     /// A script compiled by the compile hook.
@@ -567,7 +567,7 @@ impl Runtime {
         self.begin_run();
         let bytes = self.compile_script(source, file_name)?;
         let realm = self.realm;
-        self.eval_bundle(bytes, realm).map_err(|_| self.take_js_error())
+        self.eval_bundle_in(bytes, realm).map_err(|_| self.take_js_error())
     }
 
     /// The current realm.

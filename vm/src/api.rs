@@ -1,0 +1,314 @@
+//! The embedding API beyond running a program: evaluate code and keep its completion value,
+//! reach the global object, make and read values, get and set properties, call functions and
+//! run the job queue, through [`JsValue`] handles that keep what they hold alive.
+//!
+//! ```text
+//!  host ── Runtime::eval / eval_bundle / global / call / get / set ──▶ JsValue
+//!  JsValue ── a number, boolean, undefined or null: held by value
+//!          └─ a string, symbol, bigint or object: a slot of the runtime's handle table,
+//!             traced as a root until the last JsValue for it is dropped
+//! ```
+//!
+//! Every operation that runs JavaScript returns `Result<_, JsError>`: an exception thrown
+//! and not caught, with its name, message and JavaScript stack; an interrupt (see
+//! [`InterruptHandle`](crate::InterruptHandle)) or the heap limit end the same way.
+//!
+//! A `JsValue` belongs to the runtime that made it: giving it to another runtime panics.
+//! A `JsValue` kept by the host keeps its value alive, and everything that value reaches:
+//! drop it when done.
+
+use std::rc::Rc;
+
+use crate::runtime::handles::SharedHandles;
+use crate::runtime::{JsError, Runtime};
+use crate::value::Value;
+
+/// A JavaScript value held by the host. Numbers, booleans, `undefined` and `null` are held
+/// by value; any other value is kept alive (a root of the collector) for as long as a
+/// `JsValue` holds it. Cloning holds it again.
+///
+/// ```
+/// let mut rt = vm::Runtime::new(vm::RuntimeOptions::default());
+/// let answer = vm::JsValue::from(42.0);
+/// assert_eq!(answer.as_number(), Some(42.0));
+/// let greeting = vm::JsValue::string(&mut rt, "hello");
+/// assert_eq!(greeting.as_string(&mut rt).as_deref(), Some("hello"));
+/// ```
+pub struct JsValue(Held);
+
+enum Held {
+    /// An immediate value (number, boolean, undefined, null).
+    Immediate(Value),
+    /// A heap value in slot `index` of a runtime's handle table.
+    Slot { table: SharedHandles, index: u32 },
+}
+
+impl JsValue {
+    /// `undefined`.
+    pub const UNDEFINED: JsValue = JsValue(Held::Immediate(Value::UNDEFINED));
+    /// `null`.
+    pub const NULL: JsValue = JsValue(Held::Immediate(Value::NULL));
+
+    /// The number, if this is one.
+    pub fn as_number(&self) -> Option<f64> {
+        self.immediate().and_then(Value::as_number)
+    }
+
+    /// The boolean, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        self.immediate().and_then(Value::as_boolean)
+    }
+
+    /// Whether this is `undefined`.
+    pub fn is_undefined(&self) -> bool {
+        self.immediate().is_some_and(Value::is_undefined)
+    }
+
+    /// Whether this is `null`.
+    pub fn is_null(&self) -> bool {
+        self.immediate().is_some_and(Value::is_null)
+    }
+
+    fn immediate(&self) -> Option<Value> {
+        match self.0 {
+            Held::Immediate(v) => Some(v),
+            Held::Slot { .. } => None,
+        }
+    }
+}
+
+impl From<f64> for JsValue {
+    fn from(n: f64) -> JsValue {
+        JsValue(Held::Immediate(Value::number(n)))
+    }
+}
+
+impl From<i32> for JsValue {
+    fn from(n: i32) -> JsValue {
+        JsValue::from(f64::from(n))
+    }
+}
+
+impl From<bool> for JsValue {
+    fn from(b: bool) -> JsValue {
+        JsValue(Held::Immediate(Value::boolean(b)))
+    }
+}
+
+impl Clone for JsValue {
+    fn clone(&self) -> JsValue {
+        match &self.0 {
+            Held::Immediate(v) => JsValue(Held::Immediate(*v)),
+            Held::Slot { table, index } => {
+                let v = table.borrow().get(*index);
+                let index = table.borrow_mut().add(v);
+                JsValue(Held::Slot { table: table.clone(), index })
+            }
+        }
+    }
+}
+
+impl Drop for JsValue {
+    fn drop(&mut self) {
+        if let Held::Slot { table, index } = &self.0 {
+            table.borrow_mut().release(*index);
+        }
+    }
+}
+
+impl std::fmt::Debug for JsValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Held::Immediate(v) => write!(f, "JsValue({v:?})"),
+            Held::Slot { index, .. } => write!(f, "JsValue(handle {index})"),
+        }
+    }
+}
+
+/// What kind of value a [`JsValue`] is: its `typeof`, with `null` apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsType {
+    /// `undefined`.
+    Undefined,
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// A number (a double).
+    Number,
+    /// A string.
+    String,
+    /// A symbol.
+    Symbol,
+    /// A BigInt.
+    BigInt,
+    /// An object that is not callable.
+    Object,
+    /// A callable object.
+    Function,
+}
+
+impl JsValue {
+    /// A new string.
+    pub fn string(rt: &mut Runtime, s: &str) -> JsValue {
+        let v = rt.new_string(s);
+        rt.hold(v)
+    }
+
+    /// A new ordinary object (its prototype `Object.prototype`).
+    pub fn object(rt: &mut Runtime) -> JsValue {
+        let proto = rt.intrinsic(crate::runtime::Intrinsic::ObjectPrototype);
+        let o = rt.new_object(proto);
+        rt.hold(Value::object(o))
+    }
+
+    /// A new array of these elements.
+    pub fn array(rt: &mut Runtime, elements: &[JsValue]) -> JsValue {
+        let values: Vec<Value> = elements.iter().map(|e| rt.value_of(e)).collect();
+        let a = rt.new_array_from(&values);
+        rt.hold(Value::object(a))
+    }
+
+    /// What kind of value this is.
+    pub fn type_of(&self, rt: &Runtime) -> JsType {
+        use crate::value::Kind;
+        let v = rt.value_of(self);
+        match v.kind() {
+            Kind::Undefined | Kind::Empty | Kind::Cell => JsType::Undefined,
+            Kind::Null => JsType::Null,
+            Kind::Boolean => JsType::Boolean,
+            Kind::Number => JsType::Number,
+            Kind::String => JsType::String,
+            Kind::Symbol => JsType::Symbol,
+            Kind::BigInt => JsType::BigInt,
+            Kind::Object if rt.is_callable(v) => JsType::Function,
+            Kind::Object => JsType::Object,
+        }
+    }
+
+    /// The string, if this is one (lone surrogates become U+FFFD).
+    pub fn as_string(&self, rt: &mut Runtime) -> Option<String> {
+        let v = rt.value_of(self);
+        v.is_string().then(|| rt.string_to_rust(v))
+    }
+
+    /// `String(value)`: ToString, which may run JavaScript (an object's `toString`) and
+    /// throw (a symbol).
+    pub fn to_rust_string(&self, rt: &mut Runtime) -> Result<String, JsError> {
+        let v = rt.value_of(self);
+        rt.enter_from_host();
+        rt.to_rust_string(v).map_err(|_| rt.take_js_error())
+    }
+
+    /// `value[key]`: the property's value (a getter runs), `undefined` when there is none;
+    /// `undefined` and `null` have no properties (a TypeError).
+    pub fn get(&self, rt: &mut Runtime, key: &str) -> Result<JsValue, JsError> {
+        let o = rt.value_of(self);
+        rt.enter_from_host();
+        let key = rt.key(key);
+        let v = rt.get_v(o, key).map_err(|_| rt.take_js_error())?;
+        Ok(rt.hold(v))
+    }
+
+    /// `value[key] = v`, as strict mode code does it: a failure (a read-only property, a
+    /// non-extensible object) throws a TypeError.
+    pub fn set(&self, rt: &mut Runtime, key: &str, v: &JsValue) -> Result<(), JsError> {
+        let o = rt.value_of(self);
+        let v = rt.value_of(v);
+        rt.enter_from_host();
+        let key = rt.key(key);
+        rt.put_v(o, key, v, true).map_err(|_| rt.take_js_error())
+    }
+
+    /// Calls this function with `this` and `args`; what is not callable throws a TypeError.
+    pub fn call(&self, rt: &mut Runtime, this: &JsValue, args: &[JsValue]) -> Result<JsValue, JsError> {
+        let f = rt.value_of(self);
+        let this = rt.value_of(this);
+        let args: Vec<Value> = args.iter().map(|a| rt.value_of(a)).collect();
+        rt.enter_from_host();
+        let v = rt.call(f, this, &args).map_err(|_| rt.take_js_error())?;
+        Ok(rt.hold(v))
+    }
+
+    /// `new value(...args)`; what is not a constructor throws a TypeError.
+    pub fn construct(&self, rt: &mut Runtime, args: &[JsValue]) -> Result<JsValue, JsError> {
+        let f = rt.value_of(self);
+        let args: Vec<Value> = args.iter().map(|a| rt.value_of(a)).collect();
+        rt.enter_from_host();
+        if !rt.is_constructor(f) {
+            let _ = rt.throw_error(crate::runtime::ErrorKind::TypeError, "the value is not a constructor");
+            return Err(rt.take_js_error());
+        }
+        let v = rt.construct(f, &args, f).map_err(|_| rt.take_js_error())?;
+        Ok(rt.hold(v))
+    }
+}
+
+impl Runtime {
+    /// A `JsValue` holding `v`.
+    pub(crate) fn hold(&mut self, v: Value) -> JsValue {
+        let v = if v.is_empty() { Value::UNDEFINED } else { v };
+        if !v.is_pointer() {
+            return JsValue(Held::Immediate(v));
+        }
+        let table = self.roots.api.clone();
+        let index = table.borrow_mut().add(v);
+        JsValue(Held::Slot { table, index })
+    }
+
+    /// The value a `JsValue` holds; it must be this runtime's.
+    pub(crate) fn value_of(&self, v: &JsValue) -> Value {
+        match &v.0 {
+            Held::Immediate(v) => *v,
+            Held::Slot { table, index } => {
+                assert!(Rc::ptr_eq(table, &self.roots.api), "a JsValue was given to a runtime that did not make it");
+                table.borrow().get(*index)
+            }
+        }
+    }
+
+    /// Starts an operation of the host that runs JavaScript: when none is under way (no
+    /// host function is calling back in), as [`Runtime::run_bundle`] starts.
+    fn enter_from_host(&mut self) {
+        if self.calls.frames.is_empty() && self.calls.native_depth == 0 {
+            self.begin_run();
+        }
+    }
+
+    /// Runs `source` as a script (compiled by the compile hook, which [`Runtime::set_compiler`]
+    /// installs) and gives its completion value: the value of the last expression statement
+    /// that ran, as `eval` gives. Its top-level `let`, `const` and `class` declarations stay
+    /// for the scripts that follow, as between `<script>` elements. Promise jobs it queued
+    /// stay queued: [`Runtime::run_pending_jobs`] runs them.
+    pub fn eval(&mut self, source: &str, file_name: &str) -> Result<JsValue, JsError> {
+        self.enter_from_host();
+        let v = self.evaluate(source, file_name)?;
+        Ok(self.hold(v))
+    }
+
+    /// Verifies and runs the script bundle `bytes` (written by `iris compile`) and gives its
+    /// completion value; jobs stay queued, as with [`Runtime::eval`].
+    pub fn eval_bundle(&mut self, bytes: Vec<u8>) -> Result<JsValue, JsError> {
+        self.enter_from_host();
+        let realm = self.realm;
+        let v = self.eval_bundle_in(bytes, realm).map_err(|_| self.take_js_error())?;
+        Ok(self.hold(v))
+    }
+
+    /// Runs the queued promise jobs until none are left (or one throws).
+    pub fn run_pending_jobs(&mut self) -> Result<(), JsError> {
+        self.enter_from_host();
+        self.run_jobs().map_err(|_| self.take_js_error())
+    }
+
+    /// The global object.
+    pub fn global(&mut self) -> JsValue {
+        let g = self.realm().global;
+        self.hold(Value::object(g))
+    }
+
+    /// Collects garbage now: what no `JsValue` (and nothing else) reaches is freed.
+    pub fn gc(&mut self) {
+        self.collect_garbage();
+    }
+}
