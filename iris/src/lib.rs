@@ -35,7 +35,7 @@
 
 #![warn(missing_docs)]
 
-pub use vm::{HeapStats, InterruptHandle, JsError, JsType, JsValue, ModuleLoader, ModuleSource, Runtime};
+pub use vm::{HeapStats, HostFn, InterruptHandle, JsError, JsType, JsValue, ModuleLoader, ModuleSource, Runtime};
 
 /// How a [`Runtime`] is made.
 ///

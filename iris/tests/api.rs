@@ -128,3 +128,91 @@ fn a_value_belongs_to_its_runtime() {
     let s = JsValue::string(&mut a, "mine");
     let _ = s.as_string(&mut b);
 }
+
+#[test]
+fn host_functions_with_state_called_from_javascript() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let mut rt = runtime();
+    let log = Rc::new(RefCell::new(Vec::<String>::new()));
+    let sink = log.clone();
+    let record = JsValue::function(&mut rt, "record", 1, move |rt, _this, args| {
+        let text = match args.first() {
+            Some(v) => v.to_rust_string(rt)?,
+            None => String::new(),
+        };
+        sink.borrow_mut().push(text);
+        Ok(JsValue::from(sink.borrow().len() as f64))
+    });
+    rt.global().set(&mut rt, "record", &record).unwrap();
+    let n = rt.eval(
+        "record('a'); record(1 + 1); [1, 2].map(String).forEach((s) => record(s)); record.name + record.length",
+        "r.js",
+    );
+    assert_eq!(n.unwrap().as_string(&mut rt).as_deref(), Some("record1"));
+    assert_eq!(*log.borrow(), ["a", "2", "1", "2"]);
+    // The host's error is a JavaScript exception there, with its kind and message.
+    let fails = JsValue::function(&mut rt, "fails", 0, |_, _, _| Err(iris::JsError::new("RangeError", "too far")));
+    rt.global().set(&mut rt, "fails", &fails).unwrap();
+    let caught = rt.eval("try { fails() } catch (e) { `${e instanceof RangeError} ${e.message}` }", "f.js").unwrap();
+    assert_eq!(caught.as_string(&mut rt).as_deref(), Some("true too far"));
+    // A host function is not a constructor.
+    assert_eq!(rt.eval("new record()", "n.js").unwrap_err().name, "TypeError");
+}
+
+#[test]
+fn host_functions_call_back_into_javascript_and_get_collected() {
+    use std::rc::Rc;
+    let mut rt = runtime();
+    // `apply(f, x)` calls the JavaScript function it is given.
+    let apply = JsValue::function(&mut rt, "apply", 2, |rt, _this, args| {
+        let (f, x) = (args[0].clone(), args[1].clone());
+        f.call(rt, &JsValue::UNDEFINED, &[x])
+    });
+    rt.global().set(&mut rt, "apply", &apply).unwrap();
+    let r = rt.eval("apply((x) => apply((y) => y * 2, x + 1), 20)", "a.js").unwrap();
+    assert_eq!(r.as_number(), Some(42.0));
+    // An exception from the callback passes through the host function.
+    let err = rt.eval("apply(() => { throw new TypeError('inner') }, 0)", "t.js").unwrap_err();
+    assert_eq!((err.name.as_str(), err.message.as_str()), ("TypeError", "inner"));
+    // An interrupt during the callback stops the whole run.
+    let handle = rt.interrupt_handle();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        handle.interrupt();
+    });
+    let err = rt.eval("try { apply(() => { for (;;) {} }, 0) } catch (e) { 'caught' }", "spin.js").unwrap_err();
+    stopper.join().unwrap();
+    assert!(err.interrupted, "{err:?}");
+    // The closure's state goes when the function is collected.
+    let token = Rc::new(());
+    let held = token.clone();
+    let f = JsValue::function(&mut rt, "f", 0, move |_, _, _| {
+        let _ = &held;
+        Ok(JsValue::UNDEFINED)
+    });
+    assert_eq!(Rc::strong_count(&token), 2);
+    drop(f);
+    rt.eval("for (let i = 0; i < 1000; i++) globalThis.g = [i]", "churn.js").unwrap();
+    rt.gc();
+    rt.gc();
+    assert_eq!(Rc::strong_count(&token), 1, "the closure was dropped with its function");
+}
+
+#[test]
+fn handles_and_host_functions_under_gc_stress() {
+    // A collection at every allocation: a value the API forgot to root is freed and read.
+    let mut rt = iris::Runtime::new(vm::RuntimeOptions { gc_stress: true, ..Default::default() });
+    rt.set_compiler(compiler::driver::compile_hook(Default::default()));
+    let pair = JsValue::function(&mut rt, "pair", 2, |rt, _this, args| {
+        let a = JsValue::array(rt, args);
+        let o = JsValue::object(rt);
+        o.set(rt, "items", &a)?;
+        let s = JsValue::string(rt, "pair");
+        o.set(rt, "kind", &s)?;
+        Ok(o)
+    });
+    rt.global().set(&mut rt, "pair", &pair).unwrap();
+    let r = rt.eval("const p = pair({ x: 'a' + 1 }, ['b' + 2]); JSON.stringify(p)", "p.js").unwrap();
+    assert_eq!(r.as_string(&mut rt).as_deref(), Some(r#"{"items":[{"x":"a1"},["b2"]],"kind":"pair"}"#));
+}

@@ -19,8 +19,10 @@
 
 use std::rc::Rc;
 
+use crate::gc::CellKind;
+use crate::object::HostObject;
 use crate::runtime::handles::SharedHandles;
-use crate::runtime::{JsError, Runtime};
+use crate::runtime::{ErrorKind, ExceptionKind, JsError, JsResult, Runtime};
 use crate::value::Value;
 
 /// A JavaScript value held by the host. Numbers, booleans, `undefined` and `null` are held
@@ -148,7 +150,52 @@ pub enum JsType {
     Function,
 }
 
+/// What a host function does when JavaScript calls it: `(runtime, this, arguments)` to
+/// the result, or the error to throw.
+pub type HostFn = dyn Fn(&mut Runtime, &JsValue, &[JsValue]) -> Result<JsValue, JsError>;
+
 impl JsValue {
+    /// A new function that runs `f` when called, with `name` and `length` as its `name`
+    /// and `length` properties. `f` may keep Rust state (use `Cell`/`RefCell` to change it)
+    /// and `JsValue`s, and may call back into JavaScript; it is dropped when the function
+    /// is collected (a `JsValue` it keeps keeps its value alive until then).
+    ///
+    /// The error `f` returns is thrown as a new error of its `name`'s kind (`TypeError`,
+    /// `RangeError`, ...; `Error` for any other name) with its `message`; an interrupt or
+    /// out-of-memory error from a call back into JavaScript goes on as it was.
+    ///
+    /// ```
+    /// use std::cell::Cell;
+    /// use std::rc::Rc;
+    /// let mut rt = vm::Runtime::new(vm::RuntimeOptions::default());
+    /// let calls = Rc::new(Cell::new(0));
+    /// let seen = calls.clone();
+    /// let add = vm::JsValue::function(&mut rt, "add", 2, move |_rt, _this, args| {
+    ///     seen.set(seen.get() + 1);
+    ///     let n = |i: usize| args.get(i).and_then(vm::JsValue::as_number).unwrap_or(f64::NAN);
+    ///     Ok(vm::JsValue::from(n(0) + n(1)))
+    /// });
+    /// let sum = add.call(&mut rt, &vm::JsValue::UNDEFINED, &[2.into(), 3.into()]).unwrap();
+    /// assert_eq!((sum.as_number(), calls.get()), (Some(5.0), 1));
+    /// ```
+    pub fn function(
+        rt: &mut Runtime,
+        name: &str,
+        length: u32,
+        f: impl Fn(&mut Runtime, &JsValue, &[JsValue]) -> Result<JsValue, JsError> + 'static,
+    ) -> JsValue {
+        let state: Rc<HostFn> = Rc::new(f);
+        let mark = rt.handle_mark();
+        let shape = rt.root_shape(Value::NULL, CellKind::HostObject, 0);
+        let host =
+            HostObject { base: crate::object::JsObject::new(CellKind::HostObject, shape), state: Box::new(state) };
+        let host = Value::object(rt.heap.alloc_object(host, 0));
+        rt.root(host);
+        let func = rt.new_native_with_data(name, call_host_function, length, host);
+        rt.release_handles(mark);
+        rt.hold(Value::object(func))
+    }
+
     /// A new string.
     pub fn string(rt: &mut Runtime, s: &str) -> JsValue {
         let v = rt.new_string(s);
@@ -310,5 +357,26 @@ impl Runtime {
     /// Collects garbage now: what no `JsValue` (and nothing else) reaches is freed.
     pub fn gc(&mut self) {
         self.collect_garbage();
+    }
+}
+
+/// The native function behind every host function: calls the closure in its data.
+fn call_host_function(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
+    let data = rt.native_data(rt.native_callee());
+    let state = rt.heap.get(data.gc::<HostObject>()).state.downcast_ref::<Rc<HostFn>>().cloned();
+    let Some(f) = state else {
+        return Err(rt.throw_error(ErrorKind::TypeError, "a host function lost its state"));
+    };
+    let this = rt.hold(this);
+    let args: Vec<JsValue> = args.iter().map(|&a| rt.hold(a)).collect();
+    match f(rt, &this, &args) {
+        // Read before the handle goes: nothing allocates until the caller has it.
+        Ok(v) => Ok(rt.value_of(&v)),
+        Err(e) if e.interrupted => Err(rt.throw_uncatchable(ExceptionKind::Interrupted)),
+        Err(e) if e.out_of_memory => Err(rt.throw_uncatchable(ExceptionKind::OutOfMemory)),
+        Err(e) => {
+            let kind = ErrorKind::ALL.iter().copied().find(|k| k.name() == e.name).unwrap_or(ErrorKind::Error);
+            Err(rt.throw_error(kind, &e.message))
+        }
     }
 }

@@ -139,6 +139,8 @@ macro_rules! for_each_cell_kind {
             DataView, "DataView";
             /// A module namespace exotic object (its exports are in the module's record).
             ModuleNamespace, "Module";
+            /// An object with Rust state the host gave it (`api`: a host function's closure).
+            HostObject, "Object";
         }
     };
 }

@@ -154,6 +154,21 @@ impl NamespaceObject {
     }
 }
 
+/// An object with Rust state the host gave it: the closure of a host function made with
+/// `api::JsValue::function` (the function's data). The state is dropped with the object.
+#[repr(C)]
+pub struct HostObject {
+    pub(crate) base: JsObject,
+    pub(crate) state: Box<dyn std::any::Any>,
+}
+
+// SAFETY: repr(C), JsObject first, kind HostObject.
+unsafe impl CellType for HostObject {
+    const KIND: Option<CellKind> = Some(CellKind::HostObject);
+}
+// SAFETY: starts with JsObject.
+unsafe impl ObjectCell for HostObject {}
+
 /// A symbol: identity plus an optional description.
 #[repr(C)]
 pub struct Symbol {

@@ -63,6 +63,12 @@ pub struct JsError {
 }
 
 impl JsError {
+    /// An error with a name ("TypeError", ...) and a message, as a host function returns
+    /// one to throw (see `api::JsValue::function`).
+    pub fn new(name: &str, message: &str) -> JsError {
+        JsError::plain(name, message)
+    }
+
     /// An error with just a name and message.
     pub(crate) fn plain(name: &str, message: &str) -> JsError {
         JsError {

@@ -28,6 +28,7 @@ const FINALIZED: u64 = {
         CellKind::ArrayBuffer,
         CellKind::SharedArrayBuffer,
         CellKind::FinalizationRegistry,
+        CellKind::HostObject,
     ];
     let mut mask = 0u64;
     let mut i = 0;
@@ -401,6 +402,7 @@ unsafe fn finalize_cell(h: *mut CellHeader) {
             CellKind::SharedArrayBuffer => {
                 std::ptr::drop_in_place(&mut (*(h as *mut crate::object::shared_buffer::SharedArrayBufferObject)).block)
             }
+            CellKind::HostObject => std::ptr::drop_in_place(&mut (*(h as *mut crate::object::HostObject)).state),
             CellKind::FinalizationRegistry => {
                 let r = &mut *(h as *mut FinalizationRegistryObject);
                 std::ptr::drop_in_place(&mut r.cells);
@@ -455,8 +457,9 @@ mod tests {
             (CellKind::TypedArray, needs_drop::<crate::object::typed_array::ViewObject>()),
             (CellKind::DataView, needs_drop::<crate::object::typed_array::ViewObject>()),
             (CellKind::ModuleNamespace, needs_drop::<crate::object::NamespaceObject>()),
+            (CellKind::HostObject, needs_drop::<crate::object::HostObject>()),
         ];
-        assert_eq!(owns.len(), CellKind::ModuleNamespace as usize, "every kind but Free is listed");
+        assert_eq!(owns.len(), CellKind::HostObject as usize, "every kind but Free is listed");
         for (kind, owns_data) in owns {
             assert_eq!(finalized(kind), owns_data, "{kind:?}");
         }
