@@ -59,6 +59,11 @@ pub struct Options {
     /// compiled functions); without it, code generation from strings throws an EvalError.
     /// Needs the `compiler` feature.
     pub compiler: bool,
+    /// The longest each run from the host may take (an `eval`, a call, a bundle; what the
+    /// program calls back into the host is part of its run): past it the run ends with an
+    /// uncatchable "execution interrupted" error (`JsError::interrupted`). `None` (the
+    /// default): no limit; an [`InterruptHandle`] still stops a run from another thread.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl Default for Options {
@@ -69,12 +74,17 @@ impl Default for Options {
             stack_limit: vm.max_stack_depth,
             jit_threshold: cfg!(feature = "jit").then_some(100),
             compiler: cfg!(feature = "compiler"),
+            time_limit: None,
         }
     }
 }
 
 impl Options {
     /// A runtime with these options.
+    ///
+    /// # Panics
+    ///
+    /// With a `time_limit`, when the operating system cannot start the watchdog thread.
     pub fn build(self) -> Runtime {
         let mut rt = Runtime::new(vm::RuntimeOptions {
             heap_limit: self.heap_limit,
@@ -84,6 +94,9 @@ impl Options {
             report_unhandled_rejections: false,
             ..vm::RuntimeOptions::default()
         });
+        if let Some(limit) = self.time_limit {
+            rt.set_time_limit(Some(limit)).expect("the time limit's watchdog thread starts");
+        }
         #[cfg(feature = "compiler")]
         if self.compiler {
             let interrupt = Some(rt.interrupt_handle().flag());

@@ -216,3 +216,20 @@ fn handles_and_host_functions_under_gc_stress() {
     let r = rt.eval("const p = pair({ x: 'a' + 1 }, ['b' + 2]); JSON.stringify(p)", "p.js").unwrap();
     assert_eq!(r.as_string(&mut rt).as_deref(), Some(r#"{"items":[{"x":"a1"},["b2"]],"kind":"pair"}"#));
 }
+
+#[test]
+fn a_time_limit_stops_each_run_that_goes_past_it() {
+    let limit = std::time::Duration::from_millis(200);
+    let mut rt = Options { time_limit: Some(limit), ..Default::default() }.build();
+    let started = std::time::Instant::now();
+    let err = rt.eval("var n = 0; try { for (;;) n++ } catch (e) { 'caught' }", "spin.js").unwrap_err();
+    assert!(err.interrupted && started.elapsed() >= limit, "{err:?} after {:?}", started.elapsed());
+    // Each run has its own time: quick ones after it run to the end.
+    for _ in 0..3 {
+        assert!(rt.eval("n > 0", "after.js").unwrap().as_bool().unwrap());
+        std::thread::sleep(limit / 2);
+    }
+    // A loop in a function the host calls is stopped too.
+    let f = rt.eval("(function () { for (;;) {} })", "f.js").unwrap();
+    assert!(f.call(&mut rt, &JsValue::UNDEFINED, &[]).unwrap_err().interrupted);
+}

@@ -843,8 +843,7 @@ impl Runtime {
     /// rejected with no handler. A module still waiting for a promise that nothing will
     /// settle when the job queue is empty is an error too ("unsettled top-level await").
     pub fn run_module(&mut self, specifier: &str) -> Result<(), JsError> {
-        self.host.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
-        self.calls.stack_guard = crate::runtime::stack_guard();
+        self.begin_run();
         let started = self.start_module(specifier);
         let promise = match started {
             Ok(p) => p,

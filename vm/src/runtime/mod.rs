@@ -4,13 +4,14 @@
 //!  Runtime ─┬─ heap (gc)             atoms, names, well-known symbols, symbol registry
 //!           ├─ realms, realm         global object + intrinsics + shapes, per realm
 //!           ├─ calls: CallStack      register stack, frames, native calls in progress
-//!           ├─ roots: Roots          handle stack
+//!           ├─ roots: Roots          handle stack, the host's JsValue slots (api)
 //!           ├─ code: LoadedCode      loaded bundles (decoded functions, atoms) + inline caches
 //!           ├─ caches: Caches        root shapes, small strings, compiled regexps (weak)
 //!           ├─ jobs: JobQueue        promise jobs + tracked unhandled rejections
 //!           ├─ modules: Modules      the module map (records) and the module loader
 //!           ├─ exception             the pending exception and its kind
-//!           └─ host: Host            options, output, compile hook, interrupt flag, hooks
+//!           └─ host: Host            options, output, compile hook, interrupt flag, hooks,
+//!                                    the time limit's watchdog thread
 //! ```
 //!
 //! Each part marks its own roots (`trace`), so `collect_garbage` lists the parts, not
@@ -44,6 +45,7 @@ pub mod proxy;
 pub mod realm;
 pub mod trace;
 pub mod typed_array;
+pub mod watchdog;
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -356,6 +358,8 @@ pub(crate) struct Host {
     /// The `Atomics.waitAsync` waits not settled yet, and the doorbell their notifiers ring.
     pub(crate) async_waits: Vec<agents::AsyncWait>,
     pub(crate) doorbell: Arc<agents::Doorbell>,
+    /// The time limit of each run from the host, if there is one.
+    pub(crate) watchdog: Option<watchdog::Watchdog>,
 }
 
 /// What the runtime core and the interpreter need from the builtins, filled in by the
@@ -462,6 +466,7 @@ impl Runtime {
                 agent_role: None,
                 async_waits: Vec::new(),
                 doorbell: Arc::default(),
+                watchdog: None,
             },
         }
     }
@@ -507,11 +512,27 @@ impl Runtime {
         self.run_global(|rt, realm| rt.eval_verified(bundle, realm))
     }
 
+    /// Gives each run from the host (a bundle, a script, a call or an evaluation through
+    /// `api`, not the calls a running program makes back into the host) at most `limit`:
+    /// past it the run stops as an interrupt stops it, with an uncatchable "execution
+    /// interrupted" error. `None` removes the limit. Fails only when the watchdog thread
+    /// cannot be started.
+    pub fn set_time_limit(&mut self, limit: Option<std::time::Duration>) -> std::io::Result<()> {
+        self.host.watchdog = match limit {
+            Some(limit) => Some(watchdog::Watchdog::new(limit, self.host.interrupt.clone())?),
+            None => None,
+        };
+        Ok(())
+    }
+
     /// Starts a run from the host: an interrupt asked for before it is forgotten (one asked
     /// for from now on stops it, its compiling included), and the native stack's limit is
     /// taken from here.
     pub(crate) fn begin_run(&mut self) {
-        self.host.interrupt.store(false, Ordering::Relaxed);
+        match &self.host.watchdog {
+            Some(w) => w.begin(),
+            None => self.host.interrupt.store(false, Ordering::Relaxed),
+        }
         self.calls.stack_guard = stack_guard();
     }
 
