@@ -2,7 +2,8 @@
 # Runs every test of Iris, in this order:
 #   0. the tree is formatted (`cargo fmt --check`) and lint-free (`cargo clippy ... -D warnings`),
 #   1. unit tests of every crate and the lit-tests (`cargo test --workspace`; the lit-tests build
-#      the `iris` binary themselves),
+#      the `iris` binary themselves), and the embedding example (examples/rust-host) against
+#      its expected output,
 #   2. the lit-test programs again under `--gc-stress` (same output with a collection at every
 #      allocation), and every lit-test with the JIT compiling each function at its first call
 #      (`--jit-threshold 0`), with and without `--gc-stress`,
@@ -44,6 +45,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 step "unit tests and lit-tests (cargo test --workspace)"
 cargo test --workspace --no-fail-fast
+
+step "examples: the Rust host (examples/rust-host) prints what it should"
+cargo run -q -p rust-host-example | diff - examples/rust-host/expected-output.txt
 
 if [ "$quick" = 0 ]; then
   step "lit-test programs under --gc-stress, minor collections verified (--gc-verify)"
