@@ -35,7 +35,10 @@
 
 #![warn(missing_docs)]
 
-pub use vm::{HeapStats, HostFn, InterruptHandle, JsError, JsType, JsValue, ModuleLoader, ModuleSource, Runtime};
+pub use vm::{
+    HeapStats, HostFn, InterruptHandle, JsError, JsType, JsValue, ModuleLoader, ModuleSource, PromiseState,
+    PromiseWithResolvers, Runtime,
+};
 
 /// How a [`Runtime`] is made.
 ///

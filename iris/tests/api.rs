@@ -233,3 +233,42 @@ fn a_time_limit_stops_each_run_that_goes_past_it() {
     let f = rt.eval("(function () { for (;;) {} })", "f.js").unwrap();
     assert!(f.call(&mut rt, &JsValue::UNDEFINED, &[]).unwrap_err().interrupted);
 }
+
+#[test]
+fn promises_settled_by_the_host_and_read_by_it() {
+    use iris::PromiseState;
+    let mut rt = runtime();
+    let work = JsValue::promise(&mut rt);
+    rt.global().set(&mut rt, "work", &work.promise).unwrap();
+    let done = rt.eval("(async () => `got ${await work}`)()", "await.js").unwrap();
+    rt.run_pending_jobs().unwrap();
+    assert!(matches!(done.promise_state(&mut rt), Some(PromiseState::Pending)));
+    let answer = JsValue::string(&mut rt, "answer");
+    work.resolve.call(&mut rt, &JsValue::UNDEFINED, &[answer]).unwrap();
+    // Only the first settlement counts.
+    work.reject.call(&mut rt, &JsValue::UNDEFINED, &[JsValue::from(0)]).unwrap();
+    rt.run_pending_jobs().unwrap();
+    match done.promise_state(&mut rt) {
+        Some(PromiseState::Fulfilled(v)) => assert_eq!(v.as_string(&mut rt).as_deref(), Some("got answer")),
+        other => panic!("{other:?}"),
+    }
+    let failed = rt.eval("Promise.reject(new URIError('bad'))", "reject.js").unwrap();
+    match failed.promise_state(&mut rt) {
+        Some(PromiseState::Rejected(e)) => assert_eq!(e.to_rust_string(&mut rt).unwrap(), "URIError: bad"),
+        other => panic!("{other:?}"),
+    }
+    assert!(JsValue::from(1).promise_state(&mut rt).is_none());
+}
+
+#[test]
+fn errors_made_by_the_host() {
+    let mut rt = runtime();
+    let e = JsValue::error(&mut rt, "TypeError", "made in Rust");
+    rt.global().set(&mut rt, "e", &e).unwrap();
+    let r = rt.eval("`${e instanceof TypeError} ${e.name} ${e.message}`", "e.js").unwrap();
+    assert_eq!(r.as_string(&mut rt).as_deref(), Some("true TypeError made in Rust"));
+    let other = JsValue::error(&mut rt, "NotAKind", "plain");
+    assert_eq!(other.to_rust_string(&mut rt).unwrap(), "Error: plain");
+    let err = rt.eval("throw e", "throw.js").unwrap_err();
+    assert_eq!((err.name.as_str(), err.message.as_str()), ("TypeError", "made in Rust"));
+}

@@ -150,6 +150,29 @@ pub enum JsType {
     Function,
 }
 
+/// The state of a promise (see [`JsValue::promise_state`]).
+#[derive(Debug)]
+pub enum PromiseState {
+    /// Not settled yet.
+    Pending,
+    /// Fulfilled with this value.
+    Fulfilled(JsValue),
+    /// Rejected with this reason.
+    Rejected(JsValue),
+}
+
+/// A new promise and the functions that settle it (as `Promise.withResolvers()` gives):
+/// calling `resolve` or `reject` settles `promise`, and only the first call counts.
+#[derive(Clone, Debug)]
+pub struct PromiseWithResolvers {
+    /// The promise, pending.
+    pub promise: JsValue,
+    /// Resolves it (with a thenable: as the thenable settles).
+    pub resolve: JsValue,
+    /// Rejects it.
+    pub reject: JsValue,
+}
+
 /// What a host function does when JavaScript calls it: `(runtime, this, arguments)` to
 /// the result, or the error to throw.
 pub type HostFn = dyn Fn(&mut Runtime, &JsValue, &[JsValue]) -> Result<JsValue, JsError>;
@@ -194,6 +217,57 @@ impl JsValue {
         let func = rt.new_native_with_data(name, call_host_function, length, host);
         rt.release_handles(mark);
         rt.hold(Value::object(func))
+    }
+
+    /// A new pending promise and its resolving functions, for the host to settle when
+    /// its work is done (jobs then run in [`Runtime::run_pending_jobs`]).
+    ///
+    /// ```
+    /// let mut rt = vm::Runtime::new(vm::RuntimeOptions::default());
+    /// let p = vm::JsValue::promise(&mut rt);
+    /// assert!(matches!(p.promise.promise_state(&mut rt), Some(vm::PromiseState::Pending)));
+    /// p.resolve.call(&mut rt, &vm::JsValue::UNDEFINED, &[7.into()]).unwrap();
+    /// match p.promise.promise_state(&mut rt) {
+    ///     Some(vm::PromiseState::Fulfilled(v)) => assert_eq!(v.as_number(), Some(7.0)),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// ```
+    pub fn promise(rt: &mut Runtime) -> PromiseWithResolvers {
+        let mark = rt.handle_mark();
+        let c = rt.intrinsic(crate::runtime::Intrinsic::Promise);
+        // %Promise% itself: nothing observable runs, nothing throws.
+        let cap = match crate::builtins::promise::new_capability(rt, c, true) {
+            Ok(cap) => cap,
+            Err(_) => unreachable!("NewPromiseCapability(%Promise%) makes the promise directly"),
+        };
+        let r = PromiseWithResolvers {
+            promise: rt.hold(cap.promise),
+            resolve: rt.hold(cap.resolve),
+            reject: rt.hold(cap.reject),
+        };
+        rt.release_handles(mark);
+        r
+    }
+
+    /// The state of this promise; `None` if it is not a promise.
+    pub fn promise_state(&self, rt: &mut Runtime) -> Option<PromiseState> {
+        let v = rt.value_of(self);
+        if !crate::builtins::promise::is_promise(rt, v) {
+            return None;
+        }
+        Some(match rt.promise_result(v.gc()) {
+            None => PromiseState::Pending,
+            Some(Ok(v)) => PromiseState::Fulfilled(rt.hold(v)),
+            Some(Err(v)) => PromiseState::Rejected(rt.hold(v)),
+        })
+    }
+
+    /// A new error object of the kind `name` says (`"TypeError"`, `"RangeError"`, ...;
+    /// `Error` for any other name) with `message`, as `new TypeError(message)` makes it
+    /// (its stack is empty: no JavaScript made it).
+    pub fn error(rt: &mut Runtime, name: &str, message: &str) -> JsValue {
+        let e = rt.new_error(error_kind(name), message);
+        rt.hold(Value::object(e))
     }
 
     /// A new string.
@@ -374,9 +448,11 @@ fn call_host_function(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult
         Ok(v) => Ok(rt.value_of(&v)),
         Err(e) if e.interrupted => Err(rt.throw_uncatchable(ExceptionKind::Interrupted)),
         Err(e) if e.out_of_memory => Err(rt.throw_uncatchable(ExceptionKind::OutOfMemory)),
-        Err(e) => {
-            let kind = ErrorKind::ALL.iter().copied().find(|k| k.name() == e.name).unwrap_or(ErrorKind::Error);
-            Err(rt.throw_error(kind, &e.message))
-        }
+        Err(e) => Err(rt.throw_error(error_kind(&e.name), &e.message)),
     }
+}
+
+/// The error kind named `name` (`Error` for a name that is none).
+fn error_kind(name: &str) -> ErrorKind {
+    ErrorKind::ALL.iter().copied().find(|k| k.name() == name).unwrap_or(ErrorKind::Error)
 }

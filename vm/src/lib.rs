@@ -48,7 +48,7 @@ pub(crate) mod value;
 #[cfg(test)]
 mod layering;
 
-pub use api::{HostFn, JsType, JsValue};
+pub use api::{HostFn, JsType, JsValue, PromiseState, PromiseWithResolvers};
 pub use gc::heap::HeapStats;
 pub use runtime::agents::AgentFactory;
 pub use runtime::modules::{ModuleLoader, ModuleSource, ModuleValue};
