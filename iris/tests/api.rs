@@ -215,6 +215,18 @@ fn handles_and_host_functions_under_gc_stress() {
     rt.global().set(&mut rt, "pair", &pair).unwrap();
     let r = rt.eval("const p = pair({ x: 'a' + 1 }, ['b' + 2]); JSON.stringify(p)", "p.js").unwrap();
     assert_eq!(r.as_string(&mut rt).as_deref(), Some(r#"{"items":[{"x":"a1"},["b2"]],"kind":"pair"}"#));
+    let class = JsValue::class(&mut rt, "Box", 1, |rt, args| args[0].to_rust_string(rt));
+    let open = JsValue::function(&mut rt, "open", 0, |rt, this, _| {
+        let text = this.state::<String>(rt).map(|s| s.borrow().clone()).unwrap_or_default();
+        Ok(JsValue::string(rt, &text))
+    });
+    class.get(&mut rt, "prototype").unwrap().set(&mut rt, "open", &open).unwrap();
+    rt.global().set(&mut rt, "Box", &class).unwrap();
+    let r = rt.eval(
+        "class Sub extends Box { constructor() { super('in' + 'side'); this.n = [1] } } new Sub().open()",
+        "b.js",
+    );
+    assert_eq!(r.unwrap().as_string(&mut rt).as_deref(), Some("inside"));
 }
 
 #[test]
@@ -271,4 +283,66 @@ fn errors_made_by_the_host() {
     assert_eq!(other.to_rust_string(&mut rt).unwrap(), "Error: plain");
     let err = rt.eval("throw e", "throw.js").unwrap_err();
     assert_eq!((err.name.as_str(), err.message.as_str()), ("TypeError", "made in Rust"));
+}
+
+#[test]
+fn host_classes_with_rust_state() {
+    use std::rc::Rc;
+    struct Rect {
+        w: f64,
+        h: f64,
+        _alive: Rc<()>,
+    }
+    let alive = Rc::new(());
+    let mut rt = runtime();
+    let token = alive.clone();
+    let class = JsValue::class(&mut rt, "Rect", 2, move |_rt, args| {
+        let n = |i: usize| args.get(i).and_then(JsValue::as_number);
+        match (n(0), n(1)) {
+            (Some(w), Some(h)) => Ok(Rect { w, h, _alive: token.clone() }),
+            _ => Err(iris::JsError::new("TypeError", "Rect needs two numbers")),
+        }
+    });
+    let area = JsValue::function(&mut rt, "area", 0, |rt, this, _| {
+        let r = this.state::<Rect>(rt).ok_or_else(|| iris::JsError::new("TypeError", "not a Rect"))?;
+        let r = r.borrow();
+        Ok(JsValue::from(r.w * r.h))
+    });
+    let proto = class.get(&mut rt, "prototype").unwrap();
+    proto.set(&mut rt, "area", &area).unwrap();
+    rt.global().set(&mut rt, "Rect", &class).unwrap();
+    let out = rt
+        .eval(
+            "class Square extends Rect { constructor(s) { super(s, s); this.side = s } }
+             const r = new Rect(2, 3), s = new Square(4);
+             [r.area(), s.area(), s.side, s instanceof Rect, s instanceof Square, Rect.name, Rect.length,
+              Object.getPrototypeOf(r) === Rect.prototype, r.constructor === Rect].join()",
+            "rect.js",
+        )
+        .unwrap();
+    assert_eq!(out.as_string(&mut rt).as_deref(), Some("6,16,4,true,true,Rect,2,true,true"));
+    let errors = rt
+        .eval(
+            "[() => Rect(1, 2), () => new Rect('x'), () => Rect.prototype.area.call({})].map((f) => {
+               try { f() } catch (e) { return `${e.name}: ${e.message}` } }).join('\\n')",
+            "errors.js",
+        )
+        .unwrap();
+    assert_eq!(
+        errors.as_string(&mut rt).as_deref(),
+        Some("TypeError: Class constructor Rect cannot be invoked without 'new'\nTypeError: Rect needs two numbers\nTypeError: not a Rect")
+    );
+    // The host reads an instance's state; another type's is not there.
+    let r = rt.eval("r", "r.js").unwrap();
+    assert_eq!(r.state::<Rect>(&mut rt).unwrap().borrow().w, 2.0);
+    assert!(r.state::<String>(&mut rt).is_none());
+    assert!(proto.state::<Rect>(&mut rt).is_none());
+    // Instances' state goes with them: `r` and `s` stay (global constants), the 100 made
+    // here do not.
+    assert_eq!(Rc::strong_count(&alive), 4, "the class's closure and the two instances hold it");
+    rt.eval("for (let i = 1; i <= 100; i++) new Rect(i, i).area()", "churn.js").unwrap();
+    rt.gc();
+    rt.gc();
+    assert_eq!(Rc::strong_count(&alive), 4, "the instances that died dropped their state");
+    drop(r);
 }

@@ -19,10 +19,15 @@
 
 use std::rc::Rc;
 
+use std::cell::RefCell;
+
 use crate::gc::CellKind;
-use crate::object::HostObject;
+use crate::object::shape::{CONFIGURABLE, WRITABLE};
+use crate::object::{HostObject, JsObject, Key};
+use crate::runtime::function::NativeFunction;
 use crate::runtime::handles::SharedHandles;
-use crate::runtime::{ErrorKind, ExceptionKind, JsError, JsResult, Runtime};
+
+use crate::runtime::{ErrorKind, Exception, ExceptionKind, JsError, JsResult, Runtime};
 use crate::value::Value;
 
 /// A JavaScript value held by the host. Numbers, booleans, `undefined` and `null` are held
@@ -173,6 +178,9 @@ pub struct PromiseWithResolvers {
     pub reject: JsValue,
 }
 
+/// What a host class's constructor does (see [`JsValue::class`]), its state type erased.
+type ClassFn = dyn Fn(&mut Runtime, &[JsValue]) -> Result<Box<dyn std::any::Any>, JsError>;
+
 /// What a host function does when JavaScript calls it: `(runtime, this, arguments)` to
 /// the result, or the error to throw.
 pub type HostFn = dyn Fn(&mut Runtime, &JsValue, &[JsValue]) -> Result<JsValue, JsError>;
@@ -209,14 +217,74 @@ impl JsValue {
     ) -> JsValue {
         let state: Rc<HostFn> = Rc::new(f);
         let mark = rt.handle_mark();
-        let shape = rt.root_shape(Value::NULL, CellKind::HostObject, 0);
-        let host =
-            HostObject { base: crate::object::JsObject::new(CellKind::HostObject, shape), state: Box::new(state) };
-        let host = Value::object(rt.heap.alloc_object(host, 0));
+        let host = rt.new_host_object(Value::NULL, Box::new(state), 0);
         rt.root(host);
         let func = rt.new_native_with_data(name, call_host_function, length, host);
         rt.release_handles(mark);
         rt.hold(Value::object(func))
+    }
+
+    /// A new class whose instances carry Rust state of type `T`: `new Name(...args)` (also
+    /// from a JavaScript subclass's `super(...)`) calls `construct` with the arguments and
+    /// keeps what it returns in the new object, whose prototype is the class's `prototype`
+    /// (or the subclass's). Calling it without `new` throws a TypeError. Methods are
+    /// functions the host puts on `prototype`; they reach an instance's state with
+    /// [`JsValue::state`]. The state is dropped when the instance is collected.
+    ///
+    /// ```
+    /// use vm::JsValue;
+    /// struct Counter { n: u32 }
+    /// let mut rt = vm::Runtime::new(vm::RuntimeOptions::default());
+    /// let class = JsValue::class(&mut rt, "Counter", 0, |_rt, _args| Ok(Counter { n: 0 }));
+    /// let bump = JsValue::function(&mut rt, "bump", 0, |rt, this, _args| {
+    ///     let state = this.state::<Counter>(rt).ok_or_else(|| vm::JsError::new("TypeError", "not a Counter"))?;
+    ///     state.borrow_mut().n += 1;
+    ///     let n = state.borrow().n;
+    ///     Ok(JsValue::from(n as f64))
+    /// });
+    /// class.get(&mut rt, "prototype").unwrap().set(&mut rt, "bump", &bump).unwrap();
+    /// let c = class.construct(&mut rt, &[]).unwrap();
+    /// let bump = c.get(&mut rt, "bump").unwrap();
+    /// bump.call(&mut rt, &c, &[]).unwrap();
+    /// assert_eq!(bump.call(&mut rt, &c, &[]).unwrap().as_number(), Some(2.0));
+    /// assert_eq!(c.state::<Counter>(&mut rt).unwrap().borrow().n, 2);
+    /// ```
+    pub fn class<T: 'static>(
+        rt: &mut Runtime,
+        name: &str,
+        length: u32,
+        construct: impl Fn(&mut Runtime, &[JsValue]) -> Result<T, JsError> + 'static,
+    ) -> JsValue {
+        let erased: Rc<ClassFn> = Rc::new(move |rt: &mut Runtime, args: &[JsValue]| {
+            let state = construct(rt, args)?;
+            Ok(Box::new(Rc::new(RefCell::new(state))) as Box<dyn std::any::Any>)
+        });
+        let mark = rt.handle_mark();
+        let data = rt.new_host_object(Value::NULL, Box::new(erased), 0);
+        rt.root(data);
+        let name_value = rt.new_string(name);
+        rt.root(name_value);
+        let ctor = rt.new_native_function(name_value, construct_host_class, length, true);
+        rt.heap.get_mut(ctor.cast::<NativeFunction>()).data = data;
+        rt.root(Value::object(ctor));
+        let proto = JsValue::object(rt);
+        let proto_value = rt.value_of(&proto);
+        rt.define_value(ctor, "prototype", proto_value, 0);
+        rt.define_value(proto_value.gc(), "constructor", Value::object(ctor), WRITABLE | CONFIGURABLE);
+        let class = rt.hold(Value::object(ctor));
+        rt.release_handles(mark);
+        class
+    }
+
+    /// The state of a host class's instance (see [`JsValue::class`]), if this is an
+    /// instance of a class whose state is a `T`. The `Rc` keeps the state alive while the
+    /// host holds it, even if the instance is collected meanwhile.
+    pub fn state<T: 'static>(&self, rt: &mut Runtime) -> Option<Rc<RefCell<T>>> {
+        let v = rt.value_of(self);
+        if !v.is_object() || rt.heap.object_kind(v.gc()) != CellKind::HostObject {
+            return None;
+        }
+        rt.heap.get(v.gc::<HostObject>()).state.downcast_ref::<Rc<RefCell<T>>>().cloned()
     }
 
     /// A new pending promise and its resolving functions, for the host to settle when
@@ -366,6 +434,14 @@ impl JsValue {
 }
 
 impl Runtime {
+    /// A new host object with prototype `proto` (rooted by the caller, or null) carrying
+    /// `state`; not rooted.
+    fn new_host_object(&mut self, proto: Value, state: Box<dyn std::any::Any>, cap: u8) -> Value {
+        let shape = self.root_shape(proto, CellKind::HostObject, cap);
+        let host = HostObject { base: JsObject::new(CellKind::HostObject, shape), state };
+        Value::object(self.heap.alloc_object(host, cap))
+    }
+
     /// A `JsValue` holding `v`.
     pub(crate) fn hold(&mut self, v: Value) -> JsValue {
         let v = if v.is_empty() { Value::UNDEFINED } else { v };
@@ -434,6 +510,38 @@ impl Runtime {
     }
 }
 
+/// The constructor of every host class: makes an instance with the state its closure
+/// gives, its prototype new.target's `prototype` (GetPrototypeFromConstructor).
+fn construct_host_class(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsResult<Value> {
+    let callee = rt.native_callee();
+    let new_target = rt.native_new_target();
+    if new_target.is_undefined() {
+        let name_key = Key::Name(rt.names.name);
+        let name = rt.get_v(callee, name_key)?;
+        let name = rt.to_rust_string(name)?;
+        return Err(rt.throw_type_error(&format!("Class constructor {name} cannot be invoked without 'new'")));
+    }
+    let data = rt.native_data(callee);
+    let Some(f) = rt.heap.get(data.gc::<HostObject>()).state.downcast_ref::<Rc<ClassFn>>().cloned() else {
+        return Err(rt.throw_error(ErrorKind::TypeError, "a host class lost its state"));
+    };
+    let mark = rt.handle_mark();
+    let proto_key = Key::Name(rt.names.prototype);
+    let mut proto = rt.get_v(new_target, proto_key)?;
+    if !proto.is_object() {
+        proto = rt.intrinsic(crate::runtime::Intrinsic::ObjectPrototype);
+    }
+    rt.root(proto);
+    let args: Vec<JsValue> = args.iter().map(|&a| rt.hold(a)).collect();
+    let state = match f(rt, &args) {
+        Ok(state) => state,
+        Err(e) => return Err(throw_host_error(rt, e)),
+    };
+    let instance = rt.new_host_object(proto, state, 4);
+    rt.release_handles(mark);
+    Ok(instance)
+}
+
 /// The native function behind every host function: calls the closure in its data.
 fn call_host_function(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult<Value> {
     let data = rt.native_data(rt.native_callee());
@@ -446,9 +554,19 @@ fn call_host_function(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult
     match f(rt, &this, &args) {
         // Read before the handle goes: nothing allocates until the caller has it.
         Ok(v) => Ok(rt.value_of(&v)),
-        Err(e) if e.interrupted => Err(rt.throw_uncatchable(ExceptionKind::Interrupted)),
-        Err(e) if e.out_of_memory => Err(rt.throw_uncatchable(ExceptionKind::OutOfMemory)),
-        Err(e) => Err(rt.throw_error(error_kind(&e.name), &e.message)),
+        Err(e) => Err(throw_host_error(rt, e)),
+    }
+}
+
+/// Throws the error a host closure returned: an interrupt or out-of-memory goes on as it
+/// was; any other error is a new error of its name's kind with its message.
+fn throw_host_error(rt: &mut Runtime, e: JsError) -> Exception {
+    if e.interrupted {
+        rt.throw_uncatchable(ExceptionKind::Interrupted)
+    } else if e.out_of_memory {
+        rt.throw_uncatchable(ExceptionKind::OutOfMemory)
+    } else {
+        rt.throw_error(error_kind(&e.name), &e.message)
     }
 }
 
