@@ -346,3 +346,48 @@ fn host_classes_with_rust_state() {
     assert_eq!(Rc::strong_count(&alive), 4, "the instances that died dropped their state");
     drop(r);
 }
+
+/// Modules kept in memory by the host, named `/name.js`.
+struct MemoryLoader(std::collections::HashMap<String, String>);
+
+impl iris::ModuleLoader for MemoryLoader {
+    fn resolve(&mut self, specifier: &str, _referrer: Option<&str>) -> Result<String, String> {
+        let key = format!("/{}", specifier.trim_start_matches("./"));
+        if self.0.contains_key(&key) {
+            Ok(key)
+        } else {
+            Err(format!("Cannot find module '{specifier}'"))
+        }
+    }
+
+    fn load(&mut self, key: &str) -> Result<iris::ModuleSource, String> {
+        self.0.get(key).map(|text| iris::ModuleSource::Text(text.clone())).ok_or_else(|| format!("no {key}"))
+    }
+}
+
+#[test]
+fn modules_through_a_host_loader() {
+    let files = [
+        ("/main.js", "import { add } from './math.js'; import data from './data.json' with { type: 'json' };\nexport const total = add(data.a, data.b);\nexport default await Promise.resolve('ready');"),
+        ("/math.js", "export function add(a, b) { return a + b }\nglobalThis.mathRuns = (globalThis.mathRuns ?? 0) + 1;"),
+        ("/data.json", r#"{ "a": 40, "b": 2 }"#),
+        ("/broken.js", "import { nothing } from './math.js';"),
+        ("/throws.js", "throw new RangeError('at load')"),
+        ("/missing.js", "import './nowhere.js';"),
+    ];
+    let mut rt = runtime();
+    rt.set_module_loader(Box::new(MemoryLoader(files.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())));
+    let ns = rt.import_module("./main.js").unwrap();
+    assert_eq!(ns.get(&mut rt, "total").unwrap().as_number(), Some(42.0));
+    assert_eq!(ns.get(&mut rt, "default").unwrap().as_string(&mut rt).as_deref(), Some("ready"));
+    // A module is evaluated once, however often it is imported.
+    let math = rt.import_module("math.js").unwrap();
+    let add = math.get(&mut rt, "add").unwrap();
+    assert_eq!(add.call(&mut rt, &JsValue::UNDEFINED, &[1.into(), 2.into()]).unwrap().as_number(), Some(3.0));
+    assert_eq!(rt.eval("mathRuns", "runs.js").unwrap().as_number(), Some(1.0));
+    assert_eq!(rt.import_module("broken.js").unwrap_err().name, "SyntaxError");
+    let err = rt.import_module("throws.js").unwrap_err();
+    assert_eq!((err.name.as_str(), err.message.as_str()), ("RangeError", "at load"));
+    assert!(rt.import_module("missing.js").unwrap_err().message.contains("nowhere.js"));
+    assert!(rt.import_module("absent.js").unwrap_err().message.contains("absent.js"));
+}

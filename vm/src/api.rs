@@ -492,6 +492,28 @@ impl Runtime {
         Ok(self.hold(v))
     }
 
+    /// Loads the module `specifier` names through the module loader
+    /// ([`Runtime::set_module_loader`]: the host finds modules, as source text or bundles),
+    /// links and evaluates its graph, runs the job queue until its evaluation settles (a
+    /// top-level `await` included), and gives its namespace object: its exports are the
+    /// namespace's properties. A module loaded before is not evaluated again.
+    pub fn import_module(&mut self, specifier: &str) -> Result<JsValue, JsError> {
+        self.enter_from_host();
+        let (promise, m) = self.start_module(specifier).map_err(|_| self.take_js_error())?;
+        let _kept = self.hold(Value::object(promise));
+        self.run_jobs().map_err(|_| self.take_js_error())?;
+        match self.promise_result(promise) {
+            Some(Ok(_)) => {
+                let namespace = self.module_namespace(m, false);
+                Ok(self.hold(Value::object(namespace)))
+            }
+            Some(Err(reason)) => Err(self.describe_thrown(reason)),
+            None => {
+                Err(JsError::new("Error", "the module's top-level await never finished (unsettled top-level await)"))
+            }
+        }
+    }
+
     /// Runs the queued promise jobs until none are left (or one throws).
     pub fn run_pending_jobs(&mut self) -> Result<(), JsError> {
         self.enter_from_host();

@@ -846,7 +846,7 @@ impl Runtime {
         self.begin_run();
         let started = self.start_module(specifier);
         let promise = match started {
-            Ok(p) => p,
+            Ok((p, _)) => p,
             Err(_) => return Err(self.take_js_error()),
         };
         let mark = self.handle_mark();
@@ -867,14 +867,15 @@ impl Runtime {
         self.check_unhandled_rejections()
     }
 
-    /// Loads, links and starts evaluating a module graph; the promise of its evaluation.
-    fn start_module(&mut self, specifier: &str) -> JsResult<Gc<JsObject>> {
+    /// Loads, links and starts evaluating a module graph; the promise of its evaluation and
+    /// the module.
+    pub(crate) fn start_module(&mut self, specifier: &str) -> JsResult<(Gc<JsObject>, u32)> {
         let m = load_graph(self, specifier, ModuleType::JavaScript, None, specifier)?;
         self.link_module(m)?;
         let promise = evaluate_module(self, m)?;
         // The host looks at the result itself: not an unhandled rejection.
         self.promise_then(promise, Value::UNDEFINED, Value::UNDEFINED);
-        Ok(promise)
+        Ok((promise, m))
     }
 
     /// The environment of closure `f`, if it is one.
