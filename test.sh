@@ -2,8 +2,9 @@
 # Runs every test of Iris, in this order:
 #   0. the tree is formatted (`cargo fmt --check`) and lint-free (`cargo clippy ... -D warnings`),
 #   1. unit tests of every crate and the lit-tests (`cargo test --workspace`; the lit-tests build
-#      the `iris` binary themselves), and the embedding example (examples/rust-host) against
-#      its expected output,
+#      the `iris` binary themselves), and the embedding examples (examples/rust-host, and
+#      examples/c-host built with `cc` against iris.h and libiris_c) against their expected
+#      output,
 #   2. the lit-test programs again under `--gc-stress` (same output with a collection at every
 #      allocation), and every lit-test with the JIT compiling each function at its first call
 #      (`--jit-threshold 0`), with and without `--gc-stress`,
@@ -46,8 +47,14 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "unit tests and lit-tests (cargo test --workspace)"
 cargo test --workspace --no-fail-fast
 
-step "examples: the Rust host (examples/rust-host) prints what it should"
+step "examples: the Rust host (examples/rust-host) and the C host (examples/c-host, linked statically and dynamically) print what they should"
 cargo run -q -p rust-host-example | diff - examples/rust-host/expected-output.txt
+cargo build -q -p iris-c
+cc -Wall -Wextra -Werror -Iiris-c/include examples/c-host/main.c target/debug/libiris_c.a -lpthread -ldl -lm \
+  -o target/c-host-static
+target/c-host-static | diff - examples/c-host/expected-output.txt
+cc -Wall -Wextra -Werror -Iiris-c/include examples/c-host/main.c -Ltarget/debug -liris_c -o target/c-host-shared
+LD_LIBRARY_PATH=target/debug target/c-host-shared | diff - examples/c-host/expected-output.txt
 
 if [ "$quick" = 0 ]; then
   step "lit-test programs under --gc-stress, minor collections verified (--gc-verify)"

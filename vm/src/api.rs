@@ -76,6 +76,15 @@ impl JsValue {
         self.immediate().is_some_and(Value::is_null)
     }
 
+    /// Whether this handle may be given to `rt`: it holds a number, boolean, undefined or
+    /// null, or `rt` made it. (Giving a handle to another runtime panics.)
+    pub fn belongs_to(&self, rt: &Runtime) -> bool {
+        match &self.0 {
+            Held::Immediate(_) => true,
+            Held::Slot { table, .. } => Rc::ptr_eq(table, &rt.roots.api),
+        }
+    }
+
     fn immediate(&self) -> Option<Value> {
         match self.0 {
             Held::Immediate(v) => Some(v),

@@ -227,10 +227,11 @@ struct Verify {
 /// Counters reported by `Heap::stats`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HeapStats {
-    /// Collections so far, how many of them were full, and how many of those marked
-    /// incrementally.
+    /// Collections so far.
     pub collections: u64,
+    /// How many of them were full.
     pub full_collections: u64,
+    /// How many of the full ones marked incrementally.
     pub incremental_collections: u64,
     /// Old cells the write barrier remembered since the last collection.
     pub remembered: usize,
