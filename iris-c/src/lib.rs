@@ -81,13 +81,13 @@ pub struct IrisRuntime {
     owned: bool,
     /// A call on it is under way.
     busy: Cell<bool>,
-    /// The last exception, as C strings.
-    error: RefCell<ErrorText>,
+    /// The last exception, as C strings (none yet: a host function's `IrisRuntime` is
+    /// made for each call, and allocates nothing until it must).
+    error: RefCell<Option<ErrorText>>,
     /// In a host function: the error `iris_throw_error` set for it to throw.
     throw: RefCell<Option<JsError>>,
 }
 
-#[derive(Default)]
 struct ErrorText {
     name: CString,
     message: CString,
@@ -212,12 +212,17 @@ fn invalid(what: &str) -> JsError {
 impl IrisRuntime {
     fn record(&self, e: &JsError) {
         let name = if e.name == INVALID { "InvalidArgument" } else { &e.name };
-        *self.error.borrow_mut() = ErrorText {
+        *self.error.borrow_mut() = Some(ErrorText {
             name: c_string(name),
             message: c_string(&e.message),
             stack: c_string(&e.stack),
             interrupted: e.interrupted,
-        };
+        });
+    }
+
+    /// `field` of the last exception, "" if there was none.
+    fn error_field(&self, field: impl Fn(&ErrorText) -> &CStr) -> *const c_char {
+        self.error.borrow().as_ref().map_or(c"".as_ptr(), |e| field(e).as_ptr())
     }
 }
 
@@ -382,7 +387,7 @@ pub unsafe extern "C" fn iris_gc(rt: *mut IrisRuntime) {
 #[no_mangle]
 pub unsafe extern "C" fn iris_exception_name(rt: *mut IrisRuntime) -> *const c_char {
     // SAFETY: as the caller promises.
-    unsafe { runtime_ref(rt) }.map_or(c"".as_ptr(), |ir| ir.error.borrow().name.as_ptr())
+    unsafe { runtime_ref(rt) }.map_or(c"".as_ptr(), |ir| ir.error_field(|e| &e.name))
 }
 
 /// The last exception's message.
@@ -392,7 +397,7 @@ pub unsafe extern "C" fn iris_exception_name(rt: *mut IrisRuntime) -> *const c_c
 #[no_mangle]
 pub unsafe extern "C" fn iris_exception_message(rt: *mut IrisRuntime) -> *const c_char {
     // SAFETY: as the caller promises.
-    unsafe { runtime_ref(rt) }.map_or(c"".as_ptr(), |ir| ir.error.borrow().message.as_ptr())
+    unsafe { runtime_ref(rt) }.map_or(c"".as_ptr(), |ir| ir.error_field(|e| &e.message))
 }
 
 /// The last exception's JavaScript stack.
@@ -402,7 +407,7 @@ pub unsafe extern "C" fn iris_exception_message(rt: *mut IrisRuntime) -> *const 
 #[no_mangle]
 pub unsafe extern "C" fn iris_exception_stack(rt: *mut IrisRuntime) -> *const c_char {
     // SAFETY: as the caller promises.
-    unsafe { runtime_ref(rt) }.map_or(c"".as_ptr(), |ir| ir.error.borrow().stack.as_ptr())
+    unsafe { runtime_ref(rt) }.map_or(c"".as_ptr(), |ir| ir.error_field(|e| &e.stack))
 }
 
 /// Whether the last exception was an interrupt.
@@ -412,7 +417,7 @@ pub unsafe extern "C" fn iris_exception_stack(rt: *mut IrisRuntime) -> *const c_
 #[no_mangle]
 pub unsafe extern "C" fn iris_exception_interrupted(rt: *mut IrisRuntime) -> c_int {
     // SAFETY: as the caller promises.
-    unsafe { runtime_ref(rt) }.map_or(0, |ir| c_int::from(ir.error.borrow().interrupted))
+    unsafe { runtime_ref(rt) }.map_or(0, |ir| c_int::from(ir.error.borrow().as_ref().is_some_and(|e| e.interrupted)))
 }
 
 /// A handle that interrupts the runtime from any thread.
@@ -735,7 +740,7 @@ pub unsafe extern "C" fn iris_call(
             if argc > 0 && argv.is_null() {
                 return Err(invalid("iris_call: no argv"));
             }
-            let mut args = Vec::with_capacity(argc);
+            let mut args: smallvec::SmallVec<[JsValue; 4]> = smallvec::SmallVec::with_capacity(argc);
             for i in 0..argc {
                 match value_of(*argv.add(i), runtime) {
                     Some(a) => args.push(a.clone()),
@@ -821,7 +826,8 @@ fn call_host(
         throw: RefCell::new(None),
     };
     // `IrisValue` is a transparent `JsValue`: the arguments are lent as they are.
-    let argv: Vec<*const IrisValue> = args.iter().map(|a| ptr::from_ref(a).cast::<IrisValue>()).collect();
+    let argv: smallvec::SmallVec<[*const IrisValue; 4]> =
+        args.iter().map(|a| ptr::from_ref(a).cast::<IrisValue>()).collect();
     let mut result: *mut IrisValue = ptr::null_mut();
     // SAFETY: the host promised `f` is callable with these; every pointer lives for the call.
     let status = unsafe {

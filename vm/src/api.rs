@@ -164,6 +164,9 @@ pub enum JsType {
     Function,
 }
 
+/// Arguments on their way through the API: most calls pass at most four.
+type Args<T> = smallvec::SmallVec<[T; 4]>;
+
 /// The state of a promise (see [`JsValue::promise_state`]).
 #[derive(Debug)]
 pub enum PromiseState {
@@ -422,7 +425,7 @@ impl JsValue {
     pub fn call(&self, rt: &mut Runtime, this: &JsValue, args: &[JsValue]) -> Result<JsValue, JsError> {
         let f = rt.value_of(self);
         let this = rt.value_of(this);
-        let args: Vec<Value> = args.iter().map(|a| rt.value_of(a)).collect();
+        let args: Args<Value> = args.iter().map(|a| rt.value_of(a)).collect();
         rt.enter_from_host();
         let v = rt.call(f, this, &args).map_err(|_| rt.take_js_error())?;
         Ok(rt.hold(v))
@@ -431,7 +434,7 @@ impl JsValue {
     /// `new value(...args)`; what is not a constructor throws a TypeError.
     pub fn construct(&self, rt: &mut Runtime, args: &[JsValue]) -> Result<JsValue, JsError> {
         let f = rt.value_of(self);
-        let args: Vec<Value> = args.iter().map(|a| rt.value_of(a)).collect();
+        let args: Args<Value> = args.iter().map(|a| rt.value_of(a)).collect();
         rt.enter_from_host();
         if !rt.is_constructor(f) {
             let _ = rt.throw_error(crate::runtime::ErrorKind::TypeError, "the value is not a constructor");
@@ -563,7 +566,7 @@ fn construct_host_class(rt: &mut Runtime, _this: Value, args: &[Value]) -> JsRes
         proto = rt.intrinsic(crate::runtime::Intrinsic::ObjectPrototype);
     }
     rt.root(proto);
-    let args: Vec<JsValue> = args.iter().map(|&a| rt.hold(a)).collect();
+    let args: Args<JsValue> = args.iter().map(|&a| rt.hold(a)).collect();
     let state = match f(rt, &args) {
         Ok(state) => state,
         Err(e) => return Err(throw_host_error(rt, e)),
@@ -581,7 +584,7 @@ fn call_host_function(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult
         return Err(rt.throw_error(ErrorKind::TypeError, "a host function lost its state"));
     };
     let this = rt.hold(this);
-    let args: Vec<JsValue> = args.iter().map(|&a| rt.hold(a)).collect();
+    let args: Args<JsValue> = args.iter().map(|&a| rt.hold(a)).collect();
     match f(rt, &this, &args) {
         // Read before the handle goes: nothing allocates until the caller has it.
         Ok(v) => Ok(rt.value_of(&v)),
