@@ -332,6 +332,9 @@ fn host_classes_with_rust_state() {
         errors.as_string(&mut rt).as_deref(),
         Some("TypeError: Class constructor Rect cannot be invoked without 'new'\nTypeError: Rect needs two numbers\nTypeError: not a Rect")
     );
+    // Instances are ordinary objects to JavaScript's generic operations.
+    let generic = rt.eval("console.log(r, s); `${JSON.stringify(s)} ${Object.keys(s)} ${String(r)}`", "g.js").unwrap();
+    assert_eq!(generic.as_string(&mut rt).as_deref(), Some(r#"{"side":4} side [object Object]"#));
     // The host reads an instance's state; another type's is not there.
     let r = rt.eval("r", "r.js").unwrap();
     assert_eq!(r.state::<Rect>(&mut rt).unwrap().borrow().w, 2.0);
@@ -390,4 +393,20 @@ fn modules_through_a_host_loader() {
     assert_eq!((err.name.as_str(), err.message.as_str()), ("RangeError", "at load"));
     assert!(rt.import_module("missing.js").unwrap_err().message.contains("nowhere.js"));
     assert!(rt.import_module("absent.js").unwrap_err().message.contains("absent.js"));
+}
+
+#[test]
+fn a_host_function_that_evaluates_code_keeps_the_run_interruptible() {
+    // `run(src)` evaluates source from inside a running program: an interrupt asked for
+    // before it must still stop the program after it.
+    let mut rt = runtime();
+    let handle = rt.interrupt_handle();
+    let run = JsValue::function(&mut rt, "run", 1, move |rt, _this, args| {
+        handle.interrupt();
+        let src = args[0].to_rust_string(rt)?;
+        rt.eval(&src, "inner.js")
+    });
+    rt.global().set(&mut rt, "run", &run).unwrap();
+    let err = rt.eval("run('1 + 1'); for (;;) {}", "outer.js").unwrap_err();
+    assert!(err.interrupted, "{err:?}");
 }

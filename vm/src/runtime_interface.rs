@@ -627,6 +627,7 @@ pub fn entries() -> &'static [NativeEntry] {
 /// as long as the runtime lives: operands for compiled code that tools such as
 /// `iris mir --run` call outside any JavaScript frame.
 pub fn evaluate(rt: &mut Runtime, source: &str) -> Result<u64, JsError> {
+    rt.begin_run();
     let v = rt.evaluate(source, "<operand>")?;
     rt.root(v);
     Ok(v.bits())

@@ -583,9 +583,8 @@ impl Runtime {
     }
 
     /// Runs `source` as a script and gives its completion value (not rooted); jobs stay
-    /// queued.
+    /// queued. The caller starts the run (`begin_run`) if it is one from the host.
     pub(crate) fn evaluate(&mut self, source: &str, file_name: &str) -> Result<Value, JsError> {
-        self.begin_run();
         let bytes = self.compile_script(source, file_name)?;
         let realm = self.realm;
         self.eval_bundle_in(bytes, realm).map_err(|_| self.take_js_error())
