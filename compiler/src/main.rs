@@ -23,6 +23,7 @@ use vm::{Runtime, RuntimeOptions};
 
 #[cfg(feature = "jit")]
 mod mir_cmd;
+mod repl;
 
 /// mimalloc instead of the system allocator (see the workspace's Cargo.toml).
 #[global_allocator]
@@ -184,6 +185,9 @@ enum Command {
         /// The file: JavaScript, HIR text (.ir), or a bundle (for --bytecode).
         file: PathBuf,
     },
+    /// Start the REPL: evaluate lines as you type them and print their values (also `iris`
+    /// with no file, on a terminal).
+    Repl,
     /// Read native-tier MIR functions (.mir), verify them, run passes on them, print them (or
     /// their Cranelift IR or machine code), or run the first (the others are its callees).
     Mir {
@@ -397,6 +401,35 @@ fn run_then<T>(
     Ok((t, result.map_err(|e| host::uncaught("iris", &e, g.timeout))))
 }
 
+/// `iris repl`: a runtime with the options given, and the REPL on it.
+fn repl(g: &GlobalOpts) -> Result<(), Failure> {
+    let opts = g.compile_options();
+    let mut rt_opts = RuntimeOptions {
+        gc_stress: g.gc_stress,
+        jit_threshold: g.jit_threshold(),
+        expose_gc: g.expose_gc,
+        // The REPL reports what each input leaves rejected.
+        report_unhandled_rejections: false,
+        ..RuntimeOptions::default()
+    };
+    if let Some(mib) = g.heap_limit {
+        rt_opts.heap_limit = (mib as usize) << 20;
+    }
+    if let Some(calls) = g.stack_limit {
+        rt_opts.max_stack_depth = calls as usize;
+    }
+    let mut rt = Runtime::new(rt_opts);
+    host::stop_on_sigint(rt.interrupt_handle());
+    rt.set_compiler(driver::compile_hook(CompileOptions {
+        interrupt: Some(rt.interrupt_handle().flag()),
+        ..opts.clone()
+    }));
+    rt.set_output(Box::new(std::io::stdout()));
+    rt.set_output_buffered(false);
+    rt.set_module_loader(Box::new(host::loader::FileLoader));
+    repl::run(&mut rt, &opts)
+}
+
 /// `iris dump --mir`: runs the program with the JIT keeping what it compiles, then prints
 /// it (and its machine code with `disasm`).
 fn dump_mir(path: &Path, g: &GlobalOpts, disasm: bool) -> Result<String, Failure> {
@@ -548,6 +581,8 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 Err(Failure("iris: this build has no native tier (it was built without the `jit` feature)".into(), 1))
             }
         }
+        (Some(Command::Repl), _) => repl(&cli.opts),
+        (None, None) if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() => repl(&cli.opts),
         (None, None) => Err(Failure("iris: no file given; `iris --help` lists the commands".to_string(), 2)),
     }
 }
@@ -559,7 +594,7 @@ fn normalize_args(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ff
 }
 
 /// The subcommands' names (`help` is clap's); a test checks them against the parser.
-const SUBCOMMANDS: [&str; 5] = ["run", "compile", "dump", "mir", "help"];
+const SUBCOMMANDS: [&str; 6] = ["run", "compile", "dump", "repl", "mir", "help"];
 
 /// `iris FILE` and nothing else, read without building the parser (a sixth of a small
 /// bundle's start-up): what clap makes of it, a file to run with the default options.

@@ -184,6 +184,12 @@ pub fn stop_on_sigint(handle: vm::InterruptHandle) {
     let _ = handle;
 }
 
+/// Forgets the Ctrl-C presses so far: the REPL goes on after one stopped an evaluation,
+/// and the next press is a first one again.
+pub fn forget_sigints() {
+    FIRST_SIGINT.store(0, Ordering::Relaxed);
+}
+
 /// The failure for an uncaught exception in `program` (`iris`, `iris-run`), `timeout` its
 /// `--timeout`: an interrupt's exit status says what stopped the program (130 Ctrl-C, 124
 /// the time limit).

@@ -401,6 +401,13 @@ impl JsValue {
         rt.to_rust_string(v).map_err(|_| rt.take_js_error())
     }
 
+    /// The value as node's `util.inspect` shows it (a string quoted, an object's
+    /// properties listed), as the REPL prints a result.
+    pub fn inspect(&self, rt: &mut Runtime) -> String {
+        let v = rt.value_of(self);
+        crate::builtins::console::inspect_quoted(rt, v)
+    }
+
     /// `value[key]`: the property's value (a getter runs), `undefined` when there is none;
     /// `undefined` and `null` have no properties (a TypeError).
     pub fn get(&self, rt: &mut Runtime, key: &str) -> Result<JsValue, JsError> {
