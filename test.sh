@@ -4,7 +4,7 @@
 #   1. unit tests of every crate and the lit-tests (`cargo test --workspace`; the lit-tests build
 #      the `iris` binary themselves), and the embedding examples (examples/rust-host, and
 #      examples/c-host built with `cc` against iris.h and libiris_c) against their expected
-#      output,
+#      output, and the embedding API's documentation (cargo doc, warnings as errors),
 #   2. the lit-test programs again under `--gc-stress` (same output with a collection at every
 #      allocation), and every lit-test with the JIT compiling each function at its first call
 #      (`--jit-threshold 0`), with and without `--gc-stress`,
@@ -55,6 +55,9 @@ cc -Wall -Wextra -Werror -Iiris-c/include examples/c-host/main.c target/debug/li
 target/c-host-static | diff - examples/c-host/expected-output.txt
 cc -Wall -Wextra -Werror -Iiris-c/include examples/c-host/main.c -Ltarget/debug -liris_c -o target/c-host-shared
 LD_LIBRARY_PATH=target/debug target/c-host-shared | diff - examples/c-host/expected-output.txt
+
+step "the embedding API's documentation builds without a warning (cargo doc -p iris -p vm -p iris-c)"
+RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p iris -p vm -p iris-c
 
 if [ "$quick" = 0 ]; then
   step "lit-test programs under --gc-stress, minor collections verified (--gc-verify)"

@@ -108,7 +108,7 @@ pub struct RuntimeOptions {
     pub perf_map: bool,
     /// Define a global `gc()` that collects garbage at once (as node's `--expose-gc`).
     pub expose_gc: bool,
-    /// Whether the main agent may block (`Atomics.wait`; [[CanBlock]] of 9.7): a host
+    /// Whether the main agent may block (`Atomics.wait`; `[[CanBlock]]` of 9.7): a host
     /// whose main thread must not stall sets it false, and `Atomics.wait` throws there.
     pub can_block: bool,
 }
