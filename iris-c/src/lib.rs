@@ -839,6 +839,11 @@ fn call_host(
         // SAFETY: a handle the host function made and gave up by returning it.
         unsafe { Box::from_raw(result) }.0
     };
+    // SAFETY: the runtime the host function was given, alive for this call; C is done
+    // with it (a shared reference for the check only).
+    if !value.belongs_to(unsafe { ctx.rt.as_ref() }) {
+        return Err(JsError::new("TypeError", "a host function returned a value of another runtime"));
+    }
     match status {
         IrisStatus::Ok => Ok(value),
         IrisStatus::Exception => Err(ctx.throw.take().unwrap_or_else(|| {

@@ -170,6 +170,42 @@ unsafe extern "C" fn misuse(
     IrisStatus::Ok
 }
 
+/// A host function that returns a value of the runtime in its user data (another one).
+unsafe extern "C" fn foreign(
+    _rt: *mut IrisRuntime,
+    user_data: *mut c_void,
+    _this: *const IrisValue,
+    _argc: usize,
+    _argv: *const *const IrisValue,
+    result: *mut *mut IrisValue,
+) -> IrisStatus {
+    // SAFETY: the other runtime is live; the handle is given up to the caller.
+    unsafe { *result = iris_object(user_data.cast()) };
+    IrisStatus::Ok
+}
+
+#[test]
+fn a_host_function_returning_another_runtimes_value_throws() {
+    let rt = new_runtime();
+    let other = new_runtime();
+    // SAFETY: live runtimes and handles.
+    unsafe {
+        let f = iris_function(rt, c"foreign".as_ptr(), 0, Some(foreign), other.cast(), None);
+        let g = iris_global(rt);
+        iris_set(rt, g, c"foreign".as_ptr(), f);
+        let (s, v) = eval(rt, "try { foreign() } catch (e) { e.name + ': ' + e.message }");
+        assert_eq!(
+            (s, text(rt, v)),
+            (IrisStatus::Ok, "TypeError: a host function returned a value of another runtime".to_string())
+        );
+        for p in [f, g, v] {
+            iris_value_free(p);
+        }
+        iris_runtime_free(other);
+        iris_runtime_free(rt);
+    }
+}
+
 #[test]
 fn a_busy_runtime_refuses_calls_and_values_stay_with_their_runtime() {
     let rt = new_runtime();

@@ -410,3 +410,14 @@ fn a_host_function_that_evaluates_code_keeps_the_run_interruptible() {
     let err = rt.eval("run('1 + 1'); for (;;) {}", "outer.js").unwrap_err();
     assert!(err.interrupted, "{err:?}");
 }
+
+#[test]
+fn a_host_function_returning_another_runtimes_value_throws() {
+    let mut rt = runtime();
+    let mut other = runtime();
+    let stranger = JsValue::object(&mut other);
+    let f = JsValue::function(&mut rt, "f", 0, move |_, _, _| Ok(stranger.clone()));
+    rt.global().set(&mut rt, "f", &f).unwrap();
+    let r = rt.eval("try { f() } catch (e) { e.name }", "f.js").unwrap();
+    assert_eq!(r.as_string(&mut rt).as_deref(), Some("TypeError"));
+}

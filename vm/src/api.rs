@@ -593,6 +593,9 @@ fn call_host_function(rt: &mut Runtime, this: Value, args: &[Value]) -> JsResult
     let this = rt.hold(this);
     let args: Args<JsValue> = args.iter().map(|&a| rt.hold(a)).collect();
     match f(rt, &this, &args) {
+        Ok(v) if !v.belongs_to(rt) => {
+            Err(rt.throw_error(ErrorKind::TypeError, "a host function returned a value of another runtime"))
+        }
         // Read before the handle goes: nothing allocates until the caller has it.
         Ok(v) => Ok(rt.value_of(&v)),
         Err(e) => Err(throw_host_error(rt, e)),
